@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "AuditStation",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "audit-station", targets: ["audit-station"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure Swift: models, validation, the audit engine, report writers, service protocols.
+        .target(name: "InventoryCore"),
+        // SQLite through GRDB: migrations and the local implementations of the services.
+        .target(
+            name: "InventoryStore",
+            dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // MARK: scanning targets
+
+        // MARK: api targets
+
+        // The executable: argument parsing, configuration and wiring only.
+        .executableTarget(
+            name: "audit-station",
+            dependencies: [
+                "InventoryCore", "InventoryStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
+        .testTarget(name: "CLITests", dependencies: ["audit-station", "InventoryCore", "InventoryStore"]),
+        // MARK: more test targets
+    ]
+)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs everything AuditStation needs on Debian 12: the C libraries it links
+# (SQLite, zbar, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
+# compare against (zbarimg, pyzbar), and the generators for SampleImages/.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    pkg-config libsqlite3-dev sqlite3 \
+    libzbar-dev zbar-tools \
+    libv4l-dev v4l-utils \
+    libpng-dev libturbojpeg0-dev \
+    zint qrencode \
+    python3-pip >/dev/null
+python3 -m pip install -q --disable-pip-version-check pyzbar segno python-barcode Pillow 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar segno python-barcode Pillow
+echo "AuditStation dependencies installed."
