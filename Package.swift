@@ -21,6 +21,7 @@ let package = Package(
             dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // MARK: scanning targets
+        .target(name: "Scanning", dependencies: ["InventoryCore"]),
 
         // MARK: api targets
 

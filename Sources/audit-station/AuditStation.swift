@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct AuditStation: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit-station",
+        abstract: "Inventory audit station: scan asset tags, track the audit, export reports.",
+        subcommands: [
+            // MARK: subcommands
+        ]
+    )
+
+    @OptionGroup var global: GlobalOptions
+}
