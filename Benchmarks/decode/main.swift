@@ -1,0 +1,3 @@
+import Scanning
+
+print("decode-benchmark: usage: decode-benchmark speed|quality")

@@ -1,0 +1,30 @@
+/// A point in image coordinates (pixels, origin at the top left).
+public struct CodePoint: Sendable, Equatable, Hashable, Codable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// One code found in an image.
+public struct DecodedCode: Sendable, Equatable {
+    /// The code's content as text: UTF-8 when the bytes are valid UTF-8 (after any encoding
+    /// the code declares), otherwise ISO-8859-1.
+    public let text: String
+    public let symbology: Symbology
+    /// The outline of the code in the original image: the four corners for a QR code, the
+    /// corners of the rectangle around the decoded scan lines for a linear code.
+    public let points: [CodePoint]
+    /// zbar's confidence: for a linear code, how many scan lines agreed on this text.
+    public let quality: Int
+
+    public init(text: String, symbology: Symbology, points: [CodePoint], quality: Int) {
+        self.text = text
+        self.symbology = symbology
+        self.points = points
+        self.quality = quality
+    }
+}

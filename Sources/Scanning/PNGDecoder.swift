@@ -1,0 +1,41 @@
+import CPNG
+
+/// Decodes PNG through libpng's simplified API into 8-bit grey, composited onto white.
+/// Owns the `png_image` control structure and frees it in `deinit`.
+final class PNGDecoder {
+    private var control = png_image()
+
+    init() {
+        control.version = cpng_image_version()
+    }
+
+    deinit { png_image_free(&control) }
+
+    static func isPNG(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    func decode(_ bytes: [UInt8], path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
+        let started = bytes.withUnsafeBytes { buffer in
+            png_image_begin_read_from_memory(&control, buffer.baseAddress, buffer.count)
+        }
+        guard started != 0 else { throw damaged(path) }
+        let width = Int(control.width), height = Int(control.height)
+        try limits.check(path: path, width: width, height: height)
+        control.format = UInt32(PNG_FORMAT_GRAY)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        var white = png_color(red: 255, green: 255, blue: 255)
+        let finished = pixels.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&control, &white, buffer.baseAddress, Int32(width), nil)
+        }
+        guard finished != 0 else { throw damaged(path) }
+        return GrayImage(width: width, height: height, pixels: pixels)
+    }
+
+    private func damaged(_ path: String) -> ImageError {
+        let message = withUnsafeBytes(of: control.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return .damaged(path: path, format: "PNG", detail: "libpng: \(message.isEmpty ? "unknown error" : message)")
+    }
+}

@@ -1,0 +1,78 @@
+import CZBar
+
+/// A symbol as zbar reported it, before text conversion and filtering.
+struct RawSymbol: Equatable {
+    var symbology: Symbology
+    var bytes: [UInt8]
+    var points: [CodePoint]
+    var quality: Int
+}
+
+/// Owns one `zbar_image_scanner_t`. Not thread-safe: one per thread or task.
+final class ZBarScanner {
+    private let scanner: OpaquePointer  // zbar_image_scanner_t *
+
+    init(config: DecoderConfig) throws(DecoderError) {
+        guard let scanner = zbar_image_scanner_create() else {
+            throw .zbarFailure("zbar_image_scanner_create returned no scanner")
+        }
+        self.scanner = scanner
+        try set(ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        for symbology in Set(config.symbologies) {
+            try set(symbology.zbarType, ZBAR_CFG_ENABLE, 1)
+        }
+        if config.symbologies.contains(.qrcode) {
+            // Raw bytes: our code turns them into text (see QRText).
+            try set(ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        }
+        try set(ZBAR_NONE, ZBAR_CFG_X_DENSITY, Int32(config.density))
+        try set(ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(config.density))
+        try set(ZBAR_NONE, ZBAR_CFG_POSITION, 1)
+    }
+
+    deinit { zbar_image_scanner_destroy(scanner) }
+
+    private func set(_ type: zbar_symbol_type_t, _ option: zbar_config_t, _ value: Int32) throws(DecoderError) {
+        if zbar_image_scanner_set_config(scanner, type, option, value) != 0 {
+            throw .zbarFailure("zbar_image_scanner_set_config(\(type.rawValue), \(option.rawValue), \(value)) failed")
+        }
+    }
+
+    /// Scans one image and returns every symbol zbar found (empty on a zbar error).
+    func scan(_ image: GrayImage) -> [RawSymbol] {
+        guard image.width > 0, image.height > 0, let zimage = zbar_image_create() else { return [] }
+        defer { zbar_image_destroy(zimage) }
+        zbar_image_set_format(zimage, czbar_fourcc_y800())
+        zbar_image_set_size(zimage, UInt32(image.width), UInt32(image.height))
+        return image.pixels.withUnsafeBufferPointer { buffer -> [RawSymbol] in
+            // No cleanup handler: zbar borrows the buffer only for the duration of this call.
+            zbar_image_set_data(zimage, buffer.baseAddress, UInt(buffer.count), nil)
+            guard zbar_scan_image(scanner, zimage) > 0 else { return [] }
+            var symbols: [RawSymbol] = []
+            var symbol = zbar_image_first_symbol(zimage)
+            while let current = symbol {
+                if let raw = Self.rawSymbol(current) { symbols.append(raw) }
+                symbol = zbar_symbol_next(current)
+            }
+            return symbols
+        }
+    }
+
+    private static func rawSymbol(_ symbol: OpaquePointer) -> RawSymbol? {
+        guard let symbology = Symbology(zbarType: zbar_symbol_get_type(symbol)) else { return nil }
+        let length = Int(zbar_symbol_get_data_length(symbol))
+        var bytes: [UInt8] = []
+        if length > 0, let data = zbar_symbol_get_data(symbol) {
+            bytes = Array(UnsafeRawBufferPointer(start: data, count: length))
+        }
+        let count = zbar_symbol_get_loc_size(symbol)
+        var points: [CodePoint] = []
+        points.reserveCapacity(Int(count))
+        for index in 0..<count {
+            points.append(CodePoint(x: Int(zbar_symbol_get_loc_x(symbol, index)),
+                                    y: Int(zbar_symbol_get_loc_y(symbol, index))))
+        }
+        return RawSymbol(symbology: symbology, bytes: bytes, points: points,
+                         quality: Int(zbar_symbol_get_quality(symbol)))
+    }
+}
