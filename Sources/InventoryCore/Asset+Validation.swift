@@ -1,0 +1,108 @@
+import Foundation
+
+extension AssetInput {
+    /// A new asset from this input, or every field error at once.
+    /// asset_tag, name and country are required.
+    public func makeAsset(now: Date = Date()) throws(ValidationError) -> Asset {
+        var errors = ValidationError()
+        if assetTag == nil { errors.add("asset_tag", "is required") }
+        if name == nil || name?.trimmingCharacters(in: .whitespaces).isEmpty == true { errors.add("name", "is required") }
+        if country == nil { errors.add("country", "is required (an ISO 3166-1 alpha-2 code such as SG or MY)") }
+        var asset = Asset(assetTag: "", name: "", country: "", createdAt: now, updatedAt: now)
+        errors.merge(applyValidated(to: &asset))
+        guard errors.isEmpty else { throw errors }
+        return asset
+    }
+
+    /// Applies the present fields to `asset`; returns the field errors (empty when all is well).
+    public func apply(to asset: inout Asset, now: Date = Date()) throws(ValidationError) {
+        var copy = asset
+        let errors = applyValidated(to: &copy)
+        guard errors.isEmpty else { throw errors }
+        copy.updatedAt = now
+        asset = copy
+    }
+
+    private func applyValidated(to asset: inout Asset) -> ValidationError {
+        var errors = ValidationError()
+        if let assetTag {
+            if let tag = errors.collect({ () throws(ValidationError) in try Identifier.normalize(assetTag, field: "asset_tag") }) {
+                asset.assetTag = tag
+            }
+        }
+        if let serialNum {
+            if serialNum.trimmingCharacters(in: .whitespaces).isEmpty {
+                asset.serialNum = nil
+            } else if let serial = errors.collect({ () throws(ValidationError) in try Identifier.normalize(serialNum, field: "serial_num") }) {
+                asset.serialNum = serial
+            }
+        }
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { errors.add("name", "is required") }
+            else if trimmed.count > 255 { errors.add("name", "is longer than 255 characters") }
+            else { asset.name = trimmed }
+        }
+        if let status {
+            if let value = AssetStatus(rawValue: status.uppercased()) { asset.status = value }
+            else { errors.add("status", "'\(status.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        if let condition {
+            if condition.isEmpty { asset.condition = nil }
+            else if let value = AssetCondition(rawValue: condition.uppercased()) { asset.condition = value }
+            else { errors.add("condition", "'\(condition.prefix(40))' is not one of \(AssetCondition.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        if let country {
+            if let code = errors.collect({ () throws(ValidationError) in try Country.normalize(country) }) { asset.country = code }
+        }
+        let texts: [(String, String?, WritableKeyPath<Asset, String?>)] = [
+            ("model", model, \.model), ("manufacturer", manufacturer, \.manufacturer),
+            ("asset_type", assetType, \.assetType), ("cpu_type", cpuType, \.cpuType),
+            ("cpu_cores", cpuCores, \.cpuCores), ("memory", memory, \.memory),
+            ("harddrive", harddrive, \.harddrive), ("location", location, \.location),
+            ("company", company, \.company), ("notes", notes, \.notes), ("tech_notes", techNotes, \.techNotes),
+        ]
+        for (field, value, path) in texts {
+            guard let value else { continue }
+            if let text = errors.collect({ () throws(ValidationError) in try FreeText.normalize(value, field: field) }) {
+                asset[keyPath: path] = text
+            }
+        }
+        if let customerId { asset.customerId = customerId }
+        if let isErased { asset.isErased = isErased }
+        if let hasKeyboard { asset.hasKeyboard = hasKeyboard }
+        if let hasCharger { asset.hasCharger = hasCharger }
+        return errors
+    }
+}
+
+/// Optional free-text fields: trimmed, an empty value clears the field, no control characters
+/// other than line breaks and tabs, at most `maxLength` characters.
+public enum FreeText {
+    public static let maxLength = 2000
+
+    public static func normalize(_ raw: String, field: String) throws(ValidationError) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return nil }
+        if text.count > maxLength { throw ValidationError(field: field, message: "is longer than \(maxLength) characters") }
+        let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
+        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) && !allowed.contains($0) }) {
+            throw ValidationError(field: field, message: "contains control characters")
+        }
+        return text
+    }
+
+    /// An optional field that may be absent: nil stays nil.
+    public static func optional(_ raw: String?, field: String) throws(ValidationError) -> String? {
+        guard let raw else { return nil }
+        return try normalize(raw, field: field)
+    }
+
+    /// A required text field: as `normalize`, but empty is an error.
+    public static func required(_ raw: String?, field: String) throws(ValidationError) -> String {
+        guard let raw, let text = try normalize(raw, field: field) else {
+            throw ValidationError(field: field, message: "is required")
+        }
+        return text
+    }
+}

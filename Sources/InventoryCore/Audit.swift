@@ -1,0 +1,166 @@
+import Foundation
+
+public typealias AuditID = String
+
+/// Who did something, and where: every scan records both.
+public struct Actor: Codable, Sendable, Equatable {
+    /// The user: the logged-in user, or in standalone mode `--user` or the process's login name.
+    public var user: String
+    /// The station: from the config, or the host name.
+    public var station: String
+
+    public init(user: String, station: String) { self.user = user; self.station = station }
+}
+
+/// The numbers of an audit. missing = total - scanned; completion is 100% when total is 0.
+public struct AuditProgress: Codable, Sendable, Equatable {
+    public var totalAssets: Int
+    public var scannedCount: Int
+    public var missingCount: Int
+    public var unexpectedCount: Int
+    /// Percent, rounded to two decimals.
+    public var completionPercentage: Double
+
+    public init(totalAssets: Int, scannedCount: Int, unexpectedCount: Int) {
+        self.totalAssets = totalAssets
+        self.scannedCount = scannedCount
+        self.missingCount = totalAssets - scannedCount
+        self.unexpectedCount = unexpectedCount
+        self.completionPercentage = totalAssets == 0
+            ? 100 : (Double(scannedCount) * 10_000 / Double(totalAssets)).rounded(.down) / 100
+    }
+}
+
+/// One audit of one country.
+public struct AuditSession: Codable, Sendable, Equatable {
+    public var id: AuditID
+    public var country: String
+    public var totalAssets: Int
+    public var scannedCount: Int
+    public var missingCount: Int
+    public var unexpectedCount: Int
+    public var completionPercentage: Double
+    public var startedAt: Date
+    /// The name of the user who started it.
+    public var startedBy: String
+    public var endedAt: Date?
+    public var endedBy: String?
+    public var isActive: Bool
+
+    public init(id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
+                endedAt: Date? = nil, endedBy: String? = nil) {
+        self.id = id; self.country = country
+        self.totalAssets = progress.totalAssets; self.scannedCount = progress.scannedCount
+        self.missingCount = progress.missingCount; self.unexpectedCount = progress.unexpectedCount
+        self.completionPercentage = progress.completionPercentage
+        self.startedAt = startedAt; self.startedBy = startedBy; self.endedAt = endedAt; self.endedBy = endedBy
+        self.isActive = endedAt == nil
+    }
+
+    public var progress: AuditProgress {
+        AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount)
+    }
+}
+
+public enum AuditList: String, Codable, Sendable, CaseIterable {
+    case all, scanned, missing, unexpected
+}
+
+/// Where a scan came from.
+public enum ScanSource: String, Codable, Sendable, CaseIterable {
+    case camera, image, manual
+}
+
+/// An asset's place in an audit report: found, still missing, or not expected here.
+public enum AuditOutcome: String, Codable, Sendable {
+    case scanned, missing, unexpected
+}
+
+/// Why a scanned identifier is not part of the expected set.
+public enum UnexpectedReason: String, Codable, Sendable {
+    /// The asset is registered in another country.
+    case otherCountry = "other_country"
+    case archived
+    case disposed
+    /// A known asset of this country that was not in the set fixed when the audit started.
+    case notInExpectedSet = "not_in_expected_set"
+    /// No asset has this identifier.
+    case unknown
+}
+
+/// The first scan of an asset or identifier in an audit.
+public struct FirstScan: Codable, Sendable, Equatable {
+    public var scannedAt: Date
+    public var station: String
+    public var user: String
+    public var source: ScanSource
+
+    public init(scannedAt: Date, station: String, user: String, source: ScanSource) {
+        self.scannedAt = scannedAt; self.station = station; self.user = user; self.source = source
+    }
+}
+
+/// An entry in an audit list or report: the asset fields (all nil for an unknown identifier)
+/// and what the audit knows about it.
+public struct AuditAsset: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var assetTag: String?
+    public var serialNum: String?
+    public var name: String?
+    public var model: String?
+    public var status: AssetStatus?
+    public var location: String?
+    public var company: String?
+    public var country: String?
+    /// What was scanned (unexpected entries), or the asset tag.
+    public var identifier: String
+    public var outcome: AuditOutcome
+    public var reason: UnexpectedReason?
+    public var firstScannedAt: Date?
+    public var scanCount: Int
+    public var station: String?
+    public var user: String?
+    public var source: ScanSource?
+
+    public init(asset: AssetBrief?, identifier: String, outcome: AuditOutcome, reason: UnexpectedReason? = nil,
+                firstScan: FirstScan? = nil, scanCount: Int = 0) {
+        self.id = asset?.id; self.assetTag = asset?.assetTag; self.serialNum = asset?.serialNum
+        self.name = asset?.name; self.model = asset?.model; self.status = asset?.status
+        self.location = asset?.location; self.company = asset?.company; self.country = asset?.country
+        self.identifier = identifier; self.outcome = outcome; self.reason = reason
+        self.firstScannedAt = firstScan?.scannedAt; self.station = firstScan?.station
+        self.user = firstScan?.user; self.source = firstScan?.source; self.scanCount = scanCount
+    }
+
+    public var firstScan: FirstScan? {
+        guard let firstScannedAt, let station, let user, let source else { return nil }
+        return FirstScan(scannedAt: firstScannedAt, station: station, user: user, source: source)
+    }
+}
+
+/// What `end` returns: the frozen audit and its lists. Lists longer than `listLimit` are cut,
+/// and `missingTotal`/`unexpectedTotal` give the full counts (the report has every row).
+public struct AuditSummary: Codable, Sendable, Equatable {
+    public static let listLimit = 1000
+    public var audit: AuditSession
+    public var durationSeconds: Int
+    public var missing: [AuditAsset]
+    public var unexpected: [AuditAsset]
+
+    public init(audit: AuditSession, missing: [AuditAsset], unexpected: [AuditAsset]) {
+        self.audit = audit
+        self.durationSeconds = Int(((audit.endedAt ?? Date()).timeIntervalSince(audit.startedAt)).rounded())
+        self.missing = missing; self.unexpected = unexpected
+    }
+}
+
+/// Countries a user may audit, with their expected asset counts.
+public struct CountryCount: Codable, Sendable, Equatable {
+    public var country: String
+    public var expectedAssets: Int
+    public var activeAuditId: AuditID?
+
+    public init(country: String, expectedAssets: Int, activeAuditId: AuditID? = nil) {
+        self.country = country; self.expectedAssets = expectedAssets; self.activeAuditId = activeAuditId
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Rules for the identifiers that scanners and people type: asset tags and serial numbers.
+public enum Identifier {
+    /// Longest identifier accepted, in UTF-8 bytes. Real tags and serials are far shorter;
+    /// anything longer is a stuck key, a pasted document or a misread.
+    public static let maxBytes = 128
+
+    /// Trims whitespace and control characters at both ends, then rejects what cannot be a tag:
+    /// empty text, control characters inside, or more than `maxBytes` bytes.
+    public static func normalize(_ raw: String, field: String = "identifier") throws(ValidationError) -> String {
+        let trimSet = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
+        let text = raw.trimmingCharacters(in: trimSet)
+        if text.isEmpty {
+            throw ValidationError(field: field, message: "is empty")
+        }
+        if text.utf8.count > maxBytes {
+            throw ValidationError(field: field, message: "is \(text.utf8.count) bytes long; the limit is \(maxBytes)")
+        }
+        if let bad = text.unicodeScalars.first(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw ValidationError(field: field, message: String(format: "contains the control character U+%04X", bad.value))
+        }
+        return text
+    }
+
+    /// The key under which an identifier is matched: itself, or folded to upper case when
+    /// tags are configured to be case-insensitive.
+    public static func matchKey(_ identifier: String, caseSensitive: Bool) -> String {
+        caseSensitive ? identifier : identifier.uppercased()
+    }
+}

@@ -1,0 +1,41 @@
+/// Page, size and search of a list. per_page defaults to 20 and is at most 100.
+public struct ListQuery: Codable, Sendable, Equatable {
+    public static let defaultPerPage = 20
+    public static let maxPerPage = 100
+
+    public var search: String?
+    public var page: Int
+    public var perPage: Int
+
+    public init(search: String? = nil, page: Int = 1, perPage: Int = ListQuery.defaultPerPage) {
+        let trimmed = search?.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.search = trimmed?.isEmpty == true ? nil : trimmed
+        self.page = max(1, page)
+        self.perPage = min(max(1, perPage), ListQuery.maxPerPage)
+    }
+
+    public var offset: Int { (page - 1) * perPage }
+}
+
+public struct Pagination: Codable, Sendable, Equatable {
+    public var page: Int
+    public var perPage: Int
+    public var total: Int
+    public var lastPage: Int
+
+    public init(query: ListQuery, total: Int) {
+        page = query.page
+        perPage = query.perPage
+        self.total = total
+        lastPage = max(1, (total + query.perPage - 1) / query.perPage)
+    }
+}
+
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var pagination: Pagination
+
+    public init(items: [Item], pagination: Pagination) { self.items = items; self.pagination = pagination }
+}
+
+extension Page: Equatable where Item: Equatable {}

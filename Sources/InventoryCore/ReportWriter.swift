@@ -1,0 +1,135 @@
+import Foundation
+
+/// The `summary` of a report.
+public struct ReportSummary: Codable, Sendable, Equatable {
+    public var auditId: AuditID
+    public var country: String
+    public var totalAssets: Int
+    public var scannedCount: Int
+    public var missingCount: Int
+    public var unexpectedCount: Int
+    public var completionPercentage: Double
+    public var startedAt: Date
+    public var endedAt: Date?
+    public var startedBy: String
+    public var endedBy: String?
+
+    public init(_ audit: AuditSession) {
+        auditId = audit.id; country = audit.country; totalAssets = audit.totalAssets
+        scannedCount = audit.scannedCount; missingCount = audit.missingCount
+        unexpectedCount = audit.unexpectedCount; completionPercentage = audit.completionPercentage
+        startedAt = audit.startedAt; endedAt = audit.endedAt; startedBy = audit.startedBy; endedBy = audit.endedBy
+    }
+}
+
+/// Writes a report row by row into a byte buffer that the caller drains, so a report of a
+/// million assets is streamed rather than built in memory.
+///
+/// CSV: RFC 4180 (CRLF line ends, quoted fields where needed), one header row, one row per
+/// asset. A cell a spreadsheet would run as a formula (starting with = + - @ tab or CR) is
+/// prefixed with a single quote. The summary is in the JSON report and `audit status`; the CSV
+/// stays one plain table so that spreadsheets and scripts load it as is.
+/// JSON: `{"summary": {…}, "assets": [{…}, …]}` with every field present (null when empty).
+public struct ReportWriter {
+    public static let columns = ["identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
+                                 "first_scanned_at", "scan_count", "station", "user", "source"]
+
+    public let format: ReportFormat
+    public private(set) var buffer: [UInt8] = []
+    private var rows = 0
+
+    public init(format: ReportFormat, summary: ReportSummary) throws {
+        self.format = format
+        buffer.reserveCapacity(1 << 20)
+        switch format {
+        case .csv:
+            buffer += Array(Self.columns.joined(separator: ",").utf8) + [13, 10]
+        case .json:
+            let encoder = JSONEncoder.auditStation()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var summaryJSON = try String(decoding: encoder.encode(summary), as: UTF8.self)
+            // Keep ended_at and ended_by present as null on a running audit.
+            if summary.endedAt == nil { summaryJSON = summaryJSON.replacingOccurrences(of: "{", with: "{\"ended_at\":null,\"ended_by\":null,", options: [], range: summaryJSON.range(of: "{")) }
+            buffer += Array("{\"summary\":\(summaryJSON),\"assets\":[".utf8)
+        }
+    }
+
+    public mutating func append(_ row: AuditAsset) {
+        let cells: [String?] = [
+            row.identifier, row.assetTag, row.serialNum, row.name, row.outcome.rawValue, row.reason?.rawValue,
+            row.firstScannedAt.map(ISOTime.string), String(row.scanCount), row.station, row.user, row.source?.rawValue,
+        ]
+        switch format {
+        case .csv:
+            for (index, cell) in cells.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                if let cell { CSV.appendCell(cell, to: &buffer) }
+            }
+            buffer += [13, 10]
+        case .json:
+            if rows > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(UInt8(ascii: "{"))
+            for (index, cell) in cells.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                JSONText.appendString(Self.columns[index], to: &buffer)
+                buffer.append(UInt8(ascii: ":"))
+                if index == 7 { buffer += Array(String(row.scanCount).utf8) }
+                else if let cell { JSONText.appendString(cell, to: &buffer) }
+                else { buffer += Array("null".utf8) }
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        rows += 1
+    }
+
+    /// Closes the document (JSON); call once after the last row.
+    public mutating func finish() {
+        if format == .json { buffer += Array("]}\n".utf8) }
+    }
+
+    /// Hands over the buffered bytes and empties the buffer.
+    public mutating func drain() -> Data {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return Data(buffer)
+    }
+}
+
+public enum CSV {
+    /// Appends one RFC 4180 cell, quoted when it holds a comma, quote or line break, and
+    /// defused when a spreadsheet would read it as a formula.
+    public static func appendCell(_ text: String, to buffer: inout [UInt8]) {
+        var utf8 = Array(text.utf8)
+        if let first = utf8.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13].contains(first) {
+            utf8.insert(UInt8(ascii: "'"), at: 0)
+        }
+        let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        guard needsQuotes else { buffer += utf8; return }
+        buffer.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+            buffer.append(byte)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}
+
+public enum JSONText {
+    /// Appends a JSON string literal with the escapes RFC 8259 requires.
+    public static func appendString(_ text: String, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer += [92, 34]
+            case UInt8(ascii: "\\"): buffer += [92, 92]
+            case 10: buffer += [92, UInt8(ascii: "n")]
+            case 13: buffer += [92, UInt8(ascii: "r")]
+            case 9: buffer += [92, UInt8(ascii: "t")]
+            case 0..<32:
+                let hex = Array("0123456789abcdef".utf8)
+                buffer += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

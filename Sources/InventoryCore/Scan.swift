@@ -1,0 +1,51 @@
+import Foundation
+
+public enum ScanStatus: String, Codable, Sendable, CaseIterable {
+    case foundExpected = "found_expected"
+    case alreadyScanned = "already_scanned"
+    case unexpected
+    case unknown
+
+    /// True for outcomes a person at the kiosk should look at.
+    public var isProblem: Bool { self != .foundExpected }
+}
+
+/// A scan as a station submits it. `scanId` makes it idempotent: the same id twice is one scan.
+public struct ScanRequest: Codable, Sendable, Equatable {
+    public var identifier: String
+    public var auditId: AuditID?
+    public var scanId: String?
+    public var source: ScanSource?
+    public var scannedAt: Date?
+    /// The station name.
+    public var deviceName: String?
+    /// The user; a server fills it from the token and ignores what the body says.
+    public var user: String?
+
+    public init(identifier: String, auditId: AuditID? = nil, scanId: String? = nil, source: ScanSource? = nil,
+                scannedAt: Date? = nil, deviceName: String? = nil, user: String? = nil) {
+        self.identifier = identifier; self.auditId = auditId; self.scanId = scanId; self.source = source
+        self.scannedAt = scannedAt; self.deviceName = deviceName; self.user = user
+    }
+}
+
+/// The outcome of one scan, returned only once the scan is stored.
+public struct ScanResult: Codable, Sendable, Equatable {
+    public var identifier: String
+    public var status: ScanStatus
+    public var message: String
+    public var asset: AuditAsset?
+    public var reason: UnexpectedReason?
+    /// For a repeat: who scanned it first, where and when.
+    public var firstScan: FirstScan?
+    public var progress: AuditProgress
+    public var auditId: AuditID
+    public var scanId: String
+
+    public init(identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,
+                firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String) {
+        self.identifier = identifier; self.status = status; self.message = message; self.asset = asset
+        self.reason = reason; self.firstScan = firstScan; self.progress = progress
+        self.auditId = auditId; self.scanId = scanId
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The audit workflow. The SQLite store implements it for a standalone station and for the
+/// server; the HTTP client implements it for a connected station.
+public protocol AuditService: Sendable {
+    /// Countries the user may audit, with their expected asset counts.
+    func countries() async throws -> [CountryCount]
+    /// Running audits, one per country at most.
+    func activeAudits() async throws -> [AuditSession]
+    /// One audit, running or ended.
+    func audit(id: AuditID) async throws -> AuditSession
+    /// Starts an audit of a country; fails with `auditAlreadyActive` if one is running.
+    func start(country: String, by actor: Actor) async throws -> AuditSession
+    /// Records a scan and returns its outcome once it is stored.
+    func record(_ scan: ScanRequest) async throws -> ScanResult
+    /// Ends an audit; later scans are refused.
+    func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary
+    func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset>
+    /// Past and running audits, newest first.
+    func history(country: String?, query: ListQuery) async throws -> Page<AuditSession>
+    /// Writes the report in pieces to `output`, so a large audit never sits in memory whole.
+    func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws
+}
+
+extension AuditService {
+    /// The running audit to act on: the one named by id, else the one of `country`, else the
+    /// only one. Several running audits and no choice is an error that lists them.
+    public func resolveActive(auditID: AuditID? = nil, country: String? = nil) async throws -> AuditSession {
+        if let auditID { return try await audit(id: auditID) }
+        let active = try await activeAudits()
+        if let country {
+            let code = try Country.normalize(country)
+            guard let audit = active.first(where: { $0.country == code }) else { throw InventoryError.noActiveAudit(country: code) }
+            return audit
+        }
+        switch active.count {
+        case 0: throw InventoryError.noActiveAudit(country: nil)
+        case 1: return active[0]
+        default: throw InventoryError.ambiguousAudit(countries: active.map(\.country).sorted())
+        }
+    }
+}
+
+public enum ReportFormat: String, Codable, Sendable, CaseIterable {
+    case csv, json
+}
+
+public enum DeleteMode: String, Codable, Sendable {
+    /// Sets the status to ARCHIVED; the asset stays in the inventory.
+    case archive
+    /// Removes the asset for good.
+    case delete
+}
+
+public struct AssetFilter: Codable, Sendable, Equatable {
+    public var status: AssetStatus?
+    public var country: String?
+    public var customerId: Int64?
+
+    public init(status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil) {
+        self.status = status; self.country = country; self.customerId = customerId
+    }
+}
+
+public struct TransferRequest: Codable, Sendable, Equatable {
+    public var customerId: Int64
+    public var reason: String?
+    public var notes: String?
+    /// YYYY-MM-DD.
+    public var effectiveDate: String?
+
+    public init(customerId: Int64, reason: String? = nil, notes: String? = nil, effectiveDate: String? = nil) {
+        self.customerId = customerId; self.reason = reason; self.notes = notes; self.effectiveDate = effectiveDate
+    }
+}
+
+/// One row of an import with the line it came from, for error messages.
+public struct ImportRow: Codable, Sendable, Equatable {
+    public var line: Int
+    public var input: AssetInput
+
+    public init(line: Int, input: AssetInput) { self.line = line; self.input = input }
+}
+
+public protocol AssetService: Sendable {
+    func list(_ filter: AssetFilter, query: ListQuery) async throws -> Page<Asset>
+    func get(id: Int64) async throws -> Asset
+    /// The asset whose tag, or else serial number, is `identifier`.
+    func find(identifier: String) async throws -> Asset?
+    func create(_ input: AssetInput) async throws -> Asset
+    func update(id: Int64, _ input: AssetInput) async throws -> Asset
+    /// Archives (the default) or deletes; returns the archived asset, or nil once deleted.
+    func delete(id: Int64, mode: DeleteMode) async throws -> Asset?
+    func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset
+    /// Imports every row or none; errors name the line numbers. `progress(done, total)`.
+    func importAssets(_ rows: [ImportRow], progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Int
+}
+
+public protocol AccessoryService: Sendable {
+    func list(query: ListQuery) async throws -> Page<Accessory>
+    func get(id: Int64) async throws -> Accessory
+    func create(_ input: AccessoryInput) async throws -> Accessory
+    func update(id: Int64, _ input: AccessoryInput) async throws -> Accessory
+    /// Refused with `inUse` while any are checked out.
+    func delete(id: Int64) async throws
+    /// No more than are available.
+    func checkout(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory
+    /// No more than the customer holds.
+    func checkin(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory
+}
+
+public protocol CustomerService: Sendable {
+    func list(query: ListQuery) async throws -> Page<Customer>
+    func get(id: Int64) async throws -> Customer
+    func create(_ input: CustomerInput) async throws -> Customer
+    func update(id: Int64, _ input: CustomerInput) async throws -> Customer
+    /// Refused with `inUse` while assets or accessories are assigned.
+    func delete(id: Int64) async throws
+}

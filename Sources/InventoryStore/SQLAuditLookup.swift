@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+/// Answers the audit rules' questions with indexed queries inside the scan's transaction, so
+/// the decision sees exactly what the transaction will commit on top of.
+struct SQLAuditLookup: AuditLookup {
+    let db: Database
+    let auditID: AuditID
+    let caseSensitive: Bool
+
+    private var collate: String { caseSensitive ? "" : " COLLATE NOCASE" }
+
+    func expected(matching identifier: String) throws -> (asset: AssetBrief, firstScan: FirstScan?)? {
+        for column in ["asset_tag", "serial_num"] {
+            let statement = try db.cachedStatement(sql: """
+                SELECT a.*, \(AuditRows.firstScanColumns) FROM assets a
+                JOIN audit_expected e ON e.audit_id = ? AND e.asset_id = a.id
+                LEFT JOIN scans s ON s.id = e.first_scan_id
+                WHERE a.\(column) = ?\(collate) LIMIT 1
+                """)
+            if let row = try Row.fetchOne(statement, arguments: [auditID, identifier]) {
+                return (AssetBrief(row: row), AuditRows.firstScan(row))
+            }
+        }
+        return nil
+    }
+
+    func knownAsset(matching identifier: String) throws -> AssetBrief? {
+        for column in ["asset_tag", "serial_num"] {
+            let statement = try db.cachedStatement(sql: "SELECT * FROM assets WHERE \(column) = ?\(collate) LIMIT 1")
+            if let row = try Row.fetchOne(statement, arguments: [identifier]) { return AssetBrief(row: row) }
+        }
+        return nil
+    }
+
+    func unexpectedFirstScan(key: String) throws -> FirstScan? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(AuditRows.firstScanColumns) FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+            WHERE u.audit_id = ? AND u.key = ?
+            """)
+        return try Row.fetchOne(statement, arguments: [auditID, key]).flatMap(AuditRows.firstScan)
+    }
+}
+
+/// Reading audit rows.
+enum AuditRows {
+    /// The first scan's columns, aliased so they never clash with asset columns.
+    static let firstScanColumns = "s.scanned_at AS first_scanned_at, s.station AS first_station, s.user AS first_user, s.source AS first_source"
+
+    static func firstScan(_ row: Row) -> FirstScan? {
+        guard let at = row["first_scanned_at"] as Date?, let station = row["first_station"] as String?,
+              let user = row["first_user"] as String?, let source = ScanSource(rawValue: row["first_source"] ?? "") else { return nil }
+        return FirstScan(scannedAt: at, station: station, user: user, source: source)
+    }
+
+    static func session(_ row: Row) -> AuditSession {
+        AuditSession(id: row["id"], country: row["country"],
+                     progress: AuditProgress(totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
+                                             unexpectedCount: row["unexpected_count"]),
+                     startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"])
+    }
+
+    static func fetchSession(_ db: Database, id: AuditID) throws -> AuditSession {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM audits WHERE id = ?"), arguments: [id]) else {
+            throw InventoryError.notFound("audit \(id)")
+        }
+        return session(row)
+    }
+
+    /// An expected-set entry: `a.*` (nil when the asset was deleted since), `e.*` and the first scan.
+    static func expectedEntry(_ row: Row) -> AuditAsset {
+        let brief = (row["id"] as Int64?) == nil ? nil : AssetBrief(row: row)
+        let scan = firstScan(row)
+        return AuditAsset(asset: brief, identifier: row["expected_tag"], outcome: scan == nil ? .missing : .scanned,
+                          firstScan: scan, scanCount: row["scan_count"])
+    }
+
+    /// An unexpected entry: `a.*` (nil for an unknown identifier), `u.*` and the first scan.
+    static func unexpectedEntry(_ row: Row) -> AuditAsset {
+        let brief = (row["id"] as Int64?) == nil ? nil : AssetBrief(row: row)
+        return AuditAsset(asset: brief, identifier: row["unexpected_identifier"], outcome: .unexpected,
+                          reason: UnexpectedReason(rawValue: row["unexpected_reason"] ?? ""),
+                          firstScan: firstScan(row), scanCount: row["scan_count"])
+    }
+
+    static let expectedSQL = """
+        SELECT a.*, e.asset_tag AS expected_tag, e.scan_count, \(firstScanColumns)
+        FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id LEFT JOIN scans s ON s.id = e.first_scan_id
+        WHERE e.audit_id = ?
+        """
+
+    static let unexpectedSQL = """
+        SELECT a.*, u.identifier AS unexpected_identifier, u.reason AS unexpected_reason, u.scan_count, \(firstScanColumns)
+        FROM audit_unexpected u LEFT JOIN assets a ON a.id = u.asset_id JOIN scans s ON s.id = u.first_scan_id
+        WHERE u.audit_id = ?
+        """
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+/// Assets over the station's SQLite file.
+public struct SQLiteAssetService: AssetService {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) { self.database = database }
+
+    public func list(_ filter: AssetFilter, query: ListQuery) async throws -> Page<Asset> {
+        try await database.read { db in
+            var clauses: [String] = []
+            var arguments: StatementArguments = []
+            if let status = filter.status { clauses.append("assets.status = ?"); arguments += [status.rawValue] }
+            if let country = filter.country {
+                clauses.append("assets.country = ?"); arguments += [try Country.normalize(country)]
+            }
+            if let customerId = filter.customerId { clauses.append("assets.customer_id = ?"); arguments += [customerId] }
+            if let search = query.search {
+                clauses.append("(assets.asset_tag LIKE ? ESCAPE '\\' OR assets.serial_num LIKE ? ESCAPE '\\' OR assets.name LIKE ? ESCAPE '\\' OR assets.model LIKE ? ESCAPE '\\')")
+                let pattern = likePattern(search)
+                arguments += [pattern, pattern, pattern, pattern]
+            }
+            let whereSQL = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            let total = try db.count(sql: "SELECT assets.id FROM assets" + whereSQL, arguments: arguments)
+            let items = try Asset.fetchAll(db, sql: Asset.selectSQL + whereSQL + " ORDER BY assets.id LIMIT ? OFFSET ?",
+                                           arguments: arguments + [query.perPage, query.offset])
+            return Page(items: items, pagination: Pagination(query: query, total: total))
+        }
+    }
+
+    public func get(id: Int64) async throws -> Asset {
+        try await database.read { db in try Self.fetch(db, id: id) }
+    }
+
+    static func fetch(_ db: Database, id: Int64) throws -> Asset {
+        guard let asset = try Asset.fetchOne(db, sql: Asset.selectSQL + " WHERE assets.id = ?", arguments: [id]) else {
+            throw InventoryError.notFound("asset \(id)")
+        }
+        return asset
+    }
+
+    public func find(identifier: String) async throws -> Asset? {
+        let key = try Identifier.normalize(identifier)
+        return try await database.read { db in
+            try Asset.fetchOne(db, sql: Asset.selectSQL + " WHERE assets.asset_tag = ?", arguments: [key])
+                ?? Asset.fetchOne(db, sql: Asset.selectSQL + " WHERE assets.serial_num = ?", arguments: [key])
+        }
+    }
+
+    public func create(_ input: AssetInput) async throws -> Asset {
+        let newAsset = try input.makeAsset()
+        return try await database.write { db in
+            var asset = newAsset
+            try Self.checkUnique(db, asset)
+            try Self.checkCustomer(db, asset.customerId)
+            try asset.insert(db)
+            return try Self.fetch(db, id: asset.id)
+        }
+    }
+
+    public func update(id: Int64, _ input: AssetInput) async throws -> Asset {
+        try await database.write { db in
+            var asset = try Self.fetch(db, id: id)
+            try input.apply(to: &asset)
+            try Self.checkUnique(db, asset)
+            try Self.checkCustomer(db, asset.customerId)
+            try asset.update(db)
+            return try Self.fetch(db, id: id)
+        }
+    }
+
+    public func delete(id: Int64, mode: DeleteMode) async throws -> Asset? {
+        try await database.write { db in
+            var asset = try Self.fetch(db, id: id)
+            switch mode {
+            case .archive:
+                asset.status = .archived
+                asset.updatedAt = Date()
+                try asset.update(db)
+                return asset
+            case .delete:
+                let running = try String.fetchOne(db, sql: """
+                    SELECT audits.country FROM audit_expected JOIN audits ON audits.id = audit_expected.audit_id
+                    WHERE audits.ended_at IS NULL AND audit_expected.asset_id = ?
+                    """, arguments: [id])
+                if let running {
+                    throw InventoryError.inUse("Asset \(asset.assetTag) is expected by the running audit of \(running); archive it instead, or delete it after the audit ends")
+                }
+                try db.execute(sql: "DELETE FROM assets WHERE id = ?", arguments: [id])
+                return nil
+            }
+        }
+    }
+
+    public func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset {
+        var errors = ValidationError()
+        if let date = request.effectiveDate, !Self.isCalendarDate(date) {
+            errors.add("effective_date", "'\(date.prefix(20))' is not a date in the form YYYY-MM-DD")
+        }
+        let reason = errors.collect { () throws(ValidationError) in try FreeText.optional(request.reason, field: "reason") } ?? nil
+        let notes = errors.collect { () throws(ValidationError) in try FreeText.optional(request.notes, field: "notes") } ?? nil
+        if !errors.isEmpty { throw InventoryError.invalid(errors) }
+        return try await database.write { db in
+            var asset = try Self.fetch(db, id: id)
+            try Self.checkCustomer(db, request.customerId)
+            try db.execute(sql: """
+                INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, asset.customerId, request.customerId, reason, notes, request.effectiveDate, Date()])
+            asset.customerId = request.customerId
+            asset.updatedAt = Date()
+            try asset.update(db)
+            return try Self.fetch(db, id: id)
+        }
+    }
+
+    static func isCalendarDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let components = DateComponents(year: year, month: month, day: day)
+        guard let date = calendar.date(from: components) else { return false }
+        return calendar.dateComponents([.year, .month, .day], from: date) == components
+    }
+
+    static func checkUnique(_ db: Database, _ asset: Asset) throws {
+        if try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE asset_tag = ? AND id <> ?", arguments: [asset.assetTag, asset.id]) != nil {
+            throw InventoryError.duplicate(field: "asset_tag", value: asset.assetTag)
+        }
+        if let serial = asset.serialNum,
+           try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE serial_num = ? AND id <> ?", arguments: [serial, asset.id]) != nil {
+            throw InventoryError.duplicate(field: "serial_num", value: serial)
+        }
+    }
+
+    static func checkCustomer(_ db: Database, _ customerId: Int64?) throws {
+        guard let customerId else { return }
+        if try !Bool(Int.fetchOne(db, sql: "SELECT count(*) FROM customers WHERE id = ?", arguments: [customerId]) == 1) {
+            throw InventoryError.invalid(ValidationError(field: "customer_id", message: "\(customerId) is not a customer"))
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+extension SQLiteAuditService {
+    public func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset> {
+        try await database.read { db in
+            _ = try AuditRows.fetchSession(db, id: auditID)
+            var searchSQL = ""
+            var arguments: StatementArguments = [auditID]
+            let pattern = query.search.map(likePattern)
+            switch list {
+            case .unexpected:
+                if let pattern {
+                    searchSQL = " AND (u.identifier LIKE ? ESCAPE '\\' OR a.asset_tag LIKE ? ESCAPE '\\' OR a.serial_num LIKE ? ESCAPE '\\' OR a.name LIKE ? ESCAPE '\\')"
+                    arguments += [pattern, pattern, pattern, pattern]
+                }
+                let sql = AuditRows.unexpectedSQL + searchSQL
+                let total = try db.count(sql: sql, arguments: arguments)
+                let items = try Row.fetchAll(db, sql: sql + " ORDER BY u.first_scan_id LIMIT ? OFFSET ?",
+                                             arguments: arguments + [query.perPage, query.offset]).map(AuditRows.unexpectedEntry)
+                return Page(items: items, pagination: Pagination(query: query, total: total))
+            case .all, .scanned, .missing:
+                if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
+                if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
+                if let pattern {
+                    searchSQL += " AND (e.asset_tag LIKE ? ESCAPE '\\' OR a.serial_num LIKE ? ESCAPE '\\' OR a.name LIKE ? ESCAPE '\\' OR a.model LIKE ? ESCAPE '\\' OR a.location LIKE ? ESCAPE '\\')"
+                    arguments += [pattern, pattern, pattern, pattern, pattern]
+                }
+                let sql = AuditRows.expectedSQL + searchSQL
+                let total = try db.count(sql: "SELECT 1 FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id WHERE e.audit_id = ?" + searchSQL,
+                                         arguments: arguments)
+                let items = try Row.fetchAll(db, sql: sql + " ORDER BY e.asset_id LIMIT ? OFFSET ?",
+                                             arguments: arguments + [query.perPage, query.offset]).map(AuditRows.expectedEntry)
+                return Page(items: items, pagination: Pagination(query: query, total: total))
+            }
+        }
+    }
+
+    /// Streams the report: every expected asset (scanned or missing) in asset order, then every
+    /// unexpected entry in the order it was first scanned. Chunks of about 1 MB go to `output`.
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+        try await database.read { db in
+            let audit = try AuditRows.fetchSession(db, id: auditID)
+            var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
+            let flushSize = 1 << 20
+            let expected = try Row.fetchCursor(db, sql: AuditRows.expectedSQL + " ORDER BY e.asset_id", arguments: [auditID])
+            while let row = try expected.next() {
+                writer.append(AuditRows.expectedEntry(row))
+                if writer.buffer.count >= flushSize { try output(writer.drain()) }
+            }
+            let unexpected = try Row.fetchCursor(db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id", arguments: [auditID])
+            while let row = try unexpected.next() {
+                writer.append(AuditRows.unexpectedEntry(row))
+                if writer.buffer.count >= flushSize { try output(writer.drain()) }
+            }
+            writer.finish()
+            try output(writer.drain())
+        }
+    }
+}

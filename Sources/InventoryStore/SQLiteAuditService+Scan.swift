@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+extension SQLiteAuditService {
+    /// Decides the outcome and writes the scan and the audit's counters in one transaction;
+    /// returns only after the commit. A `scan_id` seen before returns the stored outcome and
+    /// counts nothing again.
+    public func record(_ request: ScanRequest) async throws -> ScanResult {
+        let identifier = try Identifier.normalize(request.identifier)
+        let scanID = try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
+        let station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
+        let user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
+        let source = request.source ?? .manual
+        let scannedAt = request.scannedAt ?? Date()
+        let caseSensitive = caseSensitive
+        return try await database.write { db in
+            if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [scanID]) {
+                guard stored["identifier"] as String == identifier else {
+                    throw InventoryError.duplicate(field: "scan_id", value: scanID)
+                }
+                return try Self.replay(db, stored: stored)
+            }
+            let audit = try Self.auditForScan(db, auditID: request.auditId)
+            let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
+            let decision = try AuditRules.decide(identifier, country: audit.country, lookup: lookup)
+            let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: audit.country)
+            try db.cachedStatement(sql: """
+                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [scanID, audit.id, identifier, decision.asset?.id, decision.status.rawValue,
+                                         decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()])
+            let rowID = db.lastInsertedRowID
+            try Self.count(db, decision, auditID: audit.id, identifier: identifier, scanRowID: rowID)
+            let progress = try AuditRows.fetchSession(db, id: audit.id).progress
+            let first = decision.firstScan ?? FirstScan(scannedAt: scannedAt, station: station, user: user, source: source)
+            let entry = decision.asset.map {
+                AuditAsset(asset: $0, identifier: identifier, outcome: decision.unexpectedKey == nil ? .scanned : .unexpected,
+                           reason: decision.reason, firstScan: first)
+            }
+            return ScanResult(identifier: identifier, status: decision.status, message: message, asset: entry,
+                              reason: decision.reason, firstScan: decision.firstScan, progress: progress,
+                              auditId: audit.id, scanId: scanID)
+        }
+    }
+
+    /// The running audit a scan goes to: the one named, or the only one running.
+    static func auditForScan(_ db: Database, auditID: AuditID?) throws -> AuditSession {
+        if let auditID {
+            let audit = try AuditRows.fetchSession(db, id: auditID)
+            guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
+            return audit
+        }
+        let running = try Row.fetchAll(db, sql: "SELECT * FROM audits WHERE ended_at IS NULL").map(AuditRows.session)
+        switch running.count {
+        case 0: throw InventoryError.noActiveAudit(country: nil)
+        case 1: return running[0]
+        default: throw InventoryError.ambiguousAudit(countries: running.map(\.country).sorted())
+        }
+    }
+
+    /// Updates the expected or unexpected entry and the audit's counters for one stored scan.
+    static func count(_ db: Database, _ decision: ScanDecision, auditID: AuditID, identifier: String, scanRowID: Int64) throws {
+        if let key = decision.unexpectedKey {
+            if decision.addsUnexpected {
+                try db.cachedStatement(sql: """
+                    INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id) VALUES (?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID])
+                try db.cachedStatement(sql: "UPDATE audits SET unexpected_count = unexpected_count + 1 WHERE id = ?").execute(arguments: [auditID])
+            } else {
+                try db.cachedStatement(sql: "UPDATE audit_unexpected SET scan_count = scan_count + 1 WHERE audit_id = ? AND key = ?")
+                    .execute(arguments: [auditID, key])
+            }
+        } else if let asset = decision.asset {
+            if decision.addsScanned {
+                try db.cachedStatement(sql: "UPDATE audit_expected SET first_scan_id = ?, scan_count = 1 WHERE audit_id = ? AND asset_id = ? AND first_scan_id IS NULL")
+                    .execute(arguments: [scanRowID, auditID, asset.id])
+                try db.cachedStatement(sql: "UPDATE audits SET scanned_count = scanned_count + 1 WHERE id = ?").execute(arguments: [auditID])
+            } else {
+                try db.cachedStatement(sql: "UPDATE audit_expected SET scan_count = scan_count + 1 WHERE audit_id = ? AND asset_id = ?")
+                    .execute(arguments: [auditID, asset.id])
+            }
+        }
+    }
+
+    /// The outcome of a scan stored earlier, with the audit's progress now.
+    static func replay(_ db: Database, stored: Row) throws -> ScanResult {
+        let auditID: AuditID = stored["audit_id"]
+        let status = ScanStatus(rawValue: stored["status"]) ?? .unknown
+        let reason = (stored["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:))
+        var entry: AuditAsset?
+        var firstScan: FirstScan?
+        if let assetID = stored["asset_id"] as Int64? {
+            if reason == nil, let row = try Row.fetchOne(db, sql: AuditRows.expectedSQL + " AND e.asset_id = ?", arguments: [auditID, assetID]) {
+                entry = AuditRows.expectedEntry(row)
+            } else if let row = try Row.fetchOne(db, sql: AuditRows.unexpectedSQL + " AND u.asset_id = ?", arguments: [auditID, assetID]) {
+                entry = AuditRows.unexpectedEntry(row)
+            }
+        }
+        let storedID: Int64 = stored["id"]
+        if status != .foundExpected {
+            let firstRowID = try Int64.fetchOne(db, sql: """
+                SELECT min(id) FROM scans WHERE audit_id = ? AND status = ? AND (asset_id = ? OR (asset_id IS NULL AND identifier = ?))
+                """, arguments: [auditID, status == .alreadyScanned ? "found_expected" : status.rawValue,
+                                 stored["asset_id"] as Int64?, stored["identifier"] as String])
+            if let firstRowID, firstRowID != storedID,
+               let row = try Row.fetchOne(db, sql: "SELECT \(AuditRows.firstScanColumns) FROM scans s WHERE s.id = ?", arguments: [firstRowID]) {
+                firstScan = AuditRows.firstScan(row)
+            }
+        }
+        return ScanResult(identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
+                          reason: reason, firstScan: firstScan,
+                          progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"])
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+/// The audit workflow over the station's SQLite file: the standalone station's authority,
+/// and the server's.
+public struct SQLiteAuditService: AuditService {
+    let database: AppDatabase
+    /// Tags and serials match exactly unless configured otherwise.
+    let caseSensitive: Bool
+    /// The station name recorded when a scan does not name one.
+    let defaultStation: String
+
+    public init(database: AppDatabase, caseSensitive: Bool = true, defaultStation: String = "station") {
+        self.database = database
+        self.caseSensitive = caseSensitive
+        self.defaultStation = defaultStation
+    }
+
+    public func countries() async throws -> [CountryCount] {
+        try await database.read { db in
+            let active = try Dictionary(Row.fetchAll(db, sql: "SELECT country, id FROM audits WHERE ended_at IS NULL")
+                .map { ($0["country"] as String, $0["id"] as String) }, uniquingKeysWith: { first, _ in first })
+            var counts = try Row.fetchAll(db, sql: """
+                SELECT country, count(*) AS n FROM assets WHERE status NOT IN ('ARCHIVED','DISPOSED') GROUP BY country
+                """).map { CountryCount(country: $0["country"], expectedAssets: $0["n"], activeAuditId: active[$0["country"]]) }
+            for (country, id) in active where !counts.contains(where: { $0.country == country }) {
+                counts.append(CountryCount(country: country, expectedAssets: 0, activeAuditId: id))
+            }
+            return counts.sorted { $0.country < $1.country }
+        }
+    }
+
+    public func activeAudits() async throws -> [AuditSession] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM audits WHERE ended_at IS NULL ORDER BY country").map(AuditRows.session)
+        }
+    }
+
+    public func audit(id: AuditID) async throws -> AuditSession {
+        try await database.read { db in try AuditRows.fetchSession(db, id: id) }
+    }
+
+    /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
+    /// and opens the audit, in one transaction.
+    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+        let code = try Country.normalize(country)
+        return try await database.write { db in
+            if let running = try String.fetchOne(db, sql: "SELECT id FROM audits WHERE country = ? AND ended_at IS NULL", arguments: [code]) {
+                throw InventoryError.auditAlreadyActive(country: code, auditID: running)
+            }
+            let id = UUID().uuidString.lowercased()
+            try db.execute(sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (?, ?, 0, ?, ?)",
+                           arguments: [id, code, Date(), actor.user])
+            try db.execute(sql: """
+                INSERT INTO audit_expected (audit_id, asset_id, asset_tag)
+                SELECT ?, id, asset_tag FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
+                """, arguments: [id, code])
+            try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
+            return try AuditRows.fetchSession(db, id: id)
+        }
+    }
+
+    public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
+        try await database.write { db in
+            let audit = try AuditRows.fetchSession(db, id: auditID)
+            guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
+            try db.execute(sql: "UPDATE audits SET ended_at = ?, ended_by = ? WHERE id = ?", arguments: [Date(), actor.user, auditID])
+            return try Self.summary(db, auditID: auditID)
+        }
+    }
+
+    static func summary(_ db: Database, auditID: AuditID) throws -> AuditSummary {
+        let audit = try AuditRows.fetchSession(db, id: auditID)
+        let missing = try Row.fetchAll(db, sql: AuditRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT ?",
+                                       arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.expectedEntry)
+        let unexpected = try Row.fetchAll(db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT ?",
+                                          arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.unexpectedEntry)
+        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected)
+    }
+
+    /// The summary of an audit, running or ended.
+    public func summary(auditID: AuditID) async throws -> AuditSummary {
+        try await database.read { db in try Self.summary(db, auditID: auditID) }
+    }
+
+    public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
+        let code = try country.map { try Country.normalize($0) }
+        return try await database.read { db in
+            let whereSQL = code == nil ? "" : " WHERE country = ?"
+            let arguments: StatementArguments = code.map { [$0] } ?? []
+            let total = try db.count(sql: "SELECT id FROM audits" + whereSQL, arguments: arguments)
+            let items = try Row.fetchAll(db, sql: "SELECT * FROM audits" + whereSQL + " ORDER BY started_at DESC LIMIT ? OFFSET ?",
+                                         arguments: arguments + [query.perPage, query.offset]).map(AuditRows.session)
+            return Page(items: items, pagination: Pagination(query: query, total: total))
+        }
+    }
+}
