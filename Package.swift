@@ -24,7 +24,9 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .target(name: "Scanning", dependencies: ["InventoryCore", "CZBar", "CPNG", "CTurboJPEG"]),
+        // Non-variadic adapters over libv4l2 (v4l2_ioctl is variadic) and the VIDIOC_* constants.
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "Scanning", dependencies: ["InventoryCore", "CZBar", "CPNG", "CTurboJPEG", "CV4L2"]),
         // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
         .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode"),
 
@@ -43,5 +45,8 @@ let package = Package(
         .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
         .testTarget(name: "CLITests", dependencies: ["audit-station", "InventoryCore", "InventoryStore"]),
         // MARK: more test targets
+        // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
+        .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),
+        .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe"]),
     ]
 )

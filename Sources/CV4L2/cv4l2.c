@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CV4L2.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 const uint32_t CV4L2_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
 const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
@@ -260,4 +262,12 @@ int cv4l2_copy_luma(const void *src, uint32_t bytes_used, const cv4l2_format *fo
     }
     errno = EINVAL;
     return -1;
+}
+
+int cv4l2_make_wake_pipe(int *read_fd, int *write_fd) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) == -1) return -1;
+    *read_fd = fds[0];
+    *write_fd = fds[1];
+    return 0;
 }

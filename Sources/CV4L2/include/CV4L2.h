@@ -111,6 +111,9 @@ int cv4l2_get_control(int fd, uint32_t id, int32_t *value);
 /// (POLLERR/POLLHUP on the device set errno to ENODEV). Retries on EINTR.
 int cv4l2_wait(int fd, int wake_fd, int timeout_ms);
 
+/// Makes a non-blocking, close-on-exec pipe whose read end `cv4l2_wait` can watch.
+int cv4l2_make_wake_pipe(int *read_fd, int *write_fd);
+
 /// Copies the luma plane of a frame into `dst` (width*height bytes). GREY and YUV420
 /// are copied row by row honouring bytes_per_line; YUYV takes every other byte.
 /// Returns -1 (errno EINVAL) for other formats or a short buffer.
