@@ -1,38 +1,45 @@
 /// Finds the codes in a greyscale image. Owns one zbar scanner, so it is not `Sendable`:
 /// make one per thread or task.
 ///
-/// A first pass runs zbar on the image as it is. When that finds nothing and
-/// `config.retry` is on, further passes run on transformed copies (`RetryPass`) until one
-/// finds a code. Every pass goes through `SymbolFilter`, which drops reads that could be wrong.
+/// A first pass runs zbar on the image as it is. When that finds nothing and `config.retry`
+/// is on, every configured `RetryPass` runs on a transformed copy, and their reads are pooled.
+/// `SymbolFilter` then drops whatever could be a wrong read, so passes that disagree about a
+/// code cancel out rather than guess.
 public final class BarcodeDecoder {
     public let config: DecoderConfig
     private let scanner: ZBarScanner
+    private let filter: SymbolFilter
 
     public init(config: DecoderConfig = .init()) throws(DecoderError) {
         try config.validate()
         self.config = config
         self.scanner = try ZBarScanner(config: config)
+        self.filter = SymbolFilter(minLinearQuality: config.minLinearQuality)
     }
 
     public func decode(_ image: GrayImage) -> [DecodedCode] {
-        let first = decodePass(PassImage(image: image, originalWidth: image.width, originalHeight: image.height))
+        let first = decodeOnce(image)
         guard first.isEmpty, config.retry, image.width > 0, image.height > 0 else { return first }
-        for pass in RetryPass.allCases {
-            guard let copy = pass.apply(to: image) else { continue }
-            let codes = decodePass(copy)
-            if !codes.isEmpty { return codes }
+        let pooled = config.retryPasses.flatMap { pass in
+            pass.apply(to: image).map(candidates) ?? []
         }
-        return []
+        return filter.accepted(pooled)
     }
 
     /// The first pass only: what a camera loop that cannot afford retries would use.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
-        decodePass(PassImage(image: image, originalWidth: image.width, originalHeight: image.height))
+        filter.accepted(candidates(PassImage(image: image, originalWidth: image.width, originalHeight: image.height)))
     }
 
-    private func decodePass(_ pass: PassImage) -> [DecodedCode] {
-        let symbols = SymbolFilter(minLinearQuality: config.minLinearQuality).accepted(scanner.scan(pass.image))
-        return symbols.map { symbol in
+    /// One retry pass on its own (for tuning: which pass reads which image).
+    public func decode(_ image: GrayImage, pass: RetryPass) -> [DecodedCode] {
+        guard let copy = pass.apply(to: image) else { return [] }
+        return filter.accepted(candidates(copy))
+    }
+
+    /// zbar's reads of one pass, as text, in the original image's coordinates.
+    private func candidates(_ pass: PassImage) -> [DecodedCode] {
+        scanner.scan(pass.image).map { symbol in
             DecodedCode(text: CodeText.text(from: symbol.bytes), symbology: symbol.symbology,
                         points: SymbolFilter.outline(of: symbol).map(pass.original), quality: symbol.quality)
         }

@@ -2,7 +2,8 @@
 /// `"decoder"`; every key is optional and falls back to the default below.
 ///
 /// ```json
-/// {"symbologies": ["qrcode", "code128"], "density": 2, "retry": true, "minLinearQuality": 2}
+/// {"symbologies": ["qrcode", "code128"], "density": 2, "retry": true,
+///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2}
 /// ```
 public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The symbologies to look for. Fewer is faster and leaves less room for wrong reads.
@@ -14,6 +15,8 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
     /// a camera loop that gets a new frame every 33 ms may prefer `false`.
     public var retry: Bool
+    /// The retry passes, in the order they are tried; the first that finds a code wins.
+    public var retryPasses: [RetryPass]
     /// The number of scan lines that must agree before a linear code without a mandatory
     /// check character (Code 39, Codabar, ITF, UPC-E) is accepted.
     public var minLinearQuality: Int
@@ -24,16 +27,18 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         symbologies: [Symbology] = Symbology.assetTagDefaults,
         density: Int = DecoderConfig.defaultDensity,
         retry: Bool = true,
+        retryPasses: [RetryPass] = RetryPass.allCases,
         minLinearQuality: Int = 2
     ) {
         self.symbologies = symbologies
         self.density = density
         self.retry = retry
+        self.retryPasses = retryPasses
         self.minLinearQuality = minLinearQuality
     }
 
     private enum CodingKeys: String, CodingKey {
-        case symbologies, density, retry, minLinearQuality
+        case symbologies, density, retry, retryPasses, minLinearQuality
     }
 
     public init(from decoder: any Decoder) throws {
@@ -42,6 +47,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         symbologies = try container.decodeIfPresent([Symbology].self, forKey: .symbologies) ?? defaults.symbologies
         density = try container.decodeIfPresent(Int.self, forKey: .density) ?? defaults.density
         retry = try container.decodeIfPresent(Bool.self, forKey: .retry) ?? defaults.retry
+        retryPasses = try container.decodeIfPresent([RetryPass].self, forKey: .retryPasses) ?? defaults.retryPasses
         minLinearQuality = try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)
             ?? defaults.minLinearQuality
     }

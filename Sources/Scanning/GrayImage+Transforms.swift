@@ -79,6 +79,30 @@ extension GrayImage {
         return means
     }
 
+    /// Each pixel replaced by the mean of its neighbourhood.
+    func smoothed(radius: Int = 1) -> GrayImage {
+        GrayImage(width: width, height: height, pixels: boxMeans(radius: radius).map { UInt8(clamping: $0) })
+    }
+
+    /// The mean of each pixel's 2r+1 neighbours along its column (or row).
+    func lineMeans(radius: Int, vertical: Bool) -> GrayImage {
+        let (lines, length) = vertical ? (width, height) : (height, width)
+        let step = vertical ? width : 1, lineStep = vertical ? 1 : width
+        var out = pixels
+        for line in 0..<lines {
+            let base = line * lineStep
+            var sum = 0, count = 0
+            for index in 0..<min(radius, length) { sum += Int(pixels[base + index * step]); count += 1 }
+            for position in 0..<length {
+                let entering = position + radius, leaving = position - radius - 1
+                if entering < length { sum += Int(pixels[base + entering * step]); count += 1 }
+                if leaving >= 0 { sum -= Int(pixels[base + leaving * step]); count -= 1 }
+                out[base + position * step] = UInt8(clamping: sum / count)
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: out)
+    }
+
     /// Unsharp mask: each pixel pushed away from its local mean (helps slightly blurred codes).
     func sharpened(radius: Int = 2, amount: Int = 2) -> GrayImage {
         let means = boxMeans(radius: radius)

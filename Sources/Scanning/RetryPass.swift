@@ -22,17 +22,42 @@ struct PassImage {
     }
 }
 
-/// The second-chance passes `BarcodeDecoder` tries, in order, when the first pass finds
-/// nothing. Each one returns nil when it cannot help this image (so it costs nothing).
-enum RetryPass: CaseIterable {
-    case contrastStretched
-    case inverted
-    case halved
-    case doubled
-    case sharpened
-    case thresholded
-    case rotatedLeft
-    case rotatedRight
+/// A second-chance pass that `BarcodeDecoder` tries, in the configured order, when the first
+/// pass finds nothing. Each one skips images it cannot help (so it costs nothing there).
+public enum RetryPass: String, Sendable, Codable, CaseIterable {
+    /// The 1st–99th percentile range stretched to full range (faded or low-contrast prints).
+    case contrastStretched = "contrast"
+    /// Dark and light swapped (light codes on dark labels).
+    case inverted = "invert"
+    /// Half size: averages away noise and blur on large codes.
+    case halved = "half"
+    /// Double size: small codes whose modules are barely two pixels wide.
+    case doubled = "double"
+    /// Each pixel replaced by its 3×3 mean (grainy, noisy images).
+    case smoothed = "smooth"
+    /// Each pixel replaced by the mean of 9 pixels in its column, then in its row: noise
+    /// fades while bars that run across that direction stay sharp.
+    case smoothedVertically = "smooth-vertical"
+    case smoothedHorizontally = "smooth-horizontal"
+    /// Unsharp mask (slight blur).
+    case sharpened = "sharpen"
+    /// Black and white against the local mean (uneven light, shadows).
+    case thresholded = "threshold"
+    /// Turned 45° both ways (linear codes at steep angles, whose bars a horizontal or
+    /// vertical scan line leaves before crossing them all).
+    case rotatedLeft = "rotate-left"
+    case rotatedRight = "rotate-right"
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let value = RetryPass(rawValue: name) else {
+            let known = RetryPass.allCases.map(\.rawValue).joined(separator: ", ")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "unknown retry pass \"\(name)\"; use one of: \(known)")
+        }
+        self = value
+    }
 
     func apply(to image: GrayImage) -> PassImage? {
         let plain = { (copy: GrayImage) in
@@ -51,6 +76,12 @@ enum RetryPass: CaseIterable {
             guard max(image.width, image.height) <= 1024 else { return nil }
             return PassImage(image: image.resized(width: image.width * 2, height: image.height * 2),
                              scale: 2, originalWidth: image.width, originalHeight: image.height)
+        case .smoothed:
+            return plain(image.smoothed())
+        case .smoothedVertically:
+            return plain(image.lineMeans(radius: 4, vertical: true))
+        case .smoothedHorizontally:
+            return plain(image.lineMeans(radius: 4, vertical: false))
         case .sharpened:
             return plain(image.sharpened())
         case .thresholded:

@@ -3,40 +3,61 @@
 ///
 /// - A linear code without a mandatory check character needs `minLinearQuality` scan lines
 ///   that agree on it.
-/// - Reads that overlap but disagree are ambiguous: the strongest survives only when it has
-///   at least four times the support of the runner-up, otherwise all of them are dropped.
-/// - A linear read inside a QR code is noise from the QR modules and is dropped.
+/// - The same text found more than once (by several passes) is one code with their support added.
+/// - A linear read that overlaps a QR code is noise from the QR modules and is dropped.
+/// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
+/// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
+///   least four times the support of its strongest rival, otherwise all of them are dropped.
 struct SymbolFilter {
     var minLinearQuality: Int
 
-    func accepted(_ symbols: [RawSymbol]) -> [RawSymbol] {
-        let strong = symbols.filter { !$0.symbology.isWeaklyChecked || $0.quality >= minLinearQuality }
-        let qrBoxes = strong.filter { $0.symbology == .qrcode }.map(Self.box)
-        let linear = strong.filter { symbol in
-            symbol.symbology != .qrcode && !qrBoxes.contains { $0.intersects(Self.box(symbol)) }
-        }
-        var kept = strong.filter { $0.symbology == .qrcode }
-        for symbol in linear {
-            let rivals = linear.filter { $0 != symbol && Self.box($0).intersects(Self.box(symbol)) }
-            guard let strongestRival = rivals.map(\.quality).max() else {
-                kept.append(symbol)
-                continue
+    func accepted(_ codes: [DecodedCode]) -> [DecodedCode] {
+        var merged: [DecodedCode] = []
+        for code in codes where !code.symbology.isWeaklyChecked || code.quality >= minLinearQuality {
+            if let index = merged.firstIndex(where: { $0.text == code.text && $0.symbology == code.symbology }) {
+                let first = merged[index]
+                merged[index] = DecodedCode(text: first.text, symbology: first.symbology, points: first.points,
+                                            quality: first.quality + code.quality)
+            } else {
+                merged.append(code)
             }
-            if symbol.quality >= 4 * strongestRival { kept.append(symbol) }
         }
-        return kept
+        return merged.filter { code in
+            let box = Box(code.points)
+            let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) }
+            return rivals.allSatisfy { survives(code, against: $0) }
+        }
+    }
+
+    private func survives(_ code: DecodedCode, against rival: DecodedCode) -> Bool {
+        let qr = code.symbology == .qrcode, rivalQR = rival.symbology == .qrcode
+        if qr != rivalQR { return qr }
+        if code.symbology.isPartOfLongerEAN(rival.symbology) { return false }
+        if rival.symbology.isPartOfLongerEAN(code.symbology) { return true }
+        return code.quality >= 4 * rival.quality
     }
 
     /// Four corners: zbar's for a QR code, the rectangle around the scan hits otherwise.
     static func outline(of symbol: RawSymbol) -> [CodePoint] {
         if symbol.symbology == .qrcode, symbol.points.count == 4 { return symbol.points }
-        let box = box(symbol)
+        let box = Box(symbol.points)
         return [CodePoint(x: box.minX, y: box.minY), CodePoint(x: box.maxX, y: box.minY),
                 CodePoint(x: box.maxX, y: box.maxY), CodePoint(x: box.minX, y: box.maxY)]
     }
 
     struct Box {
-        var minX: Int, minY: Int, maxX: Int, maxY: Int
+        var minX = 0, minY = 0, maxX = 0, maxY = 0
+
+        init(_ points: [CodePoint]) {
+            guard let first = points.first else { return }
+            (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+            for point in points.dropFirst() {
+                minX = min(minX, point.x)
+                maxX = max(maxX, point.x)
+                minY = min(minY, point.y)
+                maxY = max(maxY, point.y)
+            }
+        }
 
         /// Overlap, with a small margin so that a code's own scan lines always meet.
         func intersects(_ other: Box, margin: Int = 4) -> Bool {
@@ -44,16 +65,11 @@ struct SymbolFilter {
                 && minY - margin <= other.maxY && other.minY - margin <= maxY
         }
     }
+}
 
-    static func box(_ symbol: RawSymbol) -> Box {
-        guard let first = symbol.points.first else { return Box(minX: 0, minY: 0, maxX: 0, maxY: 0) }
-        var box = Box(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
-        for point in symbol.points.dropFirst() {
-            box.minX = min(box.minX, point.x)
-            box.maxX = max(box.maxX, point.x)
-            box.minY = min(box.minY, point.y)
-            box.maxY = max(box.maxY, point.y)
-        }
-        return box
+extension Symbology {
+    /// True when a read of this symbology can be a fragment of a longer EAN/UPC code.
+    func isPartOfLongerEAN(_ other: Symbology) -> Bool {
+        (self == .ean8 || self == .upce) && (other == .ean13 || other == .upca)
     }
 }

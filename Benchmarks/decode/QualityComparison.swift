@@ -1,0 +1,90 @@
+import Foundation
+import Scanning
+
+/// Reads every image of SampleImages with our decoder (first pass only, and with retries)
+/// and with zbarimg (same symbologies), and prints per symbology: images, read correctly,
+/// misread, not found.
+struct QualityComparison {
+    let samples: String
+    let verbose: Bool
+    var passes = false
+
+    enum Verdict: CaseIterable { case correct, misread, notFound }
+
+    struct Tally {
+        var images = 0
+        var counts: [String: [Verdict: Int]] = [:]
+        mutating func add(_ reader: String, _ verdict: Verdict) { counts[reader, default: [:]][verdict, default: 0] += 1 }
+        func cell(_ reader: String) -> String {
+            let c = counts[reader] ?? [:]
+            return "\(c[.correct] ?? 0)/\(c[.misread] ?? 0)/\(c[.notFound] ?? 0)"
+        }
+    }
+
+    func run() throws {
+        let config = DecoderConfig()
+        let decoder = try BarcodeDecoder(config: config)
+        let files = try FileManager.default.contentsOfDirectory(atPath: samples)
+            .filter { ["png", "jpg", "pgm", "ppm"].contains(($0 as NSString).pathExtension) }.sorted()
+        let readers = ["ours", "ours-1pass", "zbarimg"]
+        var tallies: [String: Tally] = [:]
+        for file in files {
+            let path = "\(samples)/\(file)"
+            let stem = (file as NSString).deletingPathExtension
+            let expected = try? String(contentsOfFile: "\(samples)/\(stem).txt", encoding: .utf8)
+            let group = stem.hasPrefix("frame-") ? (expected == nil ? "none" : "frame") : String(stem.prefix { $0 != "-" })
+            let image = try ImageLoader.load(path: path)
+            let results = [
+                "ours": decoder.decode(image).map(\.text),
+                "ours-1pass": decoder.decodeOnce(image).map(\.text),
+                "zbarimg": try zbarimg(path: path, symbologies: config.symbologies),
+            ]
+            if passes, results["ours-1pass"]?.isEmpty ?? true, expected != nil {
+                let found = RetryPass.allCases.map { pass in
+                    let codes = decoder.decode(image, pass: pass)
+                    let mark = codes.isEmpty ? "-" : codes.allSatisfy { $0.text == expected } ? "ok" : "WRONG"
+                    return "\(pass.rawValue):\(mark)\(codes.map { "(\($0.quality))" }.joined())"
+                }
+                print("  \(file): " + found.joined(separator: " "))
+            }
+            tallies[group, default: Tally()].images += 1
+            tallies["all", default: Tally()].images += 1
+            for reader in readers {
+                let verdict = judge(results[reader] ?? [], expected: expected)
+                tallies[group, default: Tally()].add(reader, verdict)
+                tallies["all", default: Tally()].add(reader, verdict)
+                if verbose, verdict != .correct {
+                    print("  \(reader): \(file): \(verdict) \(results[reader] ?? []) expected \(expected.map { "\"\($0)\"" } ?? "nothing")")
+                }
+            }
+        }
+        print("cells: read correctly / misread / not found   (images with no code: correct = nothing reported)")
+        print("symbology   images  " + readers.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
+        for group in tallies.keys.sorted(by: { ($0 == "all" ? "~" : $0) < ($1 == "all" ? "~" : $1) }) {
+            guard let tally = tallies[group] else { continue }
+            print(group.padding(toLength: 12, withPad: " ", startingAt: 0) + String(tally.images).leftPad(6) + "  "
+                  + readers.map { tally.cell($0).padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
+        }
+    }
+
+    private func judge(_ texts: [String], expected: String?) -> Verdict {
+        guard let expected else { return texts.isEmpty ? .correct : .misread }
+        if texts.contains(where: { $0 != expected }) { return .misread }
+        return texts.isEmpty ? .notFound : .correct
+    }
+
+    /// zbarimg's reading, with only our symbologies enabled. `--raw` prints each code's text
+    /// on a line (its `--xml` base64 form is unreliable for bytes over 0x7F in zbar 0.23).
+    private func zbarimg(path: String, symbologies: [Symbology]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
+        process.arguments = ["--raw", "-q", "-Sdisable"] + symbologies.map { "-S\($0.rawValue).enable" } + [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return output.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
