@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Drives the emulated V4L2 device (Tests/FakeCamera) for end-to-end tests: builds the
+/// LD_PRELOAD library, draws frames, and runs `camera-probe` in a child process with the
+/// library preloaded (never in the test process itself).
+struct FakeCamera {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("FakeCamera")
+
+    let directory: URL
+    let library: URL
+    var device = "/dev/video" + String(Int.random(in: 40...99))
+    var environment: [String: String] = [:]
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fakecam-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        library = directory.appendingPathComponent("libfakev4l2.so")
+        let cFiles = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+            .filter { $0.hasSuffix(".c") }.map { Self.sources.appendingPathComponent($0).path }
+        try Self.run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
+                     + ["-ldl", "-lpthread", "-lturbojpeg"])
+    }
+
+    /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
+    func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) throws -> String {
+        let path = directory.appendingPathComponent(name + ".pgm").path
+        try Self.run("/usr/bin/env", ["python3", Self.sources.appendingPathComponent("make_frame.py").path,
+                                      "--width", "\(width)", "--height", "\(height)", "--out", path] + codes)
+        return path
+    }
+
+    /// Writes the playlist: each frame path shown `count` times in order.
+    mutating func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
+        let playlist = directory.appendingPathComponent("playlist.txt")
+        try scenes.map { "\($0.0) *\($0.1)" }.joined(separator: "\n").write(to: playlist, atomically: true, encoding: .utf8)
+        environment["FAKEV4L2_FRAMES"] = playlist.path
+        environment["FAKEV4L2_FPS"] = "\(fps)"
+        environment["FAKEV4L2_FORMAT"] = format
+        environment["FAKEV4L2_AT_END"] = "stall"
+        environment["FAKEV4L2_DEVICE"] = device
+        environment["FAKEV4L2_LOG"] = directory.appendingPathComponent("device.log").path
+    }
+
+    var deviceLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("device.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs the probe until the camera stalls (the playlist ended) or `seconds` pass.
+    func probe(config: [String: Any], seconds: Double = 60, exitOnStall: Bool = true,
+               preload: Bool = true) throws -> ProbeOutput {
+        var camera = config
+        camera["device"] = camera["device"] ?? device
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: camera), as: UTF8.self)
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if preload { env["LD_PRELOAD"] = library.path }
+        var arguments = ["--config", json, "--seconds", "\(seconds)"]
+        if exitOnStall { arguments.append("--exit-on-stall") }
+        let output = try Self.run(Self.probePath, arguments, environment: env)
+        return try ProbeOutput(lines: output)
+    }
+
+    static var probePath: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("camera-probe").path
+    }
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let errors = DispatchQueue(label: "stderr")
+        nonisolated(unsafe) var errorData = Data()
+        errors.async { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errors.sync {}
+        guard process.terminationStatus == 0 else {
+            throw FakeCameraError.failed(tool: URL(fileURLWithPath: tool).lastPathComponent + " " + (arguments.first ?? ""),
+                                         status: process.terminationStatus,
+                                         stderr: String(decoding: errorData, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+enum FakeCameraError: Error, CustomStringConvertible {
+    case failed(tool: String, status: Int32, stderr: String)
+    case badOutput(String)
+
+    var description: String {
+        switch self {
+        case .failed(let tool, let status, let stderr): "\(tool) exited with \(status): \(stderr)"
+        case .badOutput(let line): "camera-probe printed an unexpected line: \(line)"
+        }
+    }
+}
