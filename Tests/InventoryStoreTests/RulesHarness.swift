@@ -1,0 +1,70 @@
+import Foundation
+import InventoryCore
+import InventoryStore
+
+/// What one scan produced, in the terms both implementations share.
+struct Observed: Equatable, Sendable {
+    var status: ScanStatus
+    var reason: UnexpectedReason?
+    var assetTag: String?
+    var firstScan: FirstScan?
+    var message: String
+    var progress: AuditProgress
+}
+
+/// One implementation of the audit rules, set up on `RulesFixture`.
+protocol RulesHarness: AnyObject {
+    func scan(_ identifier: String, as scan: FirstScan) async throws -> Observed
+}
+
+/// The in-memory engine, used as a connected station uses it: identifiers are normalised
+/// first, the expected set is loaded, and the other assets are made known.
+final class EngineHarness: RulesHarness {
+    private var engine: AuditEngine
+
+    init(caseSensitive: Bool) {
+        let all = RulesFixture.before + RulesFixture.after
+        let briefs = all.enumerated().map { index, item in
+            AssetBrief(id: Int64(index + 1), assetTag: item.tag, serialNum: item.serial, name: "Asset \(item.tag)",
+                       status: item.status, country: item.country)
+        }
+        let expected = briefs.prefix(RulesFixture.before.count)
+            .filter { $0.country == RulesFixture.country && !$0.status.isRetired }
+        engine = AuditEngine(auditID: "engine-audit", country: RulesFixture.country, expected: Array(expected),
+                             caseSensitive: caseSensitive)
+        for brief in briefs where !expected.contains(brief) { engine.addKnown(brief) }
+    }
+
+    func scan(_ identifier: String, as scan: FirstScan) throws -> Observed {
+        let normalized = try Identifier.normalize(identifier)
+        let decision = engine.scan(normalized, scan)
+        return Observed(status: decision.status, reason: decision.reason, assetTag: decision.asset?.assetTag,
+                        firstScan: decision.firstScan,
+                        message: AuditRules.message(for: decision, identifier: normalized, auditCountry: engine.country),
+                        progress: engine.progress)
+    }
+}
+
+/// The SQLite store on a temporary file: the fixture is registered, the audit started, and
+/// the late assets registered after the start.
+final class StoreHarness: RulesHarness {
+    let store: TemporaryStore
+    let service: SQLiteAuditService
+    let auditID: AuditID
+
+    init(caseSensitive: Bool) async throws {
+        store = try TemporaryStore()
+        service = store.audits(caseSensitive: caseSensitive)
+        for item in RulesFixture.before { _ = try await store.assets.create(RulesFixture.input(item)) }
+        auditID = try await service.start(country: RulesFixture.country, by: alice).id
+        for item in RulesFixture.after { _ = try await store.assets.create(RulesFixture.input(item)) }
+    }
+
+    func scan(_ identifier: String, as scan: FirstScan) async throws -> Observed {
+        let result = try await service.record(ScanRequest(
+            identifier: identifier, auditId: auditID, source: scan.source, scannedAt: scan.scannedAt,
+            deviceName: scan.station, user: scan.user))
+        return Observed(status: result.status, reason: result.reason, assetTag: result.asset?.assetTag,
+                        firstScan: result.firstScan, message: result.message, progress: result.progress)
+    }
+}
