@@ -4,20 +4,24 @@ import InventoryCore
 import InventoryStore
 import Testing
 
-/// A station database in a fresh temporary folder, removed when the value goes away.
+/// The folder of this test run's databases, removed when the test process exits. (Removing
+/// each file when its store goes away could pull it from under a service still in use.)
+let temporaryRoot: String = {
+    let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("auditstation-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+    atexit { try? FileManager.default.removeItem(atPath: temporaryRoot) }
+    return root
+}()
+
+/// A station database: a real SQLite file (WAL, synchronous=FULL) in a fresh temporary folder.
 final class TemporaryStore: Sendable {
-    let directory: URL
     let path: String
     let database: AppDatabase
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("auditstation-tests-\(UUID().uuidString)", isDirectory: true)
-        path = directory.appendingPathComponent("station.sqlite").path
+        path = "\(temporaryRoot)/\(UUID().uuidString)/station.sqlite"
         database = try AppDatabase(path: path)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func audits(caseSensitive: Bool = true, station: String = "test-station") -> SQLiteAuditService {
         SQLiteAuditService(database: database, caseSensitive: caseSensitive, defaultStation: station)
