@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore",
+                "InventoryCore", "InventoryStore", "Scanning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
         .testTarget(name: "CLITests", dependencies: ["audit-station", "InventoryCore", "InventoryStore"]),
         // MARK: more test targets
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
         .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe"]),

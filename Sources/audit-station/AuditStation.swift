@@ -7,6 +7,7 @@ struct AuditStation: AsyncParsableCommand {
         abstract: "Inventory audit station: scan asset tags, track the audit, export reports.",
         subcommands: [
             // MARK: subcommands
+            Decode.self,
         ]
     )
 

@@ -1,0 +1,125 @@
+import Foundation
+import Scanning
+import Testing
+
+/// Loading real files, good and bad. Each bad input gives its own clear error.
+struct ImageLoaderTests {
+    @Test("PNG, JPEG, PGM and PPM load as greyscale of the right size",
+          arguments: ["qrcode-01-clean.png", "qrcode-15-photo.jpg", "qrcode-40-pgm.pgm", "qrcode-41-ppm.ppm"])
+    func loadsEachFormat(_ name: String) throws {
+        let image = try ImageLoader.load(path: Fixtures.sample(name))
+        #expect(image.width > 50 && image.height > 50)
+        #expect(image.pixels.count == image.width * image.height)
+        #expect(image.pixels.contains { $0 < 64 } && image.pixels.contains { $0 > 192 })
+    }
+
+    @Test("PGM and PNG of the same code load the same pixels")
+    func pgmMatchesPNG() throws {
+        let pgm = try ImageLoader.load(path: Fixtures.sample("qrcode-40-pgm.pgm"))
+        #expect(try BarcodeDecoder().decode(pgm).map(\.text) == ["PGM-TAG-1"])
+        let ascii = Array("P2\n# comment\n3 2\n255\n0 128 255\n10 20 30\n".utf8)
+        let small = try ImageLoader.decode(ascii, path: "ascii.pgm")
+        #expect(small == GrayImage(width: 3, height: 2, pixels: [0, 128, 255, 10, 20, 30]))
+    }
+
+    @Test("a text file named .png is refused as not an image")
+    func textNamedPNG() throws {
+        let path = try Fixtures.scratchFolder() + "/notes.png"
+        try Fixtures.write(Array("hello, this is text\n".utf8), to: path)
+        #expect(throws: ImageError.unknownFormat(path: path, detail: "it starts with the text \"hello, t\"")) {
+            try ImageLoader.load(path: path)
+        }
+    }
+
+    @Test("a zero-byte file is refused as empty")
+    func emptyFile() throws {
+        let path = try Fixtures.scratchFolder() + "/empty.jpg"
+        try Fixtures.write([], to: path)
+        #expect(throws: ImageError.empty(path: path)) { try ImageLoader.load(path: path) }
+    }
+
+    @Test("a truncated PNG or JPEG is reported as damaged", arguments: ["qrcode-01-clean.png", "qrcode-15-photo.jpg"])
+    func truncated(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        let path = try Fixtures.scratchFolder() + "/cut-" + name
+        try Fixtures.write(Array(bytes.prefix(bytes.count / 2)), to: path)
+        do {
+            _ = try ImageLoader.load(path: path)
+            Issue.record("a truncated file loaded")
+        } catch {
+            guard case .damaged(let errorPath, let format, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(errorPath == path)
+            #expect(format == (name.hasSuffix(".png") ? "PNG" : "JPEG"))
+            #expect(error.localizedDescription.contains("damaged or cut short"))
+        }
+    }
+
+    @Test("a PNG header claiming 100000×100000 is refused before any pixel is allocated")
+    func hugePNGHeader() throws {
+        var ihdr = Array("IHDR".utf8) + Fixtures.bigEndian(100_000) + Fixtures.bigEndian(100_000)
+        ihdr += [8, 0, 0, 0, 0]  // 8-bit grey, no interlace
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Fixtures.bigEndian(13)
+        png += ihdr + Fixtures.bigEndian(Fixtures.crc32(ihdr))
+        let idat = Array("IDAT".utf8) + [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]  // a few zlib bytes
+        png += Fixtures.bigEndian(UInt32(idat.count - 4)) + idat + Fixtures.bigEndian(Fixtures.crc32(idat))
+        png += Fixtures.bigEndian(0) + Array("IEND".utf8) + Fixtures.bigEndian(Fixtures.crc32(Array("IEND".utf8)))
+        #expect(throws: ImageError.tooManyPixels(path: "huge.png", width: 100_000, height: 100_000, limit: 40_000_000)) {
+            try ImageLoader.decode(png, path: "huge.png")
+        }
+    }
+
+    @Test("a JPEG header claiming 65000×65000 is refused")
+    func hugeJPEGHeader() throws {
+        var bytes = try Fixtures.bytes("qrcode-15-photo.jpg")
+        let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        for offset in [sof + 5, sof + 7] { bytes[offset] = 0xFD; bytes[offset + 1] = 0xE8 }  // 65000
+        #expect(throws: ImageError.tooManyPixels(path: "huge.jpg", width: 65000, height: 65000, limit: 40_000_000)) {
+            try ImageLoader.decode(bytes, path: "huge.jpg")
+        }
+    }
+
+    @Test("a PGM header claiming 100000×100000 is refused")
+    func hugePGMHeader() throws {
+        let bytes = Array("P5\n100000 100000\n255\n".utf8) + [0, 0, 0]
+        #expect(throws: ImageError.tooManyPixels(path: "huge.pgm", width: 100_000, height: 100_000, limit: 40_000_000)) {
+            try ImageLoader.decode(bytes, path: "huge.pgm")
+        }
+    }
+
+    @Test("a PGM with fewer pixels than its header says is damaged")
+    func shortPGM() {
+        let bytes = Array("P5\n10 10\n255\n".utf8) + [UInt8](repeating: 9, count: 50)
+        #expect(throws: ImageError.damaged(path: "short.pgm", format: "PGM", detail: "100 bytes of pixels expected, 50 present")) {
+            try ImageLoader.decode(bytes, path: "short.pgm")
+        }
+    }
+
+    @Test("a missing path gives the system's reason")
+    func missingPath() {
+        #expect(throws: ImageError.unreadable(path: "/nonexistent/x.png", reason: "No such file or directory")) {
+            try ImageLoader.load(path: "/nonexistent/x.png")
+        }
+    }
+
+    @Test("a file over the size limit is refused without reading it")
+    func fileTooLarge() throws {
+        let path = Fixtures.sample("frame-1280x720-none.jpg")
+        let limits = ImageLimits(maxFileBytes: 1000)
+        #expect(throws: ImageError.self) { try ImageLoader.load(path: path, limits: limits) }
+    }
+
+    @Test("every error message names the file")
+    func messagesNameTheFile() {
+        let errors: [ImageError] = [
+            .unreadable(path: "a.png", reason: "Permission denied"), .isDirectory(path: "a.png"), .empty(path: "a.png"),
+            .fileTooLarge(path: "a.png", bytes: 2, limit: 1), .unknownFormat(path: "a.png", detail: "x"),
+            .tooManyPixels(path: "a.png", width: 9, height: 9, limit: 1), .damaged(path: "a.png", format: "PNG", detail: "x"),
+        ]
+        for error in errors {
+            #expect(error.localizedDescription.hasPrefix("a.png: "))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Scanning
+import Testing
+
+/// Real zbar on the real sample images.
+struct SampleImageTests {
+    /// Images no reader here gets right (zbarimg misses them too); the decoder must stay
+    /// silent on them rather than guess.
+    static let knownMisses: Set<String> = [
+        "code128-09-blur-heavy.png", "code128-10-noise.png", "code128-11-noise-heavy.png",
+        "code128-16-photo-tilted.jpg", "code39-09-blur-heavy.png", "code39-11-noise-heavy.png",
+        "code39-16-photo-tilted.jpg", "ean13-09-blur-heavy.png", "ean13-16-photo-tilted.jpg",
+        "qrcode-09-blur-heavy.png", "qrcode-16-photo-tilted.jpg", "qrcode-30-tiny.png",
+    ]
+
+    @Test("the sample set is there and covers every default symbology")
+    func sampleSetIsComplete() {
+        let prefixes = Set(Fixtures.sampleImages.map { String($0.name.prefix { $0 != "-" }) })
+        for symbology in Symbology.assetTagDefaults {
+            #expect(prefixes.contains(symbology.rawValue), "no sample for \(symbology.rawValue)")
+        }
+        #expect(Fixtures.sampleImages.count >= 60)
+        #expect(Fixtures.sampleImages.contains { $0.expected == nil })
+    }
+
+    @Test("each sample decodes to exactly its expected text, and nothing else", arguments: Fixtures.sampleImages)
+    func decodesSample(_ sample: SampleImage) throws {
+        let decoder = try BarcodeDecoder()
+        let codes = decoder.decode(try ImageLoader.load(path: sample.path))
+        let texts = codes.map(\.text)
+        guard let expected = sample.expected else {
+            #expect(texts.isEmpty, "a code was reported in an image that holds none")
+            return
+        }
+        #expect(texts.allSatisfy { $0 == expected }, "misread: \(texts)")
+        if !Self.knownMisses.contains(sample.name) {
+            #expect(texts == [expected])
+            let symbology = sample.name.hasPrefix("frame-") ? "qrcode" : String(sample.name.prefix { $0 != "-" })
+            #expect(codes.first?.symbology.rawValue == symbology)
+        }
+    }
+
+    @Test("retry passes read images the first pass alone misses")
+    func retriesReadMore() throws {
+        let decoder = try BarcodeDecoder()
+        let image = try ImageLoader.load(path: Fixtures.sample("code128-13-inverted.png"))
+        #expect(decoder.decodeOnce(image).isEmpty)
+        #expect(decoder.decode(image).map(\.text) == ["AST-000456"])
+        let noRetry = try BarcodeDecoder(config: DecoderConfig(retry: false))
+        #expect(noRetry.decode(image).isEmpty)
+    }
+
+    @Test("points outline the code in the original image, also after a rotated pass")
+    func pointsAreInOriginalCoordinates() throws {
+        let decoder = try BarcodeDecoder()
+        for name in ["qrcode-01-clean.png", "code39-05-rot45.png"] {
+            let image = try ImageLoader.load(path: Fixtures.sample(name))
+            let code = try #require(decoder.decode(image).first)
+            #expect(code.points.count == 4)
+            for point in code.points {
+                #expect((0...image.width).contains(point.x) && (0...image.height).contains(point.y), "\(name): \(point)")
+            }
+        }
+    }
+
+    @Test("a disabled symbology is not read")
+    func symbologiesComeFromTheConfig() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("code128-01-clean.png"))
+        let qrOnly = try BarcodeDecoder(config: DecoderConfig(symbologies: [.qrcode]))
+        #expect(qrOnly.decode(image).isEmpty)
+        let withCode128 = try BarcodeDecoder(config: DecoderConfig(symbologies: [.qrcode, .code128]))
+        #expect(withCode128.decode(image).map(\.symbology) == [.code128])
+    }
+
+    @Test("two codes in one image are two results")
+    func twoCodesInOneImage() throws {
+        let qr = try ImageLoader.load(path: Fixtures.sample("qrcode-01-clean.png"))
+        let bars = try ImageLoader.load(path: Fixtures.sample("code128-01-clean.png"))
+        let width = qr.width + bars.width, height = max(qr.height, bars.height)
+        var combined = GrayImage(width: width, height: height, fill: 255)
+        for y in 0..<qr.height { for x in 0..<qr.width { combined.pixels[y * width + x] = qr.pixels[y * qr.width + x] } }
+        for y in 0..<bars.height {
+            for x in 0..<bars.width { combined.pixels[y * width + qr.width + x] = bars.pixels[y * bars.width + x] }
+        }
+        let texts = try BarcodeDecoder().decode(combined).map(\.text).sorted()
+        #expect(texts == ["AST-000123", "AST-000456"])
+    }
+}
