@@ -22,7 +22,10 @@ public final class ScanLoop: Sendable {
     private let makeDecoder: @Sendable () throws -> Decode
     private let slot = ScanLoopFrameSlot()
 
-    /// A loop over the V4L2 camera of `config`, decoding with zbar.
+    /// A loop over the V4L2 camera of `config`, decoding with zbar. Frames get the decoder's
+    /// first pass only unless `config.decodeRetry` is set. zbar's own symbol cache stays off
+    /// (with its test-inverted option it breaks duplicate suppression on video); repeats are
+    /// suppressed here by `DedupFilter` instead.
     public convenience init(config: CameraConfig, decoderConfig: DecoderConfig) throws {
         try config.validate()
         try decoderConfig.validate()

@@ -6,6 +6,7 @@ struct AuditStation: AsyncParsableCommand {
         commandName: "audit-station",
         abstract: "Inventory audit station: scan asset tags, track the audit, export reports.",
         subcommands: [
+            Cameras.self,
             // MARK: subcommands
             Decode.self,
         ]
