@@ -48,12 +48,15 @@ public final class ScanLoop: Sendable {
     public var statistics: ScanLoopStatistics { slot.snapshot }
 
     /// Runs until the calling task is cancelled. `onCode` is awaited for each accepted code
-    /// in order (codes accepted meanwhile wait for it, none is lost); `onEvent` reports the
-    /// camera's state. Throws only when the decoder cannot be created. Call once per loop.
+    /// in order (codes accepted meanwhile wait their turn; those still waiting when the run is
+    /// cancelled are dropped); `onEvent` reports the
+    /// camera's state. Throws only when the decoder cannot be created. Runs may follow one
+    /// another (statistics add up), but not overlap.
     public func run(onCode: @escaping @Sendable (AcceptedCode) async -> Void,
                     onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
         let (outputs, continuation) = AsyncStream<ScanLoopWorker.Output>.makeStream()
         let waker = try CameraWaker()
+        slot.reopen()
         let worker = ScanLoopWorker(config: config, slot: slot, waker: waker, emit: { continuation.yield($0) })
         let finished = DispatchGroup()
         finished.enter()

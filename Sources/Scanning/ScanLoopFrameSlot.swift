@@ -57,6 +57,13 @@ final class ScanLoopFrameSlot: @unchecked Sendable {
         statistics.codesAccepted += accepted
     }
 
+    /// Accepts frames again after `close()` (a new run of the same loop).
+    func reopen() {
+        condition.lock()
+        defer { condition.unlock() }
+        closed = false
+    }
+
     /// Wakes the decoder and refuses further frames.
     func close() {
         condition.lock()

@@ -2,6 +2,7 @@
 // and Benchmarks/camera. Not installed; the station itself uses `audit scan --device`.
 //
 //   camera-probe [--config JSON] [--seconds S] [--exit-on-stall] [--max-codes N]
+//   camera-probe --list DEVICE     (prints CameraCatalog's description of it, with emulated formats)
 //
 // Lines: {"event": "opened|lost|retrying|resumed", "message": …, "stall": bool}
 //        {"code": TEXT, "symbology": …, "reappearance": bool, "latency_ms": …, "sequence": N}
@@ -15,6 +16,7 @@ struct ProbeOptions {
     var seconds: Double?
     var exitOnStall = false
     var maxCodes: Int?
+    var list: String?
 
     init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -27,6 +29,7 @@ struct ProbeOptions {
             case "--seconds": seconds = rest.popFirst().flatMap(Double.init)
             case "--max-codes": maxCodes = rest.popFirst().flatMap(Int.init)
             case "--exit-on-stall": exitOnStall = true
+            case "--list": list = rest.popFirst()
             default: throw CameraError.invalidConfig("unknown option \(flag)")
             }
         }
@@ -56,6 +59,16 @@ do {
 } catch {
     FileHandle.standardError.write(Data("camera-probe: \(error.localizedDescription)\n".utf8))
     exit(2)
+}
+if let device = options.list {
+    do {
+        let camera = try CameraCatalog.describe(device: device, includeEmulated: true)
+        print(String(decoding: try JSONEncoder().encode(camera), as: UTF8.self))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("camera-probe: \(error.localizedDescription)\n".utf8))
+        exit(1)
+    }
 }
 let printer = Printer()
 let (stopSignal, stop) = AsyncStream<Void>.makeStream()

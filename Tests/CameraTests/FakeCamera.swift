@@ -62,6 +62,14 @@ struct FakeCamera {
         return try ProbeOutput(lines: output)
     }
 
+    /// `camera-probe --list`: the catalogue's description of the emulated device.
+    func list() throws -> [String: Any] {
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        env["LD_PRELOAD"] = library.path
+        let output = try Self.run(Self.probePath, ["--list", device], environment: env)
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
     static var probePath: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]

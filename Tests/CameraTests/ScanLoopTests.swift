@@ -86,6 +86,23 @@ struct ScanLoopTests {
         #expect(source.closeCount == 1)
     }
 
+    @Test func aLoopRunsAgainAfterBeingCancelled() async throws {
+        let source = ScriptedFrameSource(frames: 100, framesPerOpen: 3)
+        let log = DecodeLog()
+        let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: {
+            { image in
+                log.append(Int(image.pixels[0]))
+                return []
+            }
+        })
+        let recorder = LoopRecorder()
+        try await run(loop, recorder: recorder) { log.all.contains(2) }
+        try await run(loop, recorder: recorder) { log.all.contains(5) }
+        #expect(log.all.contains(5), "the second run decodes the second stream's newest frame")
+        #expect(loop.statistics.opens == 2)
+        #expect(source.closeCount == 2)
+    }
+
     @Test func aDecoderThatCannotBeMadeEndsTheRunWithItsError() async throws {
         let source = ScriptedFrameSource(frames: 5)
         let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: { throw DecoderError.noSymbologies })

@@ -11,13 +11,16 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
     private var opens: [CameraError?]
     /// After this many frames in the first stream, the camera is disconnected.
     private let disconnectAfter: Int?
+    /// Each stream gives at most this many frames, then waits for the loop to stop.
+    private let framesPerOpen: Int
     private var produced = 0
     private var streamFrames = 0
     private var isOpen = false
     private(set) var closes = 0
 
-    init(frames: Int, opens: [CameraError?] = [], disconnectAfter: Int? = nil) {
+    init(frames: Int, opens: [CameraError?] = [], disconnectAfter: Int? = nil, framesPerOpen: Int = .max) {
         self.frameCount = frames
+        self.framesPerOpen = framesPerOpen
         self.opens = opens
         self.disconnectAfter = disconnectAfter
     }
@@ -40,7 +43,7 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
             throw .disconnected(device: "/dev/scripted")
         }
         var index: Int?
-        if produced < frameCount {
+        if produced < frameCount && streamFrames < framesPerOpen {
             produced += 1
             streamFrames += 1
             index = produced - 1
