@@ -24,7 +24,8 @@
 //   FAKEV4L2_ABSENT_OPENS  while unplugged, refuse this many opens (ENOENT), then come back
 //   FAKEV4L2_GONE_FILE     the device is unplugged for as long as this file exists
 //   FAKEV4L2_BUSY_OPENS    the first N streaming attempts get EBUSY from VIDIOC_REQBUFS
-//   FAKEV4L2_LOG           append one line per notable event (open, format, control, unplug)
+//   FAKEV4L2_LOG           append one line per notable event (open, format, control, unplug,
+//                          and each change of image with its CLOCK_MONOTONIC time)
 #define _GNU_SOURCE
 #include "fakev4l2.h"
 

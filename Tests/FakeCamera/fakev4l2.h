@@ -59,6 +59,7 @@ struct fake_state {
     size_t position;         // next playlist entry, kept across unplugs
     long produced;           // frames produced in all
     int vanished;            // unplugged by FAKEV4L2_VANISH_AFTER
+    const uint8_t *last_scene;   // the image of the previous frame, to log scene changes
     // streaming
     struct fake_buffer buffers[FAKE_MAX_BUFFERS];
     uint32_t buffer_count;

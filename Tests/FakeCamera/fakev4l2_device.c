@@ -46,6 +46,10 @@ static void produce_one(void) {
     if (fake.position >= fake.frame_count && fake.at_end == 0) fake.position = 0;
     fake.produced++;
     uint32_t sequence = fake.sequence++;
+    if (fake.frames[index].data != fake.last_scene) {  // benchmarks time codes from here
+        fake.last_scene = fake.frames[index].data;
+        fake_log("scene entry=%zu sequence=%u t=%.6f", index, sequence, now.tv_sec + now.tv_nsec / 1e9);
+    }
     if (fake.queued_count == 0) {
         fake.dropped++;
         return;
