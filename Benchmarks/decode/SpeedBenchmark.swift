@@ -7,15 +7,16 @@ struct SpeedBenchmark {
     let samples: String
     let script: String
     let iterations: Int
+    var config = DecoderConfig()
 
     func run() throws {
-        let config = DecoderConfig()
         let names = ["frame-640x480-none", "frame-640x480-qrcode", "frame-1280x720-none", "frame-1280x720-qrcode"]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("decode-benchmark-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        print("symbologies: \(config.symbologies.map(\.rawValue).joined(separator: ",")), density \(config.density), \(iterations) runs per frame, median ms")
-        print("frame                    ours-1pass  ours+retry  pyzbar-same  pyzbar-stock  ratio(same/ours)")
+        print("symbologies: \(config.symbologies.map(\.rawValue).joined(separator: ",")), density \(config.density), "
+              + "maxScanWidth \(config.maxScanWidth), \(iterations) runs per frame, median ms")
+        print("frame                    ours-1pass  ours+retry  pyzbar-same  pyzbar-same-reduced  pyzbar-stock  ratios(same/ours, reduced/ours)")
         for name in names {
             let image = try ImageLoader.load(path: "\(samples)/\(name).jpg")
             let pgm = scratch.appendingPathComponent("\(name).pgm").path
@@ -25,10 +26,11 @@ struct SpeedBenchmark {
             let full = median { _ = decoder.decode(image) }
             let found = decoder.decode(image).map(\.text).joined(separator: ",")
             let python = try pyzbar(pgm: pgm, config: config)
-            let ratio = python.same / once
             print(name.padding(toLength: 25, withPad: " ", startingAt: 0)
-                  + [once, full, python.same, python.stock].map { format($0).leftPad(10) + "  " }.joined()
-                  + String(format: "%.2fx", ratio) + (found.isEmpty ? "" : "   [\(found)]"))
+                  + [once, full, python.same].map { format($0).leftPad(10) + "  " }.joined()
+                  + format(python.reduced).leftPad(19) + "  " + format(python.stock).leftPad(12) + "  "
+                  + String(format: "%.2fx, %.2fx", python.same / once, python.reduced / once)
+                  + (found.isEmpty ? "" : "   [\(found)]"))
         }
     }
 
@@ -44,11 +46,11 @@ struct SpeedBenchmark {
         return times[times.count / 2]
     }
 
-    private func pyzbar(pgm: String, config: DecoderConfig) throws -> (same: Double, stock: Double) {
+    private func pyzbar(pgm: String, config: DecoderConfig) throws -> (same: Double, reduced: Double, stock: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, pgm, "--iterations", String(iterations),
-                             "--density", String(config.density),
+                             "--density", String(config.density), "--max-width", String(config.maxScanWidth),
                              "--symbologies", config.symbologies.map(\.rawValue).joined(separator: ",")]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -56,10 +58,10 @@ struct SpeedBenchmark {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let numbers = output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-        guard process.terminationStatus == 0, numbers.count == 2 else {
+        guard process.terminationStatus == 0, numbers.count == 3 else {
             throw BenchmarkError("pyzbar_speed.py failed: \(output)")
         }
-        return (numbers[0], numbers[1])
+        return (numbers[0], numbers[1], numbers[2])
     }
 
     private func writePGM(_ image: GrayImage, to path: String) throws {

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Median ms per zbar scan of one PGM frame through pyzbar, printed as two numbers:
-   1. "same": pyzbar's ctypes bindings with our settings (symbologies, density, QR binary),
-      one scanner reused, a zbar image per frame (as our decoder does);
-   2. "stock": pyzbar.decode(image, symbols=...) as a pyzbar user would call it (density 1).
-Usage: pyzbar_speed.py FRAME.pgm --iterations N --density D --symbologies qrcode,code128,..."""
+"""Median ms per zbar scan of one PGM frame through pyzbar, printed as three numbers:
+   1. "same": pyzbar's ctypes bindings with our zbar settings (symbologies, density, QR
+      binary), one scanner reused, a zbar image per frame (as our decoder does), full frame;
+   2. "same, reduced": the same, after averaging the frame down as our first pass does for
+      frames wider than --max-width (Pillow's Image.reduce, timed too);
+   3. "stock": pyzbar.decode(image, symbols=...) as a pyzbar user would call it (density 1).
+Usage: pyzbar_speed.py FRAME.pgm --iterations N --density D --max-width W --symbologies qrcode,..."""
 import argparse
 import ctypes
 import statistics
 import time
 
+from PIL import Image
 from pyzbar import pyzbar
 from pyzbar.wrapper import (ZBarConfig, ZBarSymbol, zbar_image_create, zbar_image_destroy,
                             zbar_image_scanner_create, zbar_image_scanner_destroy,
@@ -47,6 +50,7 @@ def main():
     parser.add_argument("frame")
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--density", type=int, default=1)
+    parser.add_argument("--max-width", type=int, default=0)
     parser.add_argument("--symbologies", default="qrcode,code128,code39,ean13,ean8,upca,upce")
     args = parser.parse_args()
     width, height, pixels = read_pgm(args.frame)
@@ -61,21 +65,34 @@ def main():
     zbar_image_scanner_set_config(scanner, ZBarSymbol.NONE, ZBarConfig.CFG_Y_DENSITY, args.density)
     buffer = ctypes.create_string_buffer(pixels, len(pixels))
 
-    def same():
+    def scan(data, w, h):
         image = zbar_image_create()
         zbar_image_set_format(image, Y800)
-        zbar_image_set_size(image, width, height)
-        zbar_image_set_data(image, ctypes.cast(buffer, ctypes.c_void_p), len(pixels), None)
+        zbar_image_set_size(image, w, h)
+        zbar_image_set_data(image, ctypes.cast(data, ctypes.c_void_p), w * h, None)
         zbar_scan_image(scanner, image)
         zbar_image_destroy(image)
+
+    def same():
+        scan(buffer, width, height)
+
+    factor = -(-width // args.max_width) if args.max_width and width > args.max_width else 1
+
+    def reduced():
+        if factor == 1:
+            return same()
+        small = Image.frombytes("L", (width, height), pixels).reduce(factor)
+        data = small.tobytes()
+        scan(ctypes.create_string_buffer(data, len(data)), small.size[0], small.size[1])
 
     def stock():
         pyzbar.decode((pixels, width, height), symbols=symbols)
 
     same_ms = median_ms(same, args.iterations)
+    reduced_ms = median_ms(reduced, args.iterations)
     stock_ms = median_ms(stock, args.iterations)
     zbar_image_scanner_destroy(scanner)
-    print(f"{same_ms:.3f} {stock_ms:.3f}")
+    print(f"{same_ms:.3f} {reduced_ms:.3f} {stock_ms:.3f}")
 
 
 if __name__ == "__main__":

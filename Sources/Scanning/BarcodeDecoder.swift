@@ -20,15 +20,30 @@ public final class BarcodeDecoder {
     public func decode(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
         guard first.isEmpty, config.retry, image.width > 0, image.height > 0 else { return first }
-        let pooled = config.retryPasses.flatMap { pass in
-            pass.apply(to: image).map(candidates) ?? []
+        var pooled = firstPassFactor(image) > 1 ? candidates(full(image)) : []
+        for pass in config.retryPasses {
+            pooled += pass.apply(to: image).map(candidates) ?? []
         }
         return filter.accepted(pooled)
     }
 
-    /// The first pass only: what a camera loop that cannot afford retries would use.
+    /// The first pass only: what a camera loop that cannot afford retries would use. An image
+    /// wider than `config.maxScanWidth` is scanned averaged down.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
-        filter.accepted(candidates(PassImage(image: image, originalWidth: image.width, originalHeight: image.height)))
+        let factor = firstPassFactor(image)
+        guard factor > 1 else { return filter.accepted(candidates(full(image))) }
+        let small = image.averagedDown(by: factor)
+        return filter.accepted(candidates(PassImage(image: small, scale: 1 / Double(factor),
+                                                    originalWidth: image.width, originalHeight: image.height)))
+    }
+
+    private func firstPassFactor(_ image: GrayImage) -> Int {
+        guard config.maxScanWidth > 0, image.width > config.maxScanWidth else { return 1 }
+        return (image.width + config.maxScanWidth - 1) / config.maxScanWidth
+    }
+
+    private func full(_ image: GrayImage) -> PassImage {
+        PassImage(image: image, originalWidth: image.width, originalHeight: image.height)
     }
 
     /// One retry pass on its own (for tuning: which pass reads which image).

@@ -2,7 +2,7 @@
 /// `"decoder"`; every key is optional and falls back to the default below.
 ///
 /// ```json
-/// {"symbologies": ["qrcode", "code128"], "density": 2, "retry": true,
+/// {"symbologies": ["qrcode", "code128"], "density": 2, "maxScanWidth": 640, "retry": true,
 ///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2}
 /// ```
 public struct DecoderConfig: Codable, Sendable, Equatable {
@@ -11,6 +11,10 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// zbar scans every `density`-th row and column. 1 is the most thorough, 2 about halves the
     /// time on a frame with no code and still reads codes taller and wider than a few lines.
     public var density: Int
+    /// Images wider than this are first scanned at a reduced size (averaged down by a whole
+    /// factor), which keeps a 720p camera frame fast. Codes too small for that scan are
+    /// still read by the full-size retry pass. 0 scans every image at full size.
+    public var maxScanWidth: Int
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
     /// a camera loop that gets a new frame every 33 ms may prefer `false`.
@@ -26,19 +30,21 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     public init(
         symbologies: [Symbology] = Symbology.assetTagDefaults,
         density: Int = DecoderConfig.defaultDensity,
+        maxScanWidth: Int = 640,
         retry: Bool = true,
         retryPasses: [RetryPass] = RetryPass.allCases,
         minLinearQuality: Int = 2
     ) {
         self.symbologies = symbologies
         self.density = density
+        self.maxScanWidth = maxScanWidth
         self.retry = retry
         self.retryPasses = retryPasses
         self.minLinearQuality = minLinearQuality
     }
 
     private enum CodingKeys: String, CodingKey {
-        case symbologies, density, retry, retryPasses, minLinearQuality
+        case symbologies, density, maxScanWidth, retry, retryPasses, minLinearQuality
     }
 
     public init(from decoder: any Decoder) throws {
@@ -46,6 +52,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         symbologies = try container.decodeIfPresent([Symbology].self, forKey: .symbologies) ?? defaults.symbologies
         density = try container.decodeIfPresent(Int.self, forKey: .density) ?? defaults.density
+        maxScanWidth = try container.decodeIfPresent(Int.self, forKey: .maxScanWidth) ?? defaults.maxScanWidth
         retry = try container.decodeIfPresent(Bool.self, forKey: .retry) ?? defaults.retry
         retryPasses = try container.decodeIfPresent([RetryPass].self, forKey: .retryPasses) ?? defaults.retryPasses
         minLinearQuality = try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)
@@ -56,6 +63,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     public func validate() throws(DecoderError) {
         if symbologies.isEmpty { throw .noSymbologies }
         if !(1...8).contains(density) { throw .invalidSetting("density must be between 1 and 8, not \(density)") }
+        if maxScanWidth < 0 { throw .invalidSetting("maxScanWidth must be 0 (off) or a width in pixels, not \(maxScanWidth)") }
         if !(1...100).contains(minLinearQuality) {
             throw .invalidSetting("minLinearQuality must be between 1 and 100, not \(minLinearQuality)")
         }

@@ -27,6 +27,32 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
 
+    /// Each `factor`×`factor` block replaced by its mean (a fast, clean downscale).
+    func averagedDown(by factor: Int) -> GrayImage {
+        let newWidth = width / factor, newHeight = height / factor
+        guard factor > 1, newWidth > 0, newHeight > 0 else { return self }
+        var out = [UInt8](repeating: 0, count: newWidth * newHeight)
+        let area = factor * factor
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                var sums = [Int](repeating: 0, count: newWidth)
+                for y in 0..<newHeight {
+                    for x in 0..<newWidth { sums[x] = 0 }
+                    for row in (y * factor)..<(y * factor + factor) {
+                        let base = row * width
+                        for x in 0..<newWidth {
+                            var sum = 0
+                            for dx in 0..<factor { sum += Int(src[base + x * factor + dx]) }
+                            sums[x] += sum
+                        }
+                    }
+                    for x in 0..<newWidth { dst[y * newWidth + x] = UInt8(sums[x] / area) }
+                }
+            }
+        }
+        return GrayImage(width: newWidth, height: newHeight, pixels: out)
+    }
+
     /// Bilinear resize to the given size.
     func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
         guard newWidth > 0, newHeight > 0, width > 0, height > 0 else {

@@ -47,4 +47,20 @@ struct ImageDecodeSequenceTests {
         #expect(count == 10_000)
         try FileManager.default.removeItem(atPath: folder)
     }
+
+    @Test("the JSON line has the file, the codes with text, symbology and points, and errors")
+    func jsonLines() throws {
+        let path = Fixtures.sample("qrcode-01-clean.png")
+        let results = Array(ImageDecodeSequence(paths: [path, "/nonexistent.png"]))
+        let found = try JSONSerialization.jsonObject(with: Data(results[0].jsonLine().utf8)) as? [String: Any]
+        #expect(found?["file"] as? String == path)
+        let codes = try #require(found?["codes"] as? [[String: Any]])
+        #expect(codes.first?["text"] as? String == "AST-000123")
+        #expect(codes.first?["symbology"] as? String == "qrcode")
+        #expect((codes.first?["points"] as? [[String: Int]])?.count == 4)
+        let failed = try JSONSerialization.jsonObject(with: Data(results[1].jsonLine().utf8)) as? [String: Any]
+        #expect((failed?["codes"] as? [Any])?.isEmpty == true)
+        #expect((failed?["error"] as? String)?.contains("No such file or directory") == true)
+        #expect(!results[0].jsonLine().contains("\n"))
+    }
 }

@@ -63,6 +63,15 @@ struct SampleImageTests {
         }
     }
 
+    @Test("a 720p frame is scanned averaged down, and the points still land on the full-size code")
+    func wideFrameFirstPass() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("frame-1280x720-qrcode.jpg"))
+        let code = try #require(try BarcodeDecoder().decodeOnce(image).first)
+        #expect(code.text == "AST-000123")
+        // The label sits right of centre: in full-size coordinates its corners are past x = 640.
+        #expect(code.points.allSatisfy { $0.x > 640 && $0.x < 1280 && $0.y > 0 && $0.y < 720 })
+    }
+
     @Test("a disabled symbology is not read")
     func symbologiesComeFromTheConfig() throws {
         let image = try ImageLoader.load(path: Fixtures.sample("code128-01-clean.png"))
