@@ -14,6 +14,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libpng-dev libturbojpeg0-dev \
     zint qrencode \
     python3-pip >/dev/null
-python3 -m pip install -q --disable-pip-version-check pyzbar segno python-barcode Pillow 2>/dev/null \
-  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar segno python-barcode Pillow
+python3 -m pip install -q --disable-pip-version-check pyzbar segno python-barcode Pillow numpy 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar segno python-barcode Pillow numpy
 echo "AuditStation dependencies installed."
