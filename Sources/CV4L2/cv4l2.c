@@ -271,3 +271,27 @@ int cv4l2_make_wake_pipe(int *read_fd, int *write_fd) {
     *write_fd = fds[1];
     return 0;
 }
+
+int cv4l2_max_frame_rate(int fd, uint32_t fourcc, uint32_t width, uint32_t height, double *fps) {
+    double best = 0;
+    for (uint32_t index = 0; index < 64; index++) {
+        struct v4l2_frmivalenum ival;
+        memset(&ival, 0, sizeof ival);
+        ival.index = index;
+        ival.pixel_format = fourcc;
+        ival.width = width;
+        ival.height = height;
+        if (xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &ival) == -1) {
+            if (index == 0) return -1;
+            break;
+        }
+        struct v4l2_fract shortest = ival.type == V4L2_FRMIVAL_TYPE_DISCRETE ? ival.discrete : ival.stepwise.min;
+        if (shortest.numerator != 0) {
+            double rate = (double)shortest.denominator / (double)shortest.numerator;
+            if (rate > best) best = rate;
+        }
+        if (ival.type != V4L2_FRMIVAL_TYPE_DISCRETE) break;
+    }
+    *fps = best;
+    return 0;
+}

@@ -16,9 +16,14 @@ final class V4L2Camera: FrameSource {
         close()
         let device = try V4L2Device(path: config.device)
         let native = device.formats().filter { !$0.emulated }
-        let preferred = config.pixelFormats.compactMap(V4L2Fourcc.code)
-        guard let chosen = preferred.lazy.compactMap({ code in native.first { $0.fourcc == code } }).first
-                ?? native.first else {
+        let candidates = native.map { format in
+            V4L2FormatChoice.Candidate(
+                fourcc: format.name,
+                offersSize: device.offers(fourcc: format.fourcc, width: config.width, height: config.height),
+                maxFrameRate: device.maxFrameRate(fourcc: format.fourcc, width: config.width, height: config.height))
+        }
+        guard let pick = V4L2FormatChoice.choose(candidates, preference: config.pixelFormats, fps: config.fps),
+              let chosen = native.first(where: { $0.name == pick.fourcc }) else {
             throw .noUsableFormat(device: config.device, offered: native.map(\.name))
         }
         // GREY and YUYV carry the luma plane as is; anything else goes through libv4l2's

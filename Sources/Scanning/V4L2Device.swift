@@ -74,6 +74,28 @@ final class V4L2Device {
         return sizes
     }
 
+    /// Whether the format offers exactly this size (nil when the driver lists no sizes).
+    func offers(fourcc: UInt32, width: Int, height: Int) -> Bool? {
+        var size = cv4l2_frame_size()
+        var index: UInt32 = 0
+        while index < 128, cv4l2_enum_frame_size(fd, fourcc, index, &size) == 0 {
+            if (Int(size.min_width)...Int(max(size.min_width, size.max_width))).contains(width)
+                && (Int(size.min_height)...Int(max(size.min_height, size.max_height))).contains(height) {
+                return true
+            }
+            index += 1
+        }
+        return index == 0 ? nil : false
+    }
+
+    /// The highest frame rate the format offers at this size, when the driver says.
+    func maxFrameRate(fourcc: UInt32, width: Int, height: Int) -> Double? {
+        var fps = 0.0
+        guard cv4l2_max_frame_rate(fd, fourcc, UInt32(clamping: width), UInt32(clamping: height), &fps) == 0,
+              fps > 0 else { return nil }
+        return fps
+    }
+
     /// Sets the format; the driver may answer with another size (the nearest it has).
     func setFormat(fourcc: UInt32, width: Int, height: Int) throws(CameraError) -> V4L2Format {
         var format = cv4l2_format()

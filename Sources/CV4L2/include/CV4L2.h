@@ -89,6 +89,9 @@ int cv4l2_close(int fd);
 int cv4l2_query_caps(int fd, cv4l2_caps *out);
 int cv4l2_enum_format(int fd, uint32_t index, cv4l2_format_desc *out);
 int cv4l2_enum_frame_size(int fd, uint32_t fourcc, uint32_t index, cv4l2_frame_size *out);
+/// The highest frame rate a format offers at one size; -1 (errno set) when the driver
+/// cannot say (no VIDIOC_ENUM_FRAMEINTERVALS, or the size is not offered).
+int cv4l2_max_frame_rate(int fd, uint32_t fourcc, uint32_t width, uint32_t height, double *fps);
 int cv4l2_set_format(int fd, uint32_t fourcc, uint32_t width, uint32_t height, cv4l2_format *out);
 /// Asks for a frame rate; writes the rate the driver chose (0 when it cannot say).
 int cv4l2_set_frame_rate(int fd, uint32_t fps, double *actual);
