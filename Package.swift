@@ -44,7 +44,9 @@ let package = Package(
         ),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
         .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
-        .testTarget(name: "CLITests", dependencies: ["audit-station", "InventoryCore", "InventoryStore"]),
+        .testTarget(name: "CLITests", dependencies: [
+            "audit-station", "InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // MARK: more test targets
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.

@@ -6,6 +6,7 @@ struct AuditStation: AsyncParsableCommand {
         commandName: "audit-station",
         abstract: "Inventory audit station: scan asset tags, track the audit, export reports.",
         subcommands: [
+            Assets.self, Accessories.self, Customers.self, Audit.self, Demo.self,
             Cameras.self,
             // MARK: subcommands
             Decode.self,

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import InventoryCore
+
+extension AuditStation.Assets {
+    struct Archive: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Archive an asset (status ARCHIVED; it leaves future audits).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var asset: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let target = try await resolveAsset(asset, in: context)
+                _ = try await context.assets.delete(id: target.id, mode: .archive)
+                Terminal.line("Archived \(target.assetTag) (\(target.name))")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an asset for good (archive keeps its history).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var asset: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let target = try await resolveAsset(asset, in: context)
+                _ = try await context.assets.delete(id: target.id, mode: .delete)
+                Terminal.line("Deleted \(target.assetTag) (\(target.name))")
+            }
+        }
+    }
+
+    struct Transfer: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Assign an asset to a customer.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var asset: String
+        @Option(name: .customLong("customer-id"), help: "The customer who receives the asset.") var customerId: Int64
+        @Option var reason: String?
+        @Option var notes: String?
+        @Option(name: .customLong("effective-date"), help: "YYYY-MM-DD.") var effectiveDate: String?
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let target = try await resolveAsset(asset, in: context)
+                let moved = try await context.assets.transfer(id: target.id, TransferRequest(
+                    customerId: customerId, reason: reason, notes: notes, effectiveDate: effectiveDate))
+                if json { return try Terminal.prettyJSON(moved) }
+                Terminal.line("Transferred \(moved.assetTag) to customer \(customerId)\(moved.customer.map { " (\($0))" } ?? "")")
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import assets from CSV: every row or none.",
+            discussion: "The header row names the columns with API field names: \(AssetImport.columns.joined(separator: ", ")). asset_tag, name and country are required.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The CSV file.") var file: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                guard let handle = FileHandle(forReadingAtPath: file) else {
+                    throw StationError.io("cannot read \(file): no such file, or not allowed")
+                }
+                let bytes = [UInt8](try handle.readToEnd() ?? Data())
+                let rows: [ImportRow]
+                do throws(InventoryCore.ValidationError) { rows = try AssetImport.rows(fromCSV: bytes) } catch {
+                    throw ImportFailure(file: file, problems: error)
+                }
+                let progress = ProgressLine("Importing")
+                let count: Int
+                do {
+                    count = try await context.assets.importAssets(rows) { done, total in progress.update(done, total) }
+                } catch let error as InventoryError {
+                    guard case .invalid(let problems) = error else { throw error }
+                    throw ImportFailure(file: file, problems: problems)
+                }
+                Terminal.line("Imported \(count) assets from \(file)")
+            }
+        }
+    }
+}
+
+/// A failed import: nothing was stored, and every problem is listed by line.
+struct ImportFailure: Error, LocalizedError {
+    var file: String
+    var problems: InventoryCore.ValidationError
+
+    var errorDescription: String? {
+        let lines = problems.fields.sorted { lineNumber($0.key) < lineNumber($1.key) }
+            .flatMap { key, messages in messages.map { "  \(key): \($0)" } }
+        return "nothing was imported from \(file):\n" + lines.joined(separator: "\n")
+    }
+
+    private func lineNumber(_ key: String) -> Int { Int(key.split(separator: " ").last ?? "") ?? Int.max }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import InventoryCore
+
+extension AuditStation {
+    struct Assets: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Manage assets and import the expected inventory.",
+            subcommands: [Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self])
+    }
+}
+
+/// The editable fields of an asset as command-line options.
+struct AssetFields: ParsableArguments {
+    @Option(name: .customLong("asset-tag")) var assetTag: String?
+    @Option(name: .customLong("serial-num")) var serialNum: String?
+    @Option var name: String?
+    @Option var model: String?
+    @Option(help: "IN_STOCK, DEPLOYED, READY_TO_DEPLOY, REPAIR, ARCHIVED or DISPOSED.") var status: String?
+    @Option(help: "NEW, GOOD, FAIR or POOR.") var condition: String?
+    @Option var manufacturer: String?
+    @Option(name: .customLong("asset-type")) var assetType: String?
+    @Option(name: .customLong("cpu-type")) var cpuType: String?
+    @Option(name: .customLong("cpu-cores")) var cpuCores: String?
+    @Option var memory: String?
+    @Option var harddrive: String?
+    @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String?
+    @Option var location: String?
+    @Option var company: String?
+    @Option(name: .customLong("customer-id")) var customerId: Int64?
+    @Option var notes: String?
+    @Option(name: .customLong("tech-notes")) var techNotes: String?
+    @Option(name: .customLong("is-erased")) var isErased: Bool?
+    @Option(name: .customLong("has-keyboard")) var hasKeyboard: Bool?
+    @Option(name: .customLong("has-charger")) var hasCharger: Bool?
+
+    var input: AssetInput {
+        AssetInput(assetTag: assetTag, serialNum: serialNum, name: name, model: model, status: status, condition: condition,
+                   manufacturer: manufacturer, assetType: assetType, cpuType: cpuType, cpuCores: cpuCores, memory: memory,
+                   harddrive: harddrive, country: country, location: location, company: company, customerId: customerId,
+                   notes: notes, techNotes: techNotes, isErased: isErased, hasKeyboard: hasKeyboard, hasCharger: hasCharger)
+    }
+}
+
+/// Prints an asset as JSON or as labelled lines.
+func show(_ asset: Asset, json: Bool) throws {
+    if json { return try Terminal.prettyJSON(asset) }
+    let fields: [(String, String?)] = [
+        ("id", String(asset.id)), ("asset_tag", asset.assetTag), ("serial_num", asset.serialNum), ("name", asset.name),
+        ("model", asset.model), ("status", asset.status.rawValue), ("condition", asset.condition?.rawValue),
+        ("manufacturer", asset.manufacturer), ("asset_type", asset.assetType), ("cpu_type", asset.cpuType),
+        ("cpu_cores", asset.cpuCores), ("memory", asset.memory), ("harddrive", asset.harddrive), ("country", asset.country),
+        ("location", asset.location), ("company", asset.company),
+        ("customer", asset.customerId.map { "\($0)\(asset.customer.map { " (\($0))" } ?? "")" }),
+        ("notes", asset.notes), ("tech_notes", asset.techNotes), ("is_erased", String(asset.isErased)),
+        ("has_keyboard", String(asset.hasKeyboard)), ("has_charger", String(asset.hasCharger)),
+        ("updated_at", ISOTime.string(asset.updatedAt)),
+    ]
+    for case let (label, value?) in fields { Terminal.line("\(label.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
+}
+
+/// Finds an asset by numeric id, or else by tag or serial number.
+func resolveAsset(_ reference: String, in context: StationContext) async throws -> Asset {
+    if let id = Int64(reference), let asset = try? await context.assets.get(id: id) { return asset }
+    guard let asset = try await context.assets.find(identifier: reference) else {
+        throw InventoryError.notFound("asset '\(reference)' (no asset has that id, tag or serial number)")
+    }
+    return asset
+}
+
+extension AuditStation.Assets {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List assets.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var paging: PageOptions
+        @Option var status: String?
+        @Option var country: String?
+        @Option(name: .customLong("customer-id")) var customerId: Int64?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                var filter = AssetFilter(country: country, customerId: customerId)
+                if let status {
+                    guard let value = AssetStatus(rawValue: status.uppercased()) else {
+                        throw InventoryError.invalid(InventoryCore.ValidationError(field: "status", message: "'\(status)' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    }
+                    filter.status = value
+                }
+                let page = try await context.assets.list(filter, query: paging.query)
+                if paging.json { return try Terminal.json(ListOutput(items: page.items, pagination: page.pagination)) }
+                Terminal.table(["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION"], page.items.map {
+                    [String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? ""]
+                })
+                Terminal.line(page.pagination.footer)
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one asset by id, tag or serial number.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var asset: String
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                try show(try await resolveAsset(asset, in: try StationContext.make(global)), json: json)
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an asset (asset tag, name and country are required).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var fields: AssetFields
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                try show(try await StationContext.make(global).assets.create(fields.input), json: json)
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change fields of an asset; an empty value clears an optional field.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var asset: String
+        @OptionGroup var fields: AssetFields
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let id = try await resolveAsset(asset, in: context).id
+                try show(try await context.assets.update(id: id, fields.input), json: json)
+            }
+        }
+    }
+}
+
+/// `{"items": […], "pagination": {…}}` for --json lists.
+struct ListOutput<Item: Encodable & Sendable>: Encodable {
+    var items: [Item]
+    var pagination: Pagination
+}

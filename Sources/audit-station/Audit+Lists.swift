@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import InventoryCore
+
+extension AuditList: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
+
+extension AuditStation.Audit {
+    struct Details: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an audit's assets: all, scanned, missing or unexpected.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var choice: AuditChoice
+        @Argument(help: "all, scanned, missing or unexpected.") var list: AuditList
+        @OptionGroup var paging: PageOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let audit = try await latestAudit(context, auditID: choice.auditID, country: choice.country)
+                let page = try await context.audit.details(auditID: audit.id, list: list, query: paging.query)
+                if paging.json { return try Terminal.json(AuditListOutput(assets: page.items, pagination: page.pagination)) }
+                Terminal.table(AuditText.entryHeader, page.items.map(AuditText.entry))
+                Terminal.line(page.pagination.footer)
+            }
+        }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Export an audit's report as CSV or JSON (running or ended).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "csv or json.") var format: ReportFormat
+        @Option(help: "Write to this file instead of standard output.") var output: String?
+        @Option(name: .customLong("audit"), help: "The audit (default: the running one, else the latest).") var auditID: String?
+        @Option(help: "The country whose running audit to report.") var country: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let audit = try await latestAudit(context, auditID: auditID, country: country)
+                try await ReportFile.write(audit: audit.id, format: format, service: context.audit, to: output)
+                if let output { Terminal.error("Wrote the \(format.rawValue.uppercased()) report of audit \(audit.id) to \(output)") }
+            }
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Past and running audits, newest first.")
+        @OptionGroup var global: GlobalOptions
+        @Option var country: String?
+        @Option var page = 1
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let result = try await StationContext.make(global).audit.history(country: country, query: ListQuery(page: page))
+                if json { return try Terminal.json(ListOutput(items: result.items, pagination: result.pagination)) }
+                Terminal.table(["AUDIT", "COUNTRY", "STARTED", "BY", "ENDED", "SCANNED", "TOTAL", "UNEXPECTED"], result.items.map {
+                    [$0.id, $0.country, ISOTime.string($0.startedAt), $0.startedBy, $0.endedAt.map(ISOTime.string) ?? "running",
+                     String($0.scannedCount), String($0.totalAssets), String($0.unexpectedCount)]
+                })
+                Terminal.line(result.pagination.footer)
+            }
+        }
+    }
+}
+
+/// The audit named, else the running one, else the most recent one.
+func latestAudit(_ context: StationContext, auditID: AuditID?, country: String?) async throws -> AuditSession {
+    if let auditID { return try await context.audit.audit(id: auditID) }
+    do {
+        return try await context.audit.resolveActive(country: country)
+    } catch InventoryError.noActiveAudit(let country) {
+        let code = try country.map { try Country.normalize($0) }
+        guard let latest = try await context.audit.history(country: code, query: ListQuery(perPage: 1)).items.first else {
+            throw InventoryError.notFound("audit (none has been run\(code.map { " in \($0)" } ?? ""))")
+        }
+        return latest
+    }
+}
+
+/// `{"assets": […], "pagination": {…}}`, the shape of the API's audit lists.
+struct AuditListOutput: Encodable {
+    var assets: [AuditAsset]
+    var pagination: Pagination
+}
+
+/// Writes a report to a file (through a temporary file renamed into place, so a failed
+/// export never leaves half a report) or to standard output.
+enum ReportFile {
+    static func write(audit: AuditID, format: ReportFormat, service: any AuditService, to path: String?) async throws {
+        guard let path else {
+            try await service.report(auditID: audit, format: format) { data in
+                Terminal.write(STDOUT_FILENO, bytes: [UInt8](data))
+            }
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: partial) else {
+            throw StationError.io("cannot write \(path): check that the folder exists and may be written")
+        }
+        do {
+            try await service.report(auditID: audit, format: format) { data in try handle.write(contentsOf: data) }
+            try handle.synchronize()
+            try handle.close()
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            try FileManager.default.moveItem(at: partial, to: url)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import InventoryCore
+
+extension AuditStation {
+    struct Audit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
+            subcommands: [Countries.self, Start.self, Status.self, Scan.self, End.self, Details.self, Report.self, History.self])
+    }
+}
+
+/// Formats a session's numbers for people.
+enum AuditText {
+    static func percent(_ value: Double) -> String { String(format: "%.2f%%", value) }
+
+    static func progress(_ p: AuditProgress) -> String {
+        "\(p.scannedCount)/\(p.totalAssets) scanned (\(percent(p.completionPercentage))), \(p.missingCount) missing, \(p.unexpectedCount) unexpected"
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        let h = seconds / 3600, m = seconds % 3600 / 60, s = seconds % 60
+        return h > 0 ? "\(h)h \(m)m \(s)s" : m > 0 ? "\(m)m \(s)s" : "\(s)s"
+    }
+
+    static func session(_ audit: AuditSession) -> [String] {
+        let state = audit.isActive
+            ? "running since \(ISOTime.string(audit.startedAt))"
+            : "ended \(ISOTime.string(audit.endedAt ?? audit.startedAt)) by \(audit.endedBy ?? "?")"
+        return [
+            "Audit \(audit.id) of \(audit.country): \(state) (started by \(audit.startedBy))",
+            "  Expected    \(audit.totalAssets)",
+            "  Scanned     \(audit.scannedCount)  (\(percent(audit.completionPercentage)))",
+            "  Missing     \(audit.missingCount)",
+            "  Unexpected  \(audit.unexpectedCount)",
+        ]
+    }
+
+    static func entry(_ item: AuditAsset) -> [String] {
+        [item.assetTag ?? item.identifier, item.serialNum ?? "", item.name ?? "", item.outcome.rawValue,
+         item.reason?.rawValue ?? "", item.firstScannedAt.map(ISOTime.string) ?? "", item.user ?? "", item.station ?? ""]
+    }
+
+    static let entryHeader = ["TAG", "SERIAL", "NAME", "OUTCOME", "REASON", "FIRST SCANNED", "USER", "STATION"]
+
+    /// The end-of-audit summary: numbers, duration, people, and the missing and unexpected lists.
+    static func summary(_ summary: AuditSummary, listLimit: Int = 20) {
+        for line in session(summary.audit) { Terminal.line(line) }
+        Terminal.line("  Duration    \(duration(summary.durationSeconds))")
+        for (title, items, total) in [("Missing", summary.missing, summary.audit.missingCount),
+                                      ("Unexpected", summary.unexpected, summary.audit.unexpectedCount)] where total > 0 {
+            Terminal.line("")
+            Terminal.line(Terminal.paint("\(title) (\(total)):", .bold))
+            for item in items.prefix(listLimit) {
+                let what = item.assetTag.map { "\($0)  \(item.name ?? "")" } ?? "'\(item.identifier)'"
+                Terminal.line("  \(what)\(item.reason.map { "  [\($0.rawValue)]" } ?? "")")
+            }
+            if total > listLimit { Terminal.line("  … and \(total - listLimit) more (see `audit details` or the report)") }
+        }
+    }
+}
+
+extension AuditStation.Audit {
+    struct Countries: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Countries you may audit, with their expected asset counts.")
+        @OptionGroup var global: GlobalOptions
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let countries = try await StationContext.make(global).audit.countries()
+                if json { return try Terminal.json(countries) }
+                Terminal.table(["COUNTRY", "EXPECTED", "RUNNING AUDIT"], countries.map {
+                    [$0.country, String($0.expectedAssets), $0.activeAuditId ?? ""]
+                })
+            }
+        }
+    }
+
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start an audit of a country (its expected set is fixed now).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String
+        @Option(help: "Who starts it (default: your login name).") var user: String?
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global, user: user)
+                let audit = try await context.audit.start(country: country, by: context.actor)
+                if json { return try Terminal.json(audit) }
+                for line in AuditText.session(audit) { Terminal.line(line) }
+                Terminal.line("Scan with `audit-station audit scan`.")
+            }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The running audit's progress (all running audits when none is named).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var choice: AuditChoice
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let audits = choice.country == nil && choice.auditID == nil
+                    ? try await context.audit.activeAudits()
+                    : [try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)]
+                if json {
+                    return try Terminal.json(StatusOutput(active: audits.contains(where: \.isActive),
+                                                          audit: audits.count == 1 ? audits[0] : nil,
+                                                          audits: audits.count > 1 ? audits : nil))
+                }
+                if audits.isEmpty { Terminal.line("No audit is running. Start one with `audit-station audit start --country CC`.") }
+                for audit in audits { for line in AuditText.session(audit) { Terminal.line(line) } }
+            }
+        }
+    }
+
+    struct End: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End the running audit; it accepts no more scans.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var choice: AuditChoice
+        @Option(help: "Who ends it (default: your login name).") var user: String?
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global, user: user)
+                let audit = try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)
+                let summary = try await context.audit.end(auditID: audit.id, by: context.actor)
+                if json { return try Terminal.json(summary) }
+                AuditText.summary(summary)
+            }
+        }
+    }
+}
+
+/// `audit status --json`: `{active, audit}`, or `{active, audits}` when several run.
+struct StatusOutput: Encodable {
+    var active: Bool
+    var audit: AuditSession?
+    var audits: [AuditSession]?
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import InventoryCore
+
+/// Runs a command body, turning any failure into one clear line on standard error and a
+/// non-zero exit.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as CleanExit {
+        throw error
+    } catch {
+        Terminal.error("error: \(describe(error))")
+        throw ExitCode.failure
+    }
+}
+
+/// The message of an error, as a person should read it.
+func describe(_ error: any Error) -> String {
+    if let inventory = InventoryError(error) { return inventory.errorDescription ?? "\(inventory)" }
+    if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
+    return "\(error)"
+}
+
+/// Options that pick the running audit a command acts on.
+struct AuditChoice: ParsableArguments {
+    @Option(help: "The country whose running audit to use (when several run).")
+    var country: String?
+
+    @Option(name: .customLong("audit"), help: "The id of the audit to use.")
+    var auditID: String?
+}
+
+/// Paging options of list commands.
+struct PageOptions: ParsableArguments {
+    @Option(help: "Only entries that match this text.") var search: String?
+    @Option(help: "The page to show (from 1).") var page = 1
+    @Option(name: .customLong("per-page"), help: "Entries a page (at most 100).") var perPage = 20
+    @Flag(help: "Print JSON.") var json = false
+
+    var query: ListQuery { ListQuery(search: search, page: page, perPage: perPage) }
+}
+
+extension Pagination {
+    var footer: String { "page \(page) of \(lastPage), \(total) in all" }
+}
