@@ -4,7 +4,7 @@ import Testing
 
 struct CameraCatalogTests {
     @Test func listsTheCamerasFormatsAndSizes() throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         try camera.play([(try camera.frame("empty", width: 320, height: 240), 1)], fps: 30, format: "YUYV")
         let description = try camera.list()
         #expect(description["device"] as? String == camera.device)

@@ -9,7 +9,7 @@ struct CameraEndToEndTests {
 
     @Test(arguments: ["GREY", "YUYV", "MJPG"])
     func tagsComingAndGoingYieldExactlyTheExpectedScans(format: String) throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         let empty = try camera.frame("empty")
         let tagA = try camera.frame("a", ["--qr", "TAG-A"])
         let both = try camera.frame("ab", ["--qr", "TAG-A", "--code128", "SN-B123"])
@@ -37,7 +37,7 @@ struct CameraEndToEndTests {
     }
 
     @Test func configuredControlsReachTheCameraAndMissingOnesAreNamed() throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         try camera.play([(try camera.frame("empty"), 5)], fps: 30)
         let output = try camera.probe(config: [
             "selectTimeoutSeconds": 0.3, "controls": ["focusAuto": false, "focusAbsolute": 40, "gain": 5],
@@ -50,7 +50,7 @@ struct CameraEndToEndTests {
     }
 
     @Test func unplugAndReplugResumesAndKeepsScanning() throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         let empty = try camera.frame("empty")
         let tagA = try camera.frame("a", ["--qr", "TAG-A"])
         let tagB = try camera.frame("b", ["--code128", "SN-B123"])
@@ -72,7 +72,7 @@ struct CameraEndToEndTests {
     }
 
     @Test func busyCameraIsReportedThenUsed() throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         try camera.play([(try camera.frame("a", ["--qr", "TAG-A"]), 10)], fps: 30)
         camera.environment["FAKEV4L2_BUSY_OPENS"] = "1"
         let output = try camera.probe(config: ["selectTimeoutSeconds": 0.3, "reconnectInitialSeconds": 0.05])
@@ -92,7 +92,7 @@ struct CameraEndToEndTests {
     }
 
     @Test func frameRateFasterThanTheDecoderNeverBuildsABacklog() throws {
-        var camera = try FakeCamera()
+        let camera = try FakeCamera()
         let empty = try camera.frame("empty", width: 1280, height: 720)
         let tagA = try camera.frame("a", width: 1280, height: 720, ["--qr", "TAG-A"])
         try camera.play([(tagA, 240), (empty, 240), (tagA, 240)], fps: 240)

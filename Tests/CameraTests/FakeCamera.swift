@@ -3,8 +3,8 @@ import Testing
 
 /// Drives the emulated V4L2 device (Tests/FakeCamera) for end-to-end tests: builds the
 /// LD_PRELOAD library, draws frames, and runs `camera-probe` in a child process with the
-/// library preloaded (never in the test process itself).
-struct FakeCamera {
+/// library preloaded (never in the test process itself). Removes its files when released.
+final class FakeCamera {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("FakeCamera")
 
@@ -24,6 +24,10 @@ struct FakeCamera {
                      + ["-ldl", "-lpthread", "-lturbojpeg"])
     }
 
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
     func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) throws -> String {
         let path = directory.appendingPathComponent(name + ".pgm").path
@@ -33,7 +37,7 @@ struct FakeCamera {
     }
 
     /// Writes the playlist: each frame path shown `count` times in order.
-    mutating func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
+    func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
         let playlist = directory.appendingPathComponent("playlist.txt")
         try scenes.map { "\($0.0) *\($0.1)" }.joined(separator: "\n").write(to: playlist, atomically: true, encoding: .utf8)
         environment["FAKEV4L2_FRAMES"] = playlist.path
