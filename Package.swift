@@ -11,6 +11,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Pure Swift: models, validation, the audit engine, report writers, service protocols.
@@ -32,12 +37,45 @@ let package = Package(
                          exclude: ["pyzbar_speed.py"]),
 
         // MARK: api targets
+        // The wire format shared by server and client: envelope, error codes, bodies, routes.
+        .target(name: "AuditAPI", dependencies: ["InventoryCore"]),
+        // The audit API over the store's services (Hummingbird 2), with bcrypt logins and JWTs.
+        .target(
+            name: "AuditServer",
+            dependencies: [
+                "InventoryCore", "InventoryStore", "AuditAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The HTTP client, the remote services and the connected station (replica, outbox, sync).
+        .target(
+            name: "AuditClient",
+            dependencies: [
+                "InventoryCore", "InventoryStore", "AuditAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans.
+        .executableTarget(
+            name: "server-benchmark",
+            dependencies: ["AuditServer", "AuditClient", "InventoryStore",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Benchmarks/server"
+        ),
+
 
         // The executable: argument parsing, configuration and wiring only.
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore", "Scanning",
+                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -48,6 +86,16 @@ let package = Package(
             "audit-station", "InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // MARK: more test targets
+        .testTarget(name: "AuditServerTests", dependencies: [
+            "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "AuditClientTests", dependencies: [
+            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
         .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),

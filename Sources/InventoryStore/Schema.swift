@@ -121,6 +121,9 @@ enum Schema {
                     PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("users", migrate: ConnectedSchema.users)
+        migrator.registerMigration("station_outbox", migrate: ConnectedSchema.outbox)
+        migrator.registerMigration("station_replica", migrate: ConnectedSchema.replica)
         return migrator
     }
 }

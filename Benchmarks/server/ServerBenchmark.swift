@@ -1,0 +1,7 @@
+import Foundation
+
+enum ServerBenchmark {
+    static func main() async {
+        print("server benchmark: not yet written")
+    }
+}

@@ -1,0 +1,2 @@
+// Filled in below by ServerBenchmark.swift.
+await ServerBenchmark.main()

@@ -1,0 +1,102 @@
+import Foundation
+import InventoryCore
+
+/// Failures of the HTTP layer itself, before a request reaches a service.
+public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
+    /// The body is not JSON, or not the JSON this call takes.
+    case malformed(String)
+    /// The body is larger than this call accepts.
+    case bodyTooLarge(limit: Int)
+    /// No such route.
+    case routeNotFound(method: String, path: String)
+    /// The route exists, but not with this method.
+    case methodNotAllowed(method: String, path: String)
+    /// The server failed; the details are in the server's log only.
+    case internalError
+
+    public var code: String {
+        switch self {
+        case .malformed: "BAD_REQUEST"
+        case .bodyTooLarge: "BODY_TOO_LARGE"
+        case .routeNotFound: "NOT_FOUND"
+        case .methodNotAllowed: "METHOD_NOT_ALLOWED"
+        case .internalError: "INTERNAL_ERROR"
+        }
+    }
+
+    public var status: Int {
+        switch self {
+        case .malformed, .bodyTooLarge: 400
+        case .routeNotFound: 404
+        case .methodNotAllowed: 405
+        case .internalError: 500
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .malformed(let what): "Malformed request: \(what)"
+        case .bodyTooLarge(let limit): "The request body is larger than this call accepts (\(limit) bytes)"
+        case .routeNotFound(let method, let path): "No such call: \(method) \(path)"
+        case .methodNotAllowed(let method, let path): "\(path) does not accept \(method)"
+        case .internalError: "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
+        }
+    }
+}
+
+extension InventoryError {
+    /// The HTTP status of each error code.
+    public var httpStatus: Int {
+        switch self {
+        case .invalid: 422
+        case .notFound, .noActiveAudit: 404
+        case .duplicate, .auditAlreadyActive, .auditEnded, .inUse, .ambiguousAudit: 409
+        case .forbidden: 403
+        case .unauthorized: 401
+        case .storage, .unavailable: 503
+        }
+    }
+}
+
+extension FailureEnvelope {
+    /// The envelope of a domain error.
+    public init(_ error: InventoryError) {
+        var detail: FailureDetail?
+        switch error {
+        case .auditAlreadyActive(let country, let auditID): detail = FailureDetail(auditId: auditID, country: country)
+        case .auditEnded(let auditID): detail = FailureDetail(auditId: auditID)
+        case .noActiveAudit(let country): detail = country.map { FailureDetail(country: $0) }
+        case .ambiguousAudit(let countries): detail = FailureDetail(countries: countries)
+        case .duplicate(let field, let value): detail = FailureDetail(field: field, value: value)
+        default: break
+        }
+        var fields: [String: [String]]?
+        if case .invalid(let validation) = error { fields = validation.fields }
+        self.init(error: error.code, message: error.errorDescription ?? error.code, errors: fields, data: detail)
+    }
+
+    public init(_ failure: APIFailure) {
+        self.init(error: failure.code, message: failure.errorDescription ?? failure.code)
+    }
+
+    /// The domain error this envelope stands for, as a client rebuilds it. Codes a client does
+    /// not know become `.unavailable` with the server's message.
+    public func inventoryError(status: Int) -> InventoryError {
+        let detail = data ?? FailureDetail()
+        switch error {
+        case "VALIDATION_ERROR": return .invalid(ValidationError(fields: errors ?? ["request": [message]]))
+        case "NOT_FOUND": return .notFound(message.hasPrefix("Not found: ") ? String(message.dropFirst(11)) : message)
+        case "DUPLICATE": return .duplicate(field: detail.field ?? "value", value: detail.value ?? "")
+        case "AUDIT_ALREADY_ACTIVE": return .auditAlreadyActive(country: detail.country ?? "?", auditID: detail.auditId ?? "?")
+        case "NO_ACTIVE_AUDIT": return .noActiveAudit(country: detail.country)
+        case "AMBIGUOUS_AUDIT": return .ambiguousAudit(countries: detail.countries ?? [])
+        case "AUDIT_ENDED": return .auditEnded(detail.auditId ?? "?")
+        case "IN_USE": return .inUse(message)
+        case "FORBIDDEN": return .forbidden(message.hasPrefix("Not allowed: ") ? String(message.dropFirst(13)) : message)
+        case "UNAUTHORIZED": return .unauthorized(message)
+        case "STORAGE_ERROR": return .storage(message.hasPrefix("Database error: ") ? String(message.dropFirst(16)) : message)
+        case "BAD_REQUEST", "BODY_TOO_LARGE": return .invalid(ValidationError(field: "request", message: message))
+        default: return .unavailable("The server answered \(status) \(error): \(message)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import InventoryCore
+
+/// `POST /api/v1/audit/start`.
+public struct StartRequest: Codable, Sendable, Equatable {
+    public var country: String
+    public init(country: String) { self.country = country }
+}
+
+/// `POST /api/v1/audit/end`.
+public struct EndRequest: Codable, Sendable, Equatable {
+    public var auditId: AuditID?
+    public init(auditId: AuditID? = nil) { self.auditId = auditId }
+}
+
+/// `GET /api/v1/audit/status`: the running audit (of `country` when named), and every running
+/// audit the user may see.
+public struct StatusResponse: Codable, Sendable, Equatable {
+    public var active: Bool
+    public var audit: AuditSession?
+    public var audits: [AuditSession]
+    public init(audit: AuditSession?, audits: [AuditSession]) {
+        self.active = audit != nil; self.audit = audit; self.audits = audits
+    }
+}
+
+public struct AuditResponse: Codable, Sendable, Equatable {
+    public var audit: AuditSession
+    public init(audit: AuditSession) { self.audit = audit }
+}
+
+public struct EndResponse: Codable, Sendable, Equatable {
+    public var audit: AuditSession
+    public var summary: AuditSummary
+    public init(summary: AuditSummary) { self.audit = summary.audit; self.summary = summary }
+}
+
+public struct CountriesResponse: Codable, Sendable, Equatable {
+    public var countries: [CountryCount]
+    public init(countries: [CountryCount]) { self.countries = countries }
+}
+
+/// A page of any list; `key` names the array (`assets`, `audits`, `accessories`, `customers`).
+public struct ListResponse<Item: Codable & Sendable>: Codable, Sendable {
+    public var items: [Item]
+    public var pagination: Pagination
+    public var key: String
+
+    public init(_ page: Page<Item>, key: String) { self.items = page.items; self.pagination = page.pagination; self.key = key }
+
+    public var page: Page<Item> { Page(items: items, pagination: pagination) }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(items, forKey: Key(stringValue: key))
+        try container.encode(pagination, forKey: Key(stringValue: "pagination"))
+    }
+
+    /// Decodes the one array beside `pagination`, whatever its name.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        pagination = try container.decode(Pagination.self, forKey: Key(stringValue: "pagination"))
+        guard let arrayKey = container.allKeys.first(where: { $0.stringValue != "pagination" }) else {
+            throw DecodingError.keyNotFound(Key(stringValue: "items"), .init(codingPath: [], debugDescription: "no list in the answer"))
+        }
+        key = arrayKey.stringValue
+        items = try container.decode([Item].self, forKey: arrayKey)
+    }
+}
+
+/// `POST /api/v2/assets/import`: all rows or none.
+public struct ImportRequest: Codable, Sendable, Equatable {
+    public var rows: [ImportRow]
+    public init(rows: [ImportRow]) { self.rows = rows }
+}
+
+public struct ImportResponse: Codable, Sendable, Equatable {
+    public var imported: Int
+    public init(imported: Int) { self.imported = imported }
+}
+
+/// `DELETE /api/v2/assets/{id}`: the archived asset, or nothing once deleted.
+public struct DeleteAssetResponse: Codable, Sendable, Equatable {
+    public var asset: Asset?
+    public var deleted: Bool
+    public init(asset: Asset?) { self.asset = asset; self.deleted = asset == nil }
+}
+
+/// `GET /health`.
+public struct HealthResponse: Codable, Sendable, Equatable {
+    public var status: String
+    public init(status: String = "ok") { self.status = status }
+}
+
+/// `POST /api/v2/accessories/{id}/checkout` and `/checkin`: quantity defaults to 1.
+public struct MovementBody: Codable, Sendable, Equatable {
+    public var customerId: Int64
+    public var quantity: Int?
+    public var condition: String?
+    public var notes: String?
+
+    public init(_ movement: AccessoryMovement) {
+        customerId = movement.customerId; quantity = movement.quantity; condition = movement.condition; notes = movement.notes
+    }
+
+    public var movement: AccessoryMovement {
+        AccessoryMovement(customerId: customerId, quantity: quantity ?? 1, condition: condition, notes: notes)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import InventoryCore
+
+/// A successful answer: `{"success": true, "data": …, "message": "…"}`.
+public struct SuccessEnvelope<Payload: Encodable & Sendable>: Encodable, Sendable {
+    public var success = true
+    public var data: Payload
+    public var message: String
+
+    public init(data: Payload, message: String = "OK") { self.data = data; self.message = message }
+}
+
+/// A failed answer: `{"success": false, "error": "CODE", "message": "…", "errors": {"field": ["…"]}}`.
+/// `errors` is present on validation failures only. `data` carries what a client needs to
+/// act on the error, such as the running audit with AUDIT_ALREADY_ACTIVE.
+public struct FailureEnvelope: Codable, Sendable, Equatable {
+    public var success = false
+    public var error: String
+    public var message: String
+    public var errors: [String: [String]]?
+    public var data: FailureDetail?
+
+    public init(error: String, message: String, errors: [String: [String]]? = nil, data: FailureDetail? = nil) {
+        self.error = error; self.message = message; self.errors = errors; self.data = data
+    }
+}
+
+/// Facts a client needs to rebuild the error: the running audit for AUDIT_ALREADY_ACTIVE, the
+/// field and value for DUPLICATE, the countries for AMBIGUOUS_AUDIT.
+public struct FailureDetail: Codable, Sendable, Equatable {
+    public var auditId: AuditID?
+    public var country: String?
+    public var countries: [String]?
+    public var field: String?
+    public var value: String?
+
+    public init(auditId: AuditID? = nil, country: String? = nil, countries: [String]? = nil, field: String? = nil, value: String? = nil) {
+        self.auditId = auditId; self.country = country; self.countries = countries; self.field = field; self.value = value
+    }
+}
+
+/// What a client reads first: whether the call succeeded.
+public struct EnvelopeHead: Decodable, Sendable {
+    public var success: Bool
+}
+
+/// A successful answer as a client decodes it.
+public struct DataEnvelope<Payload: Decodable & Sendable>: Decodable, Sendable {
+    public var success: Bool
+    public var data: Payload
+    public var message: String?
+}
+
+/// An empty `data` object.
+public struct Empty: Codable, Sendable, Equatable {
+    public init() {}
+}

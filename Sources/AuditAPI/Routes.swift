@@ -1,0 +1,53 @@
+import Foundation
+
+/// The paths of the API, shared by the server's router and the client. `{name}` marks a path
+/// parameter.
+public enum Routes {
+    public static let login = "/api/v1/auth/login"
+    public static let logout = "/api/v1/auth/logout"
+    public static let me = "/api/v1/auth/me"
+
+    public static let auditStatus = "/api/v1/audit/status"
+    public static let auditCountries = "/api/v1/audit/countries"
+    public static let auditStart = "/api/v1/audit/start"
+    public static let auditScan = "/api/v1/audit/scan"
+    public static let auditEnd = "/api/v1/audit/end"
+    public static let auditDetails = "/api/v1/audit/details/{list}"
+    public static let auditHistory = "/api/v1/audit/history"
+    public static let auditOne = "/api/v1/audit/{audit_id}"
+    public static let auditReport = "/api/v1/audit/{audit_id}/report"
+    public static let auditSnapshot = "/api/v1/audit/{audit_id}/snapshot"
+
+    public static let assets = "/api/v2/assets"
+    public static let assetFind = "/api/v2/assets/find"
+    public static let assetImport = "/api/v2/assets/import"
+    public static let asset = "/api/v2/assets/{id}"
+    public static let assetTransfer = "/api/v2/assets/{id}/transfer"
+
+    public static let accessories = "/api/v2/accessories"
+    public static let accessory = "/api/v2/accessories/{id}"
+    public static let accessoryCheckout = "/api/v2/accessories/{id}/checkout"
+    public static let accessoryCheckin = "/api/v2/accessories/{id}/checkin"
+
+    public static let customers = "/api/v2/customers"
+    public static let customer = "/api/v2/customers/{id}"
+
+    public static let openAPI = "/openapi.yaml"
+    public static let health = "/health"
+
+    /// `template` with its `{name}` parameters filled in (values are percent-encoded).
+    public static func path(_ template: String, _ values: [String: String]) -> String {
+        var path = template
+        for (name, value) in values {
+            let encoded = value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))) ?? value
+            path = path.replacingOccurrences(of: "{\(name)}", with: encoded)
+        }
+        return path
+    }
+}
+
+/// Body limits, in bytes. A scan or an edit is a few hundred bytes; an import carries rows.
+public enum BodyLimits {
+    public static let standard = 64 * 1024
+    public static let importRows = 64 * 1024 * 1024
+}

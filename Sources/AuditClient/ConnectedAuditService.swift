@@ -1,0 +1,148 @@
+import AuditAPI
+import Foundation
+import InventoryCore
+import InventoryStore
+
+/// The audit workflow of a connected station. Scans are decided at once by a local
+/// `AuditEngine` built from the replica, written to the durable outbox, and pushed by the
+/// SyncEngine; the server's answers correct the replica. Everything else asks the server, and
+/// falls back to the replica for the running audits when the server cannot be reached.
+public actor ConnectedAuditService: AuditService {
+    let client: APIClient
+    let outbox: StationOutbox
+    let replica: StationReplica
+    public let sync: SyncEngine
+    let caseSensitive: Bool
+    /// The station's name and the logged-in user, recorded with each scan.
+    let actor: Actor
+    var engines: [AuditID: AuditEngine] = [:]
+    private var handlerSet = false
+
+    public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy()) {
+        self.client = client
+        self.outbox = StationOutbox(database: database)
+        self.replica = StationReplica(database: database)
+        self.sync = SyncEngine(client: client, outbox: outbox, replica: replica, policy: policy)
+        self.caseSensitive = caseSensitive
+        self.actor = actor
+    }
+
+    public func countries() async throws -> [CountryCount] {
+        try await client.send(.GET, Routes.auditCountries, as: CountriesResponse.self).countries
+    }
+
+    public func activeAudits() async throws -> [AuditSession] {
+        do {
+            let running = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self).audits
+            for audit in running where try await replica.session(auditID: audit.id) != nil {
+                try await replica.update(audit)
+            }
+            return running
+        } catch InventoryError.unavailable(let message) {
+            let held = try await replica.audits().filter(\.isActive)
+            guard !held.isEmpty else { throw InventoryError.unavailable(message) }
+            var sessions: [AuditSession] = []
+            for audit in held { sessions.append(try await localSession(audit)) }
+            return sessions.sorted { $0.country < $1.country }
+        }
+    }
+
+    public func audit(id: AuditID) async throws -> AuditSession {
+        do {
+            return try await client.send(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: AuditResponse.self).audit
+        } catch InventoryError.unavailable(let message) {
+            guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
+            return try await localSession(held)
+        }
+    }
+
+    /// Starts the audit on the server and pulls its expected set.
+    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: AuditResponse.self).audit
+        try await pull(auditID: audit.id)
+        return audit
+    }
+
+    /// Joins an audit that is running: pulls its expected set into the replica.
+    public func join(auditID: AuditID) async throws {
+        try await pull(auditID: auditID)
+    }
+
+    func pull(auditID: AuditID) async throws {
+        let snapshot = try await client.send(.GET, Routes.path(Routes.auditSnapshot, ["audit_id": auditID]), as: AuditSnapshot.self)
+        try await replica.store(snapshot)
+        engines[auditID] = try await replica.loadEngine(auditID: auditID, caseSensitive: caseSensitive)?.engine
+    }
+
+    /// Decides the scan locally, stores it in the outbox, and returns at once; the SyncEngine
+    /// delivers it. A scan_id seen before returns the outcome recorded then.
+    public func record(_ scan: ScanRequest) async throws -> ScanResult {
+        let identifier = try Identifier.normalize(scan.identifier)
+        let auditID = try await auditForScan(scan.auditId)
+        var engine = try await engine(for: auditID)
+        guard let session = try await replica.session(auditID: auditID), session.isActive else {
+            throw InventoryError.auditEnded(auditID)
+        }
+        let scanID = try scan.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
+        if let stored = try await outbox.entry(scanID: scanID) {
+            return try await result(of: stored, engine: engine)
+        }
+        let first = FirstScan(scannedAt: scan.scannedAt ?? Date(), station: scan.deviceName ?? actor.station,
+                              user: actor.user, source: scan.source ?? .manual)
+        let decision = engine.decide(identifier)
+        let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: engine.country)
+        let entry = try await outbox.enqueue(OutboxEntry(
+            scanID: scanID, auditID: auditID, identifier: identifier, source: first.source, station: first.station,
+            user: first.user, scannedAt: first.scannedAt, localStatus: decision.status, localMessage: message,
+            addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
+        engine.apply(decision, scan: first)
+        engines[auditID] = engine
+        await startSync()
+        return try await result(of: entry, engine: engine, decision: decision)
+    }
+
+    /// Starts pushing the outbox in the background, with the server's answers fed back here.
+    public func startSync() async {
+        await ensureHandler()
+        await sync.kick()
+    }
+
+    func ensureHandler() async {
+        guard !handlerSet else { return }
+        handlerSet = true
+        await sync.setResultHandler { [weak self] entry, result in await self?.take(result, for: entry) }
+    }
+
+    public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
+        await ensureHandler()
+        let report = await sync.pushNow()
+        let waiting = try await outbox.pending(limit: 1, auditID: auditID)
+        if !waiting.isEmpty {
+            throw InventoryError.unavailable("\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit")
+        }
+        let answer = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: EndResponse.self)
+        if try await replica.session(auditID: auditID) != nil { try await replica.update(answer.audit) }
+        return answer.summary
+    }
+
+    public func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset> {
+        await sync.kick()
+        var items = APIClient.listItems(query)
+        items["audit_id"] = auditID
+        return try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
+                                     as: ListResponse<AuditAsset>.self).page
+    }
+
+    public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
+        var items = APIClient.listItems(query)
+        items["country"] = country
+        return try await client.send(.GET, Routes.auditHistory, query: items, as: ListResponse<AuditSession>.self).page
+    }
+
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+        await ensureHandler()
+        await sync.pushNow()
+        let (_, data) = try await client.raw(.GET, Routes.path(Routes.auditReport, ["audit_id": auditID]), query: ["format": format.rawValue])
+        try output(data)
+    }
+}

@@ -1,0 +1,113 @@
+import AuditAPI
+import Foundation
+import InventoryCore
+import InventoryStore
+
+/// Pushes the outbox to the server, oldest scan first, one at a time. A failure that may pass
+/// (no network, a timeout, a 5xx) is retried with exponential backoff; the scan_id makes a
+/// resend harmless, so a scan whose answer was lost counts once. A refusal (the audit ended,
+/// not allowed) marks the scan rejected and moves on. A 401 stops until the user logs in again.
+public actor SyncEngine {
+    public typealias ResultHandler = @Sendable (OutboxEntry, ScanResult) async -> Void
+    let client: APIClient
+    let outbox: StationOutbox
+    let replica: StationReplica
+    let policy: SyncPolicy
+    private var onResult: ResultHandler = { _, _ in }
+    private var current: Task<SyncReport, Never>?
+    private var kickedAgain = false
+
+    public init(client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy()) {
+        self.client = client; self.outbox = outbox; self.replica = replica; self.policy = policy
+    }
+
+    /// Called with every answer the server gives, after the replica has taken it.
+    public func setResultHandler(_ handler: @escaping ResultHandler) { onResult = handler }
+
+    /// Starts a push in the background unless one is running (that one picks up new scans).
+    public func kick() {
+        if current == nil { startPush() } else { kickedAgain = true }
+    }
+
+    /// Pushes until the outbox is empty or a scan failed `policy.maxAttempts` times in a row;
+    /// waits for a push already running first, so scans always go in order.
+    @discardableResult
+    public func pushNow() async -> SyncReport {
+        if let running = current { _ = await running.value }
+        if let running = current { return await running.value }
+        startPush()
+        return await current?.value ?? SyncReport()
+    }
+
+    private func startPush() {
+        let task = Task { await self.pushAll() }
+        current = task
+        Task { _ = await task.value; self.finished(task) }
+    }
+
+    private func finished(_ task: Task<SyncReport, Never>) {
+        guard current == task else { return }
+        current = nil
+        if kickedAgain { kickedAgain = false; startPush() }
+    }
+
+    private func pushAll() async -> SyncReport {
+        var report = SyncReport()
+        var failures = 0
+        while !Task.isCancelled {
+            let batch: [OutboxEntry]
+            do { batch = try await outbox.pending(limit: 200) } catch {
+                report.stoppedBy = error.localizedDescription
+                break
+            }
+            if batch.isEmpty { break }
+            var index = 0
+            while index < batch.count {
+                let entry = batch[index]
+                switch await push(entry) {
+                case .stored: report.pushed += 1; failures = 0; index += 1
+                case .rejected: report.rejected += 1; failures = 0; index += 1
+                case .needsLogin(let message):
+                    report.needsLogin = true; report.stoppedBy = message
+                    return await finish(report)
+                case .retry(let message):
+                    failures += 1
+                    try? await outbox.noteFailure(scanID: entry.scanID, error: message)
+                    if failures >= policy.maxAttempts {
+                        report.stoppedBy = message
+                        return await finish(report)
+                    }
+                    try? await Task.sleep(for: policy.delay(afterFailures: failures))
+                }
+            }
+        }
+        return await finish(report)
+    }
+
+    private func finish(_ report: SyncReport) async -> SyncReport {
+        var report = report
+        report.remaining = (try? await outbox.counts().pending) ?? 0
+        return report
+    }
+
+    enum Outcome { case stored, rejected, needsLogin(String), retry(String) }
+
+    private func push(_ entry: OutboxEntry) async -> Outcome {
+        do {
+            let result = try await client.send(.POST, Routes.auditScan, body: entry.request, as: ScanResult.self)
+            try await replica.applyServerResult(result, for: entry)
+            await onResult(entry, result)
+            return .stored
+        } catch let error as InventoryError {
+            switch error {
+            case .unavailable, .storage: return .retry(error.localizedDescription)
+            case .unauthorized(let message): return .needsLogin(message)
+            default:
+                try? await outbox.reject(scanID: entry.scanID, error: error.localizedDescription)
+                return .rejected
+            }
+        } catch {
+            return .retry(error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import InventoryStore
+import Logging
+
+/// The server's parts, built once over one database.
+public struct ServerParts: Sendable {
+    public let database: AppDatabase
+    public let audits: SQLiteAuditService
+    public let users: UserDirectory
+    let signer: TokenSigner
+
+    /// `bcryptCost` is 12 in production; tests lower it.
+    public init(database: AppDatabase, settings: ServerSettings, bcryptCost: UInt8 = 12) async throws {
+        self.database = database
+        audits = SQLiteAuditService(database: database, caseSensitive: settings.caseSensitiveTags, defaultStation: settings.defaultStation)
+        let store = UserStore(database: database)
+        users = UserDirectory(store: store, cost: bcryptCost)
+        let secret = try await store.secret(named: "jwt_hs256") {
+            var generator = SystemRandomNumberGenerator()
+            return Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        }
+        signer = TokenSigner(secret: secret)
+    }
+}
+
+/// The router with every route, and the list of routes it serves.
+public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: Logger) -> (router: Router<AuditRequestContext>, routes: [RouteEntry]) {
+    let router = Router(context: AuditRequestContext.self)
+    router.add(middleware: ErrorMiddleware(logger: logger))
+    if let key = settings.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+    let table = RouteTable()
+    let store = UserStore(database: parts.database)
+    let auth = AuthController(users: parts.users, signer: parts.signer, store: store)
+    table.add(.get, Routes.health, on: router) { _, _ in try Response.envelope(HealthResponse()) }
+    table.add(.get, Routes.openAPI, on: router) { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
+    }
+    auth.addPublicRoutes(to: table, on: router)
+    let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
+    auth.addRoutes(to: table, on: protected)
+    AuditController(audits: parts.audits).addRoutes(to: table, on: protected)
+    AssetController(assets: SQLiteAssetService(database: parts.database)).addRoutes(to: table, on: protected)
+    AccessoryController(accessories: SQLiteAccessoryService(database: parts.database)).addRoutes(to: table, on: protected)
+    CustomerController(customers: SQLiteCustomerService(database: parts.database)).addRoutes(to: table, on: protected)
+    return (router, table.entries)
+}
+
+/// The application: the router on `settings.host:settings.port`. `onRunning` gets the bound
+/// port (useful with port 0).
+public func buildApplication(_ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
+                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    let (router, _) = buildRouter(parts, settings: settings, logger: logger)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
+        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
+        logger: logger)
+}

@@ -1,0 +1,70 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+
+/// `/api/v2/assets`.
+struct AssetController {
+    let assets: any AssetService
+
+    func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
+        routes.add(.get, Routes.assets, on: router) { request, context in
+            _ = try context.requireUser()
+            let statusText = request.query("status")
+            let status = try statusText.map { text in
+                guard let status = AssetStatus(rawValue: text.uppercased()) else {
+                    throw InventoryError.invalid(ValidationError(field: "status", message: "'\(text.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                }
+                return status
+            }
+            let filter = AssetFilter(status: status, country: request.query("country"),
+                                     customerId: try request.intQuery("customer_id").map(Int64.init))
+            return try Response.envelope(ListResponse(try await assets.list(filter, query: try request.listQuery()), key: "assets"))
+        }
+        routes.add(.get, Routes.assetFind, on: router) { request, context in
+            _ = try context.requireUser()
+            guard let identifier = request.query("identifier"), !identifier.isEmpty else {
+                throw InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))
+            }
+            return try Response.envelope(try await assets.find(identifier: identifier))
+        }
+        routes.add(.get, Routes.asset, on: router) { _, context in
+            _ = try context.requireUser()
+            return try Response.envelope(try await assets.get(id: try context.id()))
+        }
+        routes.add(.post, Routes.assets, on: router) { request, context in
+            var request = request
+            try context.requireUser().requireAssetEditing()
+            let input = try await request.decodeJSON(AssetInput.self)
+            return try Response.envelope(try await assets.create(input), status: .created, message: "Asset created")
+        }
+        routes.add(.put, Routes.asset, on: router) { request, context in
+            var request = request
+            try context.requireUser().requireAssetEditing()
+            let input = try await request.decodeJSON(AssetInput.self)
+            return try Response.envelope(try await assets.update(id: try context.id(), input), message: "Asset updated")
+        }
+        routes.add(.delete, Routes.asset, on: router) { request, context in
+            try context.requireUser().requireAssetEditing()
+            let modeText = request.query("mode") ?? "archive"
+            guard let mode = DeleteMode(rawValue: modeText.lowercased()) else {
+                throw InventoryError.invalid(ValidationError(field: "mode", message: "'\(modeText.prefix(20))' is not archive or delete"))
+            }
+            let asset = try await assets.delete(id: try context.id(), mode: mode)
+            return try Response.envelope(DeleteAssetResponse(asset: asset), message: asset == nil ? "Asset deleted" : "Asset archived")
+        }
+        routes.add(.post, Routes.assetTransfer, on: router) { request, context in
+            var request = request
+            try context.requireUser().requireAssetEditing()
+            let transfer = try await request.decodeJSON(TransferRequest.self)
+            return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
+        }
+        routes.add(.post, Routes.assetImport, on: router) { request, context in
+            var request = request
+            try context.requireUser().requireAssetEditing()
+            let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
+            let count = try await assets.importAssets(body.rows) { _, _ in }
+            return try Response.envelope(ImportResponse(imported: count), message: "Imported \(count) assets")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import InventoryStore
+
+/// The audit routes of `/api/v1/audit` over the store's audit service.
+struct AuditController {
+    let audits: SQLiteAuditService
+
+    func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
+        routes.add(.get, Routes.auditStatus, on: router) { request, context in
+            let user = try context.requireUser()
+            let country = try request.query("country").map { try Country.normalize($0) }
+            if let country { try user.requireViewing(country) }
+            let running = try await audits.activeAudits().filter { user.mayAudit($0.country) }
+            let audit = country.map { code in running.first { $0.country == code } } ?? running.first
+            return try Response.envelope(StatusResponse(audit: audit, audits: running))
+        }
+        routes.add(.get, Routes.auditCountries, on: router) { _, context in
+            let user = try context.requireUser()
+            let countries = try await audits.countries().filter { user.mayAudit($0.country) }
+            return try Response.envelope(CountriesResponse(countries: countries))
+        }
+        routes.add(.post, Routes.auditStart, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(StartRequest.self)
+            let country = try Country.normalize(body.country)
+            try user.requireAuditing(country)
+            let audit = try await audits.start(country: country, by: Actor(user: user.name, station: "api"))
+            return try Response.envelope(AuditResponse(audit: audit), status: .created, message: "Audit of \(country) started")
+        }
+        routes.add(.post, Routes.auditScan, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            var scan = try await request.decodeJSON(ScanRequest.self)
+            let audit = try await resolve(auditID: scan.auditId, country: nil, user: user)
+            try user.requireAuditing(audit.country)
+            scan.auditId = audit.id
+            scan.user = user.name
+            let result = try await audits.record(scan)
+            return try Response.envelope(result, message: result.message)
+        }
+        routes.add(.post, Routes.auditEnd, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(EndRequest.self)
+            let audit = try await resolve(auditID: body.auditId, country: nil, user: user)
+            try user.requireAuditing(audit.country)
+            let summary = try await audits.end(auditID: audit.id, by: Actor(user: user.name, station: "api"))
+            return try Response.envelope(EndResponse(summary: summary), message: "Audit of \(audit.country) ended")
+        }
+        routes.add(.get, Routes.auditDetails, on: router) { request, context in
+            let user = try context.requireUser()
+            guard let list = context.parameters.get("list").flatMap(AuditList.init(rawValue:)) else {
+                throw InventoryError.notFound("list '\(context.parameters.get("list") ?? "")': use all, scanned, missing or unexpected")
+            }
+            let audit = try await resolve(auditID: request.query("audit_id"), country: request.query("country"), user: user)
+            try user.requireViewing(audit.country)
+            let page = try await audits.details(auditID: audit.id, list: list, query: try request.listQuery())
+            return try Response.envelope(ListResponse(page, key: "assets"))
+        }
+        routes.add(.get, Routes.auditHistory, on: router) { request, context in
+            let user = try context.requireUser()
+            let country = try request.query("country").map { try Country.normalize($0) }
+            if let country { try user.requireViewing(country) }
+            var page = try await audits.history(country: country, query: try request.listQuery())
+            page.items = page.items.filter { user.mayAudit($0.country) }
+            return try Response.envelope(ListResponse(page, key: "audits"))
+        }
+        routes.add(.get, Routes.auditOne, on: router) { _, context in
+            let audit = try await viewable(context)
+            return try Response.envelope(AuditResponse(audit: audit))
+        }
+        routes.add(.get, Routes.auditSnapshot, on: router) { _, context in
+            let audit = try await viewable(context)
+            return try Response.envelope(try await audits.snapshot(auditID: audit.id))
+        }
+        routes.add(.get, Routes.auditReport, on: router) { request, context in
+            let audit = try await viewable(context)
+            let formatText = request.query("format") ?? "json"
+            guard let format = ReportFormat(rawValue: formatText.lowercased()) else {
+                throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv or json"))
+            }
+            let buffer = ReportBuffer()
+            try await audits.report(auditID: audit.id, format: format) { buffer.append($0) }
+            let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
+            return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(audit.id).\(format.rawValue)\""],
+                            body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
+        }
+    }
+
+    /// The audit of the `{audit_id}` path parameter, if the user may see it.
+    private func viewable(_ context: AuditRequestContext) async throws -> AuditSession {
+        let user = try context.requireUser()
+        let audit = try await audits.audit(id: context.parameters.get("audit_id") ?? "")
+        try user.requireViewing(audit.country)
+        return audit
+    }
+
+    /// The audit a call acts on: the one named, else the running one of `country`, else the only
+    /// running audit among the user's countries.
+    private func resolve(auditID: AuditID?, country: String?, user: UserInfo) async throws -> AuditSession {
+        if let auditID, !auditID.isEmpty { return try await audits.audit(id: auditID) }
+        let running = try await audits.activeAudits().filter { user.mayAudit($0.country) }
+        if let country {
+            let code = try Country.normalize(country)
+            guard let audit = running.first(where: { $0.country == code }) else { throw InventoryError.noActiveAudit(country: code) }
+            return audit
+        }
+        switch running.count {
+        case 0: throw InventoryError.noActiveAudit(country: nil)
+        case 1: return running[0]
+        default: throw InventoryError.ambiguousAudit(countries: running.map(\.country).sorted())
+        }
+    }
+}
+
+/// Collects a report's pieces for the response.
+final class ReportBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = Data()
+
+    func append(_ data: Data) { lock.withLock { storage.append(data) } }
+    var data: Data { lock.withLock { storage } }
+}

@@ -1,0 +1,33 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import InventoryStore
+
+/// `POST /api/v1/auth/login`, `POST /api/v1/auth/logout`, `GET /api/v1/auth/me`.
+struct AuthController {
+    let users: UserDirectory
+    let signer: TokenSigner
+    let store: UserStore
+
+    func addPublicRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
+        routes.add(.post, Routes.login, on: router) { request, _ in
+            var request = request
+            let body = try await request.decodeJSON(LoginRequest.self)
+            let user = try await users.authenticate(email: body.email, password: body.password)
+            let (token, claims) = signer.issue(userID: user.id)
+            return try Response.envelope(LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),
+                                         message: "Logged in as \(user.name)")
+        }
+    }
+
+    func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
+        routes.add(.post, Routes.logout, on: router) { _, context in
+            if let token = context.token { try await store.revoke(tokenID: token.jti, expiresAt: token.expiresAt) }
+            return try Response.envelope(Empty(), message: "Logged out")
+        }
+        routes.add(.get, Routes.me, on: router) { _, context in
+            try Response.envelope(try context.requireUser())
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import Logging
+
+/// Turns every error into the JSON envelope, in one place. A failure that is not a known
+/// error is logged with its details and answered with a 500 that says nothing about internals.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return response(for: error, request: request)
+        }
+    }
+
+    func response(for error: any Error, request: Request) -> Response {
+        if let failure = error as? APIFailure {
+            return .failure(FailureEnvelope(failure), status: failure.status)
+        }
+        if let inventoryError = InventoryError(error) {
+            if case .storage = inventoryError {
+                // The store's message may quote SQLite; it goes to the log, not to the client.
+                logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(inventoryError)"])
+                let generic = InventoryError.storage("the server's database could not complete this request; nothing was stored, try again")
+                return .failure(FailureEnvelope(generic), status: generic.httpStatus)
+            }
+            return .failure(FailureEnvelope(inventoryError), status: inventoryError.httpStatus)
+        }
+        if let httpError = error as? HTTPError {
+            switch httpError.status {
+            case .notFound:
+                let failure = APIFailure.routeNotFound(method: request.method.rawValue, path: request.uri.path)
+                return .failure(FailureEnvelope(failure), status: failure.status)
+            case .contentTooLarge:
+                let failure = APIFailure.bodyTooLarge(limit: BodyLimits.standard)
+                return .failure(FailureEnvelope(failure), status: failure.status)
+            case .badRequest:
+                return .failure(FailureEnvelope(APIFailure.malformed(httpError.body ?? "bad request")), status: 400)
+            default:
+                if httpError.status.code < 500 {
+                    return .failure(FailureEnvelope(error: "HTTP_\(httpError.status.code)", message: httpError.status.reasonPhrase),
+                                    status: httpError.status.code)
+                }
+            }
+        }
+        logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+        return .failure(FailureEnvelope(APIFailure.internalError), status: 500)
+    }
+}
+
+/// When the server has an API key, every /api call must send it in `X-API-Key`.
+struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+    let key: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path.hasPrefix("/api/") {
+            let sent = request.headers.first { $0.name.canonicalName == "x-api-key" }?.value ?? ""
+            guard Self.constantTimeEqual(Array(sent.utf8), Array(key.utf8)) else {
+                throw InventoryError.unauthorized(sent.isEmpty ? "This server needs an API key: send it in X-API-Key" : "The API key is wrong")
+            }
+        }
+        return try await next(request, context)
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}
+
+/// Checks the bearer token and puts its user in the context; 401 when absent or not valid.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = AuditRequestContext
+    let signer: TokenSigner
+    let users: UserDirectory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            throw InventoryError.unauthorized("Log in first: send `Authorization: Bearer <token>` from POST \(Routes.login)")
+        }
+        let claims = try signer.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        var context = context
+        context.user = try await users.tokenUser(claims)
+        context.token = claims
+        return try await next(request, context)
+    }
+}

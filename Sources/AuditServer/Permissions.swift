@@ -1,0 +1,28 @@
+import AuditAPI
+import InventoryCore
+
+/// Who may do what. ADMIN may do everything. Asset and accessory changes need
+/// `can_edit_assets`; CLIENT users may not change customers or run audits; audits are limited
+/// to the user's countries (none listed means every country).
+extension UserInfo {
+    func requireAssetEditing() throws {
+        guard userType == .admin || canEditAssets else {
+            throw InventoryError.forbidden("changing assets and accessories needs the can_edit_assets permission")
+        }
+    }
+
+    func requireCustomerEditing() throws {
+        guard userType != .client else { throw InventoryError.forbidden("CLIENT users may not change customers") }
+    }
+
+    /// Starting, scanning into and ending an audit of `country`.
+    func requireAuditing(_ country: String) throws {
+        guard userType != .client else { throw InventoryError.forbidden("CLIENT users may not run audits") }
+        try requireViewing(country)
+    }
+
+    /// Reading an audit of `country`.
+    func requireViewing(_ country: String) throws {
+        guard mayAudit(country) else { throw InventoryError.forbidden("you may not audit \(country)") }
+    }
+}

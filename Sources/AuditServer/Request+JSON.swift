@@ -1,0 +1,93 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import NIOCore
+
+extension Request {
+    /// Reads and decodes a JSON body of at most `limit` bytes. Too large or not JSON is 400;
+    /// JSON with missing or wrongly typed fields is 422 with the field errors.
+    mutating func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = BodyLimits.standard) async throws -> T {
+        let buffer: ByteBuffer
+        do { buffer = try await collectBody(upTo: limit) } catch is NIOTooManyBytesError {
+            throw APIFailure.bodyTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else { throw APIFailure.malformed("the body is empty; send a JSON object") }
+        let data = Data(buffer.readableBytesView)
+        do {
+            return try JSONDecoder.auditStation().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The error for a body that did not decode.
+    static func failure(_ error: DecodingError) -> any Error {
+        func field(_ path: [any CodingKey]) -> String {
+            let keys = path.map { $0.intValue.map { "[\($0)]" } ?? snakeCase($0.stringValue) }
+            return keys.isEmpty ? "body" : keys.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return InventoryError.invalid(ValidationError(field: field(context.codingPath + [key]), message: "is required"))
+        case .typeMismatch(let type, let context):
+            let name = field(context.codingPath)
+            if context.codingPath.isEmpty { return APIFailure.malformed("the body must be a JSON object") }
+            return InventoryError.invalid(ValidationError(field: name, message: "must be \(typeName(type))"))
+        case .valueNotFound(let type, let context):
+            return InventoryError.invalid(ValidationError(field: field(context.codingPath), message: "must be \(typeName(type)), not null"))
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return APIFailure.malformed("the body is not valid JSON") }
+            return InventoryError.invalid(ValidationError(field: field(context.codingPath), message: "is not valid: \(context.debugDescription)"))
+        @unknown default:
+            return APIFailure.malformed("the body could not be read")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: String(describing: type).contains("Array") ? "a list" : "an object"
+        }
+    }
+
+    static func snakeCase(_ key: String) -> String {
+        var result = ""
+        for character in key {
+            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+        }
+        return result
+    }
+
+    /// A query parameter, percent-decoded.
+    func query(_ name: String) -> String? {
+        uri.queryParameters[Substring(name)].map { String($0).removingPercentEncoding ?? String($0) }
+    }
+
+    /// An integer query parameter; text that is not a number is a 422.
+    func intQuery(_ name: String) throws -> Int? {
+        guard let text = query(name), !text.isEmpty else { return nil }
+        guard let value = Int(text) else {
+            throw InventoryError.invalid(ValidationError(field: name, message: "'\(text.prefix(20))' is not a whole number"))
+        }
+        return value
+    }
+
+    /// `search`, `page` and `per_page`.
+    func listQuery() throws -> ListQuery {
+        ListQuery(search: query("search"), page: try intQuery("page") ?? 1, perPage: try intQuery("per_page") ?? ListQuery.defaultPerPage)
+    }
+}
+
+extension RequestContext {
+    /// A numeric path parameter; anything else is a 404, as no such record can exist.
+    func id(_ name: String = "id") throws -> Int64 {
+        guard let text = parameters.get(name), let value = Int64(text) else {
+            throw InventoryError.notFound("\(parameters.get(name) ?? "")")
+        }
+        return value
+    }
+}

@@ -1,0 +1,63 @@
+import AuditAPI
+import Foundation
+import HummingbirdBcrypt
+import InventoryCore
+import InventoryStore
+
+/// Users: creating them with bcrypt-hashed passwords, and checking logins.
+public struct UserDirectory: Sendable {
+    let store: UserStore
+    /// bcrypt's cost: 12 in production; tests may lower it to stay quick.
+    let cost: UInt8
+
+    public init(store: UserStore, cost: UInt8 = 12) { self.store = store; self.cost = cost }
+
+    /// Adds a user. Email, name and password are checked; countries are ISO codes.
+    public func create(email: String, password: String, name: String, type: UserType, countries: [String] = [],
+                       canEditAssets: Bool = false) async throws -> UserInfo {
+        var errors = ValidationError()
+        let email = email.trimmingCharacters(in: .whitespaces)
+        if email.count > 254 || email.split(separator: "@").count != 2 || email.contains(where: \.isWhitespace)
+            || email.hasPrefix("@") || email.hasSuffix("@") {
+            errors.add("email", "'\(email.prefix(60))' is not an email address")
+        }
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty { errors.add("name", "is required") }
+        if password.count < 8 { errors.add("password", "must be at least 8 characters") }
+        if password.utf8.count > 72 { errors.add("password", "must be at most 72 bytes (bcrypt's limit)") }
+        let codes = countries.compactMap { code in
+            errors.collect { () throws(ValidationError) in try Country.normalize(code, field: "countries") }
+        }
+        guard errors.isEmpty else { throw InventoryError.invalid(errors) }
+        let cost = cost
+        let hash = await Task.detached { Bcrypt.hash(password, cost: cost) }.value
+        let stored = try await store.create(email: email, name: name, passwordHash: hash, userType: type.rawValue,
+                                            canEditAssets: canEditAssets, countries: Array(Set(codes)).sorted())
+        return Self.info(stored)
+    }
+
+    /// The user whose password matches, or 401. An unknown email costs the same time as a wrong password.
+    func authenticate(email: String, password: String) async throws -> UserInfo {
+        let stored = try await store.find(email: email.trimmingCharacters(in: .whitespaces))
+        let hash = stored?.passwordHash ?? Self.dummyHash
+        let matches = await Task.detached { Bcrypt.verify(password, hash: hash) }.value
+        guard let stored, matches else { throw InventoryError.unauthorized("Wrong email or password") }
+        return Self.info(stored)
+    }
+
+    /// The user a token names, unless the token was revoked or the user removed.
+    func tokenUser(_ claims: TokenClaims) async throws -> UserInfo {
+        guard let id = claims.userID, let stored = try await store.tokenUser(id: id, tokenID: claims.jti) else {
+            throw InventoryError.unauthorized("This login was ended (logged out, or the user was removed); log in again")
+        }
+        return Self.info(stored)
+    }
+
+    static func info(_ stored: StoredUser) -> UserInfo {
+        UserInfo(id: stored.id, name: stored.name, email: stored.email, userType: UserType(rawValue: stored.userType) ?? .client,
+                 canEditAssets: stored.canEditAssets, countries: stored.countries)
+    }
+
+    /// A real hash of a random password, verified against when the email is unknown.
+    private static let dummyHash = Bcrypt.hash(UUID().uuidString, cost: 10)
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+/// Everything a connected station needs to decide scans of one audit by itself: the expected
+/// set with first scans, the unexpected entries, and the other known assets (to say why a scan
+/// is unexpected). The server sends it; the station's replica stores it.
+public struct AuditSnapshot: Codable, Sendable, Equatable {
+    public struct Expected: Codable, Sendable, Equatable {
+        public var asset: AssetBrief
+        public var firstScan: FirstScan?
+        public init(asset: AssetBrief, firstScan: FirstScan?) { self.asset = asset; self.firstScan = firstScan }
+    }
+
+    public struct Unexpected: Codable, Sendable, Equatable {
+        public var key: String
+        public var firstScan: FirstScan
+        public init(key: String, firstScan: FirstScan) { self.key = key; self.firstScan = firstScan }
+    }
+
+    public var audit: AuditSession
+    public var expected: [Expected]
+    public var unexpected: [Unexpected]
+    public var known: [AssetBrief]
+
+    public init(audit: AuditSession, expected: [Expected], unexpected: [Unexpected], known: [AssetBrief]) {
+        self.audit = audit; self.expected = expected; self.unexpected = unexpected; self.known = known
+    }
+}
+
+extension SQLiteAuditService {
+    /// The snapshot of an audit, read in one transaction so its parts agree.
+    public func snapshot(auditID: AuditID) async throws -> AuditSnapshot {
+        try await database.read { db in
+            let audit = try AuditRows.fetchSession(db, id: auditID)
+            let expected = try Row.fetchAll(db, sql: """
+                SELECT a.*, \(AuditRows.firstScanColumns) FROM audit_expected e JOIN assets a ON a.id = e.asset_id
+                LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = ? ORDER BY e.asset_id
+                """, arguments: [auditID]).map { AuditSnapshot.Expected(asset: AssetBrief(row: $0), firstScan: AuditRows.firstScan($0)) }
+            let unexpected = try Row.fetchAll(db, sql: """
+                SELECT u.key, \(AuditRows.firstScanColumns) FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+                WHERE u.audit_id = ? ORDER BY u.first_scan_id
+                """, arguments: [auditID]).compactMap { row in
+                    AuditRows.firstScan(row).map { AuditSnapshot.Unexpected(key: row["key"], firstScan: $0) }
+                }
+            let known = try Row.fetchAll(db, sql: """
+                SELECT a.* FROM assets a WHERE NOT EXISTS
+                (SELECT 1 FROM audit_expected e WHERE e.audit_id = ? AND e.asset_id = a.id) ORDER BY a.id
+                """, arguments: [auditID]).map(AssetBrief.init(row:))
+            return AuditSnapshot(audit: audit, expected: expected, unexpected: unexpected, known: known)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import GRDB
+
+/// Migrations for the server's users and for a connected station's outbox and replica.
+/// Registered by name in `Schema.migrator`; like every migration, they never change once shipped.
+enum ConnectedSchema {
+    /// Server side: users with bcrypt hashes, revoked tokens, and the server's secrets.
+    static func users(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE users (
+                id INTEGER PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (email <> ''),
+                name TEXT NOT NULL CHECK (name <> ''),
+                password_hash TEXT NOT NULL CHECK (password_hash LIKE '$2%'),
+                user_type TEXT NOT NULL CHECK (user_type IN ('ADMIN','STAFF','CLIENT')),
+                can_edit_assets BOOLEAN NOT NULL DEFAULT 0,
+                countries TEXT NOT NULL DEFAULT '',
+                created_at DATETIME NOT NULL);
+            CREATE TABLE revoked_tokens (
+                token_id TEXT PRIMARY KEY,
+                expires_at DATETIME NOT NULL) WITHOUT ROWID;
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value BLOB NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    /// Station side: scans waiting for the server, in the order they were made.
+    static func outbox(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                scan_id TEXT NOT NULL UNIQUE,
+                audit_id TEXT NOT NULL,
+                identifier TEXT NOT NULL,
+                source TEXT NOT NULL,
+                station TEXT NOT NULL,
+                user TEXT NOT NULL,
+                scanned_at DATETIME NOT NULL,
+                local_status TEXT NOT NULL,
+                local_message TEXT NOT NULL,
+                adds_scanned BOOLEAN NOT NULL,
+                adds_unexpected BOOLEAN NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','synced','rejected')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                server_status TEXT,
+                server_message TEXT,
+                synced_at DATETIME);
+            CREATE INDEX outbox_state ON outbox(state, seq);
+            CREATE TABLE sync_state (
+                key TEXT PRIMARY KEY,
+                value TEXT) WITHOUT ROWID;
+            """)
+    }
+
+    /// Station side: the local copy of each audit it works on, as the server last told it.
+    static func replica(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE replica_audits (
+                id TEXT PRIMARY KEY,
+                session TEXT NOT NULL,
+                pulled_at DATETIME NOT NULL) WITHOUT ROWID;
+            CREATE TABLE replica_assets (
+                audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE,
+                asset_id INTEGER NOT NULL,
+                expected BOOLEAN NOT NULL,
+                brief TEXT NOT NULL,
+                first_scan TEXT,
+                PRIMARY KEY (audit_id, asset_id)) WITHOUT ROWID;
+            CREATE TABLE replica_unexpected (
+                audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                first_scan TEXT NOT NULL,
+                PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
+            """)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+public enum OutboxState: String, Sendable, Codable {
+    /// Stored here, not yet acknowledged by the server.
+    case pending
+    /// The server stored it; its answer is kept.
+    case synced
+    /// The server refused it for good (the audit ended, the user may not audit the country, …).
+    case rejected
+}
+
+/// One scan a connected station made, with the outcome it showed at once.
+public struct OutboxEntry: Sendable, Equatable {
+    public var seq: Int64
+    public var scanID: String
+    public var auditID: AuditID
+    public var identifier: String
+    public var source: ScanSource
+    public var station: String
+    public var user: String
+    public var scannedAt: Date
+    public var localStatus: ScanStatus
+    public var localMessage: String
+    public var addsScanned: Bool
+    public var addsUnexpected: Bool
+    public var state: OutboxState
+    public var attempts: Int
+    public var lastError: String?
+
+    public init(scanID: String, auditID: AuditID, identifier: String, source: ScanSource, station: String, user: String,
+                scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool) {
+        self.seq = 0; self.scanID = scanID; self.auditID = auditID; self.identifier = identifier; self.source = source
+        self.station = station; self.user = user; self.scannedAt = scannedAt; self.localStatus = localStatus
+        self.localMessage = localMessage; self.addsScanned = addsScanned; self.addsUnexpected = addsUnexpected
+        self.state = .pending; self.attempts = 0
+    }
+
+    init(row: Row) {
+        seq = row["seq"]; scanID = row["scan_id"]; auditID = row["audit_id"]; identifier = row["identifier"]
+        source = ScanSource(rawValue: row["source"]) ?? .manual; station = row["station"]; user = row["user"]
+        scannedAt = row["scanned_at"]; localStatus = ScanStatus(rawValue: row["local_status"]) ?? .unknown
+        localMessage = row["local_message"]; addsScanned = row["adds_scanned"]; addsUnexpected = row["adds_unexpected"]
+        state = OutboxState(rawValue: row["state"]) ?? .pending; attempts = row["attempts"]; lastError = row["last_error"]
+    }
+
+    /// The request that sends this scan to the server; the scan_id makes a resend harmless.
+    public var request: ScanRequest {
+        ScanRequest(identifier: identifier, auditId: auditID, scanId: scanID, source: source, scannedAt: scannedAt,
+                    deviceName: station, user: user)
+    }
+
+    public var firstScan: FirstScan { FirstScan(scannedAt: scannedAt, station: station, user: user, source: source) }
+}
+
+/// How the outbox stands.
+public struct OutboxCounts: Sendable, Equatable {
+    public var pending: Int
+    public var synced: Int
+    public var rejected: Int
+    public var lastSyncAt: Date?
+    public var lastError: String?
+}
+
+/// The durable queue of scans a connected station has not yet delivered. A scan is written
+/// here (one transaction, synchronous=FULL) before its outcome is shown.
+public struct StationOutbox: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) { self.database = database }
+
+    /// Stores a new scan; a scan_id seen before returns the stored entry and stores nothing.
+    public func enqueue(_ entry: OutboxEntry) async throws -> OutboxEntry {
+        try await database.write { db in
+            if let stored = try Self.fetch(db, scanID: entry.scanID) { return stored }
+            try db.cachedStatement(sql: """
+                INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
+                                    local_message, adds_scanned, adds_unexpected)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
+                                         entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
+                                         entry.addsScanned, entry.addsUnexpected])
+            var stored = entry
+            stored.seq = db.lastInsertedRowID
+            return stored
+        }
+    }
+
+    public func entry(scanID: String) async throws -> OutboxEntry? {
+        try await database.read { db in try Self.fetch(db, scanID: scanID) }
+    }
+
+    static func fetch(_ db: Database, scanID: String) throws -> OutboxEntry? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM outbox WHERE scan_id = ?"), arguments: [scanID]).map(OutboxEntry.init(row:))
+    }
+
+    /// The oldest pending scans, in the order they were made.
+    public func pending(limit: Int = 100, auditID: AuditID? = nil) async throws -> [OutboxEntry] {
+        try await database.read { db in
+            if let auditID {
+                return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq LIMIT ?",
+                                        arguments: [auditID, limit]).map(OutboxEntry.init(row:))
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT ?",
+                                    arguments: [limit]).map(OutboxEntry.init(row:))
+        }
+    }
+
+    /// A failed attempt: the scan stays pending.
+    public func noteFailure(scanID: String, error: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE scan_id = ?", arguments: [error, scanID])
+            try Self.setState(db, "last_error", error)
+        }
+    }
+
+    /// The server refused the scan for good; it is kept, marked, and no longer sent.
+    public func reject(scanID: String, error: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE outbox SET state = 'rejected', attempts = attempts + 1, last_error = ? WHERE scan_id = ?",
+                           arguments: [error, scanID])
+        }
+    }
+
+    /// Scans of `auditID` still pending that add to the scanned and unexpected counts.
+    public func pendingAdds(auditID: AuditID) async throws -> (scanned: Int, unexpected: Int) {
+        try await database.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(adds_scanned), 0) AS scanned, COALESCE(SUM(adds_unexpected), 0) AS unexpected
+                FROM outbox WHERE state = 'pending' AND audit_id = ?
+                """, arguments: [auditID])
+            return (row?["scanned"] ?? 0, row?["unexpected"] ?? 0)
+        }
+    }
+
+    public func counts() async throws -> OutboxCounts {
+        try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox GROUP BY state")
+            let count = { (state: String) -> Int in
+                guard let row = rows.first(where: { ($0["state"] as String) == state }) else { return 0 }
+                return row["n"]
+            }
+            let lastSync = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_sync_at'")
+            let lastError = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_error'")
+            return OutboxCounts(pending: count("pending"), synced: count("synced"), rejected: count("rejected"),
+                                lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError)
+        }
+    }
+
+    /// Every scan the server refused, for `status` to list.
+    public func rejected(limit: Int = 100) async throws -> [OutboxEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'rejected' ORDER BY seq LIMIT ?", arguments: [limit])
+                .map(OutboxEntry.init(row:))
+        }
+    }
+
+    static func setState(_ db: Database, _ key: String, _ value: String?) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+}

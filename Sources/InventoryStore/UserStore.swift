@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+/// A user of the server, as stored: the password only as a bcrypt hash.
+public struct StoredUser: Sendable, Equatable {
+    public var id: Int64
+    public var email: String
+    public var name: String
+    public var passwordHash: String
+    /// ADMIN, STAFF or CLIENT.
+    public var userType: String
+    public var canEditAssets: Bool
+    /// Countries the user may audit; empty means every country.
+    public var countries: [String]
+    public var createdAt: Date
+
+    init(row: Row) {
+        id = row["id"]; email = row["email"]; name = row["name"]; passwordHash = row["password_hash"]
+        userType = row["user_type"]; canEditAssets = row["can_edit_assets"]
+        countries = (row["countries"] as String).split(separator: ",").map(String.init)
+        createdAt = row["created_at"]
+    }
+}
+
+/// The server's users, revoked tokens and secrets.
+public struct UserStore: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) { self.database = database }
+
+    /// Adds a user; the email must be new (case-insensitively).
+    public func create(email: String, name: String, passwordHash: String, userType: String,
+                       canEditAssets: Bool, countries: [String]) async throws -> StoredUser {
+        try await database.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) == true {
+                throw InventoryError.duplicate(field: "email", value: email)
+            }
+            try db.execute(sql: """
+                INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date()])
+            guard let user = try Self.fetch(db, id: db.lastInsertedRowID) else {
+                throw InventoryError.storage("the new user could not be read back")
+            }
+            return user
+        }
+    }
+
+    public func find(email: String) async throws -> StoredUser? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email]).map(StoredUser.init(row:))
+        }
+    }
+
+    public func get(id: Int64) async throws -> StoredUser? {
+        try await database.read { db in try Self.fetch(db, id: id) }
+    }
+
+    static func fetch(_ db: Database, id: Int64) throws -> StoredUser? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(StoredUser.init(row:))
+    }
+
+    /// The user of a token, or nil when the user is gone or the token was revoked; one read.
+    public func tokenUser(id: Int64, tokenID: String) async throws -> StoredUser? {
+        try await database.read { db in
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM revoked_tokens WHERE token_id = ?"), arguments: [tokenID]) == true {
+                return nil
+            }
+            return try Self.fetch(db, id: id)
+        }
+    }
+
+    /// Revokes a token until it would have expired anyway; old entries are pruned.
+    public func revoke(tokenID: String, expiresAt: Date) async throws {
+        try await database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO revoked_tokens (token_id, expires_at) VALUES (?, ?)", arguments: [tokenID, expiresAt])
+            try db.execute(sql: "DELETE FROM revoked_tokens WHERE expires_at < ?", arguments: [Date()])
+        }
+    }
+
+    /// The secret stored under `name`, made by `make` and stored the first time it is asked for.
+    public func secret(named name: String, make: @escaping @Sendable () -> Data) async throws -> Data {
+        try await database.write { db in
+            if let value = try Data.fetchOne(db, sql: "SELECT value FROM server_secrets WHERE name = ?", arguments: [name]) {
+                return value
+            }
+            let value = make()
+            try db.execute(sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?)", arguments: [name, value])
+            return value
+        }
+    }
+}

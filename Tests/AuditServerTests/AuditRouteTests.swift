@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite("The audit routes")
+struct AuditRouteTests {
+    @Test func aWholeAuditThroughTheAPI() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let token = try await server.user("lead@example.com")
+        try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
+        let countries = try await server.call("GET", "/api/v1/audit/countries", token: token)
+        #expect((countries.data?["countries"] as? [[String: Any]])?.count == 2)
+        #expect((try await server.call("GET", "/api/v1/audit/status", token: token)).data?["active"] as? Bool == false)
+
+        let start = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"sg"}"#, token: token)
+        #expect(start.status == 201)
+        let audit = try #require(start.data?["audit"] as? [String: Any])
+        let auditID = try #require(audit["id"] as? String)
+        #expect(audit["total_assets"] as? Int == 3 && audit["is_active"] as? Bool == true)
+        let again = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
+        #expect(again.status == 409 && again.error == "AUDIT_ALREADY_ACTIVE")
+        #expect(again.data?["audit_id"] as? String == auditID)
+
+        func scan(_ identifier: String, scanID: String? = nil) async throws -> TestServer.Answer {
+            let id = scanID.map { #", "scan_id": "\#($0)""# } ?? ""
+            return try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier": "\#(identifier)"\#(id), "device_name": "kiosk-2"}"#, token: token)
+        }
+        #expect(try await scan("A1", scanID: "s-1").data?["status"] as? String == "found_expected")
+        let repeatScan = try await scan("A1", scanID: "s-1")
+        #expect(repeatScan.data?["status"] as? String == "found_expected")
+        #expect((repeatScan.data?["progress"] as? [String: Any])?["scanned_count"] as? Int == 1)
+        let second = try await scan("SN-A1")
+        #expect(second.data?["status"] as? String == "already_scanned")
+        #expect((second.data?["first_scan"] as? [String: Any])?["station"] as? String == "kiosk-2")
+        #expect((second.data?["first_scan"] as? [String: Any])?["user"] as? String == "lead")
+        #expect(try await scan("M1").data?["reason"] as? String == "other_country")
+        let unknown = try await scan("ZZZ")
+        #expect(unknown.data?["status"] as? String == "unknown")
+        let progress = try #require(unknown.data?["progress"] as? [String: Any])
+        #expect(progress["scanned_count"] as? Int == 1 && progress["missing_count"] as? Int == 2 && progress["unexpected_count"] as? Int == 2)
+
+        let missing = try await server.call("GET", "/api/v1/audit/details/missing?per_page=1&page=2", token: token)
+        #expect((missing.data?["assets"] as? [[String: Any]])?.first?["asset_tag"] as? String == "A3")
+        let pagination = try #require(missing.data?["pagination"] as? [String: Any])
+        #expect(pagination["total"] as? Int == 2 && pagination["last_page"] as? Int == 2 && pagination["per_page"] as? Int == 1)
+        let unexpected = try await server.call("GET", "/api/v1/audit/details/unexpected?search=ZZ", token: token)
+        #expect((unexpected.data?["assets"] as? [[String: Any]])?.map { $0["identifier"] as? String } == ["ZZZ"])
+        #expect(try await server.call("GET", "/api/v1/audit/details/bogus", token: token).status == 404)
+
+        let csv = try await server.call("GET", "/api/v1/audit/\(auditID)/report?format=csv", token: token)
+        #expect(csv.status == 200 && csv.text.contains("A3") && csv.text.contains("missing"))
+        let json = try await server.call("GET", "/api/v1/audit/\(auditID)/report?format=json", token: token)
+        #expect((json.body["summary"] as? [String: Any])?["scanned_count"] as? Int == 1)
+        #expect(try await server.call("GET", "/api/v1/audit/\(auditID)/report?format=pdf", token: token).status == 422)
+        let snapshot = try await server.call("GET", "/api/v1/audit/\(auditID)/snapshot", token: token)
+        #expect((snapshot.data?["expected"] as? [Any])?.count == 3 && (snapshot.data?["known"] as? [Any])?.count == 1)
+        #expect(try await server.call("GET", "/api/v1/audit/\(auditID)", token: token).data?["audit"] != nil)
+        #expect(try await server.call("GET", "/api/v1/audit/no-such-audit", token: token).status == 404)
+
+        let end = try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id":"\#(auditID)"}"#, token: token)
+        #expect(end.status == 200)
+        #expect((end.data?["summary"] as? [String: Any])?["missing"] as? [Any] != nil)
+        let late = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A2","audit_id":"\#(auditID)"}"#, token: token)
+        #expect(late.status == 409 && late.error == "AUDIT_ENDED")
+        #expect(try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id":"\#(auditID)"}"#, token: token).status == 409)
+        #expect(try await server.call("POST", "/api/v1/audit/end", json: "{}", token: token).error == "NO_ACTIVE_AUDIT")
+        let history = try await server.call("GET", "/api/v1/audit/history?country=SG", token: token)
+        #expect((history.data?["audits"] as? [[String: Any]])?.first?["is_active"] as? Bool == false)
+    }
+
+    @Test func aScanWithNoRunningAuditIs404() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let token = try await server.user("solo@example.com")
+        let answer = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: token)
+        #expect(answer.status == 404 && answer.error == "NO_ACTIVE_AUDIT")
+    }
+}

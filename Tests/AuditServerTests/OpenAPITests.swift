@@ -1,0 +1,64 @@
+@testable import AuditServer
+import Foundation
+import Hummingbird
+import InventoryCore
+import Logging
+import Testing
+
+@Suite("The OpenAPI document and the 500 envelope")
+struct OpenAPITests {
+    /// `path → methods` read from the YAML's `paths:` section.
+    static func documentedRoutes(_ yaml: String) -> Set<String> {
+        var routes = Set<String>()
+        var path: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("components:") { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()) }
+            else if let path, line.hasPrefix("    "), !line.hasPrefix("     "),
+                    let method = ["get", "post", "put", "delete", "patch"].first(where: { line == "    \($0):" }) {
+                routes.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        return routes
+    }
+
+    @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let (_, routes) = buildRouter(server.parts, settings: server.settings, logger: Logger(label: "test"))
+        let served = Set(routes.map(\.description))
+        let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
+        #expect(served.count > 30)
+        #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+        #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+        let answer = try await server.call("GET", "/openapi.yaml")
+        #expect(answer.status == 200 && answer.text == OpenAPIDocument.yaml)
+        // Every documented route answers with something other than "no such route".
+        let token = try await server.user("doc@example.com")
+        for route in documented {
+            let parts = route.split(separator: " ")
+            let path = String(parts[1]).replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{audit_id}", with: "x")
+                .replacingOccurrences(of: "{list}", with: "all")
+            let reply = try await server.call(String(parts[0]), path, json: parts[0] == "GET" || parts[0] == "DELETE" ? nil : "{}", token: token)
+            #expect(!(reply.status == 404 && (reply.body["message"] as? String)?.hasPrefix("No such call") == true), "\(route)")
+            #expect(reply.status < 500, "\(route) answered \(reply.status)")
+        }
+    }
+
+    struct Secret: Error { let detail = "password=hunter2 at /srv/db.sqlite" }
+
+    @Test func anUnexpectedFailureIs500AndSaysNothingAboutInternals() async throws {
+        let middleware = ErrorMiddleware<BasicRequestContext>(logger: Logger(label: "test"))
+        let request = Request(head: .init(method: .get, scheme: "http", authority: "x", path: "/boom"), body: .init(buffer: .init()))
+        let response = middleware.response(for: Secret(), request: request)
+        #expect(response.status.code == 500)
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let token = try await server.user("db@example.com")
+        try await server.parts.database.writer.write { db in try db.execute(sql: "DROP TABLE accessory_holdings") }
+        let failed = try await server.call("GET", "/api/v2/accessories", token: token)
+        #expect(failed.status >= 500)
+        #expect(failed.error == "STORAGE_ERROR")
+        #expect(!failed.text.contains("accessory_holdings") && !failed.text.lowercased().contains("sqlite"))
+    }
+}
