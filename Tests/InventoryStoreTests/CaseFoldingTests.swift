@@ -1,0 +1,44 @@
+import Foundation
+import InventoryCore
+import InventoryStore
+import Testing
+
+/// Case-insensitive matching beyond plain ASCII tags: the engine and the store must still agree.
+@Suite("Case-insensitive matching edge cases")
+struct CaseFoldingTests {
+    static func outcomes(tags: [String], scanning identifier: String) async throws -> (engine: ScanDecision, store: ScanResult) {
+        let store = try TemporaryStore()
+        var briefs: [AssetBrief] = []
+        for tag in tags { briefs.append(try await store.addAsset(tag, name: "Asset \(tag)").brief) }
+        let audit = try await store.audits(caseSensitive: false).start(country: "SG", by: alice)
+        var engine = AuditEngine(auditID: audit.id, country: "SG", expected: briefs, caseSensitive: false)
+        let decision = engine.scan(identifier, RulesFixture.finalScan)
+        let result = try await store.audits(caseSensitive: false).record(ScanRequest(identifier: identifier, auditId: audit.id))
+        return (decision, result)
+    }
+
+    @Test func accentedTagsMatchInAnyCase() async throws {
+        let (engine, store) = try await Self.outcomes(tags: ["ÉCRAN-1"], scanning: "écran-1")
+        #expect(engine.status == .foundExpected && engine.asset?.assetTag == "ÉCRAN-1")
+        withKnownIssue("SQLite's NOCASE folds ASCII only, while the engine upper-cases all of Unicode") {
+            #expect(store.status == engine.status)
+            #expect(store.asset?.assetTag == engine.asset?.assetTag)
+        }
+    }
+
+    @Test func asciiTagsMatchInAnyCase() async throws {
+        let (engine, store) = try await Self.outcomes(tags: ["SCREEN-1"], scanning: "screen-1")
+        #expect(engine.status == .foundExpected && store.status == .foundExpected)
+        #expect(engine.asset?.assetTag == "SCREEN-1" && store.asset?.assetTag == "SCREEN-1")
+    }
+
+    @Test func tagsThatDifferOnlyInCaseResolveToTheSameAsset() async throws {
+        // Tags are unique case-sensitively, so both may exist; a case-insensitive station must
+        // then pick the same one in both implementations (the exact match, ideally).
+        let (engine, store) = try await Self.outcomes(tags: ["ab-1", "AB-1"], scanning: "ab-1")
+        #expect(store.status == .foundExpected && engine.status == .foundExpected)
+        withKnownIssue("the engine keeps the last asset under a folded key; the store takes the first row") {
+            #expect(engine.asset?.assetTag == store.asset?.assetTag)
+        }
+    }
+}
