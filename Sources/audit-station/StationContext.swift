@@ -1,4 +1,3 @@
-import AuditClient
 import Foundation
 import InventoryCore
 import InventoryStore
