@@ -59,28 +59,52 @@ public struct ReportWriter {
             row.identifier, row.assetTag, row.serialNum, row.name, row.outcome.rawValue, row.reason?.rawValue,
             row.firstScannedAt.map(ISOTime.string), String(row.scanCount), row.station, row.user, row.source?.rawValue,
         ]
-        switch format {
-        case .csv:
-            for (index, cell) in cells.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                if let cell { CSV.appendCell(cell, to: &buffer) }
-            }
-            buffer += [13, 10]
-        case .json:
+        beginRow()
+        for cell in cells {
+            if var cell { cell.withUTF8 { appendCell(UnsafeRawBufferPointer($0)) } } else { appendCell(nil) }
+        }
+        endRow()
+    }
+
+    private var column = 0
+
+    /// Starts a row; give it one `appendCell` per column in `columns` order, then `endRow`.
+    /// This is the fast path for stores that hand over raw column bytes.
+    public mutating func beginRow() {
+        column = 0
+        if format == .json {
             if rows > 0 { buffer.append(UInt8(ascii: ",")) }
             buffer.append(UInt8(ascii: "{"))
-            for (index, cell) in cells.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                JSONText.appendString(Self.columns[index], to: &buffer)
-                buffer.append(UInt8(ascii: ":"))
-                if index == 7 { buffer += Array(String(row.scanCount).utf8) }
-                else if let cell { JSONText.appendString(cell, to: &buffer) }
-                else { buffer += Array("null".utf8) }
-            }
-            buffer.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// The next cell's UTF-8 bytes, or nil when empty. The scan_count column holds digits.
+    public mutating func appendCell(_ bytes: UnsafeRawBufferPointer?) {
+        defer { column += 1 }
+        switch format {
+        case .csv:
+            if column > 0 { buffer.append(UInt8(ascii: ",")) }
+            if let bytes { CSV.appendCell(bytes, to: &buffer) }
+        case .json:
+            if column > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer += Self.jsonKeys[column]
+            if let bytes {
+                if column == Self.scanCountColumn { buffer.append(contentsOf: bytes) }
+                else { JSONText.appendString(bytes, to: &buffer) }
+            } else {
+                buffer += Self.jsonNull
+            }
+        }
+    }
+
+    public mutating func endRow() {
+        buffer += format == .csv ? [13, 10] : [UInt8(ascii: "}")]
         rows += 1
     }
+
+    private static let scanCountColumn = 7
+    private static let jsonNull = Array("null".utf8)
+    private static let jsonKeys: [[UInt8]] = columns.map { Array("\"\($0)\":".utf8) }
 
     /// Closes the document (JSON); call once after the last row.
     public mutating func finish() {
@@ -98,26 +122,42 @@ public enum CSV {
     /// Appends one RFC 4180 cell, quoted when it holds a comma, quote or line break, and
     /// defused when a spreadsheet would read it as a formula.
     public static func appendCell(_ text: String, to buffer: inout [UInt8]) {
-        var utf8 = Array(text.utf8)
-        if let first = utf8.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13].contains(first) {
-            utf8.insert(UInt8(ascii: "'"), at: 0)
+        var text = text
+        text.withUTF8 { appendCell(UnsafeRawBufferPointer($0), to: &buffer) }
+    }
+
+    public static func appendCell(_ bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        let formula = bytes.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13].contains($0) } ?? false
+        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        if needsQuotes { buffer.append(UInt8(ascii: "\"")) }
+        if formula { buffer.append(UInt8(ascii: "'")) }
+        if needsQuotes {
+            for byte in bytes {
+                if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+                buffer.append(byte)
+            }
+            buffer.append(UInt8(ascii: "\""))
+        } else {
+            buffer.append(contentsOf: bytes)
         }
-        let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
-        guard needsQuotes else { buffer += utf8; return }
-        buffer.append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
-            buffer.append(byte)
-        }
-        buffer.append(UInt8(ascii: "\""))
     }
 }
 
 public enum JSONText {
     /// Appends a JSON string literal with the escapes RFC 8259 requires.
     public static func appendString(_ text: String, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendString(UnsafeRawBufferPointer($0), to: &buffer) }
+    }
+
+    public static func appendString(_ bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        if !bytes.contains(where: { $0 < 32 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            buffer.append(contentsOf: bytes)
+            buffer.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): buffer += [92, 34]
             case UInt8(ascii: "\\"): buffer += [92, 92]

@@ -1,10 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Times on the wire and in reports: ISO 8601 in UTC with whole seconds (`2026-05-12T10:30:00Z`).
 public enum ISOTime {
     public static func string(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash)
-            .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted))
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     public static func parse(_ text: String) -> Date? {

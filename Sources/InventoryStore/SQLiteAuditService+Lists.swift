@@ -38,24 +38,44 @@ extension SQLiteAuditService {
     }
 
     /// Streams the report: every expected asset (scanned or missing) in asset order, then every
-    /// unexpected entry in the order it was first scanned. Chunks of about 1 MB go to `output`.
+    /// unexpected entry in the order it was first scanned. SQLite hands each cell's bytes
+    /// straight to the writer, and chunks of about 1 MB go to `output`.
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
         try await database.read { db in
             let audit = try AuditRows.fetchSession(db, id: auditID)
             var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
             let flushSize = 1 << 20
-            let expected = try Row.fetchCursor(db, sql: AuditRows.expectedSQL + " ORDER BY e.asset_id", arguments: [auditID])
-            while let row = try expected.next() {
-                writer.append(AuditRows.expectedEntry(row))
-                if writer.buffer.count >= flushSize { try output(writer.drain()) }
-            }
-            let unexpected = try Row.fetchCursor(db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id", arguments: [auditID])
-            while let row = try unexpected.next() {
-                writer.append(AuditRows.unexpectedEntry(row))
-                if writer.buffer.count >= flushSize { try output(writer.drain()) }
+            for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: [auditID])
+                while let row = try rows.next() {
+                    writer.beginRow()
+                    for index in 0..<ReportWriter.columns.count {
+                        try row.withUnsafeData(atIndex: index) { data in
+                            if let data { data.withUnsafeBytes { writer.appendCell($0) } } else { writer.appendCell(nil) }
+                        }
+                    }
+                    writer.endRow()
+                    if writer.buffer.count >= flushSize { try output(writer.drain()) }
+                }
             }
             writer.finish()
             try output(writer.drain())
         }
     }
+
+    /// The report's columns, in `ReportWriter.columns` order, as text.
+    static let reportExpectedSQL = """
+        SELECT e.asset_tag, a.asset_tag, a.serial_num, a.name,
+               CASE WHEN e.first_scan_id IS NULL THEN 'missing' ELSE 'scanned' END, NULL,
+               strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(e.scan_count AS TEXT), s.station, s.user, s.source
+        FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id LEFT JOIN scans s ON s.id = e.first_scan_id
+        WHERE e.audit_id = ? ORDER BY e.asset_id
+        """
+
+    static let reportUnexpectedSQL = """
+        SELECT u.identifier, a.asset_tag, a.serial_num, a.name, 'unexpected', u.reason,
+               strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(u.scan_count AS TEXT), s.station, s.user, s.source
+        FROM audit_unexpected u LEFT JOIN assets a ON a.id = u.asset_id JOIN scans s ON s.id = u.first_scan_id
+        WHERE u.audit_id = ? ORDER BY u.first_scan_id
+        """
 }
