@@ -9,6 +9,8 @@
 # time from the driver's frame timestamp to the code leaving the de-duplication filter;
 # storing the scan comes after and is not included), and the CPU use of the process with
 # no code in view (the emulator's producer thread runs in the same process and is included).
+# Latency to a *stored* outcome, through `audit-station audit scan --device`, is measured by
+# Benchmarks/camera/stored_latency.py --station PATH/audit-station.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_PER_RUN="${1:-30}"
