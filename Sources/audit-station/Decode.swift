@@ -18,50 +18,26 @@ extension AuditStation {
         var json = false
 
         func run() async throws {
-            let config = try decoderConfig(path: global.config)
             var failures = 0
-            for result in decodeImages(paths: files, config: config) {
-                if case .failure = result.outcome { failures += 1 }
-                if json {
-                    print(result.jsonLine())
-                } else if case .failure = result.outcome {
-                    FileHandle.standardError.write(Data((result.textLines().joined(separator: "\n") + "\n").utf8))
-                } else {
-                    result.textLines().forEach { print($0) }
-                }
+            try await runReportingErrors {
+                failures = try decode(config: StationConfig.load(path: global.config).decoder)
             }
             if failures > 0 { throw ExitCode(1) }
         }
 
-        /// The `"decoder"` object of the station configuration, or the defaults.
-        private func decoderConfig(path: String?) throws -> DecoderConfig {
-            guard let path else { return DecoderConfig() }
-            struct Station: Decodable { var decoder: DecoderConfig? }
-            do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                return try JSONDecoder().decode(Station.self, from: data).decoder ?? DecoderConfig()
-            } catch let error as DecodingError {
-                throw DecodeConfigError("the configuration \(path) is not valid: \(Self.describe(error))")
-            } catch {
-                throw DecodeConfigError("cannot read the configuration \(path): \(error.localizedDescription)")
+        private func decode(config: DecoderConfig) throws -> Int {
+            var failures = 0
+            for result in decodeImages(paths: files, config: config) {
+                if case .failure = result.outcome { failures += 1 }
+                if json {
+                    Terminal.line(result.jsonLine())
+                } else if case .failure = result.outcome {
+                    FileHandle.standardError.write(Data((result.textLines().joined(separator: "\n") + "\n").utf8))
+                } else {
+                    result.textLines().forEach { Terminal.line($0) }
+                }
             }
-        }
-
-        private static func describe(_ error: DecodingError) -> String {
-            let context: DecodingError.Context
-            switch error {
-            case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
-            @unknown default: return error.localizedDescription
-            }
-            let key = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-                .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-            return key.isEmpty ? context.debugDescription : "\(key): \(context.debugDescription)"
+            return failures
         }
     }
-}
-
-/// A configuration file that `decode` cannot use; the message names the file and the key.
-private struct DecodeConfigError: LocalizedError {
-    let errorDescription: String?
-    init(_ message: String) { errorDescription = message }
 }

@@ -55,6 +55,14 @@ struct DemoScript {
             await recorder.record(identifier, source: .manual)
         }
 
+        let images = ["code128-15-photo.jpg", "qrcode-15-photo.jpg", "code39-13-inverted.png", "none-01-white.png"]
+            .map { URL(fileURLWithPath: "SampleImages").appendingPathComponent($0).path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        if !images.isEmpty {
+            step("Decoding label photos from SampleImages/ (as `audit scan --images` does)")
+            try await AuditStation.Audit.Scan.scanImages(images, decoder: context.config.decoder, into: recorder)
+        }
+
         step("Ending the audit")
         let summary = try await context.audit.end(auditID: audit.id, by: context.actor)
         AuditText.summary(summary, listLimit: 8)
@@ -104,6 +112,10 @@ struct DemoInventory {
                     company: "Acme")))
             }
         }
+        // The tags printed on the labels in SampleImages/.
+        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "AST-000456", serialNum: "C02XK1ZJJG5H", name: "HP EliteDesk 800", country: "SG", location: "Warehouse A, dock")))
+        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "AST-000123", name: "Zebra ZT411 printer", country: "SG", location: "Warehouse A, dock")))
+        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "TAG-7781", name: "Pallet jack", country: "MY", location: "KL office")))
         result.assetCount = try await context.assets.importAssets(rows) { _, _ in }
         _ = try await context.assets.transfer(id: 1, TransferRequest(customerId: acme.id, reason: "New starter"))
 

@@ -60,19 +60,17 @@ enum StationError: Error, LocalizedError {
 }
 
 extension DecodingError {
-    /// "at camera.width: expected a number" rather than Foundation's debug dump.
+    /// "camera.width: Expected Int …" rather than Foundation's debug dump.
     var plainDescription: String {
-        func path(_ context: Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
-        }
+        let context: Context
         switch self {
-        case .typeMismatch(let type, let context): return "at \(path(context)): expected \(type)"
-        case .valueNotFound(let type, let context): return "at \(path(context)): expected \(type), found null"
-        case .keyNotFound(let key, let context): return "at \(path(context)): \(key.stringValue) is required"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "at \(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(self)"
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
+        @unknown default: return localizedDescription
         }
+        if case .dataCorrupted = self, context.codingPath.isEmpty { return "not valid JSON" }
+        let key = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+            .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        if case .keyNotFound(let missing, _) = self { return "\(key.isEmpty ? "" : key + ": ")\(missing.stringValue) is required" }
+        return key.isEmpty ? context.debugDescription : "\(key): \(context.debugDescription)"
     }
 }

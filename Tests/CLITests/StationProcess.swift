@@ -34,8 +34,10 @@ struct StationProcess {
 
     /// Runs to completion, feeding `input` on standard input.
     @discardableResult
-    static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) throws -> Output {
+    static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+                    directory: URL? = nil) throws -> Output {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
