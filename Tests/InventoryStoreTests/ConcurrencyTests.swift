@@ -84,6 +84,11 @@ struct ConcurrencyTests {
         #expect(results.count == Self.tasks * Self.scansPerTask)
         #expect(results.filter { $0.1.status == .foundExpected }.count == final.scannedCount)
         #expect(results.map(\.1.progress.scannedCount).max() == final.scannedCount)
+        // Each first find moved the count up by exactly one: the counts they returned are 1...N.
+        let foundCounts = results.filter { $0.1.status == .foundExpected }.map(\.1.progress.scannedCount).sorted()
+        #expect(foundCounts == Array(1...final.scannedCount))
+        let newUnexpected = results.filter { [.unexpected, .unknown].contains($0.1.status) && $0.1.firstScan == nil }
+        #expect(newUnexpected.map(\.1.progress.unexpectedCount).sorted() == Array(1...final.unexpectedCount))
         let stored = try await store.database.writer.read { db in
             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT scan_id, status FROM scans")
                 .map { ($0["scan_id"] as String, $0["status"] as String) })
