@@ -37,11 +37,9 @@ extension AssetInput {
                 asset.serialNum = serial
             }
         }
-        if let name {
-            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { errors.add("name", "is required") }
-            else if trimmed.count > 255 { errors.add("name", "is longer than 255 characters") }
-            else { asset.name = trimmed }
+        if let name, let text = errors.collect({ () throws(ValidationError) in try FreeText.required(name, field: "name") }) {
+            if text.count > 255 { errors.add("name", "is longer than 255 characters") }
+            else { asset.name = text }
         }
         if let status {
             if let value = AssetStatus(rawValue: status.uppercased()) { asset.status = value }

@@ -12,6 +12,9 @@ public struct AuditEngine: Sendable, AuditLookup {
     private var byTag: [String: Int] = [:]
     private var bySerial: [String: Int] = [:]
     private var byID: [Int64: Int] = [:]
+    /// Exact keys, consulted first when matching is case-insensitive.
+    private var exactTag: [String: Int] = [:]
+    private var exactSerial: [String: Int] = [:]
     private var firstScans: [Int: FirstScan] = [:]
     private var unexpected: [String: FirstScan] = [:]
     /// Assets outside the expected set that this engine knows about (for the reason).
@@ -36,8 +39,13 @@ public struct AuditEngine: Sendable, AuditLookup {
         let index = assets.count
         assets.append(asset)
         byID[asset.id] = index
-        byTag[key(asset.assetTag)] = index
-        if let serial = asset.serialNum { bySerial[key(serial)] = index }
+        // The first asset keeps a folded key; an exact match is preferred over it.
+        if byTag[key(asset.assetTag)] == nil { byTag[key(asset.assetTag)] = index }
+        if let serial = asset.serialNum, bySerial[key(serial)] == nil { bySerial[key(serial)] = index }
+        if !caseSensitive {
+            exactTag[asset.assetTag] = index
+            if let serial = asset.serialNum { exactSerial[serial] = index }
+        }
     }
 
     /// Makes an asset outside the expected set known, so its scan reports why it is unexpected.
@@ -50,7 +58,7 @@ public struct AuditEngine: Sendable, AuditLookup {
 
     public func expected(matching identifier: String) -> (asset: AssetBrief, firstScan: FirstScan?)? {
         let k = key(identifier)
-        guard let index = byTag[k] ?? bySerial[k] else { return nil }
+        guard let index = exactTag[identifier] ?? byTag[k] ?? exactSerial[identifier] ?? bySerial[k] else { return nil }
         return (assets[index], firstScans[index])
     }
 

@@ -4,6 +4,8 @@ import Foundation
 /// dictionaries; the SQLite store answers from indexed queries inside the scan's transaction.
 /// Both feed the same `AuditRules`, so the rules live in one place.
 public protocol AuditLookup {
+    /// Whether tags and serial numbers match case-sensitively.
+    var caseSensitive: Bool { get }
     /// The expected asset whose tag, or else whose serial number, matches; with its first scan
     /// in this audit if it has been scanned.
     func expected(matching identifier: String) throws -> (asset: AssetBrief, firstScan: FirstScan?)?
@@ -47,7 +49,7 @@ public enum AuditRules {
             return ScanDecision(status: .unexpected, asset: asset, reason: reason,
                                 firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
         }
-        let key = unexpectedKey(identifier: identifier)
+        let key = unexpectedKey(identifier: Identifier.matchKey(identifier, caseSensitive: lookup.caseSensitive))
         return ScanDecision(status: .unknown, asset: nil, reason: .unknown,
                             firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
     }

@@ -23,9 +23,11 @@ public enum Identifier {
         return text
     }
 
-    /// The key under which an identifier is matched: itself, or folded to upper case when
-    /// tags are configured to be case-insensitive.
+    /// The key under which an identifier is matched: itself, or with ASCII letters folded to
+    /// upper case when tags are configured to be case-insensitive. Only ASCII letters fold, as
+    /// in SQLite's NOCASE, so the store and the in-memory engine always agree.
     public static func matchKey(_ identifier: String, caseSensitive: Bool) -> String {
-        caseSensitive ? identifier : identifier.uppercased()
+        guard !caseSensitive, identifier.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return identifier }
+        return String(decoding: identifier.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 }

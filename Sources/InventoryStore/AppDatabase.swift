@@ -26,6 +26,9 @@ public struct AppDatabase: Sendable {
     /// Wraps an open writer (tests may pass an in-memory `DatabaseQueue`) and migrates it.
     public init(writer: any DatabaseWriter) throws {
         self.writer = writer
+        // GRDB switches a WAL writer to synchronous=NORMAL when it opens it; a scan must reach
+        // the disk at commit, so the writer goes back to FULL here.
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Schema.migrator.migrate(writer)
     }
 
@@ -50,6 +53,12 @@ public struct AppDatabase: Sendable {
         catch let error as DatabaseError { throw StoreErrors.map(error) }
         catch let error as ValidationError { throw InventoryError.invalid(error) }
     }
+}
+
+/// Runs input checks that come before a transaction, reporting their field errors as
+/// `InventoryError.invalid` like every other failure of the services.
+func checked<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as ValidationError { throw InventoryError.invalid(error) }
 }
 
 /// Turns SQLite failures into errors a person can act on.

@@ -17,9 +17,9 @@ struct SQLAuditLookup: AuditLookup {
                 SELECT a.*, \(AuditRows.firstScanColumns) FROM assets a
                 JOIN audit_expected e ON e.audit_id = ? AND e.asset_id = a.id
                 LEFT JOIN scans s ON s.id = e.first_scan_id
-                WHERE a.\(column) = ?\(collate) LIMIT 1
+                WHERE a.\(column) = ?\(collate) ORDER BY a.\(column) = ? DESC, a.id LIMIT 1
                 """)
-            if let row = try Row.fetchOne(statement, arguments: [auditID, identifier]) {
+            if let row = try Row.fetchOne(statement, arguments: [auditID, identifier, identifier]) {
                 return (AssetBrief(row: row), AuditRows.firstScan(row))
             }
         }
@@ -28,8 +28,8 @@ struct SQLAuditLookup: AuditLookup {
 
     func knownAsset(matching identifier: String) throws -> AssetBrief? {
         for column in ["asset_tag", "serial_num"] {
-            let statement = try db.cachedStatement(sql: "SELECT * FROM assets WHERE \(column) = ?\(collate) LIMIT 1")
-            if let row = try Row.fetchOne(statement, arguments: [identifier]) { return AssetBrief(row: row) }
+            let statement = try db.cachedStatement(sql: "SELECT * FROM assets WHERE \(column) = ?\(collate) ORDER BY \(column) = ? DESC, id LIMIT 1")
+            if let row = try Row.fetchOne(statement, arguments: [identifier, identifier]) { return AssetBrief(row: row) }
         }
         return nil
     }

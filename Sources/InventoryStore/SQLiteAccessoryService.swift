@@ -40,7 +40,7 @@ public struct SQLiteAccessoryService: AccessoryService {
     }
 
     public func create(_ input: AccessoryInput) async throws -> Accessory {
-        let newAccessory = try input.makeAccessory()
+        let newAccessory = try checked { try input.makeAccessory() }
         return try await database.write { db in
             var accessory = newAccessory
             try accessory.insert(db)

@@ -50,7 +50,7 @@ public struct SQLiteAssetService: AssetService {
     }
 
     public func create(_ input: AssetInput) async throws -> Asset {
-        let newAsset = try input.makeAsset()
+        let newAsset = try checked { try input.makeAsset() }
         return try await database.write { db in
             var asset = newAsset
             try Self.checkUnique(db, asset)

@@ -7,10 +7,12 @@ extension SQLiteAuditService {
     /// returns only after the commit. A `scan_id` seen before returns the stored outcome and
     /// counts nothing again.
     public func record(_ request: ScanRequest) async throws -> ScanResult {
-        let identifier = try Identifier.normalize(request.identifier)
-        let scanID = try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
-        let station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
-        let user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
+        let (identifier, scanID, station, user) = try checked {
+            (try Identifier.normalize(request.identifier),
+             try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased(),
+             try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation,
+             try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown")
+        }
         let source = request.source ?? .manual
         let scannedAt = request.scannedAt ?? Date()
         let caseSensitive = caseSensitive
@@ -33,11 +35,7 @@ extension SQLiteAuditService {
             let rowID = db.lastInsertedRowID
             try Self.count(db, decision, auditID: audit.id, identifier: identifier, scanRowID: rowID)
             let progress = try AuditRows.fetchSession(db, id: audit.id).progress
-            let first = decision.firstScan ?? FirstScan(scannedAt: scannedAt, station: station, user: user, source: source)
-            let entry = decision.asset.map {
-                AuditAsset(asset: $0, identifier: identifier, outcome: decision.unexpectedKey == nil ? .scanned : .unexpected,
-                           reason: decision.reason, firstScan: first)
-            }
+            let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }
             return ScanResult(identifier: identifier, status: decision.status, message: message, asset: entry,
                               reason: decision.reason, firstScan: decision.firstScan, progress: progress,
                               auditId: audit.id, scanId: scanID)
@@ -88,15 +86,8 @@ extension SQLiteAuditService {
         let auditID: AuditID = stored["audit_id"]
         let status = ScanStatus(rawValue: stored["status"]) ?? .unknown
         let reason = (stored["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:))
-        var entry: AuditAsset?
+        let entry = try (stored["asset_id"] as Int64?).flatMap { try Self.entry(db, auditID: auditID, assetID: $0, expected: reason == nil) }
         var firstScan: FirstScan?
-        if let assetID = stored["asset_id"] as Int64? {
-            if reason == nil, let row = try Row.fetchOne(db, sql: AuditRows.expectedSQL + " AND e.asset_id = ?", arguments: [auditID, assetID]) {
-                entry = AuditRows.expectedEntry(row)
-            } else if let row = try Row.fetchOne(db, sql: AuditRows.unexpectedSQL + " AND u.asset_id = ?", arguments: [auditID, assetID]) {
-                entry = AuditRows.unexpectedEntry(row)
-            }
-        }
         let storedID: Int64 = stored["id"]
         if status != .foundExpected {
             let firstRowID = try Int64.fetchOne(db, sql: """
@@ -111,5 +102,15 @@ extension SQLiteAuditService {
         return ScanResult(identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
                           reason: reason, firstScan: firstScan,
                           progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"])
+    }
+
+    /// A known asset's entry in the audit's lists, as `details` shows it.
+    static func entry(_ db: Database, auditID: AuditID, assetID: Int64, expected: Bool) throws -> AuditAsset? {
+        if expected {
+            return try Row.fetchOne(db.cachedStatement(sql: AuditRows.expectedSQL + " AND e.asset_id = ?"), arguments: [auditID, assetID])
+                .map(AuditRows.expectedEntry)
+        }
+        return try Row.fetchOne(db.cachedStatement(sql: AuditRows.unexpectedSQL + " AND u.asset_id = ?"), arguments: [auditID, assetID])
+            .map(AuditRows.unexpectedEntry)
     }
 }

@@ -44,7 +44,7 @@ public struct SQLiteAuditService: AuditService {
     /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
     /// and opens the audit, in one transaction.
     public func start(country: String, by actor: Actor) async throws -> AuditSession {
-        let code = try Country.normalize(country)
+        let code = try checked { try Country.normalize(country) }
         return try await database.write { db in
             if let running = try String.fetchOne(db, sql: "SELECT id FROM audits WHERE country = ? AND ended_at IS NULL", arguments: [code]) {
                 throw InventoryError.auditAlreadyActive(country: code, auditID: running)
@@ -85,7 +85,7 @@ public struct SQLiteAuditService: AuditService {
     }
 
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
-        let code = try country.map { try Country.normalize($0) }
+        let code = try checked { try country.map { try Country.normalize($0) } }
         return try await database.read { db in
             let whereSQL = code == nil ? "" : " WHERE country = ?"
             let arguments: StatementArguments = code.map { [$0] } ?? []

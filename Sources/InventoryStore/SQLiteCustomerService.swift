@@ -34,11 +34,11 @@ public struct SQLiteCustomerService: CustomerService {
     }
 
     public func create(_ input: CustomerInput) async throws -> Customer {
-        let newCustomer = try input.makeCustomer()
+        let newCustomer = try checked { try input.makeCustomer() }
         return try await database.write { db in
             var customer = newCustomer
             try customer.insert(db)
-            return customer
+            return try Self.fetch(db, id: customer.id)
         }
     }
 
@@ -47,7 +47,7 @@ public struct SQLiteCustomerService: CustomerService {
             var customer = try Self.fetch(db, id: id)
             try input.apply(to: &customer)
             try customer.update(db)
-            return customer
+            return try Self.fetch(db, id: id)
         }
     }
 

@@ -17,11 +17,9 @@ struct DurabilityTests {
         }
         #expect(writer[0] == "wal" && writer[2] == "1", "WAL, foreign keys on")
         #expect(reader == ["wal", "2"])
-        // GRDB's DatabasePool sets synchronous=NORMAL on its writer after prepareDatabase runs,
+
         // so the connection that commits the scans is not at FULL.
-        withKnownIssue("AppDatabase's writer connection runs with synchronous=NORMAL (1), not FULL (2)") {
-            #expect(writer[1] == "2", "synchronous=FULL on the connection that commits")
-        }
+        #expect(writer[1] == "2", "synchronous=FULL on the connection that commits")
     }
 
     @Test func acknowledgedScansAreInTheFilesBeforeAnyCleanClose() async throws {

@@ -89,8 +89,6 @@ struct ScanIdempotencyTests {
         let (_, service, audit) = try await Self.running()
         let first = try await service.record(Self.request("S1", audit, id: "scan-1"))
         let retry = try await service.record(Self.request("S1", audit, id: "scan-1"))
-        withKnownIssue("record() builds the entry with scan_count 0 and the scanned identifier; the replay reads the stored entry") {
-            #expect(retry.asset == first.asset)
-        }
+        #expect(retry.asset == first.asset)
     }
 }
