@@ -38,8 +38,9 @@ extension AuditStation.Audit {
                         group.addTask {
                             try await loop.run(onCode: { code in
                                 await recorder.record(code.text, source: .camera, origin: device)
-                            }, onEvent: { event in
-                                Task { await recorder.note("camera: \(event)") }
+                            }, onEvent: { [json] event in
+                                // Printed here, in the order the loop reports them.
+                                if !json { Terminal.error(Terminal.paint("camera: \(event)", .dim)) }
                             })
                         }
                     }
