@@ -14,7 +14,7 @@ struct StationConfig: Decodable {
     var camera = CameraConfig()
 
     enum CodingKeys: String, CodingKey {
-        case stationName = "station_name", caseSensitiveTags = "case_sensitive_tags", decoder, camera
+        case stationName, caseSensitiveTags, decoder, camera
     }
 
     init() {}
