@@ -9,12 +9,7 @@ extension AuditStation.Assets {
         @Argument var asset: String
 
         func run() async throws {
-            try await runReportingErrors {
-                let context = try StationContext.make(global)
-                let target = try await resolveAsset(asset, in: context)
-                _ = try await context.assets.delete(id: target.id, mode: .archive)
-                Terminal.line("Archived \(target.assetTag) (\(target.name))")
-            }
+            try await runReportingErrors { try await AuditStation.Assets.remove(asset, mode: .archive, global: global) }
         }
     }
 
@@ -24,13 +19,16 @@ extension AuditStation.Assets {
         @Argument var asset: String
 
         func run() async throws {
-            try await runReportingErrors {
-                let context = try StationContext.make(global)
-                let target = try await resolveAsset(asset, in: context)
-                _ = try await context.assets.delete(id: target.id, mode: .delete)
-                Terminal.line("Deleted \(target.assetTag) (\(target.name))")
-            }
+            try await runReportingErrors { try await AuditStation.Assets.remove(asset, mode: .delete, global: global) }
         }
+    }
+
+    /// Archives or deletes the asset with this id, tag or serial number.
+    static func remove(_ reference: String, mode: DeleteMode, global: GlobalOptions) async throws {
+        let context = try StationContext.make(global)
+        let target = try await resolveAsset(reference, in: context)
+        _ = try await context.assets.delete(id: target.id, mode: mode)
+        Terminal.line("\(mode == .archive ? "Archived" : "Deleted") \(target.assetTag) (\(target.name))")
     }
 
     struct Transfer: AsyncParsableCommand {
