@@ -93,6 +93,7 @@ let package = Package(
         .testTarget(name: "AuditClientTests", dependencies: [
             "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -1,7 +1,135 @@
+import AsyncHTTPClient
+import AuditAPI
+import AuditClient
+import AuditServer
 import Foundation
+import Hummingbird
+import InventoryCore
+import InventoryStore
+import Logging
+import NIOCore
 
+/// Runs the server on 127.0.0.1 over a fresh database and measures, from the same process:
+/// 1. scans/s from 32 concurrent connections (POST /api/v1/audit/scan), with p50/p99 latency;
+/// 2. the time a connected station takes to sync 10,000 queued scans.
+/// Run: swift run -c release server-benchmark [scans=20000] [queued=10000]
 enum ServerBenchmark {
     static func main() async {
-        print("server benchmark: not yet written")
+        do { try await run() } catch {
+            print("benchmark failed: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run() async throws {
+        let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+        let totalScans = arguments.first ?? 20_000
+        let queued = arguments.dropFirst().first ?? 10_000
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-benchmark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let settings = ServerSettings(host: "127.0.0.1", port: 0)
+        let parts = try await ServerParts(database: try AppDatabase(path: folder.appendingPathComponent("server.sqlite").path), settings: settings)
+        let assets = SQLiteAssetService(database: parts.database)
+        let rows = (0..<totalScans).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "SG-\($0)", name: "Laptop", country: "SG")) }
+            + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "MY-\($0)", name: "Laptop", country: "MY")) }
+        _ = try await assets.importAssets(rows) { _, _ in }
+        _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
+
+        var logger = Logger(label: "server-benchmark")
+        logger.logLevel = .critical
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
+        let serverTask = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { return }
+        let base = "http://127.0.0.1:\(port)"
+        print("server on \(base); \(totalScans + queued) assets; synchronous=FULL; build: \(isDebug ? "debug" : "release")")
+
+        let login = try await APIClient(baseURL: base).send(.POST, Routes.login, body: LoginRequest(email: "bench@example.com", password: "benchmark-pass", deviceName: "bench"), as: LoginResponse.self)
+        let api = APIClient(baseURL: base, token: login.token)
+        let audit = try await api.send(.POST, Routes.auditStart, body: StartRequest(country: "SG"), as: AuditResponse.self).audit
+
+        try await loadTest(base: base, token: login.token, auditID: audit.id, total: totalScans)
+        let check = try await parts.audits.audit(id: audit.id)
+        print("server counts after the load: scanned \(check.scannedCount) of \(check.totalAssets) (expected \(totalScans))")
+
+        try await syncTest(base: base, login: login, folder: folder, queued: queued)
+        serverTask.cancel()
+        _ = try? await serverTask.value
+    }
+
+    static var isDebug: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// 32 connections, each sending its share of scans one after another.
+    static func loadTest(base: String, token: String, auditID: AuditID, total: Int) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { _ = client.shutdown() }
+        let connections = 32
+        let started = ContinuousClock.now
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for worker in 0..<connections {
+                group.addTask {
+                    var times: [Double] = []
+                    for index in stride(from: worker, to: total, by: connections) {
+                        var request = HTTPClientRequest(url: base + Routes.auditScan)
+                        request.method = .POST
+                        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: #"{"identifier":"SG-\#(index)","audit_id":"\#(auditID)","scan_id":"load-\#(index)","device_name":"bench-\#(worker)"}"#))
+                        let begin = ContinuousClock.now
+                        let response = try await client.execute(request, timeout: .seconds(30))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        guard response.status == .ok else { throw InventoryError.unavailable("scan answered \(response.status)") }
+                        times.append(seconds(ContinuousClock.now - begin) * 1000)
+                    }
+                    return times
+                }
+            }
+            var all: [Double] = []
+            for try await times in group { all += times }
+            return all.sorted()
+        }
+        let elapsed = seconds(ContinuousClock.now - started)
+        print(String(format: "load: %d scans from %d connections in %.2f s = %.0f scans/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                     latencies.count, connections, elapsed, Double(latencies.count) / elapsed,
+                     percentile(latencies, 0.50), percentile(latencies, 0.99), latencies.last ?? 0))
+    }
+
+    /// A station queues `queued` scans offline-style (outbox only), then pushes them.
+    static func syncTest(base: String, login: LoginResponse, folder: URL, queued: Int) async throws {
+        let database = try AppDatabase(path: folder.appendingPathComponent("station.sqlite").path)
+        let station = ConnectedAuditService(client: APIClient(baseURL: base, token: login.token), database: database,
+                                            actor: Actor(user: login.user.name, station: "bench-station"), autoSync: false)
+        let audit = try await station.start(country: "MY", by: Actor(user: login.user.name, station: "bench-station"))
+        // Queue the scans: record() stores each in the outbox (one durable transaction each).
+        let queueStart = ContinuousClock.now
+        for index in 0..<queued { _ = try await station.record(ScanRequest(identifier: "MY-\(index)", auditId: audit.id)) }
+        let queueTime = seconds(ContinuousClock.now - queueStart)
+        let pending = try await station.connectedStatus().pendingScans
+        let syncStart = ContinuousClock.now
+        let report = await station.syncNow()
+        let syncTime = seconds(ContinuousClock.now - syncStart)
+        print(String(format: "station: recorded %d scans locally in %.2f s (%.0f/s); %d were queued", queued, queueTime, Double(queued) / queueTime, pending))
+        print(String(format: "sync: pushed %d queued scans in %.2f s (%.0f scans/s); %d remaining, %d rejected",
+                     report.pushed, syncTime, Double(report.pushed) / syncTime, report.remaining, report.rejected))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
     }
 }

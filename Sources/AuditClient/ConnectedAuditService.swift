@@ -15,10 +15,14 @@ public actor ConnectedAuditService: AuditService {
     let caseSensitive: Bool
     /// The station's name and the logged-in user, recorded with each scan.
     let actor: Actor
+    /// Push each scan in the background as soon as it is stored (off: only `syncNow` pushes).
+    let autoSync: Bool
     var engines: [AuditID: AuditEngine] = [:]
     private var handlerSet = false
 
-    public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy()) {
+    public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
+                autoSync: Bool = true) {
+        self.autoSync = autoSync
         self.client = client
         self.outbox = StationOutbox(database: database)
         self.replica = StationReplica(database: database)
@@ -97,7 +101,7 @@ public actor ConnectedAuditService: AuditService {
             addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
         engine.apply(decision, scan: first)
         engines[auditID] = engine
-        await startSync()
+        if autoSync { await startSync() }
         return try await result(of: entry, engine: engine, decision: decision)
     }
 

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import AuditAPI
 import Foundation
 import InventoryCore
@@ -33,11 +34,11 @@ public struct ConnectedStation: Sendable {
 
     /// Logs in and saves the token next to the database (mode 0600).
     public static func logIn(server: String, email: String, password: String, deviceName: String, apiKey: String?,
-                             databasePath: String) async throws -> StationLogin {
+                             databasePath: String, http: HTTPClient = .shared) async throws -> StationLogin {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw InventoryError.invalid(ValidationError(field: "server", message: "'\(server)' is not an http:// or https:// address"))
         }
-        let client = APIClient(baseURL: server, apiKey: apiKey)
+        let client = APIClient(baseURL: server, apiKey: apiKey, http: http)
         let answer = try await client.send(.POST, Routes.login, body: LoginRequest(email: email, password: password, deviceName: deviceName),
                                            as: LoginResponse.self)
         let login = StationLogin(server: client.baseURL, token: answer.token, expiresAt: answer.expiresAt, user: answer.user,

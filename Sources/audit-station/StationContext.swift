@@ -1,3 +1,4 @@
+import AuditClient
 import Foundation
 import InventoryCore
 import InventoryStore
@@ -20,6 +21,12 @@ struct StationContext {
         let actor = Actor(user: user ?? loginName(), station: config.resolvedStationName)
         let database = try AppDatabase(path: path)
         // MARK: connected mode
+        if let station = try ConnectedStation.open(databasePath: path, database: database, station: actor.station,
+                                                   caseSensitive: config.caseSensitiveTags) {
+            return StationContext(
+                config: config, databasePath: path, actor: Actor(user: station.login.user.name, station: actor.station),
+                audit: station.audit, assets: station.assets, accessories: station.accessories, customers: station.customers)
+        }
         return StationContext(
             config: config, databasePath: path, actor: actor,
             audit: SQLiteAuditService(database: database, caseSensitive: config.caseSensitiveTags, defaultStation: actor.station),

@@ -51,6 +51,14 @@ final class TestServer: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// One client for the tests, whose idle connections close soon, so a stopped server is not
+    /// kept waiting for them.
+    static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .milliseconds(300))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     /// Adds a user and logs in; returns the token.
     func user(_ email: String, type: String = "ADMIN", countries: [String] = [], canEditAssets: Bool = true) async throws -> String {
         _ = try await parts.users.create(email: email, password: "secret-pass", name: email.components(separatedBy: "@")[0],
@@ -86,7 +94,7 @@ final class TestServer: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: json))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let response = try await Self.http.execute(request, timeout: .seconds(20))
         let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
         let text = String(buffer: buffer)
         let body = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]

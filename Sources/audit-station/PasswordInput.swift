@@ -1,0 +1,29 @@
+import Foundation
+
+/// Reads a password: from standard input when asked, else at the terminal without echo.
+enum PasswordInput {
+    static func read(option: String?, fromStdin: Bool, prompt: String) throws -> String {
+        if let option { return option }
+        if fromStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw StationError.usage("--password-stdin: standard input held no password")
+            }
+            return line
+        }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw StationError.usage("no terminal to ask for the password: pass it with --password-stdin")
+        }
+        Terminal.write(STDERR_FILENO, prompt)
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            Terminal.write(STDERR_FILENO, "\n")
+        }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw StationError.usage("no password given") }
+        return line
+    }
+}

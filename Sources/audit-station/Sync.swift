@@ -1,0 +1,43 @@
+import ArgumentParser
+import AuditClient
+import Foundation
+import InventoryCore
+
+extension AuditStation {
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Push the scans waiting in the outbox to the server now.")
+        @OptionGroup var global: GlobalOptions
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                guard let audit = context.audit as? ConnectedAuditService else {
+                    throw StationError.usage("This station is not logged in to a server; run `audit-station login --server URL --email EMAIL` first")
+                }
+                let report = await audit.syncNow()
+                let status = try await audit.connectedStatus()
+                if json {
+                    try Terminal.json(SyncOutput(pushed: report.pushed, rejected: report.rejected, pending: status.pendingScans,
+                                                 lastSyncAt: status.lastSyncAt, error: report.stoppedBy))
+                } else {
+                    Terminal.line("Pushed \(report.pushed) scans to \(status.server); \(status.pendingScans) waiting, \(status.rejectedScans) refused by the server")
+                    if let last = status.lastSyncAt { Terminal.line("Last sync: \(ISOTime.string(last))") }
+                    for line in status.rejected { Terminal.line("  refused: \(line)") }
+                }
+                if report.needsLogin || status.pendingScans > 0 {
+                    throw InventoryError.unavailable(report.stoppedBy ?? "\(status.pendingScans) scans are still waiting")
+                }
+            }
+        }
+    }
+}
+
+/// `sync --json`.
+struct SyncOutput: Encodable {
+    var pushed: Int
+    var rejected: Int
+    var pending: Int
+    var lastSyncAt: Date?
+    var error: String?
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import AuditAPI
+import AuditServer
+import Foundation
+import InventoryStore
+
+extension AuditStation {
+    struct Users: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Manage the users of the audit API (`serve`).",
+                                                        subcommands: [Create.self])
+    }
+}
+
+extension UserType: ExpressibleByArgument {}
+
+extension AuditStation.Users {
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a user; use it for the first admin.")
+        @OptionGroup var global: GlobalOptions
+        @Option var email: String
+        @Option(help: "The password (at least 8 characters); or use --password-stdin.") var password: String?
+        @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
+        var passwordStdin = false
+        @Option var name: String
+        @Option(help: "ADMIN, STAFF or CLIENT.") var type: UserType
+        @Option(help: "Countries the user may audit, comma-separated (SG,MY); none means every country.") var countries: String?
+        @Flag(name: .customLong("can-edit-assets"), help: "May create, edit and delete assets and accessories.")
+        var canEditAssets = false
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let secret = try PasswordInput.read(option: password, fromStdin: passwordStdin, prompt: "Password for \(email): ")
+                let path = global.database ?? StationContext.defaultDatabasePath()
+                let directory = UserDirectory(store: UserStore(database: try AppDatabase(path: path)))
+                let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let user = try await directory.create(email: email, password: secret, name: name, type: type,
+                                                      countries: codes, canEditAssets: canEditAssets)
+                if json { return try Terminal.json(user) }
+                let scope = user.countries.isEmpty ? "every country" : user.countries.joined(separator: ", ")
+                Terminal.line("Created user \(user.id): \(user.name) <\(user.email)>, \(user.userType.rawValue), audits \(scope)\(user.canEditAssets ? ", can edit assets" : "")")
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// What the proxy does to one request.
+enum Fault: Sendable, Equatable {
+    /// Forward the request and the answer.
+    case pass
+    /// Answer 500 itself; the server never sees the request.
+    case error500
+    /// Reset the connection (RST) before forwarding; the server never sees the request.
+    case reset
+    /// Forward the request, let the server store it, then drop the answer and close.
+    case dropAnswer
+    /// Forward the request and hold the answer this long (longer than the client waits).
+    case delay(Double)
+}
+
+/// A TCP proxy on 127.0.0.1 in front of the test server that applies a planned fault to each
+/// request in turn, then passes everything. Blocking sockets, one thread per direction.
+final class FaultProxy: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let upstreamPort: Int
+    private let lock = NSLock()
+    private var plan: [Fault]
+    private(set) var applied: [Fault] = []
+
+    init(upstreamPort: Int, plan: [Fault]) throws {
+        self.upstreamPort = upstreamPort
+        self.plan = plan
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private func nextFault() -> Fault {
+        lock.withLock {
+            let fault = plan.isEmpty ? .pass : plan.removeFirst()
+            applied.append(fault)
+            return fault
+        }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 { return }
+            let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: upstreamPort)
+            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            if connected != 0 { close(client); close(upstream); continue }
+            let state = Connection(client: client, upstream: upstream)
+            Thread { [self] in forwardRequests(state) }.start()
+            Thread { [self] in forwardAnswers(state) }.start()
+        }
+    }
+
+    final class Connection: @unchecked Sendable {
+        let client: Int32
+        let upstream: Int32
+        let lock = NSLock()
+        var fault: Fault = .pass
+        init(client: Int32, upstream: Int32) { self.client = client; self.upstream = upstream }
+
+        func closeBoth(reset: Bool = false) {
+            if reset {
+                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+            }
+            shutdown(client, Int32(SHUT_RDWR)); shutdown(upstream, Int32(SHUT_RDWR))
+        }
+    }
+
+    private static let methods = ["GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD "].map { Array($0.utf8) }
+
+    private func forwardRequests(_ connection: Connection) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        defer { connection.closeBoth(); close(connection.client) }
+        while true {
+            let count = read(connection.client, &buffer, buffer.count)
+            if count <= 0 { return }
+            let chunk = Array(buffer[0..<count])
+            if Self.methods.contains(where: { chunk.starts(with: $0) }) {
+                let fault = nextFault()
+                connection.lock.withLock { connection.fault = fault }
+                switch fault {
+                case .reset: connection.closeBoth(reset: true); return
+                case .error500:
+                    let body = #"{"success":false,"error":"INTERNAL_ERROR","message":"injected"}"#
+                    Self.writeAll(connection.client, Array("HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+                    continue
+                default: break
+                }
+            } else if connection.lock.withLock({ connection.fault == .error500 }) {
+                continue
+            }
+            if !Self.writeAll(connection.upstream, chunk) { return }
+        }
+    }
+
+    private func forwardAnswers(_ connection: Connection) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        defer { connection.closeBoth(); close(connection.upstream) }
+        while true {
+            let count = read(connection.upstream, &buffer, buffer.count)
+            if count <= 0 { return }
+            let fault = connection.lock.withLock { () -> Fault in
+                let fault = connection.fault
+                connection.fault = .pass
+                return fault
+            }
+            switch fault {
+            case .dropAnswer: connection.closeBoth(); return
+            case .delay(let seconds): Thread.sleep(forTimeInterval: seconds)
+            default: break
+            }
+            if !Self.writeAll(connection.client, Array(buffer[0..<count])) { return }
+        }
+    }
+
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+}
