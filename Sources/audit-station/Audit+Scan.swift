@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditClient
 import Foundation
 import InventoryCore
 import Scanning
@@ -56,6 +57,14 @@ extension AuditStation.Audit {
                 }
                 let (recorded, failures, progress, stopped) = await (recorder.recorded, recorder.failures, recorder.lastProgress, recorder.stopped)
                 if !json { Terminal.error("\(recorded) scans recorded; \(AuditText.progress(progress)).") }
+                if let remote = context.audit as? ConnectedAuditService {
+                    // Push what is waiting before the process ends; what cannot go now stays in
+                    // the outbox for `audit-station sync`.
+                    let report = await remote.syncNow()
+                    if !json {
+                        Terminal.error("Synced \(report.pushed) scans; \(report.remaining) waiting\(report.stoppedBy.map { " (\($0))" } ?? "").")
+                    }
+                }
                 if let stopped { throw stopped }
                 if failures > 0 { throw ExitCode(2) }
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditClient
 import Foundation
 import InventoryCore
 
@@ -107,13 +108,21 @@ extension AuditStation.Audit {
                 let audits = choice.country == nil && choice.auditID == nil
                     ? try await context.audit.activeAudits()
                     : [try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)]
+                let sync = try await (context.audit as? ConnectedAuditService)?.connectedStatus()
                 if json {
                     return try Terminal.json(StatusOutput(active: audits.contains(where: \.isActive),
                                                           audit: audits.count == 1 ? audits[0] : nil,
-                                                          audits: audits.count > 1 ? audits : nil))
+                                                          audits: audits.count > 1 ? audits : nil,
+                                                          sync: sync.map(OutboxOutput.init)))
                 }
                 if audits.isEmpty { Terminal.line("No audit is running. Start one with `audit-station audit start --country CC`.") }
                 for audit in audits { for line in AuditText.session(audit) { Terminal.line(line) } }
+                if let sync {
+                    Terminal.line("Connected to \(sync.server): \(sync.pendingScans) scans waiting to sync, \(sync.syncedScans) synced, \(sync.rejectedScans) refused")
+                    Terminal.line("  Last sync   \(sync.lastSyncAt.map(ISOTime.string) ?? "never")")
+                    if let error = sync.lastError { Terminal.line("  Last error  \(error)") }
+                    for refused in sync.rejected { Terminal.line("  refused: \(refused)") }
+                }
             }
         }
     }
@@ -137,9 +146,26 @@ extension AuditStation.Audit {
     }
 }
 
-/// `audit status --json`: `{active, audit}`, or `{active, audits}` when several run.
+/// `audit status --json`: `{active, audit}`, or `{active, audits}` when several run; a
+/// connected station adds `sync`.
 struct StatusOutput: Encodable {
     var active: Bool
     var audit: AuditSession?
     var audits: [AuditSession]?
+    var sync: OutboxOutput?
+}
+
+/// The outbox of a connected station, for `audit status --json`.
+struct OutboxOutput: Encodable {
+    var server: String
+    var pendingScans: Int
+    var syncedScans: Int
+    var rejectedScans: Int
+    var lastSyncAt: Date?
+    var lastError: String?
+
+    init(_ status: ConnectedStatus) {
+        server = status.server; pendingScans = status.pendingScans; syncedScans = status.syncedScans
+        rejectedScans = status.rejectedScans; lastSyncAt = status.lastSyncAt; lastError = status.lastError
+    }
 }
