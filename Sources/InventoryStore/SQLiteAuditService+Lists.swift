@@ -45,15 +45,13 @@ extension SQLiteAuditService {
             let audit = try AuditRows.fetchSession(db, id: auditID)
             var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
             let flushSize = 1 << 20
+            let columns = ReportWriter.columns.count
             for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: [auditID])
-                while let row = try rows.next() {
+                let statement = try db.makeStatement(sql: sql)
+                statement.arguments = [auditID]
+                try forEachRawRow(statement, columns: columns) { cell in
                     writer.beginRow()
-                    for index in 0..<ReportWriter.columns.count {
-                        try row.withUnsafeData(atIndex: index) { data in
-                            if let data { data.withUnsafeBytes { writer.appendCell($0) } } else { writer.appendCell(nil) }
-                        }
-                    }
+                    for index in 0..<columns { writer.appendCell(cell(index)) }
                     writer.endRow()
                     if writer.buffer.count >= flushSize { try output(writer.drain()) }
                 }
