@@ -66,12 +66,14 @@ extension AuditStation.Assets {
                 guard let handle = FileHandle(forReadingAtPath: file) else {
                     throw StationError.io("cannot read \(file): no such file, or not allowed")
                 }
+                Terminal.error("Reading \(file)…")
                 let bytes = [UInt8](try handle.readToEnd() ?? Data())
                 let rows: [ImportRow]
                 do throws(InventoryCore.ValidationError) { rows = try AssetImport.rows(fromCSV: bytes) } catch {
                     throw ImportFailure(file: file, problems: error)
                 }
-                let progress = ProgressLine("Importing")
+                Terminal.error("Checking \(rows.count) rows; nothing is stored unless every row is valid…")
+                let progress = ProgressLine("Storing")
                 let count: Int
                 do {
                     count = try await context.assets.importAssets(rows) { done, total in progress.update(done, total) }
