@@ -45,6 +45,11 @@ public enum AuditRules {
             else if asset.status == .archived { reason = .archived }
             else if asset.status == .disposed { reason = .disposed }
             else { reason = .notInExpectedSet }
+            // An identifier first recorded as unknown and registered since stays one entry.
+            let identifierKey = unexpectedKey(identifier: Identifier.matchKey(identifier, caseSensitive: lookup.caseSensitive))
+            if let first = try lookup.unexpectedFirstScan(key: identifierKey) {
+                return ScanDecision(status: .unexpected, asset: asset, reason: reason, firstScan: first, unexpectedKey: identifierKey)
+            }
             let key = unexpectedKey(assetID: asset.id)
             return ScanDecision(status: .unexpected, asset: asset, reason: reason,
                                 firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)

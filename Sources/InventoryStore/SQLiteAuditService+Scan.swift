@@ -66,8 +66,13 @@ extension SQLiteAuditService {
                     """).execute(arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID])
                 try db.cachedStatement(sql: "UPDATE audits SET unexpected_count = unexpected_count + 1 WHERE id = ?").execute(arguments: [auditID])
             } else {
-                try db.cachedStatement(sql: "UPDATE audit_unexpected SET scan_count = scan_count + 1 WHERE audit_id = ? AND key = ?")
-                    .execute(arguments: [auditID, key])
+                // An identifier recorded as unknown and registered since now names its asset.
+                try db.cachedStatement(sql: """
+                    UPDATE audit_unexpected SET scan_count = scan_count + 1,
+                        reason = CASE WHEN asset_id IS NULL AND ? IS NOT NULL THEN ? ELSE reason END,
+                        asset_id = COALESCE(asset_id, ?)
+                    WHERE audit_id = ? AND key = ?
+                    """).execute(arguments: [decision.asset?.id, decision.reason?.rawValue, decision.asset?.id, auditID, key])
             }
         } else if let asset = decision.asset {
             if decision.addsScanned {
