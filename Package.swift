@@ -86,12 +86,20 @@ let package = Package(
             "audit-station", "InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // MARK: more test targets
+        // The real server on 127.0.0.1 that the server and client tests share.
+        .target(name: "AuditTestSupport", dependencies: [
+            "AuditServer", "InventoryCore", "InventoryStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
-            "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore",
+            "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
-            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore",
+            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import AuditAPI
 import AuditClient
 import AuditServer
+import AuditTestSupport
 import Foundation
 import InventoryCore
 import Testing

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import AuditAPI
 import AuditClient
+import AuditTestSupport
 import Foundation
 import InventoryCore
 import InventoryStore

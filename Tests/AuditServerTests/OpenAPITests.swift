@@ -1,3 +1,4 @@
+import AuditTestSupport
 @testable import AuditServer
 import Foundation
 import Hummingbird

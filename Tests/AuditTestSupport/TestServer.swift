@@ -8,30 +8,31 @@ import Logging
 import NIOCore
 
 /// A real server on 127.0.0.1 over a temporary database, with bcrypt cost 4 to stay quick.
-final class TestServer: Sendable {
-    let port: Int
-    let parts: ServerParts
-    let settings: ServerSettings
+/// Shared by the server and client tests.
+public final class TestServer: Sendable {
+    public let port: Int
+    public let parts: ServerParts
+    public let settings: ServerSettings
     private let task: Task<Void, any Error>
 
     private init(port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>) {
         self.port = port; self.parts = parts; self.settings = settings; self.task = task
     }
 
-    static func temporaryPath() -> String {
+    public static func temporaryPath() -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audit-server-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("server.sqlite").path
     }
 
-    static func start(apiKey: String? = nil) async throws -> TestServer {
+    public static func start(apiKey: String? = nil) async throws -> TestServer {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey)
         let parts = try await ServerParts(database: try AppDatabase(path: temporaryPath()), settings: settings, bcryptCost: 4)
         return try await start(parts: parts, settings: settings)
     }
 
     /// Starts (or restarts) the server over `parts` on `settings.port` (0: any free port).
-    static func start(parts: ServerParts, settings: ServerSettings) async throws -> TestServer {
+    public static func start(parts: ServerParts, settings: ServerSettings) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -44,31 +45,34 @@ final class TestServer: Sendable {
         return TestServer(port: port, parts: parts, settings: bound, task: task)
     }
 
-    func stop() async {
+    public func stop() async {
         task.cancel()
         _ = try? await task.value
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// One client for the tests, whose idle connections close soon, so a stopped server is not
     /// kept waiting for them.
-    static let http: HTTPClient = {
+    public static let http: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .milliseconds(300))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
     /// Adds a user and logs in; returns the token.
-    func user(_ email: String, type: String = "ADMIN", countries: [String] = [], canEditAssets: Bool = true) async throws -> String {
+    public func user(_ email: String, type: String = "ADMIN", countries: [String] = [], canEditAssets: Bool = true) async throws -> String {
         _ = try await parts.users.create(email: email, password: "secret-pass", name: email.components(separatedBy: "@")[0],
                                          type: .init(rawValue: type) ?? .admin, countries: countries, canEditAssets: canEditAssets)
         let answer = try await call("POST", "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"secret-pass","device_name":"test"}"#)
-        return try #require(answer.data?["token"] as? String)
+        guard let token = answer.data?["token"] as? String else {
+            throw InventoryError.unauthorized("the test login for \(email) failed: \(answer.text)")
+        }
+        return token
     }
 
     /// Adds assets straight through the store.
-    func seed(_ assets: [(tag: String, country: String)], status: String = "IN_STOCK") async throws {
+    public func seed(_ assets: [(tag: String, country: String)], status: String = "IN_STOCK") async throws {
         let service = SQLiteAssetService(database: parts.database)
         for asset in assets {
             _ = try await service.create(AssetInput(assetTag: asset.tag, serialNum: "SN-\(asset.tag)", name: "Laptop \(asset.tag)",
@@ -76,16 +80,16 @@ final class TestServer: Sendable {
         }
     }
 
-    struct Answer {
-        var status: Int
-        var body: [String: Any]
-        var text: String
-        var data: [String: Any]? { body["data"] as? [String: Any] }
-        var error: String? { body["error"] as? String }
+    public struct Answer {
+        public var status: Int
+        public var body: [String: Any]
+        public var text: String
+        public var data: [String: Any]? { body["data"] as? [String: Any] }
+        public var error: String? { body["error"] as? String }
     }
 
     /// One HTTP call with a raw body, as any client would send it.
-    func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+    public func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .init(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -101,5 +105,3 @@ final class TestServer: Sendable {
         return Answer(status: Int(response.status.code), body: body, text: text)
     }
 }
-
-import Testing
