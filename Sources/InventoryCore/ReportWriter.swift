@@ -14,6 +14,27 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var startedBy: String
     public var endedBy: String?
 
+    private enum CodingKeys: String, CodingKey {
+        case auditId, country, totalAssets, scannedCount, missingCount, unexpectedCount, completionPercentage
+        case startedAt, endedAt, startedBy, endedBy
+    }
+
+    /// Every field is present; a running audit has `ended_at` and `ended_by` as null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(auditId, forKey: .auditId)
+        try container.encode(country, forKey: .country)
+        try container.encode(totalAssets, forKey: .totalAssets)
+        try container.encode(scannedCount, forKey: .scannedCount)
+        try container.encode(missingCount, forKey: .missingCount)
+        try container.encode(unexpectedCount, forKey: .unexpectedCount)
+        try container.encode(completionPercentage, forKey: .completionPercentage)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(endedAt, forKey: .endedAt)
+        try container.encode(startedBy, forKey: .startedBy)
+        try container.encode(endedBy, forKey: .endedBy)
+    }
+
     public init(_ audit: AuditSession) {
         auditId = audit.id; country = audit.country; totalAssets = audit.totalAssets
         scannedCount = audit.scannedCount; missingCount = audit.missingCount
@@ -45,11 +66,7 @@ public struct ReportWriter {
         case .csv:
             buffer += Array(Self.columns.joined(separator: ",").utf8) + [13, 10]
         case .json:
-            let encoder = JSONEncoder.auditStation()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var summaryJSON = try String(decoding: encoder.encode(summary), as: UTF8.self)
-            // Keep ended_at and ended_by present as null on a running audit.
-            if summary.endedAt == nil { summaryJSON = summaryJSON.replacingOccurrences(of: "{", with: "{\"ended_at\":null,\"ended_by\":null,", options: [], range: summaryJSON.range(of: "{")) }
+            let summaryJSON = try String(decoding: JSONEncoder.auditStation().encode(summary), as: UTF8.self)
             buffer += Array("{\"summary\":\(summaryJSON),\"assets\":[".utf8)
         }
     }
