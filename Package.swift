@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Pure Swift: models, validation, the audit engine, report writers, service protocols.
@@ -71,11 +73,32 @@ let package = Package(
         ),
 
 
+        // MARK: front-end targets
+        // The one scan path every front end drives (typed lines, images, camera → ScanSession),
+        // the station configuration, and the station context with its connection capability.
+        .target(name: "Station", dependencies: ["InventoryCore", "InventoryStore", "Scanning", "AuditClient"]),
+        // The kiosk: a local web page (embedded HTML, CSS and JS), its JSON calls, pushed events
+        // and the camera preview, over Station.
+        .target(
+            name: "Kiosk",
+            dependencies: [
+                "Station", "InventoryCore", "Scanning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/kiosk.css"), .embedInCode("Web/kiosk.js")]
+        ),
+
         // The executable: argument parsing, configuration and wiring only.
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient",
+                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient", "Station", "Kiosk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -108,6 +131,12 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
         .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),
-        .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe"]),
+        // The emulated V4L2 camera (Tests/FakeCamera, loaded with LD_PRELOAD into a child process).
+        .target(name: "CameraTestSupport", path: "Tests/CameraTestSupport"),
+        .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport"]),
+        // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
+        .testTarget(name: "KioskTests", dependencies: [
+            "audit-station", "InventoryCore", "InventoryStore", "AuditTestSupport", "CameraTestSupport",
+        ]),
     ]
 )

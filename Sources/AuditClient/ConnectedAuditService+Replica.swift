@@ -80,6 +80,22 @@ extension ConnectedAuditService {
                                rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" })
     }
 
+    /// The server's base address.
+    public nonisolated var serverAddress: String { client.baseURL }
+
+    /// Whether the server answers a status call now. A refusal (such as an expired login)
+    /// still means it is reachable.
+    public func probe() async -> Bool {
+        do {
+            _ = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self)
+            return true
+        } catch InventoryError.unavailable {
+            return false
+        } catch {
+            return true
+        }
+    }
+
     /// Pushes the outbox now.
     public func syncNow() async -> SyncReport {
         await ensureHandler()

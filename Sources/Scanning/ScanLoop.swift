@@ -21,6 +21,8 @@ public final class ScanLoop: Sendable {
     private let makeSource: @Sendable () -> any FrameSource
     private let makeDecoder: @Sendable () throws -> Decode
     private let slot = ScanLoopFrameSlot()
+    /// The frames and code outlines for a live preview (the kiosk's).
+    public let preview = PreviewTap()
 
     /// A loop over the V4L2 camera of `config`, decoding with zbar. Frames get the decoder's
     /// first pass only unless `config.decodeRetry` is set. zbar's own symbol cache stays off
@@ -57,7 +59,7 @@ public final class ScanLoop: Sendable {
         let (outputs, continuation) = AsyncStream<ScanLoopWorker.Output>.makeStream()
         let waker = try CameraWaker()
         slot.reopen()
-        let worker = ScanLoopWorker(config: config, slot: slot, waker: waker, emit: { continuation.yield($0) })
+        let worker = ScanLoopWorker(config: config, slot: slot, waker: waker, preview: preview, emit: { continuation.yield($0) })
         let finished = DispatchGroup()
         finished.enter()
         let source = makeSource

@@ -14,9 +14,11 @@ final class ScanLoopWorker: Sendable {
     let slot: ScanLoopFrameSlot
     let waker: CameraWaker
     let emit: @Sendable (Output) -> Void
+    let preview: PreviewTap
 
-    init(config: CameraConfig, slot: ScanLoopFrameSlot, waker: CameraWaker,
+    init(config: CameraConfig, slot: ScanLoopFrameSlot, waker: CameraWaker, preview: PreviewTap,
          emit: @escaping @Sendable (Output) -> Void) {
+        self.preview = preview
         self.config = config
         self.slot = slot
         self.waker = waker
@@ -39,6 +41,7 @@ final class ScanLoopWorker: Sendable {
                 lastError = nil
                 backoff = config.reconnectInitialSeconds
                 while let frame = try source.nextFrame(waker: waker) {
+                    preview.offer(frame.image)
                     slot.put(frame)
                 }
                 return  // woken: the loop is stopping
@@ -67,6 +70,7 @@ final class ScanLoopWorker: Sendable {
         while let frame = slot.take() {
             let started = MonotonicClock.now
             let codes = decode(frame.image)
+            preview.report(codes, width: frame.image.width, height: frame.image.height)
             let accepted = filter.process(codes, at: frame.captureTime)
             let now = MonotonicClock.now
             slot.recordDecode(seconds: now - started, accepted: accepted.count)

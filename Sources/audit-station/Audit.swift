@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditClient
 import Foundation
 import InventoryCore
+import Station
 
 extension AuditStation {
     struct Audit: AsyncParsableCommand {
@@ -108,7 +109,7 @@ extension AuditStation.Audit {
                 let audits = choice.country == nil && choice.auditID == nil
                     ? try await context.audit.activeAudits()
                     : [try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)]
-                let sync = try await (context.audit as? ConnectedAuditService)?.connectedStatus()
+                let sync = try await context.connection?.status()
                 if json {
                     return try Terminal.json(StatusOutput(active: audits.contains(where: \.isActive),
                                                           audit: audits.count == 1 ? audits[0] : nil,

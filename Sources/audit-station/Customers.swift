@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Station
 import InventoryCore
 
 extension AuditStation {

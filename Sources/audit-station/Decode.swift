@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Station
 import Scanning
 
 extension AuditStation {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InventoryCore
+import Station
 
 extension AuditStation {
     struct Demo: AsyncParsableCommand {
@@ -49,10 +50,11 @@ struct DemoScript {
         for line in AuditText.session(audit) { Terminal.line(line) }
 
         step("Scanning (as a keyboard-wedge scanner would type them)")
-        let recorder = ScanRecorder(service: context.audit, audit: audit, actor: context.actor, json: false)
+        let printer = ScanPrinter(json: false)
+        let session = ScanSession(context: context, audit: audit) { printer.show($0) }
         for identifier in inventory.scanScript {
             Terminal.line(Terminal.paint("» \(identifier.debugDescription)", .dim))
-            await recorder.record(identifier, source: .manual)
+            await session.record(identifier, source: .manual)
         }
 
         let images = ["code128-15-photo.jpg", "qrcode-15-photo.jpg", "code39-13-inverted.png", "none-01-white.png"]
@@ -60,7 +62,7 @@ struct DemoScript {
             .filter { FileManager.default.fileExists(atPath: $0) }
         if !images.isEmpty {
             step("Decoding label photos from SampleImages/ (as `audit scan --images` does)")
-            try await AuditStation.Audit.Scan.scanImages(images, decoder: context.config.decoder, into: recorder)
+            await session.scanImages(images, decoder: context.config.decoder)
         }
 
         step("Ending the audit")

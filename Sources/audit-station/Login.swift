@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuditClient
 import Foundation
+import Station
 
 extension AuditStation {
     struct Login: AsyncParsableCommand {

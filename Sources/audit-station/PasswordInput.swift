@@ -1,4 +1,5 @@
 import Foundation
+import Station
 
 /// Reads a password: from standard input when asked, else at the terminal without echo.
 enum PasswordInput {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuditServer
 import Foundation
+import Station
 import Hummingbird
 import InventoryStore
 import Logging

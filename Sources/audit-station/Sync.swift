@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditClient
 import Foundation
 import InventoryCore
+import Station
 
 extension AuditStation {
     struct Sync: AsyncParsableCommand {
@@ -12,11 +13,11 @@ extension AuditStation {
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
-                guard let audit = context.audit as? ConnectedAuditService else {
+                guard let connection = context.connection else {
                     throw StationError.usage("This station is not logged in to a server; run `audit-station login --server URL --email EMAIL` first")
                 }
-                let report = await audit.syncNow()
-                let status = try await audit.connectedStatus()
+                let report = await connection.syncNow()
+                let status = try await connection.status()
                 if json {
                     try Terminal.json(SyncOutput(pushed: report.pushed, rejected: report.rejected, pending: status.pendingScans,
                                                  lastSyncAt: status.lastSyncAt, error: report.stoppedBy))

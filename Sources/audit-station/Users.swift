@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditAPI
 import AuditServer
 import Foundation
+import Station
 import InventoryStore
 
 extension AuditStation {

@@ -1,3 +1,4 @@
+import CameraTestSupport
 import Foundation
 
 /// The JSON lines `camera-probe` printed, parsed.

@@ -3,32 +3,35 @@ import InventoryCore
 import Scanning
 
 /// The station configuration file (JSON; every key optional). See config/station.json.
-struct StationConfig: Decodable {
+public struct StationConfig: Decodable, Sendable {
     /// The name recorded with every scan; the host name when absent.
-    var stationName: String?
+    public var stationName: String?
     /// Match tags and serial numbers case-sensitively (the default) or not.
-    var caseSensitiveTags = true
+    public var caseSensitiveTags = true
     /// Which symbologies zbar reads, and how.
-    var decoder = DecoderConfig()
+    public var decoder = DecoderConfig()
     /// The webcam: device, size, controls, de-duplication.
-    var camera = CameraConfig()
+    public var camera = CameraConfig()
+    /// The kiosk page: where it listens, its PIN, who scans by default.
+    public var kiosk = KioskConfig()
 
     enum CodingKeys: String, CodingKey {
-        case stationName, caseSensitiveTags, decoder, camera
+        case stationName, caseSensitiveTags, decoder, camera, kiosk
     }
 
-    init() {}
+    public init() {}
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         stationName = try container.decodeIfPresent(String.self, forKey: .stationName)
         caseSensitiveTags = try container.decodeIfPresent(Bool.self, forKey: .caseSensitiveTags) ?? true
         self.decoder = try container.decodeIfPresent(DecoderConfig.self, forKey: .decoder) ?? DecoderConfig()
         camera = try container.decodeIfPresent(CameraConfig.self, forKey: .camera) ?? CameraConfig()
+        kiosk = try container.decodeIfPresent(KioskConfig.self, forKey: .kiosk) ?? KioskConfig()
     }
 
     /// Reads the file at `path`, or the defaults when no path is given.
-    static func load(path: String?) throws -> StationConfig {
+    public static func load(path: String?) throws -> StationConfig {
         guard let path else { return StationConfig() }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -40,19 +43,19 @@ struct StationConfig: Decodable {
     }
 
     /// The station name: configured, else the host name.
-    var resolvedStationName: String {
+    public var resolvedStationName: String {
         if let stationName, !stationName.isEmpty { return stationName }
         return ProcessInfo.processInfo.hostName
     }
 }
 
 /// Failures of the command line itself.
-enum StationError: Error, LocalizedError {
+public enum StationError: Error, LocalizedError {
     case config(String)
     case usage(String)
     case io(String)
 
-    var errorDescription: String? {
+    public var errorDescription: String? {
         switch self {
         case .config(let text), .usage(let text), .io(let text): text
         }
@@ -61,7 +64,7 @@ enum StationError: Error, LocalizedError {
 
 extension DecodingError {
     /// "camera.width: Expected Int …" rather than Foundation's debug dump.
-    var plainDescription: String {
+    public var plainDescription: String {
         let context: Context
         switch self {
         case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
@@ -72,5 +75,32 @@ extension DecodingError {
             .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         if case .keyNotFound(let missing, _) = self { return "\(key.isEmpty ? "" : key + ": ")\(missing.stringValue) is required" }
         return key.isEmpty ? context.debugDescription : "\(key): \(context.debugDescription)"
+    }
+}
+
+/// The `kiosk` section of the station configuration. Command-line options override it.
+public struct KioskConfig: Decodable, Sendable, Equatable {
+    /// The address the page listens on; anything but loopback needs `pin`.
+    public var host = "127.0.0.1"
+    public var port = 8090
+    /// Asked of every browser that is not on this machine. 4 to 64 characters.
+    public var pin: String?
+    /// Who scans when the page has not been told (default: the login name of the process,
+    /// or the logged-in user of a connected station).
+    public var user: String?
+
+    enum CodingKeys: String, CodingKey { case host, port, pin, user }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        host = try container.decodeIfPresent(String.self, forKey: .host) ?? "127.0.0.1"
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? 8090
+        pin = try container.decodeIfPresent(String.self, forKey: .pin)
+        user = try container.decodeIfPresent(String.self, forKey: .user)
+        guard (1...65535).contains(port) else {
+            throw DecodingError.dataCorruptedError(forKey: .port, in: container, debugDescription: "\(port) is not a port (1 to 65535)")
+        }
     }
 }

@@ -3,32 +3,36 @@ import Foundation
 import Glibc
 #endif
 
-/// Lines typed at the terminal or by a keyboard-wedge scanner, or piped in, read as raw bytes
+/// Lines typed at the terminal (standard input by default) or by a keyboard-wedge scanner, or piped in, read as raw bytes
 /// on a thread of their own so that text that is not UTF-8 is caught rather than silently
 /// replaced. A line longer than `maxLineBytes` is reported, not kept. The reader stays at
 /// most `window` lines ahead of the consumer, so a huge pipe never fills memory.
-struct StdinLines: AsyncSequence, Sendable {
-    enum Line: Sendable {
+public struct LineReader: AsyncSequence, Sendable {
+    public enum Line: Sendable {
         case text(number: Int, String)
         case notUTF8(number: Int)
         case tooLong(number: Int, bytes: Int)
     }
 
-    static let maxLineBytes = 64 * 1024
+    public static let maxLineBytes = 64 * 1024
     let window = 256
+    let descriptor: Int32
 
-    struct Iterator: AsyncIteratorProtocol {
+    public init(descriptor: Int32 = STDIN_FILENO) { self.descriptor = descriptor }
+
+    public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Line>.Iterator
         let credit: DispatchSemaphore
 
-        mutating func next() async -> Line? {
+        public mutating func next() async -> Line? {
             let item = await base.next()
             if item != nil { credit.signal() }
             return item
         }
     }
 
-    func makeAsyncIterator() -> Iterator {
+    public func makeAsyncIterator() -> Iterator {
+        let descriptor = self.descriptor
         let (stream, continuation) = AsyncStream<Line>.makeStream()
         let credit = DispatchSemaphore(value: window)
         Thread.detachNewThread {
@@ -49,7 +53,7 @@ struct StdinLines: AsyncSequence, Sendable {
                 continuation.yield(item)
             }
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 for byte in buffer[0..<count] {

@@ -1,19 +1,18 @@
 import Foundation
-import Testing
 
 /// Drives the emulated V4L2 device (Tests/FakeCamera) for end-to-end tests: builds the
-/// LD_PRELOAD library, draws frames, and runs `camera-probe` in a child process with the
-/// library preloaded (never in the test process itself). Removes its files when released.
-final class FakeCamera {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+/// LD_PRELOAD library and draws frames; the camera and kiosk tests then run a child process
+/// with the library preloaded (never the test process itself). Removes its files when released.
+public final class FakeCamera {
+    public static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("FakeCamera")
 
-    let directory: URL
-    let library: URL
-    var device = "/dev/video" + String(Int.random(in: 40...99))
-    var environment: [String: String] = [:]
+    public let directory: URL
+    public let library: URL
+    public var device = "/dev/video" + String(Int.random(in: 40...99))
+    public var environment: [String: String] = [:]
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("fakecam-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -29,7 +28,7 @@ final class FakeCamera {
     }
 
     /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
-    func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) throws -> String {
+    public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) throws -> String {
         let path = directory.appendingPathComponent(name + ".pgm").path
         try Self.run("/usr/bin/env", ["python3", Self.sources.appendingPathComponent("make_frame.py").path,
                                       "--width", "\(width)", "--height", "\(height)", "--out", path] + codes)
@@ -37,7 +36,7 @@ final class FakeCamera {
     }
 
     /// Writes the playlist: each frame path shown `count` times in order.
-    func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
+    public func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
         let playlist = directory.appendingPathComponent("playlist.txt")
         try scenes.map { "\($0.0) *\($0.1)" }.joined(separator: "\n").write(to: playlist, atomically: true, encoding: .utf8)
         environment["FAKEV4L2_FRAMES"] = playlist.path
@@ -48,40 +47,12 @@ final class FakeCamera {
         environment["FAKEV4L2_LOG"] = directory.appendingPathComponent("device.log").path
     }
 
-    var deviceLog: String {
+    public var deviceLog: String {
         (try? String(contentsOf: directory.appendingPathComponent("device.log"), encoding: .utf8)) ?? ""
     }
 
-    /// Runs the probe until the camera stalls (the playlist ended) or `seconds` pass.
-    func probe(config: [String: Any], seconds: Double = 60, exitOnStall: Bool = true,
-               preload: Bool = true) throws -> ProbeOutput {
-        var camera = config
-        camera["device"] = camera["device"] ?? device
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: camera), as: UTF8.self)
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if preload { env["LD_PRELOAD"] = library.path }
-        var arguments = ["--config", json, "--seconds", "\(seconds)"]
-        if exitOnStall { arguments.append("--exit-on-stall") }
-        let output = try Self.run(Self.probePath, arguments, environment: env)
-        return try ProbeOutput(lines: output)
-    }
-
-    /// `camera-probe --list`: the catalogue's description of the emulated device.
-    func list() throws -> [String: Any] {
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        env["LD_PRELOAD"] = library.path
-        let output = try Self.run(Self.probePath, ["--list", device], environment: env)
-        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-    }
-
-    static var probePath: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("camera-probe").path
-    }
-
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -106,11 +77,11 @@ final class FakeCamera {
     }
 }
 
-enum FakeCameraError: Error, CustomStringConvertible {
+public enum FakeCameraError: Error, CustomStringConvertible {
     case failed(tool: String, status: Int32, stderr: String)
     case badOutput(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .failed(let tool, let status, let stderr): "\(tool) exited with \(status): \(stderr)"
         case .badOutput(let line): "camera-probe printed an unexpected line: \(line)"

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import InventoryCore
+
+/// A refusal the kiosk answers with `{"error": CODE, "message": …}` and an HTTP status.
+struct KioskError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var headers: HTTPFields = [:]
+
+    static func badRequest(_ message: String) -> KioskError { KioskError(status: .badRequest, code: "BAD_REQUEST", message: message) }
+    static func invalid(_ message: String) -> KioskError { KioskError(status: .unprocessableContent, code: "INVALID_INPUT", message: message) }
+    static func notFound(_ message: String) -> KioskError { KioskError(status: .notFound, code: "NOT_FOUND", message: message) }
+
+    /// The store's and the server's errors, with the status the audit API gives them.
+    init(_ error: any Error) {
+        if let kiosk = error as? KioskError { self = kiosk; return }
+        guard let inventory = InventoryError(error) else {
+            self.init(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
+            return
+        }
+        let status: HTTPResponse.Status = switch inventory {
+        case .invalid: .unprocessableContent
+        case .notFound: .notFound
+        case .duplicate, .auditAlreadyActive, .noActiveAudit, .ambiguousAudit, .auditEnded, .inUse: .conflict
+        case .forbidden: .forbidden
+        case .unauthorized: .unauthorized
+        case .storage, .unavailable: .serviceUnavailable
+        }
+        let code = if case .invalid = inventory { "INVALID_INPUT" } else { inventory.code }
+        self.init(status: status, code: code, message: inventory.errorDescription ?? "\(inventory)")
+    }
+
+    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status; self.code = code; self.message = message; self.headers = headers
+    }
+}
+
+struct ErrorBody: Encodable { var error: String; var message: String }

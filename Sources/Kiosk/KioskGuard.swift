@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// What every request to the kiosk passes first:
+/// - the `Host` header names this kiosk (an IP address, localhost, or the configured host), so
+///   a web site cannot reach the kiosk through DNS rebinding;
+/// - a known path with the wrong method answers 405, an unknown path 404;
+/// - a `POST` carries `X-Kiosk: 1` and a JSON content type, which a page of another site
+///   cannot send without a CORS preflight that the kiosk never allows;
+/// - the PIN rule;
+/// - any failure becomes the kiosk's JSON error, with no internals.
+struct KioskGuard: RouterMiddleware {
+    typealias Context = KioskRequestContext
+    let gate: PinGate
+    let allowedHosts: Set<String>
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            try check(request, context: context)
+            var response = try await next(request, context)
+            response.headers[.xContentTypeOptions] = "nosniff"
+            response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+            return response
+        } catch {
+            return Self.errorResponse(error, logger: logger, path: request.uri.path)
+        }
+    }
+
+    private func check(_ request: Request, context: Context) throws {
+        guard let host = request.head.authority, hostAllowed(host) else {
+            throw KioskError(status: .forbidden, code: "FOREIGN_HOST", message: "This kiosk answers only to its own address")
+        }
+        let path = request.uri.path
+        guard let methods = KioskRoutes.methods[path] else {
+            throw KioskError.notFound("There is no \(path) on this kiosk")
+        }
+        guard methods.contains(request.method) else {
+            let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
+            throw KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
+                             message: "\(path) takes \(allowed), not \(request.method.rawValue)", headers: [.allow: allowed])
+        }
+        if request.method == .post {
+            guard request.headers[HTTPField.Name("X-Kiosk")!] == "1" else {
+                throw KioskError(status: .forbidden, code: "NOT_FROM_KIOSK_PAGE", message: "Send the header X-Kiosk: 1 with every POST")
+            }
+            let type = request.headers[.contentType]?.lowercased() ?? ""
+            guard type.hasPrefix("application/json") else {
+                throw KioskError(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json")
+            }
+        }
+        let open: Set<String> = ["/", "/index.html", "/kiosk.css", "/kiosk.js", "/api/state", "/api/pin"]
+        if !open.contains(path) && !gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) {
+            throw KioskError(status: .unauthorized, code: "PIN_REQUIRED", message: "Enter the station's PIN first")
+        }
+    }
+
+    private func hostAllowed(_ authority: String) -> Bool {
+        var host = authority.lowercased()
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            host = String(host[host.index(after: host.startIndex)..<end])
+            return host.contains(":") || allowedHosts.contains(host)
+        }
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        if allowedHosts.contains(host) { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    static func errorResponse(_ error: any Error, logger: Logger, path: String) -> Response {
+        let kiosk: KioskError
+        if let http = error as? HTTPError {
+            kiosk = switch http.status {
+            case .contentTooLarge: KioskError(status: .contentTooLarge, code: "BODY_TOO_LARGE", message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
+            case .notFound: .notFound("There is no \(path) on this kiosk")
+            case .methodNotAllowed: KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "\(path) does not take that method")
+            default: KioskError(status: http.status.code < 500 ? .badRequest : .internalServerError,
+                                code: http.status.code < 500 ? "BAD_REQUEST" : "INTERNAL",
+                                message: http.status.code < 500 ? (http.body ?? "The request is malformed") : "The kiosk could not do that")
+            }
+        } else {
+            kiosk = KioskError(error)
+        }
+        if kiosk.status.code >= 500 { logger.error("\(path): \(error)") }
+        var headers = kiosk.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        let data = (try? JSONEncoder.auditStation().encode(ErrorBody(error: kiosk.code, message: kiosk.message))) ?? Data()
+        return Response(status: kiosk.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import InventoryCore
+import Station
+
+/// One scan as the page shows it (docs/kiosk-api.md, "ScanEvent").
+struct KioskScan: Encodable, Sendable, Equatable {
+    enum Kind: String, Encodable { case result, rejected }
+    var kind: Kind
+    var scanId: String?
+    var identifier: String?
+    var status: ScanStatus?
+    var message: String
+    var asset: AuditAsset?
+    var reason: UnexpectedReason?
+    var firstScan: FirstScan?
+    var progress: AuditProgress?
+    var auditId: AuditID?
+    var error: String?
+    var source: ScanSource
+    var user: String
+    var station: String
+    var at: Date
+    /// A connected station decided it locally; it waits in the outbox for the server.
+    var pending: Bool?
+
+    init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
+        kind = .result; scanId = result.scanId; identifier = result.identifier; status = result.status
+        message = result.message; asset = result.asset; reason = result.reason; firstScan = result.firstScan
+        progress = result.progress; auditId = result.auditId; source = origin.source; user = origin.user
+        station = origin.station; at = origin.at; self.pending = pending ? true : nil
+    }
+
+    init(_ refusal: ScanRefusal) {
+        kind = .rejected; scanId = refusal.scanID; identifier = refusal.identifier; error = refusal.code
+        message = refusal.message; source = refusal.origin.source; user = refusal.origin.user
+        station = refusal.origin.station; at = refusal.origin.at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
+    }
+
+    /// Every key is written, null when absent, so the page never meets a missing field.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(scanId, forKey: .scanId)
+        try container.encode(identifier, forKey: .identifier)
+        try container.encode(message, forKey: .message)
+        try container.encode(source, forKey: .source)
+        try container.encode(user, forKey: .user)
+        try container.encode(station, forKey: .station)
+        try container.encode(at, forKey: .at)
+        switch kind {
+        case .result:
+            try container.encode(status, forKey: .status)
+            try container.encode(asset, forKey: .asset)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(firstScan, forKey: .firstScan)
+            try container.encode(progress, forKey: .progress)
+            try container.encode(auditId, forKey: .auditId)
+            try container.encode(pending ?? false, forKey: .pending)
+        case .rejected:
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+/// The camera as the page shows it.
+struct CameraState: Encodable, Sendable, Equatable {
+    enum Phase: String, Encodable { case none, starting, ready, lost }
+    var state: Phase
+    var message: String
+    var device: String?
+    var width: Int?
+    var height: Int?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(message, forKey: .message)
+        try container.encode(device, forKey: .device)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+    }
+    enum CodingKeys: String, CodingKey { case state, message, device, width, height }
+}
+
+/// Standalone, or how the link to the server stands.
+struct ConnectionState: Encodable, Sendable, Equatable {
+    enum Phase: String, Encodable { case standalone, online, offline }
+    var state: Phase
+    var server: String?
+    var pendingScans = 0
+    var lastSyncAt: Date?
+    var lastError: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(server, forKey: .server)
+        try container.encode(pendingScans, forKey: .pendingScans)
+        try container.encode(lastSyncAt, forKey: .lastSyncAt)
+        try container.encode(lastError, forKey: .lastError)
+    }
+    enum CodingKeys: String, CodingKey { case state, server, pendingScans, lastSyncAt, lastError }
+}
+
+/// `GET /api/state` and the `state` event.
+struct KioskState: Encodable, Sendable {
+    var station: String
+    var mode: String
+    var user: String
+    var pinRequired: Bool
+    var connection: ConnectionState
+    var camera: CameraState
+    var audit: AuditSession?
+    var countries: [CountryCount]
+    var countriesError: String?
+    var recent: [KioskScan]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(station, forKey: .station)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(user, forKey: .user)
+        try container.encode(pinRequired, forKey: .pinRequired)
+        try container.encode(connection, forKey: .connection)
+        try container.encode(camera, forKey: .camera)
+        try container.encode(audit, forKey: .audit)
+        try container.encode(countries, forKey: .countries)
+        try container.encode(countriesError, forKey: .countriesError)
+        try container.encode(recent, forKey: .recent)
+    }
+    enum CodingKeys: String, CodingKey { case station, mode, user, pinRequired, connection, camera, audit, countries, countriesError, recent }
+}
+
+/// What a client that has not given the PIN may see.
+struct LockedState: Encodable, Sendable {
+    var station: String
+    var pinRequired = true
+}
+
+struct ProgressEvent: Encodable, Sendable {
+    var auditId: AuditID
+    var progress: AuditProgress
+}
+
+struct AuditAnswer: Encodable, Sendable {
+    var audit: AuditSession?
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(audit, forKey: .audit)
+    }
+    enum CodingKeys: String, CodingKey { case audit }
+}
+
+struct SummaryAnswer: Encodable, Sendable { var summary: AuditSummary }
+struct UserAnswer: Encodable, Sendable { var user: String }
+
+struct ListAnswer: Encodable, Sendable {
+    var assets: [AuditAsset]
+    var pagination: Pagination
+}
+
+// Request bodies.
+struct ScanBody: Decodable, Sendable { var identifier: String; var scanId: String? }
+struct StartBody: Decodable, Sendable { var country: String }
+struct JoinBody: Decodable, Sendable { var auditId: String }
+struct EndBody: Decodable, Sendable { var auditId: String? }
+struct UserBody: Decodable, Sendable { var name: String }
+struct PinBody: Decodable, Sendable { var pin: String }

@@ -1,0 +1,192 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InventoryCore
+import NIOCore
+import Station
+
+/// The kiosk's HTTP interface (docs/kiosk-api.md): the page, its JSON calls, the pushed events
+/// and the camera preview. Every request first passes `KioskGuard`.
+struct KioskRoutes: Sendable {
+    static let maxBody = 16 * 1024
+    let station: KioskStation
+    let hub: EventHub
+    let gate: PinGate
+    let preview: PreviewStream?
+
+    /// Paths and the methods they take; another method on one of them answers 405.
+    static let methods: [String: Set<HTTPRequest.Method>] = [
+        "/": [.get, .head], "/index.html": [.get, .head], "/kiosk.css": [.get, .head], "/kiosk.js": [.get, .head],
+        "/api/state": [.get], "/api/events": [.get], "/api/preview.mjpg": [.get], "/api/summary": [.get],
+        "/api/report": [.get], "/api/details/all": [.get], "/api/details/scanned": [.get],
+        "/api/details/missing": [.get], "/api/details/unexpected": [.get],
+        "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
+        "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post],
+    ]
+
+    func add(to router: Router<KioskRequestContext>) {
+        for (path, asset) in [("/", WebAssets.index), ("/index.html", WebAssets.index),
+                              ("/kiosk.css", WebAssets.css), ("/kiosk.js", WebAssets.js)] {
+            router.get(RouterPath(path)) { _, _ in asset.response() }
+            router.head(RouterPath(path)) { _, _ in asset.response() }
+        }
+        router.get("/api/state") { request, context in
+            guard gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) else {
+                return try Self.json(LockedState(station: station.context.actor.station))
+            }
+            return try Self.json(await station.state())
+        }
+        router.post("/api/pin") { request, context in
+            let body = try await Self.decode(PinBody.self, from: request, context: context)
+            let token = try gate.check(body.pin, peer: context.peer ?? "unknown")
+            return Response(status: .noContent, headers: [.setCookie: PinGate.setCookie(token)])
+        }
+        router.get("/api/events") { _, _ in events() }
+        router.get("/api/preview.mjpg") { _, _ in try previewResponse() }
+        router.post("/api/user") { request, context in
+            let body = try await Self.decode(UserBody.self, from: request, context: context)
+            return try Self.json(UserAnswer(user: try await station.setUser(body.name)))
+        }
+        router.post("/api/start") { request, context in
+            let body = try await Self.decode(StartBody.self, from: request, context: context)
+            return try Self.json(AuditAnswer(audit: try await station.start(country: body.country)))
+        }
+        router.post("/api/join") { request, context in
+            let body = try await Self.decode(JoinBody.self, from: request, context: context)
+            return try Self.json(AuditAnswer(audit: try await station.join(auditID: body.auditId)))
+        }
+        router.post("/api/leave") { request, context in
+            _ = try await request.body.collect(upTo: Self.maxBody)
+            await station.leave()
+            return try Self.json(AuditAnswer(audit: nil))
+        }
+        router.post("/api/scan") { request, context in
+            let body = try await Self.decode(ScanBody.self, from: request, context: context)
+            // The scan is stored even if the page goes away meanwhile (a reload, a closed tab):
+            // it runs in a task of its own, and the page asks again with the same scan_id.
+            let station = station
+            let task = Task { try await station.scan(body.identifier, scanID: body.scanId) }
+            return try Self.json(try await task.value)
+        }
+        router.post("/api/end") { request, context in
+            let body = try await Self.decode(EndBody.self, from: request, context: context)
+            let station = station
+            let task = Task { try await station.end(auditID: body.auditId) }
+            return try Self.json(SummaryAnswer(summary: try await task.value))
+        }
+        router.get("/api/summary") { request, _ in
+            let id = try Self.required("audit_id", in: request)
+            return try Self.json(SummaryAnswer(summary: try await station.summary(auditID: id)))
+        }
+        router.get("/api/details/{list}") { request, context in
+            let name = context.parameters.get("list") ?? ""
+            guard let list = AuditList(rawValue: name) else { throw KioskError.notFound("No list '\(name)': all, scanned, missing or unexpected") }
+            let id = try Self.required("audit_id", in: request)
+            let query = ListQuery(search: request.uri.queryParameters.get("search"),
+                                  page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
+                                  perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
+            let page = try await station.context.audit.details(auditID: id, list: list, query: query)
+            return try Self.json(ListAnswer(assets: page.items, pagination: page.pagination))
+        }
+        router.get("/api/report") { request, _ in
+            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+            let formatName = request.uri.queryParameters.get("format") ?? "csv"
+            guard let format = ReportFormat(rawValue: formatName) else { throw KioskError.invalid("format: csv or json, not '\(formatName)'") }
+            return try await report(auditID: id, format: format)
+        }
+    }
+
+    // MARK: streams
+
+    private func events() -> Response {
+        let (id, stream) = hub.subscribe()
+        let station = station, hub = hub
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache, no-store",
+                      HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                defer { hub.unsubscribe(id) }
+                let first = try JSONEncoder.auditStation().encode(await station.state())
+                try await writer.write(EventHub.frame(event: "state", data: first))
+                for await buffer in stream { try await writer.write(buffer) }
+                try await writer.finish(nil)
+            })
+    }
+
+    private func previewResponse() throws -> Response {
+        guard let preview else {
+            throw KioskError(status: .serviceUnavailable, code: "NO_CAMERA", message: "This kiosk runs without a camera")
+        }
+        guard preview.claim() else {
+            throw KioskError(status: .serviceUnavailable, code: "TOO_MANY_VIEWERS",
+                             message: "\(preview.maxViewers) pages already show the preview", headers: [.retryAfter: "5"])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "multipart/x-mixed-replace; boundary=\(PreviewStream.boundary)", .cacheControl: "no-cache, no-store"],
+            body: ResponseBody { writer in
+                defer { preview.release() }
+                try await preview.stream { try await writer.write($0) }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// The report is written to a temporary file first, so a failure half-way answers an error
+    /// rather than half a download, and a large audit never sits in memory.
+    private func report(auditID: String, format: ReportFormat) async throws -> Response {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-report-\(UUID().uuidString).\(format.rawValue)")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let handle = try FileHandle(forWritingTo: file)
+        do {
+            try await station.context.audit.report(auditID: auditID, format: format) { try handle.write(contentsOf: $0) }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        let data = try Data(contentsOf: file)
+        try? FileManager.default.removeItem(at: file)
+        let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
+        return Response(status: .ok,
+                        headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(auditID).\(format.rawValue)\""],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: helpers
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder.auditStation().encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: KioskRequestContext) async throws -> Body {
+        let buffer = try await request.body.collect(upTo: maxBody)
+        let data = Data(buffer: buffer)
+        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            throw KioskError.badRequest("The body is not a JSON object")
+        }
+        do {
+            return try JSONDecoder.auditStation().decode(Body.self, from: data)
+        } catch let error as DecodingError {
+            throw KioskError.invalid(error.plainDescription)
+        }
+    }
+
+    static func required(_ name: String, in request: Request) throws -> String {
+        guard let value = request.uri.queryParameters.get(name), !value.isEmpty else {
+            throw KioskError.invalid("\(name) is required in the query")
+        }
+        return value
+    }
+
+    static func number(_ name: String, in request: Request, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = request.uri.queryParameters.get(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw KioskError.invalid("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import InventoryCore
+import Logging
+import Scanning
+import Station
+
+/// The kiosk's station: the audit the page scans into, its scan session, who is scanning, the
+/// last scans, and how the camera and the server link stand. Every page and the camera go
+/// through here, and every change is pushed to the pages through the hub.
+actor KioskStation {
+    let context: StationContext
+    let hub: EventHub
+    let logger: Logger
+    private let userFile: URL
+    private(set) var user: String
+    private var audit: AuditSession?
+    private var session: ScanSession?
+    private var recent: [KioskScan] = []
+    private var camera: CameraState
+    private var connection: ConnectionState
+    private var countries: [CountryCount] = []
+    private var countriesError: String?
+    private var lastNoAuditNotice = Date.distantPast
+    static let recentLimit = 20
+
+    init(context: StationContext, user: String?, device: String?, hub: EventHub, logger: Logger) {
+        self.context = context
+        self.hub = hub
+        self.logger = logger
+        userFile = URL(fileURLWithPath: context.databasePath + ".kiosk-user")
+        // The name given on the page wins over --user, the config and the login name, because
+        // it is the newest choice the people at this station made.
+        let saved = (try? String(contentsOf: userFile, encoding: .utf8)).flatMap { try? Self.validUser($0) }
+        self.user = saved ?? user ?? context.config.kiosk.user ?? context.actor.user
+        camera = device.map { CameraState(state: .starting, message: "Starting the camera \($0)…", device: $0) }
+            ?? CameraState(state: .none, message: "No camera is configured: type or scan tags into the field")
+        connection = context.connection.map { ConnectionState(state: .offline, server: $0.server) }
+            ?? ConnectionState(state: .standalone)
+    }
+
+    var isConnected: Bool { context.connection != nil }
+
+    // MARK: state
+
+    func state() -> KioskState {
+        KioskState(station: context.actor.station, mode: isConnected ? "connected" : "standalone", user: user, pinRequired: false,
+                   connection: connection, camera: camera, audit: audit, countries: countries,
+                   countriesError: countriesError, recent: recent)
+    }
+
+    private func publishState() { hub.publish("state", state()) }
+
+    /// On start: join the running audit when exactly one runs (after a power cut, a reboot or
+    /// a browser restart the page opens straight on the scanning screen).
+    func resume() async {
+        await refreshCountries()
+        await refreshConnection()
+        guard audit == nil else { return }
+        do {
+            let running = try await context.audit.activeAudits()
+            if running.count == 1 {
+                adopt(running[0])
+                logger.info("Joined the running audit \(running[0].id) of \(running[0].country)")
+            } else if running.count > 1 {
+                logger.info("\(running.count) audits are running; choose one on the page")
+            }
+        } catch {
+            logger.warning("Could not look for a running audit: \(KioskError(error).message)")
+        }
+        publishState()
+    }
+
+    func refreshCountries() async {
+        do {
+            countries = try await context.audit.countries()
+            countriesError = nil
+        } catch {
+            countriesError = KioskError(error).message
+        }
+    }
+
+    // MARK: audit lifecycle
+
+    func start(country: String) async throws -> AuditSession {
+        let code = try Country.normalize(country)
+        let started = try await context.audit.start(country: code, by: Actor(user: user, station: context.actor.station))
+        adopt(started)
+        await refreshCountries()
+        publishState()
+        return started
+    }
+
+    func join(auditID: String) async throws -> AuditSession {
+        let id = try Identifier.normalize(auditID, field: "audit_id")
+        let found = try await context.audit.audit(id: id)
+        guard found.isActive else { throw InventoryError.auditEnded(id) }
+        adopt(found)
+        publishState()
+        return found
+    }
+
+    func leave() async {
+        audit = nil
+        session = nil
+        recent = []
+        await refreshCountries()
+        publishState()
+    }
+
+    func end(auditID: String?) async throws -> AuditSummary {
+        guard let current = audit else { throw InventoryError.noActiveAudit(country: nil) }
+        if let auditID, auditID != current.id {
+            throw KioskError(status: .conflict, code: "NOT_THIS_AUDIT", message: "This kiosk scans into audit \(current.id), not \(auditID)")
+        }
+        let summary = try await context.audit.end(auditID: current.id, by: Actor(user: user, station: context.actor.station))
+        audit = summary.audit
+        session = nil
+        await refreshCountries()
+        publishState()
+        return summary
+    }
+
+    /// The summary of any audit: its numbers, and the first 100 missing and unexpected assets
+    /// (the report has every row).
+    func summary(auditID: String) async throws -> AuditSummary {
+        let id = try Identifier.normalize(auditID, field: "audit_id")
+        let session = try await context.audit.audit(id: id)
+        let query = ListQuery(page: 1, perPage: ListQuery.maxPerPage)
+        let missing = try await context.audit.details(auditID: id, list: .missing, query: query).items
+        let unexpected = try await context.audit.details(auditID: id, list: .unexpected, query: query).items
+        return AuditSummary(audit: session, missing: missing, unexpected: unexpected)
+    }
+
+    private func adopt(_ running: AuditSession) {
+        if audit?.id != running.id { recent = [] }
+        audit = running
+        session = ScanSession(service: context.audit, connection: context.connection, audit: running,
+                              actor: Actor(user: user, station: context.actor.station)) { [weak self] event in
+            await self?.published(event)
+        }
+    }
+
+    // MARK: scanning
+
+    /// A scan typed on a page (or by a keyboard-wedge scanner into it).
+    func scan(_ identifier: String, scanID: String?) async throws -> KioskScan {
+        guard let session else {
+            throw audit == nil ? InventoryError.noActiveAudit(country: nil) : InventoryError.auditEnded(audit?.id ?? "")
+        }
+        if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
+        let event = await session.record(identifier, source: .manual, scanID: scanID)
+        switch event {
+        case .recorded(let result, let origin): return KioskScan(result, origin: origin, pending: isConnected)
+        case .refused(let refusal):
+            if refusal.code == "AUDIT_ENDED" || refusal.code == "NO_ACTIVE_AUDIT" { await auditStopped() }
+            let status: KioskError = refusal.code == "VALIDATION_ERROR" || refusal.code == "INVALID_INPUT"
+                ? .invalid(refusal.message)
+                : KioskError(status: refusal.code == "UNAVAILABLE" || refusal.code == "STORAGE_ERROR" ? .serviceUnavailable : .conflict,
+                             code: refusal.code, message: refusal.message)
+            throw status
+        case .note(let text): throw KioskError.invalid(text)
+        }
+    }
+
+    /// A code the camera accepted.
+    func cameraCode(_ text: String) async {
+        guard let session else {
+            // Said at most every 3 s, so a code held up with no audit does not flood the pages.
+            if Date().timeIntervalSince(lastNoAuditNotice) > 3 {
+                lastNoAuditNotice = Date()
+                let origin = ScanOrigin(source: .camera, place: camera.device, user: user, station: context.actor.station, at: Date())
+                hub.publish("scan", KioskScan(ScanRefusal(identifier: text, scanID: nil, code: "NO_ACTIVE_AUDIT",
+                                                          message: "No audit is running: start or join one first", origin: origin)))
+            }
+            return
+        }
+        let event = await session.record(text, source: .camera, place: camera.device)
+        if case .refused(let refusal) = event, refusal.code == "AUDIT_ENDED" || refusal.code == "NO_ACTIVE_AUDIT" {
+            await auditStopped()
+        }
+    }
+
+    /// The session's observer: every stored or refused scan goes to every page.
+    private func published(_ event: ScanEvent) {
+        let scan: KioskScan
+        switch event {
+        case .recorded(let result, let origin):
+            scan = KioskScan(result, origin: origin, pending: isConnected)
+            if var current = audit, current.id == result.auditId {
+                current.apply(result.progress)
+                audit = current
+            }
+        case .refused(let refusal): scan = KioskScan(refusal)
+        case .note: return
+        }
+        recent.removeAll { $0.scanId != nil && $0.scanId == scan.scanId }
+        recent.insert(scan, at: 0)
+        if recent.count > Self.recentLimit { recent.removeLast(recent.count - Self.recentLimit) }
+        hub.publish("scan", scan)
+    }
+
+    /// The audit ended elsewhere: show it ended.
+    private func auditStopped() async {
+        guard let current = audit else { return }
+        if let fresh = try? await context.audit.audit(id: current.id) { audit = fresh } else { audit?.isActive = false }
+        session = nil
+        publishState()
+    }
+
+    func setUser(_ name: String) async throws -> String {
+        let valid = try Self.validUser(name)
+        user = valid
+        await session?.setUser(valid)
+        do {
+            try valid.write(to: userFile, atomically: true, encoding: .utf8)
+        } catch {
+            logger.warning("Could not keep the scanner's name in \(userFile.path): \(error.localizedDescription)")
+        }
+        publishState()
+        return valid
+    }
+
+    static func validUser(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw KioskError.invalid("name: type who is scanning") }
+        guard name.count <= 64 else { throw KioskError.invalid("name: at most 64 characters") }
+        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw KioskError.invalid("name: control characters are not allowed")
+        }
+        return name
+    }
+
+    // MARK: camera and connection
+
+    func cameraEvent(_ event: CameraEvent) {
+        let device = camera.device
+        switch event {
+        case .opened(let stream), .resumed(let stream):
+            camera = CameraState(state: .ready, message: "Camera ready: \(stream)", device: device,
+                                 width: stream.width, height: stream.height)
+        case .lost(let error):
+            camera = CameraState(state: .lost, message: "\(error.localizedDescription) Type or scan tags into the field meanwhile.",
+                                 device: device)
+        case .retrying:
+            return
+        }
+        publishState()
+    }
+
+    func cameraFailed(_ message: String) {
+        camera = CameraState(state: .none, message: "The camera cannot be used: \(message)", device: camera.device)
+        publishState()
+    }
+
+    /// Every 2 s: the numbers of the audit (other stations scan into it too), whether it ended
+    /// elsewhere, and the server link.
+    func poll() async {
+        await refreshConnection()
+        if let current = audit, current.isActive {
+            if let fresh = try? await context.audit.audit(id: current.id), audit?.id == fresh.id {
+                if !fresh.isActive {
+                    audit = fresh
+                    session = nil
+                    publishState()
+                } else if fresh.progress != audit?.progress {
+                    audit = fresh
+                    hub.publish("progress", ProgressEvent(auditId: fresh.id, progress: fresh.progress))
+                }
+            }
+        } else if audit == nil {
+            let before = countries
+            await refreshCountries()
+            if countries != before { publishState() }
+        }
+    }
+
+    private func refreshConnection() async {
+        guard let link = context.connection else { return }
+        var next = connection
+        next.state = await link.probe() ? .online : .offline
+        if let status = try? await link.status() {
+            next.pendingScans = status.pendingScans
+            next.lastSyncAt = status.lastSyncAt
+            next.lastError = status.lastError
+        }
+        if next.state == .online && next.pendingScans > 0 { await link.startSync() }
+        if next != connection {
+            connection = next
+            publishState()
+        }
+    }
+}
+
+extension AuditSession {
+    mutating func apply(_ progress: AuditProgress) {
+        totalAssets = progress.totalAssets; scannedCount = progress.scannedCount; missingCount = progress.missingCount
+        unexpectedCount = progress.unexpectedCount; completionPercentage = progress.completionPercentage
+    }
+}

@@ -1,0 +1,207 @@
+import AuditClient
+import Foundation
+import InventoryCore
+import Scanning
+
+/// Where a scan came from, and who and what took it.
+public struct ScanOrigin: Sendable, Equatable {
+    public var source: ScanSource
+    /// The line, file or device, for messages ("line 4", "shelf.jpg", "/dev/video0").
+    public var place: String?
+    public var user: String
+    public var station: String
+    public var at: Date
+
+    public init(source: ScanSource, place: String?, user: String, station: String, at: Date) {
+        self.source = source; self.place = place; self.user = user; self.station = station; self.at = at
+    }
+}
+
+/// Input that could not be a scan, or a scan the audit refused. Nothing was stored.
+public struct ScanRefusal: Sendable, Equatable {
+    public var identifier: String?
+    public var scanID: String?
+    /// An error code such as INVALID_INPUT, AUDIT_ENDED or BAD_IMAGE.
+    public var code: String
+    public var message: String
+    public var origin: ScanOrigin
+
+    public init(identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin) {
+        self.identifier = identifier; self.scanID = scanID; self.code = code; self.message = message; self.origin = origin
+    }
+}
+
+/// What a front end shows for one scan.
+public enum ScanEvent: Sendable, Equatable {
+    /// Stored (standalone) or safe in the outbox (connected), with its outcome.
+    case recorded(ScanResult, ScanOrigin)
+    case refused(ScanRefusal)
+    /// Something to tell the operator that is not a scan (a file without a code).
+    case note(String)
+}
+
+/// The one scan path of a station. Every front end (`audit scan`, the kiosk, the demo) feeds it
+/// identifiers from its sources: typed lines, image files, a camera. It gives each scan an id,
+/// records it through the audit service, hands the outcome to its observer only once the scan
+/// is stored, and stops the sources once the audit can take no more scans. At the end it
+/// pushes a connected station's outbox.
+///
+/// ```swift
+/// let session = ScanSession(context: context, audit: audit) { event in print(event) }
+/// await session.scanLines(LineReader())
+/// let sync = await session.finish()
+/// ```
+public actor ScanSession {
+    public typealias Observer = @Sendable (ScanEvent) async -> Void
+
+    public nonisolated let audit: AuditSession
+    nonisolated let service: any AuditService
+    nonisolated let connection: (any StationConnection)?
+    private var actor: Actor
+    private let observer: Observer
+    /// Scans stored.
+    public private(set) var recorded = 0
+    /// Inputs refused (bad bytes, unreadable images, invalid tags, refused scans).
+    public private(set) var failures = 0
+    /// The audit's numbers after the last stored scan.
+    public private(set) var lastProgress: AuditProgress
+    /// Set when the audit can take no more scans (it ended, or none runs); sources stop.
+    public private(set) var stopped: InventoryError?
+
+    public init(service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
+                observer: @escaping Observer) {
+        self.service = service
+        self.connection = connection
+        self.audit = audit
+        self.actor = actor
+        self.observer = observer
+        self.lastProgress = audit.progress
+    }
+
+    public init(context: StationContext, audit: AuditSession, observer: @escaping Observer) {
+        self.init(service: context.audit, connection: context.connection, audit: audit, actor: context.actor, observer: observer)
+    }
+
+    /// Who is scanning from now on (the kiosk's name field).
+    public func setUser(_ user: String) { actor.user = user }
+    public var user: String { actor.user }
+
+    /// Records one identifier. `scanID` makes a resend harmless: the same id answers with the
+    /// first outcome and stores nothing new (the kiosk page sends its own); a new id is made
+    /// when nil. The observer sees the event, unless the session had already stopped.
+    @discardableResult
+    public func record(_ raw: String, source: ScanSource, place: String? = nil, scanID: String? = nil) async -> ScanEvent {
+        let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
+        if let stopped {
+            return .refused(ScanRefusal(identifier: raw, scanID: scanID, code: stopped.code,
+                                        message: Self.describe(stopped), origin: origin))
+        }
+        let request = ScanRequest(identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
+                                  source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user)
+        let event: ScanEvent
+        do {
+            let result = try await service.record(request)
+            recorded += 1
+            lastProgress = result.progress
+            event = .recorded(result, origin)
+        } catch {
+            let inventoryError = InventoryError(error)
+            switch inventoryError {
+            case .auditEnded?, .noActiveAudit?: stopped = inventoryError
+            default: break
+            }
+            failures += 1
+            event = .refused(ScanRefusal(identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
+                                         message: Self.describe(error), origin: origin))
+        }
+        await observer(event)
+        return event
+    }
+
+    /// Reports input that could not be a scan (bad bytes, an unreadable image, …).
+    @discardableResult
+    public func refuse(_ message: String, identifier: String? = nil, source: ScanSource, place: String? = nil,
+                       code: String = "INVALID_INPUT") async -> ScanEvent {
+        failures += 1
+        let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
+        let event = ScanEvent.refused(ScanRefusal(identifier: identifier, scanID: nil, code: code,
+                                                  message: place.map { "\($0): \(message)" } ?? message, origin: origin))
+        await observer(event)
+        return event
+    }
+
+    /// A line for the operator that is not a scan.
+    public func note(_ text: String) async { await observer(.note(text)) }
+
+    // MARK: sources
+
+    /// Identifiers one a line (typed, a keyboard-wedge scanner, or a pipe) until the input ends
+    /// or the audit stops. Empty lines are skipped; lines that cannot be tags are refused by
+    /// number. `numbered` adds "line N" to each scan's place (for piped files).
+    public func scanLines(_ lines: LineReader, numbered: Bool) async {
+        for await line in lines {
+            switch line {
+            case .text(let number, let text):
+                // Empty lines (a stray Enter) are skipped, not errors.
+                if text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty { continue }
+                await record(text, source: .manual, place: numbered ? "line \(number)" : nil)
+            case .notUTF8(let number):
+                await refuse("the text is not UTF-8; nothing was recorded", source: .manual, place: "line \(number)")
+            case .tooLong(let number, let bytes):
+                await refuse("\(bytes) bytes is far too long for a tag (limit \(Identifier.maxBytes)); nothing was recorded",
+                             source: .manual, place: "line \(number)")
+            }
+            if stopped != nil { return }
+        }
+    }
+
+    /// Decodes image files and folders (in order) and records every code they hold. A file that
+    /// is not a readable image is refused and the next one is read.
+    public func scanImages(_ paths: [String], decoder: DecoderConfig) async {
+        for await result in decodeImages(paths: paths, config: decoder) {
+            switch result.outcome {
+            case .success(let codes) where codes.isEmpty:
+                await note("\(result.path): no code found")
+            case .success(let codes):
+                for code in codes { await record(code.text, source: .image, place: result.path) }
+            case .failure(let error):
+                await refuse(error.localizedDescription, source: .image, code: "BAD_IMAGE")
+            }
+            if stopped != nil { return }
+        }
+    }
+
+    /// Records what the camera loop accepts until the calling task is cancelled or the audit
+    /// stops. Throws only when the decoder cannot be made.
+    public func scanCamera(_ loop: ScanLoop, onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
+        let device = loop.config.device
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await loop.run(onCode: { code in
+                    await self.record(code.text, source: .camera, place: device)
+                }, onEvent: onEvent)
+            }
+            group.addTask {
+                // Ends the camera once the audit can take no more scans.
+                while await self.stopped == nil { try await Task.sleep(for: .milliseconds(200)) }
+                throw CancellationError()
+            }
+            do { try await group.next() } catch is CancellationError {}
+            group.cancelAll()
+        }
+    }
+
+    // MARK: the end
+
+    /// Pushes a connected station's outbox before the front end exits; what cannot go now stays
+    /// in the outbox for the next run or `sync`. Nil when standalone.
+    public func finish() async -> SyncReport? {
+        await connection?.syncNow()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let inventory = InventoryError(error) { return inventory.errorDescription ?? "\(inventory)" }
+        if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
+        return "\(error)"
+    }
+}

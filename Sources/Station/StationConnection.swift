@@ -1,0 +1,24 @@
+import AuditClient
+import Foundation
+import InventoryCore
+
+/// What a station can do only when it is logged in to a server: push its outbox, say how the
+/// outbox stands, and tell whether the server answers. A standalone station has none, so
+/// front ends ask `StationContext.connection` rather than downcasting the audit service.
+public protocol StationConnection: Sendable {
+    /// The server's base address.
+    var server: String { get }
+    /// Scans waiting, synced and refused, and the last sync.
+    func status() async throws -> ConnectedStatus
+    /// Pushes the outbox now and reports what went.
+    func syncNow() async -> SyncReport
+    /// Starts pushing in the background, without waiting.
+    func startSync() async
+    /// Whether the server answered a call just now.
+    func probe() async -> Bool
+}
+
+extension ConnectedAuditService: StationConnection {
+    public nonisolated var server: String { serverAddress }
+    public func status() async throws -> ConnectedStatus { try await connectedStatus() }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Kiosk
+import Logging
+import Station
+
+extension AuditStation {
+    struct KioskCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kiosk",
+            abstract: "Run the full-screen kiosk page and the camera: open http://127.0.0.1:8090 in Chromium.",
+            discussion: """
+                Serves the kiosk page on this machine and runs the camera loop in the same process, in \
+                standalone and connected mode alike. When exactly one audit is running, the page opens \
+                straight on its scanning screen. On an address other than loopback, browsers on other \
+                machines must enter the PIN (--pin or kiosk.pin in the configuration). Options override \
+                the configuration's kiosk section.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The address to listen on (default 127.0.0.1; another address needs a PIN).") var host: String?
+        @Option(help: "The port to listen on (default 8090).") var port: Int?
+        @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
+        @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
+        @Option(help: "The PIN that browsers on other machines must enter.") var pin: String?
+        @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else your login name).") var user: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global, user: user)
+                let kiosk = context.config.kiosk
+                let pin = pin ?? ProcessInfo.processInfo.environment["AUDIT_STATION_KIOSK_PIN"] ?? kiosk.pin
+                let options = KioskOptions(host: host ?? kiosk.host, port: port ?? kiosk.port,
+                                           device: noCamera ? nil : (device ?? context.config.camera.device),
+                                           pin: pin?.isEmpty == false ? pin : nil, user: user)
+                var logger = Logger(label: "audit-station.kiosk")
+                logger.logLevel = .notice
+                let server = try KioskServer(context: context, options: options, logger: logger)
+                let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
+                try await server.run { port in
+                    Terminal.error("Kiosk on http://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
+                    Terminal.error("Show it full screen with: chromium --kiosk http://\(options.host == "0.0.0.0" ? "127.0.0.1" : options.host):\(port)")
+                }
+            }
+        }
+    }
+}
