@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything AuditStation needs on Debian 12: the C libraries it links
 # (SQLite, zbar, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
-# compare against (zbarimg, pyzbar), and the generators for SampleImages/.
+# compare against (zbarimg, pyzbar), the generators for SampleImages/, and headless Chromium
+# with its WebDriver for the kiosk's browser tests and screenshots.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -13,6 +14,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libv4l-dev v4l-utils \
     libpng-dev libturbojpeg0-dev \
     zint qrencode \
+    chromium chromium-driver python3-selenium fonts-dejavu-core \
     python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check pyzbar segno python-barcode Pillow numpy 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar segno python-barcode Pillow numpy

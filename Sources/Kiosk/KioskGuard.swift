@@ -73,14 +73,18 @@ struct KioskGuard: RouterMiddleware {
 
     static func errorResponse(_ error: any Error, logger: Logger, path: String) -> Response {
         let kiosk: KioskError
-        if let http = error as? HTTPError {
+        if let kioskError = error as? KioskError {
+            kiosk = kioskError
+        } else if let http = error as? any HTTPResponseError {
+            // Hummingbird's own refusals: a body over the limit, a malformed request.
+            let detail = (http as? HTTPError)?.body
             kiosk = switch http.status {
             case .contentTooLarge: KioskError(status: .contentTooLarge, code: "BODY_TOO_LARGE", message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
             case .notFound: .notFound("There is no \(path) on this kiosk")
             case .methodNotAllowed: KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "\(path) does not take that method")
-            default: KioskError(status: http.status.code < 500 ? .badRequest : .internalServerError,
-                                code: http.status.code < 500 ? "BAD_REQUEST" : "INTERNAL",
-                                message: http.status.code < 500 ? (http.body ?? "The request is malformed") : "The kiosk could not do that")
+            default: http.status.code < 500
+                ? KioskError(status: .badRequest, code: "BAD_REQUEST", message: detail ?? "The request is malformed")
+                : KioskError(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
             }
         } else {
             kiosk = KioskError(error)

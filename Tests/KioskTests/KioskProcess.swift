@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,4 +148,9 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     func get() -> Value { lock.withLock { value } }
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
+}
+
+/// Parses a JSON object printed by a command.
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
