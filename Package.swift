@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "Kiosk", "InventoryCore", "InventoryStore", "AuditTestSupport", "CameraTestSupport",
+            "audit-station", "Kiosk", "InventoryCore", "InventoryStore", "CameraTestSupport",
         ]),
     ]
 )

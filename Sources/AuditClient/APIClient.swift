@@ -21,16 +21,15 @@ public struct APIClient: Sendable {
                 timeout: Duration = .seconds(15), loginHint: String? = nil) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token; self.apiKey = apiKey; self.http = http
-        let (seconds, attoseconds) = timeout.components
-        self.timeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        self.timeout = Self.timeAmount(timeout)
         self.loginHint = loginHint ?? "log in again with `audit-station login --server \(baseURL) --email EMAIL`"
     }
 
     /// Sends a call and decodes the `data` of its envelope.
     public func send<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
                                                     body: (some Encodable & Sendable)? = Empty?.none,
-                                                    as type: Payload.Type = Payload.self) async throws -> Payload {
-        let (status, data) = try await raw(method, path, query: query, body: body)
+                                                    as type: Payload.Type = Payload.self, timeout: Duration? = nil) async throws -> Payload {
+        let (status, data) = try await raw(method, path, query: query, body: body, timeout: timeout)
         do {
             return try JSONDecoder.auditStation().decode(DataEnvelope<Payload>.self, from: data).data
         } catch {
@@ -40,7 +39,7 @@ public struct APIClient: Sendable {
 
     /// Sends a call and returns the body of a successful answer as it is (reports).
     public func raw(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
-                    body: (some Encodable & Sendable)? = Empty?.none) async throws -> (status: Int, data: Data) {
+                    body: (some Encodable & Sendable)? = Empty?.none, timeout: Duration? = nil) async throws -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: baseURL + path + Self.queryString(query))
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
@@ -53,7 +52,7 @@ public struct APIClient: Sendable {
         let status: Int
         let data: Data
         do {
-            let response = try await http.execute(request, timeout: timeout)
+            let response = try await http.execute(request, timeout: timeout.map(Self.timeAmount) ?? self.timeout)
             status = Int(response.status.code)
             data = Data(try await response.body.collect(upTo: 512 * 1024 * 1024).readableBytesView)
         } catch {
@@ -73,6 +72,11 @@ public struct APIClient: Sendable {
             return .unavailable("The server at \(baseURL) failed (HTTP \(status)\(envelope.map { ": \($0.message)" } ?? "")); scans are kept and retried")
         }
         return envelope?.inventoryError(status: status) ?? .unavailable("HTTP \(status)")
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     static func queryString(_ query: [String: String?]) -> String {

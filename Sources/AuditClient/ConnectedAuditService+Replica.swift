@@ -83,11 +83,12 @@ extension ConnectedAuditService {
     /// The server's base address.
     public nonisolated var serverAddress: String { client.baseURL }
 
-    /// Whether the server answers a status call now. A refusal (such as an expired login)
-    /// still means it is reachable.
-    public func probe() async -> Bool {
+    /// Whether the server answers a status call within `timeout`. A refusal (such as an
+    /// expired login) still means it is reachable. The short timeout matters: the HTTP client
+    /// keeps retrying a refused connection until the call's deadline.
+    public func probe(timeout: Duration) async -> Bool {
         do {
-            _ = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self)
+            _ = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self, timeout: timeout)
             return true
         } catch InventoryError.unavailable {
             return false

@@ -89,7 +89,7 @@ struct KioskGuard: RouterMiddleware {
         } else {
             kiosk = KioskError(error)
         }
-        if kiosk.status.code >= 500 { logger.error("\(path): \(error)") }
+        if kiosk.status == .internalServerError { logger.error("\(path): \(error)") }
         var headers = kiosk.headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -277,7 +277,7 @@ actor KioskStation {
     private func refreshConnection() async {
         guard let link = context.connection else { return }
         var next = connection
-        next.state = await link.probe() ? .online : .offline
+        next.state = await link.probe(timeout: .seconds(2)) ? .online : .offline
         if let status = try? await link.status() {
             next.pendingScans = status.pendingScans
             next.lastSyncAt = status.lastSyncAt

@@ -14,8 +14,8 @@ public protocol StationConnection: Sendable {
     func syncNow() async -> SyncReport
     /// Starts pushing in the background, without waiting.
     func startSync() async
-    /// Whether the server answered a call just now.
-    func probe() async -> Bool
+    /// Whether the server answers a call within `timeout`.
+    func probe(timeout: Duration) async -> Bool
 }
 
 extension ConnectedAuditService: StationConnection {

@@ -103,6 +103,37 @@ final class KioskProcess: @unchecked Sendable {
         throw KioskTestError("the kiosk did not start within 30 s: \(logText)")
     }
 
+    /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
+    /// listens; `kill()` stops it at once.
+    func serve(port: Int = 0) throws {
+        let chosen = port == 0 ? try freeTCPPort() : port
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--database", database, "serve", "--port", String(chosen)]
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        self.port = chosen
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if logText.contains("Serving the audit API") { return }
+            guard process.isRunning else { throw KioskTestError("serve exited \(process.terminationStatus): \(logText)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw KioskTestError("serve did not start within 30 s: \(logText)")
+    }
+
+    /// SIGKILL: the process ends at once, as in a crash or a power cut.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     var isRunning: Bool { process?.isRunning ?? false }
 
@@ -110,10 +141,10 @@ final class KioskProcess: @unchecked Sendable {
     @discardableResult
     func stop() -> Int32? {
         guard let process, process.isRunning else { return process?.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
+        Glibc.kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }

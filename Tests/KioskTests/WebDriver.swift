@@ -1,0 +1,832 @@
+// A small W3C WebDriver client for the kiosk's browser tests: chromedriver + headless Chromium.
+//
+// Foundation only (HTTP over a 127.0.0.1 socket, Process for chromedriver). Every wait is bounded,
+// and Chromedriver.stop() (also run by deinit) kills chromedriver and every Chromium process it started.
+//
+//     let driver = try await Chromedriver.start()
+//     defer { driver.stop() }
+//     let browser = try await driver.session(width: 1280, height: 720)
+//     try await browser.open("http://127.0.0.1:\(port)/")
+//     try await browser.find("#tag").sendKeys("A1" + Element.enter)
+//     try await browser.waitUntil("the result shows A1") { try await browser.find("#result").text() == "A1" }
+//     #expect(try await browser.consoleErrors().isEmpty)
+//     await browser.quit()
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - JSON values
+
+/// A JSON value, so that everything crossing the wire is Sendable.
+enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
+    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(nilLiteral: ()) { self = .null }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(integerLiteral value: Int) { self = .number(Double(value)) }
+    init(floatLiteral value: Double) { self = .number(value) }
+    init(stringLiteral value: String) { self = .string(value) }
+    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    init(parsing data: Data) throws { self = try JSONDecoder().decode(JSONValue.self, from: data) }
+
+    func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    var isNull: Bool { self == .null }
+    var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    var doubleValue: Double? { if case .number(let value) = self { value } else { nil } }
+    var intValue: Int? {
+        guard case .number(let value) = self, value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 else { return nil }
+        return Int(value)
+    }
+    var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    /// The web element reference in this value, if it is one (`{"element-6066-…": id}`).
+    var elementID: String? { self[Element.identifierKey]?.stringValue }
+
+    subscript(key: String) -> JSONValue? { objectValue?[key] }
+    subscript(index: Int) -> JSONValue? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
+    var description: String {
+        guard let data = try? jsonData() else { return "<unencodable JSON>" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+// MARK: - Errors
+
+/// An error answered by chromedriver (`code` is the W3C error code, e.g. "no such element"), or one of ours:
+/// "chromedriver startup", "transport", "wait timeout", "bad response".
+struct WebDriverError: Error, CustomStringConvertible, Sendable {
+    var code: String
+    var message: String
+    /// The command that failed, e.g. "POST /session/…/element".
+    var command: String?
+
+    init(_ code: String, _ message: String, command: String? = nil) {
+        self.code = code
+        self.message = message
+        self.command = command
+    }
+
+    /// True for errors that chromedriver answered (the browser is alive and the condition may change).
+    var isFromDriver: Bool { !["chromedriver startup", "transport", "wait timeout", "bad response"].contains(code) }
+
+    var description: String {
+        "WebDriver error [\(code)]: \(message)" + (command.map { " (in \($0))" } ?? "")
+    }
+}
+
+// MARK: - Sockets
+
+private enum Socket {
+    static func tcp() throws -> Int32 {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw WebDriverError("transport", "socket() failed: errno \(errno)") }
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        return fd
+    }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    static func setTimeout(_ fd: Int32, _ seconds: Double) {
+        let whole = max(0, seconds.rounded(.down))
+        var value = timeval(tv_sec: .init(whole), tv_usec: .init((max(0, seconds) - whole) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, read back, closed).
+func freeTCPPort() throws -> Int {
+    let fd = try Socket.tcp()
+    defer { close(fd) }
+    var address = Socket.loopback(port: 0)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else { throw WebDriverError("transport", "bind(127.0.0.1:0) failed: errno \(errno)") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard named == 0 else { throw WebDriverError("transport", "getsockname failed: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+// MARK: - HTTP
+
+/// The JSON-over-HTTP wire to one chromedriver.
+///
+/// A tiny HTTP/1.1 client over a socket rather than URLSession: on Linux, FoundationNetworking's
+/// URLSession fails every chromedriver answer with "Failed writing header", because chromedriver writes
+/// headers without a space after the colon (swift-corelibs-foundation issue #4965).
+struct WebDriverWire: Sendable {
+    let port: Int
+
+    /// Sends one command and returns its `value`; throws the driver's error, if any.
+    @discardableResult
+    func send(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
+        let command = "\(method) \(path)"
+        let payload: Data? = try body?.jsonData() ?? (method == "POST" ? Data("{}".utf8) : nil)
+        let port = port
+        // Blocking socket I/O on a dispatch thread, not on the (2-thread) cooperative pool.
+        let (status, data): (Int, Data) = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result {
+                    try LoopbackHTTP.exchange(port: port, method: method, path: path, body: payload, timeout: timeout)
+                })
+            }
+        }
+        guard let json = try? JSONValue(parsing: data) else {
+            throw WebDriverError("bad response", "HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))",
+                                 command: command)
+        }
+        let value = json["value"] ?? .null
+        if let code = value["error"]?.stringValue {
+            throw WebDriverError(code, value["message"]?.stringValue ?? "(no message)", command: command)
+        }
+        guard (200..<300).contains(status) else {
+            throw WebDriverError("bad response", "HTTP \(status): \(json)", command: command)
+        }
+        return value
+    }
+}
+
+private enum LoopbackHTTP {
+    /// One request on a fresh connection to 127.0.0.1:port; returns the status and the body.
+    static func exchange(port: Int, method: String, path: String, body: Data?,
+                                 timeout: Double) throws -> (Int, Data) {
+        let command = "\(method) \(path)"
+        func failure(_ what: String) -> WebDriverError {
+            WebDriverError("transport", "\(what) (127.0.0.1:\(port))", command: command)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        let fd = try Socket.tcp()
+        defer { close(fd) }
+        Socket.setTimeout(fd, timeout)
+        var address = Socket.loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw failure("connect failed: \(String(cString: strerror(errno)))") }
+
+        var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: application/json\r\nConnection: close\r\n".utf8)
+        if let body {
+            request.append(Data("Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\n".utf8))
+        }
+        request.append(Data("\r\n".utf8))
+        if let body { request.append(body) }
+        #if canImport(Darwin)
+        let flags: Int32 = 0
+        #else
+        let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        var sent = 0
+        while sent < request.count {
+            let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, flags) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw failure("send failed: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+
+        var received = Data()
+        var headerEnd: Range<Data.Index>?
+        var status = 0
+        var contentLength: Int?
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let headerEnd, let contentLength, received.count - headerEnd.upperBound >= contentLength { break }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) || Date() > deadline {
+                throw WebDriverError("transport", "no complete answer within \(timeout) s (127.0.0.1:\(port))", command: command)
+            }
+            guard n >= 0 else { throw failure("recv failed: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }  // EOF
+            received.append(contentsOf: chunk[0..<n])
+            if headerEnd == nil, let end = received.firstRange(of: Data("\r\n\r\n".utf8)) {
+                headerEnd = end
+                let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                let statusFields = lines.first?.split(separator: " ") ?? []
+                status = statusFields.count > 1 ? Int(statusFields[1]) ?? 0 : 0
+                for line in lines.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    if line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-length" {
+                        contentLength = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            }
+        }
+        guard let headerEnd, status > 0 else {
+            throw failure("malformed HTTP answer: \(String(decoding: received.prefix(200), as: UTF8.self))")
+        }
+        var body = Data(received[headerEnd.upperBound...])
+        if let contentLength {
+            guard body.count >= contentLength else { throw failure("connection closed mid-answer") }
+            body = body.prefix(contentLength)
+        }
+        return (status, body)
+    }
+}
+
+// MARK: - Processes (Chromium is started by chromedriver, not by us)
+
+private enum ProcessTable {
+    struct Entry { let pid: Int32; let ppid: Int32; let state: Character }
+
+    /// The live processes whose command line contains `marker`, and the live descendants of `root`.
+    static func processes(containing marker: String, orDescendingFrom root: Int32?) -> [Int32] {
+        #if os(Linux)
+        let entries = table()
+        var children: [Int32: [Int32]] = [:]
+        for entry in entries.values { children[entry.ppid, default: []].append(entry.pid) }
+        var found = Set<Int32>()
+        if let root {
+            var stack = children[root] ?? []
+            while let pid = stack.popLast() {
+                if found.insert(pid).inserted { stack.append(contentsOf: children[pid] ?? []) }
+            }
+        }
+        let markerBytes = Array(marker.utf8)
+        for pid in entries.keys where !found.contains(pid) {
+            guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !cmdline.isEmpty else { continue }
+            if Array(cmdline).firstRange(of: markerBytes) != nil { found.insert(pid) }
+        }
+        return found.filter { isAlive($0) }.sorted()
+        #else
+        return []
+        #endif
+    }
+
+    /// Alive means: exists and is not a zombie (a zombie is dead; it only waits for its parent to reap it).
+    static func isAlive(_ pid: Int32) -> Bool {
+        #if os(Linux)
+        guard let entry = entry(pid) else { return false }
+        return entry.state != "Z" && entry.state != "X"
+        #else
+        return kill(pid, 0) == 0
+        #endif
+    }
+
+    #if os(Linux)
+    private static func table() -> [Int32: Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var result: [Int32: Entry] = [:]
+        for name in names {
+            guard let pid = Int32(name), let entry = entry(pid) else { continue }
+            result[pid] = entry
+        }
+        return result
+    }
+
+    private static func entry(_ pid: Int32) -> Entry? {
+        // "pid (comm) state ppid …"; comm may contain spaces and parentheses, so split after the last ")".
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count >= 2, let state = fields[0].first, let ppid = Int32(fields[1]) else { return nil }
+        return Entry(pid: pid, ppid: ppid, state: state)
+    }
+    #endif
+
+    /// SIGTERM, wait up to `grace` seconds, then SIGKILL whatever is left and wait up to 2 s more.
+    static func terminate(_ pids: [Int32], grace: Double = 2) {
+        guard !pids.isEmpty else { return }
+        for pid in pids { kill(pid, SIGTERM) }
+        if waitGone(pids, timeout: grace) { return }
+        for pid in pids where isAlive(pid) { kill(pid, SIGKILL) }
+        _ = waitGone(pids, timeout: 2)
+    }
+
+    static func waitGone(_ pids: [Int32], timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while pids.contains(where: isAlive) {
+            if Date() >= deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+}
+
+// MARK: - Chromedriver
+
+/// One chromedriver child process on a free port of 127.0.0.1, and the browsers it starts.
+///
+/// Every browser gets a profile under `workDirectory`, whose path is in the command line of all its
+/// processes, so `stop()` finds and kills them even after chromedriver is gone (killing chromedriver
+/// alone leaves Chromium running).
+final class Chromedriver: @unchecked Sendable {
+    let port: Int
+    let baseURL: URL
+    /// Holds the browser profiles and chromedriver.log; removed by stop().
+    let workDirectory: URL
+    var logURL: URL { workDirectory.appendingPathComponent("chromedriver.log") }
+    var pid: Int32 { process.processIdentifier }
+    let wire: WebDriverWire
+
+    private let process: Process
+    private let lock = NSLock()
+    private var stopped = false
+    private var sessionCount = 0
+
+    private init(process: Process, port: Int, workDirectory: URL) {
+        self.process = process
+        self.port = port
+        self.workDirectory = workDirectory
+        self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        self.wire = WebDriverWire(port: port)
+    }
+
+    deinit { stop() }
+
+    /// Starts chromedriver and waits until `GET /status` says it is ready.
+    static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 20) async throws -> Chromedriver {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw WebDriverError("chromedriver startup", "\(executable) is not an executable file (apt-get install chromium-driver)")
+        }
+        var lastError: (any Error)?
+        // A port that was free a moment ago may be taken by the time chromedriver binds it: retry.
+        for _ in 0..<3 {
+            do {
+                return try await launch(executable: executable, timeout: timeout)
+            } catch let error as WebDriverError where error.message.contains("exited") {
+                lastError = error
+            }
+        }
+        throw lastError ?? WebDriverError("chromedriver startup", "could not start \(executable)")
+    }
+
+    private static func launch(executable: String, timeout: Double) async throws -> Chromedriver {
+        let port = try freeTCPPort()
+        let workDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("webdriver-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        let logURL = workDirectory.appendingPathComponent("chromedriver.log")
+        guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
+            throw WebDriverError("chromedriver startup", "could not create \(logURL.path)")
+        }
+        let log = try FileHandle(forWritingTo: logURL)
+        defer { try? log.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--port=\(port)"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        let driver = Chromedriver(process: process, port: port, workDirectory: workDirectory)
+        do {
+            try runUnblockingTermination(process)
+        } catch {
+            try? FileManager.default.removeItem(at: workDirectory)
+            throw WebDriverError("chromedriver startup", "could not run \(executable): \(error)")
+        }
+        // From here on, driver.stop() (or deinit) cleans up.
+        let started = ContinuousClock.now
+        while true {
+            if !process.isRunning {
+                let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                driver.stop()
+                throw WebDriverError("chromedriver startup",
+                                     "chromedriver exited with status \(process.terminationStatus) on port \(port): \(output.suffix(1000))")
+            }
+            if let status = try? await driver.wire.send("GET", "/status", timeout: 2), status["ready"]?.boolValue == true {
+                return driver
+            }
+            if ContinuousClock.now - started > .seconds(timeout) {
+                let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                driver.stop()
+                throw WebDriverError("chromedriver startup",
+                                     "chromedriver on port \(port) was not ready after \(timeout) s: \(output.suffix(1000))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Runs `process` with SIGTERM, SIGINT, SIGHUP and SIGQUIT unblocked on this thread, so that the child
+    /// (and the Chromium it starts, which inherits chromedriver's mask) can be terminated: a child inherits
+    /// the spawning thread's signal mask, and Swift concurrency's dispatch worker threads block them.
+    private static func runUnblockingTermination(_ process: Process) throws {
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&termination, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &termination, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+    }
+
+    /// The Chromium flags of every session (and `--window-size`).
+    static let defaultArguments = [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
+        "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+    ]
+
+    /// Starts a headless Chromium (`POST /session`) with a fresh profile and browser console logging, its
+    /// viewport (`innerWidth` × `innerHeight`, and screenshots) `width` × `height` CSS pixels.
+    func session(width: Int = 1280, height: Int = 720, arguments extra: [String] = [],
+                 binary: String? = nil, timeout: Double = 60) async throws -> BrowserSession {
+        let profile: URL = try lock.withLock {
+            guard !stopped else { throw WebDriverError("transport", "chromedriver was stopped") }
+            sessionCount += 1
+            return workDirectory.appendingPathComponent("profile-\(sessionCount)", isDirectory: true)
+        }
+        var options: [String: JSONValue] = [
+            "args": .array((Self.defaultArguments + ["--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"]
+                + extra).map { .string($0) }),
+        ]
+        if let binary { options["binary"] = .string(binary) }
+        let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": .object(options),
+            "goog:loggingPrefs": ["browser": "ALL"],
+            "timeouts": ["implicit": 0, "pageLoad": 30_000, "script": 10_000],
+            "unhandledPromptBehavior": "dismiss and notify",
+        ]]]
+        let value = try await wire.send("POST", "/session", capabilities, timeout: timeout)
+        guard let id = value["sessionId"]?.stringValue else {
+            throw WebDriverError("bad response", "POST /session answered no sessionId: \(value)")
+        }
+        let browser = BrowserSession(id: id, driver: self, profile: profile,
+                                     browserPID: value["capabilities"]?["goog:processID"]?.intValue.map { Int32($0) })
+        do {
+            try await browser.setViewport(width: width, height: height)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        return browser
+    }
+
+    /// Kills every browser it started and chromedriver itself, and removes the profiles. Idempotent; blocks ≤ ~8 s.
+    func stop() {
+        let alreadyStopped = lock.withLock {
+            defer { stopped = true }
+            return stopped
+        }
+        guard !alreadyStopped else { return }
+        let root: Int32? = process.isRunning ? process.processIdentifier : nil
+        // Browsers first (found by their profile path, or as chromedriver's descendants), then chromedriver.
+        let browsers = ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: root)
+            .filter { $0 != root }
+        ProcessTable.terminate(browsers)
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                let hardDeadline = Date().addingTimeInterval(2)
+                while process.isRunning && Date() < hardDeadline { usleep(20_000) }
+            }
+        }
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+}
+
+// MARK: - Browser session
+
+/// One headless Chromium controlled over WebDriver.
+struct BrowserSession: Sendable {
+    let id: String
+    let driver: Chromedriver
+    /// The profile directory (`--user-data-dir`), inside `driver.workDirectory`.
+    let profile: URL
+    /// Chromium's browser process (from the `goog:processID` capability).
+    let browserPID: Int32?
+
+    var wire: WebDriverWire { driver.wire }
+    private var path: String { "/session/\(id)" }
+
+    /// Sends any WebDriver command under this session, e.g. `command("POST", "/window/rect", ["width": 800])`.
+    @discardableResult
+    func command(_ method: String, _ subpath: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
+        try await wire.send(method, path + subpath, body, timeout: timeout)
+    }
+
+    // Navigation
+
+    /// Navigates and waits for the page load (pageLoad timeout 30 s).
+    func open(_ url: String) async throws { try await command("POST", "/url", ["url": .string(url)]) }
+    func currentURL() async throws -> String { try await command("GET", "/url").stringValue ?? "" }
+    func title() async throws -> String { try await command("GET", "/title").stringValue ?? "" }
+    func source() async throws -> String { try await command("GET", "/source").stringValue ?? "" }
+    func refresh() async throws { try await command("POST", "/refresh") }
+    func back() async throws { try await command("POST", "/back") }
+
+    /// Resizes the window so that the viewport (`innerWidth` × `innerHeight`) is `width` × `height`:
+    /// in `--headless=new`, `--window-size` and `/window/rect` size the window, toolbar included.
+    func setViewport(width: Int, height: Int) async throws {
+        for _ in 0..<3 {
+            let inner = try await execute("return [window.innerWidth, window.innerHeight]")
+            guard let innerWidth = inner[0]?.intValue, let innerHeight = inner[1]?.intValue else {
+                throw WebDriverError("bad response", "no viewport size in \(inner)")
+            }
+            if innerWidth == width && innerHeight == height { return }
+            let rect = try await command("GET", "/window/rect")
+            guard let outerWidth = rect["width"]?.intValue, let outerHeight = rect["height"]?.intValue else {
+                throw WebDriverError("bad response", "no window size in \(rect)")
+            }
+            try await command("POST", "/window/rect", ["width": .number(Double(outerWidth + width - innerWidth)),
+                                                       "height": .number(Double(outerHeight + height - innerHeight))])
+        }
+        let inner = try await execute("return [window.innerWidth, window.innerHeight]")
+        throw WebDriverError("bad response", "the viewport stays \(inner) instead of [\(width), \(height)]")
+    }
+
+    // Elements
+
+    /// The first element matching `css`; throws "no such element" naming the selector when there is none.
+    func find(_ css: String) async throws -> Element {
+        try await Element.find(css, in: self, from: path)
+    }
+
+    /// Every element matching `css` (possibly none).
+    func findAll(_ css: String) async throws -> [Element] {
+        try await Element.findAll(css, in: self, from: path)
+    }
+
+    /// Waits until an element matches `css` (and, if `displayed`, is displayed), and returns it.
+    func waitFor(_ css: String, displayed: Bool = false, timeout: Double = 10) async throws -> Element {
+        var found: Element?
+        try await waitUntil(timeout: timeout, "an element matching '\(css)'\(displayed ? " to be displayed" : "")") {
+            let element = try await find(css)
+            if displayed, try await !element.isDisplayed() { return false }
+            found = element
+            return true
+        }
+        return found!
+    }
+
+    /// The focused element (`document.activeElement`, the body when nothing is focused).
+    func activeElement() async throws -> Element {
+        let value = try await command("GET", "/element/active")
+        guard let id = value.elementID else { throw WebDriverError("bad response", "no element in \(value)") }
+        return Element(id: id, session: self, selector: ":focus")
+    }
+
+    /// The element a script returned, e.g. `session.element(try await session.execute("return document.body"))`.
+    func element(_ value: JSONValue) -> Element? {
+        value.elementID.map { Element(id: $0, session: self, selector: "(from a script)") }
+    }
+
+    // Scripts
+
+    /// Runs `script` as a function body (`return …` gives the result; arguments are in `arguments`).
+    /// Pass elements with `element.json`.
+    @discardableResult
+    func execute(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+        try await command("POST", "/execute/sync", ["script": .string(script), "args": .array(args)])
+    }
+
+    /// Runs `script` with a callback as its last argument, `arguments[arguments.length - 1]`, and waits for it
+    /// (script timeout 10 s).
+    @discardableResult
+    func executeAsync(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+        try await command("POST", "/execute/async", ["script": .string(script), "args": .array(args)])
+    }
+
+    // Waiting
+
+    /// Polls `condition` until it is true. Errors answered by the driver (no such element, stale element…)
+    /// count as false; after `timeout` seconds it throws a "wait timeout" error naming `description`.
+    func waitUntil(timeout: Double = 10, poll: Double = 0.05, _ description: String,
+                   isolation: isolated (any Actor)? = #isolation,
+                   _ condition: () async throws -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        var lastError: WebDriverError?
+        while true {
+            do {
+                if try await condition() { return }
+                lastError = nil
+            } catch let error as WebDriverError where error.isFromDriver {
+                lastError = error
+            }
+            if clock.now >= deadline {
+                throw WebDriverError("wait timeout", "timed out after \(timeout) s waiting for \(description)"
+                    + (lastError.map { "; last error: \($0)" } ?? ""))
+            }
+            try await Task.sleep(for: .seconds(poll))
+        }
+    }
+
+    // Screenshots
+
+    /// A PNG of the viewport.
+    func screenshot() async throws -> Data {
+        let value = try await command("GET", "/screenshot")
+        guard let base64 = value.stringValue, let data = Data(base64Encoded: base64) else {
+            throw WebDriverError("bad response", "the screenshot is not base64")
+        }
+        return data
+    }
+
+    /// Writes a PNG of the viewport to `path` (creating its directory).
+    func screenshot(to path: String) async throws {
+        let data = try await screenshot()
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    // Console
+
+    struct LogEntry: Sendable, Hashable, CustomStringConvertible {
+        var level: String        // "SEVERE", "WARNING", "INFO", "DEBUG"
+        var message: String
+        var source: String?      // "javascript", "console-api", "network", …
+        var timestamp: Double    // ms since 1970
+        var description: String { "[\(level)] \(message)" }
+    }
+
+    /// The browser console entries since the previous call (chromedriver drains its buffer on every read).
+    func consoleLogs() async throws -> [LogEntry] {
+        let value = try await command("POST", "/se/log", ["type": "browser"])
+        return (value.arrayValue ?? []).map {
+            LogEntry(level: $0["level"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "",
+                     source: $0["source"]?.stringValue, timestamp: $0["timestamp"]?.doubleValue ?? 0)
+        }
+    }
+
+    /// The SEVERE console entries since the previous read: uncaught exceptions, console.error, failed loads.
+    func consoleErrors() async throws -> [LogEntry] {
+        try await consoleLogs().filter { $0.level == "SEVERE" }
+    }
+
+    // Ending
+
+    /// Closes the browser (`DELETE /session`, at most 10 s) and kills it if it is still alive. Never throws.
+    func quit() async {
+        _ = try? await wire.send("DELETE", path, timeout: 10)
+        // Whatever still runs with this profile (the NUL ends the argument: profile-1 is not profile-10).
+        ProcessTable.terminate(ProcessTable.processes(containing: "--user-data-dir=\(profile.path)\u{0}", orDescendingFrom: nil))
+        try? FileManager.default.removeItem(at: profile)
+    }
+}
+
+// MARK: - Element
+
+/// A web element reference of one session.
+struct Element: Sendable, Hashable, CustomStringConvertible {
+    static let identifierKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    // WebDriver key codes for sendKeys.
+    static let enter = "\u{E007}"
+    static let escape = "\u{E00C}"
+    static let tab = "\u{E004}"
+    static let backspace = "\u{E003}"
+    static let delete = "\u{E017}"
+    static let arrowLeft = "\u{E012}"
+    static let arrowUp = "\u{E013}"
+    static let arrowRight = "\u{E014}"
+    static let arrowDown = "\u{E015}"
+
+    let id: String
+    let session: BrowserSession
+    /// How it was found, for error messages.
+    let selector: String
+
+    private var path: String { "/session/\(session.id)/element/\(id)" }
+    /// The reference to pass to `execute` as an argument.
+    var json: JSONValue { [Self.identifierKey: .string(id)] }
+    var description: String { "Element(\(selector))" }
+
+    static func == (lhs: Element, rhs: Element) -> Bool { lhs.id == rhs.id && lhs.session.id == rhs.session.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    @discardableResult
+    private func command(_ method: String, _ subpath: String, _ body: JSONValue? = nil) async throws -> JSONValue {
+        do {
+            return try await session.wire.send(method, path + subpath, body)
+        } catch var error as WebDriverError where error.isFromDriver {
+            error.message = "\(self): \(error.message)"
+            throw error
+        }
+    }
+
+    func click() async throws { try await command("POST", "/click") }
+    /// Types `text` (use `Element.enter`, `.escape`, `.tab`… for keys) into this element, focusing it first.
+    func sendKeys(_ text: String) async throws { try await command("POST", "/value", ["text": .string(text)]) }
+    func clear() async throws { try await command("POST", "/clear") }
+    /// The rendered text (`innerText`-like; empty when hidden).
+    func text() async throws -> String { try await command("GET", "/text").stringValue ?? "" }
+    func tagName() async throws -> String { try await command("GET", "/name").stringValue ?? "" }
+    /// The attribute (as in the HTML, or the boolean "true"), nil when absent.
+    func attribute(_ name: String) async throws -> String? { try await command("GET", "/attribute/\(name)").stringValue }
+    /// The DOM property, e.g. `property("value")`, `property("checked")`.
+    func property(_ name: String) async throws -> JSONValue { try await command("GET", "/property/\(name)") }
+    func cssValue(_ name: String) async throws -> String { try await command("GET", "/css/\(name)").stringValue ?? "" }
+    func isDisplayed() async throws -> Bool { try await command("GET", "/displayed").boolValue ?? false }
+    func isEnabled() async throws -> Bool { try await command("GET", "/enabled").boolValue ?? false }
+    func isSelected() async throws -> Bool { try await command("GET", "/selected").boolValue ?? false }
+    /// True when this element has the focus.
+    func isFocused() async throws -> Bool { try await session.activeElement() == self }
+
+    func find(_ css: String) async throws -> Element {
+        try await Self.find(css, in: session, from: path, within: self)
+    }
+
+    func findAll(_ css: String) async throws -> [Element] {
+        try await Self.findAll(css, in: session, from: path, within: self)
+    }
+
+    fileprivate static func find(_ css: String, in session: BrowserSession, from base: String,
+                                 within parent: Element? = nil) async throws -> Element {
+        let scope = parent.map { " inside \($0)" } ?? ""
+        let value: JSONValue
+        do {
+            value = try await session.wire.send("POST", base + "/element", ["using": "css selector", "value": .string(css)])
+        } catch var error as WebDriverError where error.code == "no such element" || error.code == "invalid selector" {
+            error.message = error.code == "no such element"
+                ? "no element matches the CSS selector '\(css)'\(scope)"
+                : "'\(css)' is not a valid CSS selector: \(error.message)"
+            throw error
+        }
+        guard let id = value.elementID else { throw WebDriverError("bad response", "no element in \(value)") }
+        return Element(id: id, session: session, selector: parent.map { "\($0.selector) \(css)" } ?? css)
+    }
+
+    fileprivate static func findAll(_ css: String, in session: BrowserSession, from base: String,
+                                    within parent: Element? = nil) async throws -> [Element] {
+        let value = try await session.wire.send("POST", base + "/elements", ["using": "css selector", "value": .string(css)])
+        let selector = parent.map { "\($0.selector) \(css)" } ?? css
+        return (value.arrayValue ?? []).enumerated().compactMap { index, item in
+            item.elementID.map { Element(id: $0, session: session, selector: "\(selector)[\(index)]") }
+        }
+    }
+}
