@@ -126,14 +126,16 @@ def latency(args, work, lib):
     finally:
         driver.quit()
         kiosk.stop()
+    # Scene changes alternate: empty, tag 0, empty, tag 1, … ("entry" is the frame's index).
     shown = {}
+    scene = 0
     with open(os.path.join(work, "device.log")) as log:
         for line in log:
-            m = re.search(r"scene entry=(\d+) sequence=\d+ t=([\d.]+)", line)
+            m = re.search(r"scene entry=\d+ sequence=\d+ t=([\d.]+)", line)
             if m:
-                entry = int(m.group(1))
-                if entry % 2 == 1 and entry // 2 < len(tags):
-                    shown.setdefault(tags[entry // 2], float(m.group(2)) + offset)
+                if scene % 2 == 1 and scene // 2 < len(tags):
+                    shown.setdefault(tags[scene // 2], float(m.group(1)) + offset)
+                scene += 1
     latencies = []
     for o in outcomes:
         tag = o.get("identifier")
@@ -146,6 +148,12 @@ def latency(args, work, lib):
 
 def preview(args, work, lib):
     make = [shutil.which("python3"), os.path.join(FAKE, "make_frame.py"), "--width", "1280", "--height", "720"]
+    # An audit runs, so the page shows its scanning screen with the preview.
+    with open(os.path.join(work, "assets.csv"), "w") as csv:
+        csv.write("asset_tag,name,country\nPREVIEW-1,Laptop,SG\n")
+    db = ["--database", os.path.join(work, "db.sqlite")]
+    run(args.station, *db, "assets", "import", os.path.join(work, "assets.csv"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run(args.station, *db, "audit", "start", "--country", "SG", stdout=subprocess.DEVNULL)
     playlist = os.path.join(work, "empty.txt")
     with open(playlist, "w") as out:
         for i in range(4):  # four noisy empty frames, so successive frames differ as a camera's do

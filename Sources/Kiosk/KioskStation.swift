@@ -40,6 +40,15 @@ actor KioskStation {
 
     var isConnected: Bool { context.connection != nil }
 
+    /// Refuses at once what only the server can answer (the lists, a summary) while it is out
+    /// of reach, rather than letting the page wait for the HTTP client's deadline.
+    func requireServer() throws {
+        guard connection.state != .offline else {
+            throw KioskError(status: .serviceUnavailable, code: "OFFLINE",
+                             message: "The server cannot be reached, so this list comes back when it does; scans are still taken and kept here")
+        }
+    }
+
     // MARK: state
 
     func state() -> KioskState {
@@ -123,6 +132,7 @@ actor KioskStation {
     /// The summary of any audit: its numbers, and the first 100 missing and unexpected assets
     /// (the report has every row).
     func summary(auditID: String) async throws -> AuditSummary {
+        try requireServer()
         let id = try Identifier.normalize(auditID, field: "audit_id")
         let session = try await context.audit.audit(id: id)
         let query = ListQuery(page: 1, perPage: ListQuery.maxPerPage)

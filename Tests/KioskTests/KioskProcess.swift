@@ -77,9 +77,27 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Starts the kiosk and waits until it listens. `arguments` go after `kiosk`.
     func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0) throws {
+        try launch(["kiosk", "--port", String(port)] + arguments, environment: environment, what: "the kiosk") { log in
+            log.firstMatch(of: /Kiosk on http:\/\/[^:]+:(\d+)/).flatMap { Int($0.1) }
+        }
+    }
+
+    /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
+    /// listens; `kill()` stops it at once.
+    func serve(port: Int = 0) throws {
+        let chosen = port == 0 ? try freeTCPPort() : port
+        try launch(["serve", "--port", String(chosen)], environment: [:], what: "serve") { log in
+            log.contains("Serving the audit API") ? chosen : nil
+        }
+    }
+
+    /// Starts a long-running command with its output in the log, and waits up to 30 s until
+    /// `listening` finds the port in the log.
+    private func launch(_ arguments: [String], environment: [String: String], what: String,
+                        listening: (String) -> Int?) throws {
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["--database", database, "kiosk", "--port", String(port)] + arguments
+        process.arguments = ["--database", database] + arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }
@@ -93,38 +111,14 @@ final class KioskProcess: @unchecked Sendable {
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let match = logText.firstMatch(of: /Kiosk on http:\/\/[^:]+:(\d+)/), let bound = Int(match.1) {
-                self.port = bound
+            if let bound = listening(logText) {
+                port = bound
                 return
             }
-            guard process.isRunning else { throw KioskTestError("the kiosk exited \(process.terminationStatus): \(logText)") }
+            guard process.isRunning else { throw KioskTestError("\(what) exited \(process.terminationStatus): \(logText)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw KioskTestError("the kiosk did not start within 30 s: \(logText)")
-    }
-
-    /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
-    /// listens; `kill()` stops it at once.
-    func serve(port: Int = 0) throws {
-        let chosen = port == 0 ? try freeTCPPort() : port
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--database", database, "serve", "--port", String(chosen)]
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        self.port = chosen
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if logText.contains("Serving the audit API") { return }
-            guard process.isRunning else { throw KioskTestError("serve exited \(process.terminationStatus): \(logText)") }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw KioskTestError("serve did not start within 30 s: \(logText)")
+        throw KioskTestError("\(what) did not start within 30 s: \(logText)")
     }
 
     /// SIGKILL: the process ends at once, as in a crash or a power cut.
