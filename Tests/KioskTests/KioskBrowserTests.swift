@@ -98,6 +98,31 @@ struct KioskBrowserTests {
         }
     }
 
+    @Test("The scanner's name changes on the page, by keyboard, and the next scans are recorded under it")
+    func scannerNameChanges() async throws {
+        let kiosk = try KioskProcess(inventory: Self.inventory)
+        try kiosk.run(["audit", "start", "--country", "SG"])
+        try kiosk.start(["--no-camera", "--user", "Ben"])
+        try await withPage(kiosk) { page in
+            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+            try await page.find("#change-user").sendKeys(Element.enter)
+            try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+            let field = try await page.find("#user-dialog-name")
+            try await field.clear()
+            try await field.sendKeys("Chidi Okafor" + Element.enter)
+            try await page.waitUntil("the dialog to close") { try await page.find("#user-dialog").isDisplayed() == false }
+            try await page.waitUntil("the entry field to have the focus again") { try await page.activeElement().attribute("id") == "entry" }
+            try await page.type("T-1", expect: "found_expected")
+        }
+        let report = try jsonObject(try kiosk.run(["audit", "report", "--format", "json"]))
+        let row = try #require((report["assets"] as? [[String: Any]])?.first { $0["asset_tag"] as? String == "T-1" })
+        #expect(row["user"] as? String == "Chidi Okafor")
+        // Kept for the station: a restarted kiosk still scans as Chidi Okafor.
+        kiosk.stop()
+        try kiosk.start(["--no-camera", "--user", "Ben"])
+        #expect(try await kiosk.call("GET", "/api/state").body["user"] as? String == "Chidi Okafor")
+    }
+
     @Test("Two pages on one audit both show each other's scans")
     func twoPagesSeeEachOther() async throws {
         let kiosk = try KioskProcess(inventory: Self.inventory)
