@@ -67,18 +67,21 @@ extension Request {
         uri.queryParameters[Substring(name)].map { String($0).removingPercentEncoding ?? String($0) }
     }
 
-    /// An integer query parameter; text that is not a number is a 422.
-    func intQuery(_ name: String) throws -> Int? {
+    /// An integer query parameter within `range`; text that is not a number, or a number out of
+    /// range, is a 422 naming the parameter, checked before any arithmetic is done with it.
+    func intQuery(_ name: String, range: ClosedRange<Int> = 1...Int(Int32.max)) throws -> Int? {
         guard let text = query(name), !text.isEmpty else { return nil }
-        guard let value = Int(text) else {
-            throw InventoryError.invalid(ValidationError(field: name, message: "'\(text.prefix(20))' is not a whole number"))
+        guard let value = Int(text), range.contains(value) else {
+            throw InventoryError.invalid(ValidationError(
+                field: name, message: "'\(text.prefix(20))' is not a whole number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
-    /// `search`, `page` and `per_page`.
+    /// `search`, `page` (1 to `ListQuery.maxPage`) and `per_page` (1 to 100).
     func listQuery() throws -> ListQuery {
-        ListQuery(search: query("search"), page: try intQuery("page") ?? 1, perPage: try intQuery("per_page") ?? ListQuery.defaultPerPage)
+        ListQuery(search: query("search"), page: try intQuery("page", range: 1...ListQuery.maxPage) ?? 1,
+                  perPage: try intQuery("per_page", range: 1...ListQuery.maxPerPage) ?? ListQuery.defaultPerPage)
     }
 }
 

@@ -2,6 +2,8 @@
 public struct ListQuery: Codable, Sendable, Equatable {
     public static let defaultPerPage = 20
     public static let maxPerPage = 100
+    /// Far beyond any real list, and small enough that `offset` can never overflow.
+    public static let maxPage = 10_000_000
 
     public var search: String?
     public var page: Int
@@ -10,7 +12,7 @@ public struct ListQuery: Codable, Sendable, Equatable {
     public init(search: String? = nil, page: Int = 1, perPage: Int = ListQuery.defaultPerPage) {
         let trimmed = search?.trimmingCharacters(in: .whitespacesAndNewlines)
         self.search = trimmed?.isEmpty == true ? nil : trimmed
-        self.page = max(1, page)
+        self.page = min(max(1, page), ListQuery.maxPage)
         self.perPage = min(max(1, perPage), ListQuery.maxPerPage)
     }
 

@@ -31,6 +31,29 @@ struct BadBodyTests {
         #expect((audit.data?["audit"] as? [String: Any])?["scanned_count"] as? Int == 0)
     }
 
+    @Test("Paging numbers out of range are a 422 naming the field, never a crash, for any user")
+    func pagingAtTheEdges() async throws {
+        let server = try await TestServer.start()
+        let admin = try await server.user("admin-pager@example.com")
+        try await server.seed([("P1", "SG")])
+        _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: admin)
+        let token = try await server.user("pager@example.com", type: "CLIENT", countries: ["SG"], canEditAssets: false)
+        for (query, field) in [("page=9223372036854775807", "page"), ("page=9223372036854775808", "page"), ("page=0", "page"),
+                               ("page=-1", "page"), ("per_page=0", "per_page"), ("per_page=101", "per_page"),
+                               ("per_page=9223372036854775807&page=9223372036854775807", "page"), ("page=1e3", "page")] {
+            for path in ["/api/v1/audit/history", "/api/v2/assets", "/api/v2/customers", "/api/v2/accessories",
+                         "/api/v1/audit/details/all"] {
+                let answer = try await server.call("GET", "\(path)?\(query)", token: token)
+                #expect(answer.status == 422, "\(path)?\(query): \(answer.text.prefix(200))")
+                #expect((answer.body["errors"] as? [String: [String]])?[field] != nil, "\(path)?\(query): \(answer.text.prefix(200))")
+            }
+        }
+        let fine = try await server.call("GET", "/api/v2/assets?page=10000000&per_page=100", token: token)
+        #expect(fine.status == 200)
+        #expect(((fine.data?["assets"]) as? [Any])?.isEmpty == true)
+        await server.stop()
+    }
+
     @Test func aWronglyTypedFieldIsNamedInErrors() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
