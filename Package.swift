@@ -120,6 +120,8 @@ let package = Package(
         .testTarget(name: "AuditServerTests", dependencies: [
             "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
             "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",

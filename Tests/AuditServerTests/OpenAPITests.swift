@@ -1,9 +1,11 @@
 import AuditTestSupport
 @testable import AuditServer
 import Foundation
+import HTTPTypes
 import Hummingbird
 import InventoryCore
 import Logging
+import NIOCore
 import Testing
 
 @Suite("The OpenAPI document and the 500 envelope")
@@ -53,6 +55,11 @@ struct OpenAPITests {
         let request = Request(head: .init(method: .get, scheme: "http", authority: "x", path: "/boom"), body: .init(buffer: .init()))
         let response = middleware.response(for: Secret(), request: request)
         #expect(response.status.code == 500)
+        let sink = BodySink()
+        try await response.body.write(CollectingWriter(sink: sink))
+        let body = String(buffer: sink.buffer)
+        #expect(body.contains("\"success\":false"), "the envelope: \(body)")
+        #expect(!body.contains("hunter2") && !body.contains("/srv/db.sqlite") && !body.contains("Secret"), "\(body)")
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let token = try await server.user("db@example.com")
@@ -62,4 +69,16 @@ struct OpenAPITests {
         #expect(failed.error == "STORAGE_ERROR")
         #expect(!failed.text.contains("accessory_holdings") && !failed.text.lowercased().contains("sqlite"))
     }
+}
+
+/// Collects a response body written by the middleware.
+final class BodySink: @unchecked Sendable { var buffer = ByteBuffer() }
+
+struct CollectingWriter: ResponseBodyWriter {
+    let sink: BodySink
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var copy = buffer
+        sink.buffer.writeBuffer(&copy)
+    }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

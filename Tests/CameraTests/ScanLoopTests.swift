@@ -9,15 +9,20 @@ struct ScanLoopTests {
                               reconnectMaxSeconds: 0.02)
 
     /// Runs the loop until `done` holds (checked every 10 ms, at most 30 s), then cancels it.
-    func run(_ loop: ScanLoop, recorder: LoopRecorder, until done: @escaping @Sendable () -> Bool) async throws {
+    /// A condition still false after 30 s fails the test: a run that decoded nothing proves nothing.
+    func run(_ loop: ScanLoop, recorder: LoopRecorder, until done: @escaping @Sendable () -> Bool,
+             sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let task = Task {
             try await loop.run(onCode: { recorder.add($0) }, onEvent: { recorder.add($0) })
         }
-        for _ in 0..<3000 where !done() {
+        var met = done()
+        for _ in 0..<3000 where !met {
             try await Task.sleep(for: .milliseconds(10))
+            met = done()
         }
         task.cancel()
         try await task.value
+        #expect(met, "the loop's condition was not met within 30 s", sourceLocation: sourceLocation)
     }
 
     @Test func slowDecoderGetsOnlyTheNewestFrameAndNothingQueues() async throws {
