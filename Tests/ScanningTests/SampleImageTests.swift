@@ -33,7 +33,11 @@ struct SampleImageTests {
             return
         }
         #expect(texts.allSatisfy { $0 == expected }, "misread: \(texts)")
-        if !Self.knownMisses.contains(sample.name) {
+        if Self.knownMisses.contains(sample.name) {
+            // A known miss still reads nothing. When the decoder gets better and reads it, this
+            // fails so that the sample moves out of the list and is held to its text from then on.
+            #expect(texts.isEmpty, "\(sample.name) is read now (\(texts)): take it out of knownMisses")
+        } else {
             #expect(texts == [expected])
             let symbology = sample.name.hasPrefix("frame-") ? "qrcode" : String(sample.name.prefix { $0 != "-" })
             #expect(codes.first?.symbology.rawValue == symbology)
