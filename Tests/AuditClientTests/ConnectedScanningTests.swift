@@ -8,51 +8,51 @@ import Testing
 @Suite("Connected stations: local feedback, outbox, sync", .serialized)
 struct ConnectedScanningTests {
     @Test func aStationDecidesAtOnceAndTheServerAgreesAfterSync() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.admin("kiosk@example.com")
-        try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
-        let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
-        let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
-        #expect(try await station.scan("A1").status == .foundExpected)
-        let repeatScan = try await station.scan("SN-A1")
-        #expect(repeatScan.status == .alreadyScanned && repeatScan.firstScan?.station == "kiosk-1")
-        let other = try await station.scan("M1")
-        #expect(other.status == .unexpected && other.reason == .otherCountry)
-        let unknown = try await station.scan("NOPE")
-        #expect(unknown.status == .unknown && unknown.progress.unexpectedCount == 2 && unknown.progress.scannedCount == 1)
-        let report = await station.audit.syncNow()
-        #expect(report.pushed == 4 && report.remaining == 0)
-        let onServer = try await server.parts.audits.audit(id: audit.id)
-        #expect(onServer.scannedCount == 1 && onServer.unexpectedCount == 2)
-        #expect(try await server.storedScans().rows == 4)
-        let status = try await station.audit.connectedStatus()
-        #expect(status.pendingScans == 0 && status.syncedScans == 4 && status.lastSyncAt != nil)
-        let summary = try await station.audit.end(auditID: audit.id, by: Actor(user: "kiosk", station: "kiosk-1"))
-        #expect(summary.audit.isActive == false && summary.missing.count == 2)
-        await #expect(throws: InventoryError.auditEnded(audit.id)) { try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id)) }
+        try await TestServer.with { server in
+            try await server.admin("kiosk@example.com")
+            try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
+            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
+            #expect(try await station.scan("A1").status == .foundExpected)
+            let repeatScan = try await station.scan("SN-A1")
+            #expect(repeatScan.status == .alreadyScanned && repeatScan.firstScan?.station == "kiosk-1")
+            let other = try await station.scan("M1")
+            #expect(other.status == .unexpected && other.reason == .otherCountry)
+            let unknown = try await station.scan("NOPE")
+            #expect(unknown.status == .unknown && unknown.progress.unexpectedCount == 2 && unknown.progress.scannedCount == 1)
+            let report = await station.audit.syncNow()
+            #expect(report.pushed == 4 && report.remaining == 0)
+            let onServer = try await server.parts.audits.audit(id: audit.id)
+            #expect(onServer.scannedCount == 1 && onServer.unexpectedCount == 2)
+            #expect(try await server.storedScans().rows == 4)
+            let status = try await station.audit.connectedStatus()
+            #expect(status.pendingScans == 0 && status.syncedScans == 4 && status.lastSyncAt != nil)
+            let summary = try await station.audit.end(auditID: audit.id, by: Actor(user: "kiosk", station: "kiosk-1"))
+            #expect(summary.audit.isActive == false && summary.missing.count == 2)
+            await #expect(throws: InventoryError.auditEnded(audit.id)) { try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id)) }
+        }
     }
 
     @Test func twoStationsScanningTheSameAuditAtOnceGiveExactCounts() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.admin("one@example.com")
-        try await server.admin("two@example.com")
-        try await server.seed((1...60).map { ("T\($0)", "SG") })
-        let first = try await Station.make(server, email: "one@example.com", name: "kiosk-1", autoSync: true)
-        let second = try await Station.make(server, email: "two@example.com", name: "kiosk-2", autoSync: true)
-        let audit = try await first.audit.start(country: "SG", by: Actor(user: "one", station: "kiosk-1"))
-        async let a: Void = Self.scanAll(first, (1...40).map { "T\($0)" } + (1...5).map { "U\($0)" })
-        async let b: Void = Self.scanAll(second, (21...60).map { "T\($0)" } + (3...8).map { "U\($0)" })
-        _ = try await (a, b)
-        _ = await (first.audit.syncNow(), second.audit.syncNow())
-        let onServer = try await server.parts.audits.audit(id: audit.id)
-        #expect(onServer.scannedCount == 60 && onServer.missingCount == 0)
-        #expect(onServer.unexpectedCount == 8)
-        #expect(try await server.storedScans().rows == 45 + 46)
-        // Each station's view is corrected by the server's answers.
-        let seen = try await second.audit.activeAudits().first { $0.id == audit.id }
-        #expect(seen?.scannedCount == 60)
+        try await TestServer.with { server in
+            try await server.admin("one@example.com")
+            try await server.admin("two@example.com")
+            try await server.seed((1...60).map { ("T\($0)", "SG") })
+            let first = try await Station.make(server, email: "one@example.com", name: "kiosk-1", autoSync: true)
+            let second = try await Station.make(server, email: "two@example.com", name: "kiosk-2", autoSync: true)
+            let audit = try await first.audit.start(country: "SG", by: Actor(user: "one", station: "kiosk-1"))
+            async let a: Void = Self.scanAll(first, (1...40).map { "T\($0)" } + (1...5).map { "U\($0)" })
+            async let b: Void = Self.scanAll(second, (21...60).map { "T\($0)" } + (3...8).map { "U\($0)" })
+            _ = try await (a, b)
+            _ = await (first.audit.syncNow(), second.audit.syncNow())
+            let onServer = try await server.parts.audits.audit(id: audit.id)
+            #expect(onServer.scannedCount == 60 && onServer.missingCount == 0)
+            #expect(onServer.unexpectedCount == 8)
+            #expect(try await server.storedScans().rows == 45 + 46)
+            // Each station's view is corrected by the server's answers.
+            let seen = try await second.audit.activeAudits().first { $0.id == audit.id }
+            #expect(seen?.scannedCount == 60)
+        }
     }
 
     static func scanAll(_ station: Station, _ identifiers: [String]) async throws {
@@ -60,18 +60,18 @@ struct ConnectedScanningTests {
     }
 
     @Test func anExpiredOrRevokedLoginStopsSyncAndSaysToLogInAgain() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.admin("gone@example.com")
-        try await server.seed([("A1", "SG")])
-        let station = try await Station.make(server, email: "gone@example.com", name: "kiosk-9")
-        _ = try await station.audit.start(country: "SG", by: Actor(user: "gone", station: "kiosk-9"))
-        #expect(try await server.call("POST", "/api/v1/auth/logout", token: station.login.token).status == 200)
-        #expect(try await station.scan("A1").status == .foundExpected)
-        let report = await station.audit.syncNow()
-        #expect(report.needsLogin)
-        #expect(report.stoppedBy?.contains("log in again with `audit-station login --server") == true)
-        #expect(try await station.audit.connectedStatus().pendingScans == 1)
-        await #expect(throws: InventoryError.self) { try await station.audit.countries() }
+        try await TestServer.with { server in
+            try await server.admin("gone@example.com")
+            try await server.seed([("A1", "SG")])
+            let station = try await Station.make(server, email: "gone@example.com", name: "kiosk-9")
+            _ = try await station.audit.start(country: "SG", by: Actor(user: "gone", station: "kiosk-9"))
+            #expect(try await server.call("POST", "/api/v1/auth/logout", token: station.login.token).status == 200)
+            #expect(try await station.scan("A1").status == .foundExpected)
+            let report = await station.audit.syncNow()
+            #expect(report.needsLogin)
+            #expect(report.stoppedBy?.contains("log in again with `audit-station login --server") == true)
+            #expect(try await station.audit.connectedStatus().pendingScans == 1)
+            await #expect(throws: InventoryError.self) { try await station.audit.countries() }
+        }
     }
 }

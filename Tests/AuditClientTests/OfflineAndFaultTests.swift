@@ -30,14 +30,14 @@ struct OfflineAndFaultTests {
         #expect(try await restarted.scan("T15").status == .alreadyScanned)
         #expect(try await restarted.scan("T21").status == .foundExpected)
 
-        let back = try await TestServer.start(parts: server.parts, settings: server.settings)
-        defer { Task { await back.stop() } }
-        let report = await restarted.audit.syncNow()
-        #expect(report.remaining == 0 && report.pushed == 13)
-        let onServer = try await back.parts.audits.audit(id: audit.id)
-        #expect(onServer.scannedCount == 21)
-        let stored = try await back.storedScans()
-        #expect(stored.rows == 23 && stored.distinct == 23)
+        try await TestServer.with(parts: server.parts, settings: server.settings) { back in
+            let report = await restarted.audit.syncNow()
+            #expect(report.remaining == 0 && report.pushed == 13)
+            let onServer = try await back.parts.audits.audit(id: audit.id)
+            #expect(onServer.scannedCount == 21)
+            let stored = try await back.storedScans()
+            #expect(stored.rows == 23 && stored.distinct == 23)
+        }
     }
 
     @Test(arguments: [
@@ -48,25 +48,25 @@ struct OfflineAndFaultTests {
         [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer],
     ])
     func everyScanCountsOnceThroughFailuresAndLostAnswers(faults: [Fault]) async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.admin("faulty@example.com")
-        try await server.seed((1...8).map { ("T\($0)", "SG") })
-        let proxy = try FaultProxy(upstreamPort: server.port, plan: faults)
-        defer { proxy.stop() }
-        let direct = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1")
-        let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
-        let station = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1",
-                                             via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
-        for index in 1...6 { _ = try await station.scan("T\(index)") }
-        _ = try await station.scan("T1")
-        _ = try await station.scan("UNKNOWN-1")
-        let report = await station.audit.syncNow()
-        #expect(report.remaining == 0 && report.rejected == 0)
-        let onServer = try await server.parts.audits.audit(id: audit.id)
-        #expect(onServer.scannedCount == 6 && onServer.unexpectedCount == 1)
-        let stored = try await server.storedScans()
-        #expect(stored.rows == 8 && stored.distinct == 8)
-        #expect(proxy.applied.count >= faults.count)
+        try await TestServer.with { server in
+            try await server.admin("faulty@example.com")
+            try await server.seed((1...8).map { ("T\($0)", "SG") })
+            let proxy = try FaultProxy(upstreamPort: server.port, plan: faults)
+            defer { proxy.stop() }
+            let direct = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1")
+            let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
+            let station = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1",
+                                                 via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
+            for index in 1...6 { _ = try await station.scan("T\(index)") }
+            _ = try await station.scan("T1")
+            _ = try await station.scan("UNKNOWN-1")
+            let report = await station.audit.syncNow()
+            #expect(report.remaining == 0 && report.rejected == 0)
+            let onServer = try await server.parts.audits.audit(id: audit.id)
+            #expect(onServer.scannedCount == 6 && onServer.unexpectedCount == 1)
+            let stored = try await server.storedScans()
+            #expect(stored.rows == 8 && stored.distinct == 8)
+            #expect(proxy.applied.count >= faults.count)
+        }
     }
 }

@@ -5,74 +5,74 @@ import Testing
 @Suite("Login, tokens and the API key")
 struct AuthTests {
     @Test func loginReturnsABearerTokenTheUserAndAbilities() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        _ = try await server.parts.users.create(email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
-                                                countries: ["sg"], canEditAssets: false)
-        let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
-        #expect(answer.status == 200)
-        #expect(answer.body["success"] as? Bool == true)
-        let data = try #require(answer.data)
-        #expect(data["token_type"] as? String == "Bearer")
-        let token = try #require(data["token"] as? String)
-        #expect(token.split(separator: ".").count == 3)
-        let user = try #require(data["user"] as? [String: Any])
-        #expect(user["user_type"] as? String == "STAFF")
-        #expect(user["countries"] as? [String] == ["SG"])
-        let abilities = try #require(data["abilities"] as? [String: [String]])
-        #expect(abilities["assets"] == ["list", "view"])
-        let expires = try #require((data["expires_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
-        #expect(abs(expires.timeIntervalSinceNow - 30 * 24 * 3600) < 120)
-        let me = try await server.call("GET", "/api/v1/auth/me", token: token)
-        #expect(me.status == 200 && me.data?["email"] as? String == "ann@example.com")
+        try await TestServer.with { server in
+            _ = try await server.parts.users.create(email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
+                                                    countries: ["sg"], canEditAssets: false)
+            let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
+            #expect(answer.status == 200)
+            #expect(answer.body["success"] as? Bool == true)
+            let data = try #require(answer.data)
+            #expect(data["token_type"] as? String == "Bearer")
+            let token = try #require(data["token"] as? String)
+            #expect(token.split(separator: ".").count == 3)
+            let user = try #require(data["user"] as? [String: Any])
+            #expect(user["user_type"] as? String == "STAFF")
+            #expect(user["countries"] as? [String] == ["SG"])
+            let abilities = try #require(data["abilities"] as? [String: [String]])
+            #expect(abilities["assets"] == ["list", "view"])
+            let expires = try #require((data["expires_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            #expect(abs(expires.timeIntervalSinceNow - 30 * 24 * 3600) < 120)
+            let me = try await server.call("GET", "/api/v1/auth/me", token: token)
+            #expect(me.status == 200 && me.data?["email"] as? String == "ann@example.com")
+        }
     }
 
     @Test func aWrongPasswordOrUnknownEmailIs401WithTheEnvelope() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        _ = try await server.user("bob@example.com")
-        for body in [#"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
-                     #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#] {
-            let answer = try await server.call("POST", "/api/v1/auth/login", json: body)
-            #expect(answer.status == 401)
-            #expect(answer.body["success"] as? Bool == false)
-            #expect(answer.error == "UNAUTHORIZED")
-            #expect(answer.body["message"] as? String == "Wrong email or password")
+        try await TestServer.with { server in
+            _ = try await server.user("bob@example.com")
+            for body in [#"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
+                         #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#] {
+                let answer = try await server.call("POST", "/api/v1/auth/login", json: body)
+                #expect(answer.status == 401)
+                #expect(answer.body["success"] as? Bool == false)
+                #expect(answer.error == "UNAUTHORIZED")
+                #expect(answer.body["message"] as? String == "Wrong email or password")
+            }
         }
     }
 
     @Test func callsWithoutAValidTokenAre401() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let token = try await server.user("carl@example.com")
-        #expect(try await server.call("GET", "/api/v1/audit/status").status == 401)
-        #expect(try await server.call("GET", "/api/v1/audit/status", token: "not.a.token").status == 401)
-        var tampered = Array(token)
-        tampered[tampered.count - 3] = tampered[tampered.count - 3] == "A" ? "B" : "A"
-        #expect(try await server.call("GET", "/api/v1/audit/status", token: String(tampered)).status == 401)
-        #expect(try await server.call("GET", "/api/v1/audit/status", token: token).status == 200)
+        try await TestServer.with { server in
+            let token = try await server.user("carl@example.com")
+            #expect(try await server.call("GET", "/api/v1/audit/status").status == 401)
+            #expect(try await server.call("GET", "/api/v1/audit/status", token: "not.a.token").status == 401)
+            var tampered = Array(token)
+            tampered[tampered.count - 3] = tampered[tampered.count - 3] == "A" ? "B" : "A"
+            #expect(try await server.call("GET", "/api/v1/audit/status", token: String(tampered)).status == 401)
+            #expect(try await server.call("GET", "/api/v1/audit/status", token: token).status == 200)
+        }
     }
 
     @Test func logoutRevokesTheToken() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let token = try await server.user("dora@example.com")
-        #expect(try await server.call("POST", "/api/v1/auth/logout", token: token).status == 200)
-        let after = try await server.call("GET", "/api/v1/auth/me", token: token)
-        #expect(after.status == 401)
-        #expect((after.body["message"] as? String)?.contains("log in again") == true)
+        try await TestServer.with { server in
+            let token = try await server.user("dora@example.com")
+            #expect(try await server.call("POST", "/api/v1/auth/logout", token: token).status == 200)
+            let after = try await server.call("GET", "/api/v1/auth/me", token: token)
+            #expect(after.status == 401)
+            #expect((after.body["message"] as? String)?.contains("log in again") == true)
+        }
     }
 
     @Test func aServerWithAnAPIKeyRefusesCallsWithoutIt() async throws {
-        let server = try await TestServer.start(apiKey: "k-123")
-        defer { Task { await server.stop() } }
-        _ = try await server.parts.users.create(email: "eve@example.com", password: "secret-pass", name: "Eve", type: .admin)
-        let login = #"{"email":"eve@example.com","password":"secret-pass","device_name":"x"}"#
-        let without = try await server.call("POST", "/api/v1/auth/login", json: login)
-        #expect(without.status == 401 && without.error == "UNAUTHORIZED")
-        #expect(try await server.call("POST", "/api/v1/auth/login", json: login, headers: ["X-API-Key": "wrong"]).status == 401)
-        let with = try await server.call("POST", "/api/v1/auth/login", json: login, headers: ["X-API-Key": "k-123"])
-        #expect(with.status == 200)
-        #expect(try await server.call("GET", "/health").status == 200)
+        try await TestServer.with(apiKey: "k-123") { server in
+            _ = try await server.parts.users.create(email: "eve@example.com", password: "secret-pass", name: "Eve", type: .admin)
+            let login = #"{"email":"eve@example.com","password":"secret-pass","device_name":"x"}"#
+            let without = try await server.call("POST", "/api/v1/auth/login", json: login)
+            #expect(without.status == 401 && without.error == "UNAUTHORIZED")
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: login, headers: ["X-API-Key": "wrong"]).status == 401)
+            let with = try await server.call("POST", "/api/v1/auth/login", json: login, headers: ["X-API-Key": "k-123"])
+            #expect(with.status == 200)
+            #expect(try await server.call("GET", "/health").status == 200)
+        }
     }
 }

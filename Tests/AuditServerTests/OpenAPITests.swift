@@ -26,25 +26,25 @@ struct OpenAPITests {
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let (_, routes) = buildRouter(server.parts, settings: server.settings, logger: Logger(label: "test"))
-        let served = Set(routes.map(\.description))
-        let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
-        #expect(served.count > 30)
-        #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
-        #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
-        let answer = try await server.call("GET", "/openapi.yaml")
-        #expect(answer.status == 200 && answer.text == OpenAPIDocument.yaml)
-        // Every documented route answers with something other than "no such route".
-        let token = try await server.user("doc@example.com")
-        for route in documented {
-            let parts = route.split(separator: " ")
-            let path = String(parts[1]).replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{audit_id}", with: "x")
-                .replacingOccurrences(of: "{list}", with: "all")
-            let reply = try await server.call(String(parts[0]), path, json: parts[0] == "GET" || parts[0] == "DELETE" ? nil : "{}", token: token)
-            #expect(!(reply.status == 404 && (reply.body["message"] as? String)?.hasPrefix("No such call") == true), "\(route)")
-            #expect(reply.status < 500, "\(route) answered \(reply.status)")
+        try await TestServer.with { server in
+            let (_, routes) = buildRouter(server.parts, settings: server.settings, logger: Logger(label: "test"))
+            let served = Set(routes.map(\.description))
+            let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
+            #expect(served.count > 30)
+            #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+            #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+            let answer = try await server.call("GET", "/openapi.yaml")
+            #expect(answer.status == 200 && answer.text == OpenAPIDocument.yaml)
+            // Every documented route answers with something other than "no such route".
+            let token = try await server.user("doc@example.com")
+            for route in documented {
+                let parts = route.split(separator: " ")
+                let path = String(parts[1]).replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{audit_id}", with: "x")
+                    .replacingOccurrences(of: "{list}", with: "all")
+                let reply = try await server.call(String(parts[0]), path, json: parts[0] == "GET" || parts[0] == "DELETE" ? nil : "{}", token: token)
+                #expect(!(reply.status == 404 && (reply.body["message"] as? String)?.hasPrefix("No such call") == true), "\(route)")
+                #expect(reply.status < 500, "\(route) answered \(reply.status)")
+            }
         }
     }
 
@@ -60,14 +60,14 @@ struct OpenAPITests {
         let body = String(buffer: sink.buffer)
         #expect(body.contains("\"success\":false"), "the envelope: \(body)")
         #expect(!body.contains("hunter2") && !body.contains("/srv/db.sqlite") && !body.contains("Secret"), "\(body)")
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let token = try await server.user("db@example.com")
-        try await server.parts.database.writer.write { db in try db.execute(sql: "DROP TABLE accessory_holdings") }
-        let failed = try await server.call("GET", "/api/v2/accessories", token: token)
-        #expect(failed.status >= 500)
-        #expect(failed.error == "STORAGE_ERROR")
-        #expect(!failed.text.contains("accessory_holdings") && !failed.text.lowercased().contains("sqlite"))
+        try await TestServer.with { server in
+            let token = try await server.user("db@example.com")
+            try await server.parts.database.writer.write { db in try db.execute(sql: "DROP TABLE accessory_holdings") }
+            let failed = try await server.call("GET", "/api/v2/accessories", token: token)
+            #expect(failed.status >= 500)
+            #expect(failed.error == "STORAGE_ERROR")
+            #expect(!failed.text.contains("accessory_holdings") && !failed.text.lowercased().contains("sqlite"))
+        }
     }
 }
 

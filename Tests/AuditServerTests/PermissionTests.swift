@@ -5,51 +5,51 @@ import Testing
 @Suite("Permissions: user_type, can_edit_assets, countries")
 struct PermissionTests {
     @Test func staffAuditOnlyTheirCountries() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let admin = try await server.user("root@example.com")
-        let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
-        try await server.seed([("A1", "SG"), ("M1", "MY")])
-        let forbidden = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: staff)
-        #expect(forbidden.status == 403 && forbidden.error == "FORBIDDEN")
-        #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: staff).status == 201)
-        let countries = try await server.call("GET", "/api/v1/audit/countries", token: staff)
-        #expect((countries.data?["countries"] as? [[String: Any]])?.map { $0["country"] as? String } == ["SG"])
-        let myAudit = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
-        let myID = try #require((myAudit.data?["audit"] as? [String: Any])?["id"] as? String)
-        #expect(try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"M1","audit_id":"\#(myID)"}"#, token: staff).status == 403)
-        #expect(try await server.call("GET", "/api/v1/audit/\(myID)/report", token: staff).status == 403)
-        #expect(try await server.call("GET", "/api/v1/audit/status?country=MY", token: staff).status == 403)
-        let scan = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: staff)
-        #expect(scan.status == 200 && scan.data?["status"] as? String == "found_expected")
+        try await TestServer.with { server in
+            let admin = try await server.user("root@example.com")
+            let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
+            try await server.seed([("A1", "SG"), ("M1", "MY")])
+            let forbidden = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: staff)
+            #expect(forbidden.status == 403 && forbidden.error == "FORBIDDEN")
+            #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: staff).status == 201)
+            let countries = try await server.call("GET", "/api/v1/audit/countries", token: staff)
+            #expect((countries.data?["countries"] as? [[String: Any]])?.map { $0["country"] as? String } == ["SG"])
+            let myAudit = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
+            let myID = try #require((myAudit.data?["audit"] as? [String: Any])?["id"] as? String)
+            #expect(try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"M1","audit_id":"\#(myID)"}"#, token: staff).status == 403)
+            #expect(try await server.call("GET", "/api/v1/audit/\(myID)/report", token: staff).status == 403)
+            #expect(try await server.call("GET", "/api/v1/audit/status?country=MY", token: staff).status == 403)
+            let scan = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: staff)
+            #expect(scan.status == 200 && scan.data?["status"] as? String == "found_expected")
+        }
     }
 
     @Test func clientsMayReadButNotAuditOrChangeCustomers() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let admin = try await server.user("root@example.com")
-        let client = try await server.user("client@example.com", type: "CLIENT", canEditAssets: false)
-        try await server.seed([("A1", "SG")])
-        _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: admin)
-        #expect(try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: client).status == 403)
-        #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: client).status == 403)
-        #expect(try await server.call("GET", "/api/v1/audit/details/all", token: client).status == 200)
-        let customer = #"{"name":"Acme","contact_number":"+65 1234","address":"1 Road","country":"SG"}"#
-        #expect(try await server.call("POST", "/api/v2/customers", json: customer, token: client).status == 403)
-        #expect(try await server.call("GET", "/api/v2/customers", token: client).status == 200)
+        try await TestServer.with { server in
+            let admin = try await server.user("root@example.com")
+            let client = try await server.user("client@example.com", type: "CLIENT", canEditAssets: false)
+            try await server.seed([("A1", "SG")])
+            _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: admin)
+            #expect(try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: client).status == 403)
+            #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: client).status == 403)
+            #expect(try await server.call("GET", "/api/v1/audit/details/all", token: client).status == 200)
+            let customer = #"{"name":"Acme","contact_number":"+65 1234","address":"1 Road","country":"SG"}"#
+            #expect(try await server.call("POST", "/api/v2/customers", json: customer, token: client).status == 403)
+            #expect(try await server.call("GET", "/api/v2/customers", token: client).status == 200)
+        }
     }
 
     @Test func assetAndAccessoryChangesNeedCanEditAssets() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let viewer = try await server.user("view@example.com", type: "STAFF", canEditAssets: false)
-        let editor = try await server.user("edit@example.com", type: "STAFF", canEditAssets: true)
-        let asset = #"{"asset_tag":"T1","name":"Laptop","country":"SG"}"#
-        #expect(try await server.call("POST", "/api/v2/assets", json: asset, token: viewer).status == 403)
-        #expect(try await server.call("POST", "/api/v2/accessories", json: #"{"name":"Mouse","category":"Input"}"#, token: viewer).status == 403)
-        #expect(try await server.call("POST", "/api/v2/assets", json: asset, token: editor).status == 201)
-        #expect(try await server.call("DELETE", "/api/v2/assets/1", token: viewer).status == 403)
-        let customer = #"{"name":"Acme","contact_number":"+65 1234","address":"1 Road","country":"SG"}"#
-        #expect(try await server.call("POST", "/api/v2/customers", json: customer, token: viewer).status == 201)
+        try await TestServer.with { server in
+            let viewer = try await server.user("view@example.com", type: "STAFF", canEditAssets: false)
+            let editor = try await server.user("edit@example.com", type: "STAFF", canEditAssets: true)
+            let asset = #"{"asset_tag":"T1","name":"Laptop","country":"SG"}"#
+            #expect(try await server.call("POST", "/api/v2/assets", json: asset, token: viewer).status == 403)
+            #expect(try await server.call("POST", "/api/v2/accessories", json: #"{"name":"Mouse","category":"Input"}"#, token: viewer).status == 403)
+            #expect(try await server.call("POST", "/api/v2/assets", json: asset, token: editor).status == 201)
+            #expect(try await server.call("DELETE", "/api/v2/assets/1", token: viewer).status == 403)
+            let customer = #"{"name":"Acme","contact_number":"+65 1234","address":"1 Road","country":"SG"}"#
+            #expect(try await server.call("POST", "/api/v2/customers", json: customer, token: viewer).status == 201)
+        }
     }
 }

@@ -45,6 +45,28 @@ public final class TestServer: Sendable {
         return TestServer(port: port, parts: parts, settings: bound, task: task)
     }
 
+    /// Runs `body` with a fresh server and awaits the server's stop before returning, whether
+    /// `body` returns or throws, so no server outlives its test.
+    public static func with<T>(apiKey: String? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(apiKey: apiKey), body)
+    }
+
+    /// The same for a server restarted over `parts` on `settings.port`.
+    public static func with<T>(parts: ServerParts, settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(parts: parts, settings: settings), body)
+    }
+
+    private static func running<T>(_ server: TestServer, _ body: (TestServer) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
     public func stop() async {
         task.cancel()
         _ = try? await task.value
