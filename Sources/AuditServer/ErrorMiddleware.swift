@@ -52,12 +52,34 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// When the server has an API key, every /api call must send it in `X-API-Key`.
+/// Refuses any path that is not written plainly before another middleware or the router sees
+/// it: an empty, `.` or `..` segment, percent-encoding, or a trailing slash. The router would
+/// match some of those spellings to a route while a check on the text of the path would not,
+/// so with one spelling per route every check sees the path the router serves.
+struct CanonicalPathMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard Self.isCanonical(request.uri.path) else {
+            throw APIFailure.malformed("the path must be written plainly: no empty, '.' or '..' parts, no percent-encoding and no trailing '/'")
+        }
+        return try await next(request, context)
+    }
+
+    static func isCanonical(_ path: String) -> Bool {
+        guard path.hasPrefix("/") else { return false }
+        if path == "/" { return true }
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        return !segments.contains { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("%") || $0.contains("\\") }
+    }
+}
+
+/// When the server has an API key, every call but `/health` and `/openapi.yaml` must send it
+/// in `X-API-Key`: the list of exceptions is closed, so a spelling that is not on it is checked.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
+    static var open: Set<String> { [Routes.health, Routes.openAPI] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path.hasPrefix("/api/") {
+        if !Self.open.contains(request.uri.path) {
             let sent = request.headers.first { $0.name.canonicalName == "x-api-key" }?.value ?? ""
             guard Self.constantTimeEqual(Array(sent.utf8), Array(key.utf8)) else {
                 throw InventoryError.unauthorized(sent.isEmpty ? "This server needs an API key: send it in X-API-Key" : "The API key is wrong")

@@ -48,6 +48,35 @@ struct OpenAPITests {
         }
     }
 
+    @Test("Every documented route, in odd spellings and without credentials, is refused")
+    func oddSpellingsGetNoFurtherThanTheChecks() async throws {
+        try await TestServer.with(apiKey: "k-odd") { server in
+            _ = try await server.parts.users.create(email: "odd@example.com", password: "secret-pass", name: "odd", type: .admin,
+                                                    countries: [], canEditAssets: true)
+            let login = #"{"email":"odd@example.com","password":"secret-pass","device_name":"t"}"#
+            for route in Self.documentedRoutes(OpenAPIDocument.yaml) {
+                let parts = route.split(separator: " ")
+                let method = String(parts[0])
+                let path = String(parts[1]).replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{audit_id}", with: "x")
+                    .replacingOccurrences(of: "{list}", with: "all")
+                let spellings = [
+                    "/" + path, path.replacingOccurrences(of: "/api/", with: "/./api/"), path + "/",
+                    path.replacingOccurrences(of: "/api/", with: "/api//"), path.replacingOccurrences(of: "/api/", with: "/%61pi/"),
+                    path.replacingOccurrences(of: "/api/", with: "/api/%2e/"), path.uppercased(),
+                    path.replacingOccurrences(of: "/api/", with: "/api/x/../"),
+                ]
+                for spelling in spellings where spelling != path {
+                    let reply = try await server.call(method, spelling, json: method == "GET" || method == "DELETE" ? nil : login)
+                    #expect((400..<500).contains(reply.status), "\(method) \(spelling) answered \(reply.status): \(reply.text.prefix(120))")
+                    #expect(reply.body["success"] as? Bool == false, "\(method) \(spelling): \(reply.text.prefix(120))")
+                }
+            }
+            // The plain spelling still needs the key, and works with it.
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: login).status == 401)
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: login, headers: ["X-API-Key": "k-odd"]).status == 200)
+        }
+    }
+
     struct Secret: Error { let detail = "password=hunter2 at /srv/db.sqlite" }
 
     @Test func anUnexpectedFailureIs500AndSaysNothingAboutInternals() async throws {
