@@ -11,6 +11,8 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
     case routeNotFound(method: String, path: String)
     /// The route exists, but not with this method.
     case methodNotAllowed(method: String, path: String)
+    /// Too many attempts (wrong passwords); try again after that many seconds.
+    case tooManyAttempts(retryAfter: Int)
     /// The server failed; the details are in the server's log only.
     case internalError
 
@@ -20,6 +22,7 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .bodyTooLarge: "BODY_TOO_LARGE"
         case .routeNotFound: "NOT_FOUND"
         case .methodNotAllowed: "METHOD_NOT_ALLOWED"
+        case .tooManyAttempts: "TOO_MANY_ATTEMPTS"
         case .internalError: "INTERNAL_ERROR"
         }
     }
@@ -29,6 +32,7 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .malformed, .bodyTooLarge: 400
         case .routeNotFound: 404
         case .methodNotAllowed: 405
+        case .tooManyAttempts: 429
         case .internalError: 500
         }
     }
@@ -39,6 +43,7 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .bodyTooLarge(let limit): "The request body is larger than this call accepts (\(limit) bytes)"
         case .routeNotFound(let method, let path): "No such call: \(method) \(path)"
         case .methodNotAllowed(let method, let path): "\(path) does not accept \(method)"
+        case .tooManyAttempts(let seconds): "Too many wrong passwords; try again in \(seconds) s"
         case .internalError: "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
         }
     }

@@ -34,7 +34,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     if let key = settings.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
     let table = RouteTable()
     let store = UserStore(database: parts.database)
-    let auth = AuthController(users: parts.users, signer: parts.signer, store: store)
+    let auth = AuthController(users: parts.users, signer: parts.signer, store: store, throttle: LoginThrottle())
     table.add(.get, Routes.health, on: router) { _, _ in try Response.envelope(HealthResponse()) }
     table.add(.get, Routes.openAPI, on: router) { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -57,6 +57,9 @@ public func buildApplication(_ parts: ServerParts, settings: ServerSettings, log
     let (router, _) = buildRouter(parts, settings: settings, logger: logger)
     return Application(
         router: router,
+        // A connection that sends nothing for 30 s is closed, so idle or stalled clients do
+        // not hold the server.
+        server: .http1(configuration: .init(idleTimeout: .seconds(30))),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

@@ -11,8 +11,12 @@ public struct AuditRequestContext: RequestContext {
     /// The token's claims, for logout.
     var token: TokenClaims?
 
+    /// The client's address (the login limit counts wrong passwords per address too).
+    public let peer: String?
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress
     }
 
     /// Bodies are read with each route's own limit; this is the ceiling for any other reader.

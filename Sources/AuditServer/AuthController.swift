@@ -9,12 +9,21 @@ struct AuthController {
     let users: UserDirectory
     let signer: TokenSigner
     let store: UserStore
+    let throttle: LoginThrottle
 
     func addPublicRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.post, Routes.login, on: router) { request, _ in
+        routes.add(.post, Routes.login, on: router) { request, context in
             var request = request
             let body = try await request.decodeJSON(LoginRequest.self)
-            let user = try await users.authenticate(email: body.email, password: body.password)
+            if let wait = throttle.wait(email: body.email, address: context.peer) { throw APIFailure.tooManyAttempts(retryAfter: wait) }
+            let user: UserInfo
+            do {
+                user = try await users.authenticate(email: body.email, password: body.password)
+            } catch InventoryError.unauthorized(let message) {
+                throttle.failed(email: body.email, address: context.peer)
+                throw InventoryError.unauthorized(message)
+            }
+            throttle.succeeded(email: body.email)
             let (token, claims) = signer.issue(userID: user.id)
             return try Response.envelope(LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),
                                          message: "Logged in as \(user.name)")

@@ -19,7 +19,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func response(for error: any Error, request: Request) -> Response {
         if let failure = error as? APIFailure {
-            return .failure(FailureEnvelope(failure), status: failure.status)
+            var response = Response.failure(FailureEnvelope(failure), status: failure.status)
+            if case .tooManyAttempts(let seconds) = failure { response.headers[.retryAfter] = String(seconds) }
+            return response
         }
         if let inventoryError = InventoryError(error) {
             if case .storage = inventoryError {

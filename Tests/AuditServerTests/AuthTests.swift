@@ -1,4 +1,5 @@
 import AuditTestSupport
+@testable import AuditServer
 import Foundation
 import Testing
 
@@ -74,5 +75,37 @@ struct AuthTests {
             #expect(with.status == 200)
             #expect(try await server.call("GET", "/health").status == 200)
         }
+    }
+
+    @Test("Guessed passwords are limited per account with 429 and Retry-After; other accounts and calls go on")
+    func guessingIsLimited() async throws {
+        try await TestServer.with { server in
+            _ = try await server.parts.users.create(email: "gus@example.com", password: "secret-pass", name: "Gus", type: .staff)
+            _ = try await server.parts.users.create(email: "ida@example.com", password: "secret-pass", name: "Ida", type: .staff)
+            func login(_ email: String, _ password: String) async throws -> TestServer.Answer {
+                try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"\#(password)","device_name":"t"}"#)
+            }
+            for _ in 0..<5 { #expect(try await login("gus@example.com", "wrong-guess").status == 401) }
+            let locked = try await login("GUS@example.com", "secret-pass")
+            #expect(locked.status == 429 && locked.error == "TOO_MANY_ATTEMPTS", "\(locked.text)")
+            let retry = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"gus@example.com","password":"x","device_name":"t"}"#)
+            #expect(retry.status == 429)
+            #expect(try await login("ida@example.com", "secret-pass").status == 200, "another account is not locked")
+            #expect(try await server.call("GET", "/health").status == 200)
+        }
+    }
+
+    @Test func theThrottleLocksAnAddressAfterManyAccountsAndDoublesItsWait() {
+        let throttle = LoginThrottle()
+        let start = Date()
+        for index in 0..<20 { throttle.failed(email: "user\(index)@example.com", address: "10.0.0.7", now: start) }
+        #expect(throttle.wait(email: "new@example.com", address: "10.0.0.7", now: start) == 60)
+        #expect(throttle.wait(email: "new@example.com", address: "10.0.0.8", now: start) == nil)
+        #expect(throttle.wait(email: "new@example.com", address: "10.0.0.7", now: start.addingTimeInterval(61)) == nil)
+        for _ in 0..<5 { throttle.failed(email: "a@example.com", address: nil, now: start) }
+        for _ in 0..<5 { throttle.failed(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) }
+        #expect(throttle.wait(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) == 60, "the second lockout is twice as long")
+        throttle.succeeded(email: "a@example.com")
+        #expect(throttle.wait(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) == nil)
     }
 }
