@@ -18,7 +18,10 @@ extension SQLiteAuditService {
         let caseSensitive = caseSensitive
         return try await database.write { db in
             if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [scanID]) {
-                guard stored["identifier"] as String == identifier else {
+                // A replay answers only for the same identifier in the same audit: the caller was
+                // checked for this audit, not for the one another scan_id may belong to.
+                guard stored["identifier"] as String == identifier,
+                      request.auditId == nil || stored["audit_id"] as String == request.auditId else {
                     throw InventoryError.duplicate(field: "scan_id", value: scanID)
                 }
                 return try Self.replay(db, stored: stored)

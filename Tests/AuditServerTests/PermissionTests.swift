@@ -24,6 +24,27 @@ struct PermissionTests {
         }
     }
 
+    @Test("Replaying another audit's scan_id reveals nothing of that audit")
+    func replaysStayInTheirAudit() async throws {
+        try await TestServer.with { server in
+            let admin = try await server.user("root@example.com")
+            let myStaff = try await server.user("my@example.com", type: "STAFF", countries: ["MY"], canEditAssets: false)
+            try await server.seed([("SECRET-1", "SG"), ("M1", "MY")])
+            _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: admin)
+            _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
+            let sgStatus = try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)
+            let sgID = try #require((sgStatus.data?["audit"] as? [String: Any])?["id"] as? String)
+            let stored = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2","audit_id":"\#(sgID)"}"#, token: admin)
+            #expect(stored.status == 200)
+            // A user of MY only sends the same scan_id and identifier into the MY audit.
+            let replay = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2"}"#, token: myStaff)
+            #expect(replay.status == 409 && replay.error == "DUPLICATE", "\(replay.text)")
+            #expect(!replay.text.contains(sgID) && !replay.text.contains("Laptop SECRET-1"), "\(replay.text)")
+            let sg = try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)
+            #expect((sg.data?["audit"] as? [String: Any])?["scanned_count"] as? Int == 1)
+        }
+    }
+
     @Test func clientsMayReadButNotAuditOrChangeCustomers() async throws {
         try await TestServer.with { server in
             let admin = try await server.user("root@example.com")
