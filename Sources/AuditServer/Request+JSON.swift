@@ -80,7 +80,7 @@ extension Request {
 
     /// `search`, `page` (1 to `ListQuery.maxPage`) and `per_page` (1 to 100).
     func listQuery() throws -> ListQuery {
-        ListQuery(search: query("search"), page: try intQuery("page", range: 1...ListQuery.maxPage) ?? 1,
+        ListQuery(search: try ListQuery.search(query("search")), page: try intQuery("page", range: 1...ListQuery.maxPage) ?? 1,
                   perPage: try intQuery("per_page", range: 1...ListQuery.maxPerPage) ?? ListQuery.defaultPerPage)
     }
 }

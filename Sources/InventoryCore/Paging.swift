@@ -1,3 +1,5 @@
+import Foundation
+
 /// Page, size and search of a list. per_page defaults to 20 and is at most 100.
 public struct ListQuery: Codable, Sendable, Equatable {
     public static let defaultPerPage = 20
@@ -17,6 +19,22 @@ public struct ListQuery: Codable, Sendable, Equatable {
     }
 
     public var offset: Int { (page - 1) * perPage }
+
+    /// Longest search text accepted, in characters. A search is a tag, a serial or a name.
+    public static let maxSearchLength = 200
+
+    /// A search typed by a person or sent by a client: trimmed, at most `maxSearchLength`
+    /// characters, no control characters. Empty is no search.
+    public static func search(_ raw: String?) throws(ValidationError) -> String? {
+        guard let text = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard text.count <= maxSearchLength else {
+            throw ValidationError(field: "search", message: "is \(text.count) characters long; the limit is \(maxSearchLength)")
+        }
+        guard !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw ValidationError(field: "search", message: "contains control characters")
+        }
+        return text
+    }
 }
 
 public struct Pagination: Codable, Sendable, Equatable {

@@ -14,7 +14,7 @@ extension SQLiteAuditService {
              try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown")
         }
         let source = request.source ?? .manual
-        let scannedAt = request.scannedAt ?? Date()
+        let scannedAt = try Self.scanTime(request.scannedAt)
         let caseSensitive = caseSensitive
         return try await database.write { db in
             if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [scanID]) {
@@ -120,5 +120,17 @@ extension SQLiteAuditService {
         }
         return try Row.fetchOne(db.cachedStatement(sql: AuditRows.unexpectedSQL + " AND u.asset_id = ?"), arguments: [auditID, assetID])
             .map(AuditRows.unexpectedEntry)
+    }
+
+    /// When a scan was made: now when not given; otherwise from 2000 to a day ahead of this
+    /// machine's clock (a station's clock may run a little fast). Anything else is a clock or a
+    /// client gone wrong, and would print as nonsense in the report.
+    static func scanTime(_ given: Date?, now: Date = Date()) throws(ValidationError) -> Date {
+        guard let given else { return now }
+        let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
+        guard given >= earliest, given <= now.addingTimeInterval(86_400) else {
+            throw ValidationError(field: "scanned_at", message: "\(ISOTime.string(given)) is not a time a scan could have been made (2000 to a day from now)")
+        }
+        return given
     }
 }

@@ -82,7 +82,7 @@ struct KioskRoutes: Sendable {
             let name = context.parameters.get("list") ?? ""
             guard let list = AuditList(rawValue: name) else { throw KioskError.notFound("No list '\(name)': all, scanned, missing or unexpected") }
             let id = try Self.required("audit_id", in: request)
-            let query = ListQuery(search: request.uri.queryParameters.get("search"),
+            let query = ListQuery(search: try ListQuery.search(request.uri.queryParameters.get("search")),
                                   page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
                                   perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
             try await station.requireServer()

@@ -14,6 +14,9 @@ struct BadBodyTests {
         (#"{"identifier": "A1", "scanned_at": "yesterday"}"#, 422, "VALIDATION_ERROR"),
         (#"{"identifier": "A1", "source": "telepathy"}"#, 422, "VALIDATION_ERROR"),
         (#"{"identifier": "be\u0007ll"}"#, 422, "VALIDATION_ERROR"),
+        (#"{"identifier": "A1", "scanned_at": "0001-01-01T00:00:00Z"}"#, 422, "VALIDATION_ERROR"),
+        (#"{"identifier": "A1", "scanned_at": "9999-12-31T23:59:59Z"}"#, 422, "VALIDATION_ERROR"),
+        (#"{"identifier": "A1", "scanned_at": "1999-12-31T23:59:59Z"}"#, 422, "VALIDATION_ERROR"),
     ])
     func aBadScanBodyGetsTheEnvelope(body: String, status: Int, code: String) async throws {
         try await TestServer.with { server in
@@ -47,6 +50,11 @@ struct BadBodyTests {
                 #expect(answer.status == 422, "\(path)?\(query): \(answer.text.prefix(200))")
                 #expect((answer.body["errors"] as? [String: [String]])?[field] != nil, "\(path)?\(query): \(answer.text.prefix(200))")
             }
+        }
+        let long = String(repeating: "x", count: 60_000)
+        for path in ["/api/v2/assets", "/api/v1/audit/details/missing", "/api/v2/customers"] {
+            let answer = try await server.call("GET", "\(path)?search=\(long)", token: token)
+            #expect(answer.status == 422 && (answer.body["errors"] as? [String: [String]])?["search"] != nil, "\(path): \(answer.text.prefix(200))")
         }
         let fine = try await server.call("GET", "/api/v2/assets?page=10000000&per_page=100", token: token)
         #expect(fine.status == 200)
