@@ -59,7 +59,37 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
         self = value
     }
 
+    /// The most pixels any pass may make, and the most relative to the image it starts from:
+    /// a pass never costs more than a few times the first one, whatever the shape of the image
+    /// (a 1×65,000 strip turned 45° would need a canvas of two billion pixels).
+    static let maxPixels = 32_000_000
+    static let maxGrowth = 4
+
     func apply(to image: GrayImage) -> PassImage? {
+        guard let (width, height) = outputSize(of: image) else { return nil }
+        let (area, input) = (width.multipliedReportingOverflow(by: height), image.width * image.height)
+        guard !area.overflow, area.partialValue <= Self.maxPixels, area.partialValue <= max(input, 1) * Self.maxGrowth else {
+            return nil
+        }
+        return transform(image)
+    }
+
+    /// The size the pass would make, or nil when it does not apply to this image.
+    func outputSize(of image: GrayImage) -> (Int, Int)? {
+        switch self {
+        case .halved:
+            return min(image.width, image.height) >= 240 ? (image.width / 2, image.height / 2) : nil
+        case .doubled:
+            return max(image.width, image.height) <= 1024 ? (image.width * 2, image.height * 2) : nil
+        case .rotatedLeft, .rotatedRight:
+            let diagonal = (Double(image.width) + Double(image.height)) * 0.5.squareRoot()
+            return diagonal < 1e6 ? (Int(diagonal.rounded(.up)), Int(diagonal.rounded(.up))) : nil
+        default:
+            return (image.width, image.height)
+        }
+    }
+
+    private func transform(_ image: GrayImage) -> PassImage? {
         let plain = { (copy: GrayImage) in
             PassImage(image: copy, originalWidth: image.width, originalHeight: image.height)
         }
@@ -69,11 +99,9 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
         case .inverted:
             return plain(image.inverted())
         case .halved:
-            guard min(image.width, image.height) >= 240 else { return nil }
             return PassImage(image: image.resized(width: image.width / 2, height: image.height / 2),
                              scale: 0.5, originalWidth: image.width, originalHeight: image.height)
         case .doubled:
-            guard max(image.width, image.height) <= 1024 else { return nil }
             return PassImage(image: image.resized(width: image.width * 2, height: image.height * 2),
                              scale: 2, originalWidth: image.width, originalHeight: image.height)
         case .smoothed:
