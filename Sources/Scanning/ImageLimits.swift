@@ -11,6 +11,22 @@ public struct ImageLimits: Sendable, Equatable {
         self.maxPixels = maxPixels
     }
 
+    /// Compressed formats hold at most this many pixels per byte of file: deflate cannot do
+    /// better than about 1,032 to 1, and a baseline JPEG needs at least two bits for each 8×8
+    /// block. A header that claims more than that is a lie or a truncated file, refused before
+    /// any memory is given to it.
+    static let maxPixelsPerByte = 1_100
+
+    /// The size check, plus: the file's `dataBytes` could really hold that many pixels.
+    func check(path: String, width: Int, height: Int, dataBytes: Int, format: String) throws(ImageError) {
+        try check(path: path, width: width, height: height)
+        let (room, overflow) = dataBytes.multipliedReportingOverflow(by: Self.maxPixelsPerByte)
+        guard overflow || width * height <= room else {
+            throw .damaged(path: path, format: format,
+                           detail: "the header claims \(width)×\(height) pixels but the file holds only \(dataBytes) bytes")
+        }
+    }
+
     func check(path: String, width: Int, height: Int) throws(ImageError) {
         guard width > 0, height > 0 else {
             throw .damaged(path: path, format: "image", detail: "the header gives a size of \(width)×\(height)")

@@ -24,7 +24,7 @@ final class JPEGDecoder {
                                 &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw damaged(path) }
-        try limits.check(path: path, width: Int(width), height: Int(height))
+        try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height))
         let status = bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in

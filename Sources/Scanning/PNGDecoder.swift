@@ -21,7 +21,7 @@ final class PNGDecoder {
         }
         guard started != 0 else { throw damaged(path) }
         let width = Int(control.width), height = Int(control.height)
-        try limits.check(path: path, width: width, height: height)
+        try limits.check(path: path, width: width, height: height, dataBytes: bytes.count, format: "PNG")
         control.format = UInt32(PNG_FORMAT_GRAY)
         var pixels = [UInt8](repeating: 0, count: width * height)
         var white = png_color(red: 255, green: 255, blue: 255)

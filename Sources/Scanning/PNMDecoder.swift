@@ -17,6 +17,14 @@ enum PNMDecoder {
         try limits.check(path: path, width: width, height: height)
         let channels = format == "PPM" ? 3 : 1
         let sampleCount = width * height * channels
+        // The samples must be in the file before room is made for them: binary ones take one
+        // or two bytes each, written-out ones at least a digit and a separator.
+        let binary = kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6")
+        let needed = binary ? sampleCount * (maxValue > 255 ? 2 : 1) : sampleCount * 2 - 1
+        let present = max(0, bytes.count - cursor - (binary ? 1 : 0))
+        guard present >= needed else {
+            throw fail("\(needed) bytes of pixels expected, \(present) present")
+        }
         var samples = [Int](repeating: 0, count: sampleCount)
         if kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6") {
             cursor += 1  // the single whitespace byte after the header

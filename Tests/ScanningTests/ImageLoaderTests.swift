@@ -22,6 +22,37 @@ struct ImageLoaderTests {
         #expect(small == GrayImage(width: 3, height: 2, pixels: [0, 128, 255, 10, 20, 30]))
     }
 
+    @Test("a header that claims more pixels than the file could hold is refused before any memory goes to it")
+    func claimedSizeNeedsTheBytes() throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+            return be(UInt32(data.count)) + body + be(~crc)
+        }
+        // 6000×6000 grey in a 60-byte PNG, a PGM and a written-out PPM with almost no pixels.
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", [0, 0, 0x17, 0x70, 0, 0, 0x17, 0x70, 8, 0, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
+        let liars: [(String, [UInt8])] = [
+            ("liar.png", png),
+            ("liar.pgm", Array("P5\n6000 6000\n255\n".utf8) + [UInt8](repeating: 0, count: 100)),
+            ("liar.ppm", Array("P3\n3000 3000\n255\n1 2 3\n".utf8)),
+        ]
+        for (name, bytes) in liars {
+            do {
+                _ = try ImageLoader.decode(bytes, path: name)
+                Issue.record("\(name) loaded")
+            } catch {
+                guard case .damaged(_, _, let detail) = error else { Issue.record("\(name): \(error)"); continue }
+                #expect(detail.contains("claims") || detail.contains("expected"), "\(name): \(detail)")
+            }
+        }
+    }
+
     @Test("a text file named .png is refused as not an image")
     func textNamedPNG() throws {
         let path = try Fixtures.scratchFolder() + "/notes.png"
