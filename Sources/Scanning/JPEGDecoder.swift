@@ -26,19 +26,26 @@ final class JPEGDecoder {
         guard header == 0 else { throw damaged(path) }
         try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height))
-        let status = bytes.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                              width, 0, height, Int32(TJPF_GRAY.rawValue), 0)
+        // Stop at the first warning, to see what it is: a file cut short (even one closed with
+        // an end marker after the cut) warns of a premature end, and is refused, because a
+        // code in the missing part would silently vanish. Other warnings still give pixels,
+        // so the file is decoded again, leniently.
+        for flags in [Int32(TJFLAG_STOPONWARNING), 0] {
+            let status = bytes.withUnsafeBufferPointer { source in
+                pixels.withUnsafeMutableBufferPointer { target in
+                    tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                                  width, 0, height, Int32(TJPF_GRAY.rawValue), flags)
+                }
             }
-        }
-        if status != 0 {
-            // A warning still yields pixels; only a cut-short file (the rest is grey filler)
-            // is refused, because a code in the missing part would silently vanish.
+            if status == 0 { break }
             let message = errorMessage()
-            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) || message.contains("Premature end") {
+            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
                 throw .damaged(path: path, format: "JPEG", detail: "libjpeg-turbo: \(message)")
             }
+            if message.lowercased().contains("premature end") {
+                throw .damaged(path: path, format: "JPEG", detail: "the image data ends early (libjpeg-turbo: \(message))")
+            }
+            if flags == 0 { break }
         }
         return GrayImage(width: Int(width), height: Int(height), pixels: pixels)
     }

@@ -22,6 +22,23 @@ struct ImageLoaderTests {
         #expect(small == GrayImage(width: 3, height: 2, pixels: [0, 128, 255, 10, 20, 30]))
     }
 
+    @Test("a JPEG cut short and closed with an end marker is reported as cut short, not decoded as grey",
+          arguments: ["qrcode-15-photo.jpg", "code128-15-photo.jpg"])
+    func truncatedWithEndMarker(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        for fraction in [0.3, 0.5, 0.8] {
+            let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction))) + [0xFF, 0xD9]
+            do {
+                _ = try ImageLoader.decode(cut, path: "cut.jpg")
+                Issue.record("\(name) cut at \(fraction) and closed loaded")
+            } catch {
+                guard case .damaged(_, "JPEG", let detail) = error else { Issue.record("\(error)"); continue }
+                #expect(detail.contains("ends early"), "\(detail)")
+            }
+        }
+        #expect(throws: Never.self) { try ImageLoader.decode(bytes, path: name) }
+    }
+
     @Test("a header that claims more pixels than the file could hold is refused before any memory goes to it")
     func claimedSizeNeedsTheBytes() throws {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
