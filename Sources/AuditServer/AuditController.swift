@@ -45,7 +45,8 @@ struct AuditController {
         routes.add(.post, Routes.auditEnd, on: router) { request, context in
             var request = request
             let user = try context.requireUser()
-            let body = try await request.decodeJSON(EndRequest.self)
+            // Every field of /end is optional, so no body at all ends the only running audit.
+            let body = try await request.decodeJSON(EndRequest.self, emptyIsObject: true)
             let audit = try await resolve(auditID: body.auditId, country: nil, user: user)
             try user.requireAuditing(audit.country)
             let summary = try await audits.end(auditID: audit.id, by: Actor(user: user.name, station: "api"))

@@ -7,13 +7,14 @@ import NIOCore
 extension Request {
     /// Reads and decodes a JSON body of at most `limit` bytes. Too large or not JSON is 400;
     /// JSON with missing or wrongly typed fields is 422 with the field errors.
-    mutating func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = BodyLimits.standard) async throws -> T {
+    /// `emptyIsObject`: a call whose every field is optional takes no body as `{}`.
+    mutating func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = BodyLimits.standard, emptyIsObject: Bool = false) async throws -> T {
         let buffer: ByteBuffer
         do { buffer = try await collectBody(upTo: limit) } catch is NIOTooManyBytesError {
             throw APIFailure.bodyTooLarge(limit: limit)
         }
-        guard buffer.readableBytes > 0 else { throw APIFailure.malformed("the body is empty; send a JSON object") }
-        let data = Data(buffer.readableBytesView)
+        guard buffer.readableBytes > 0 || emptyIsObject else { throw APIFailure.malformed("the body is empty; send a JSON object") }
+        let data = buffer.readableBytes > 0 ? Data(buffer.readableBytesView) : Data("{}".utf8)
         do {
             return try JSONDecoder.auditStation().decode(type, from: data)
         } catch let error as DecodingError {

@@ -76,4 +76,18 @@ struct AuditRouteTests {
             #expect(answer.status == 404 && answer.error == "NO_ACTIVE_AUDIT")
         }
     }
+
+    @Test("POST /end with no body at all ends the only running audit")
+    func endWithoutBody() async throws {
+        try await TestServer.with { server in
+            let token = try await server.user("ender@example.com")
+            try await server.seed([("E1", "SG")])
+            #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token).status == 201)
+            let ended = try await server.call("POST", "/api/v1/audit/end", token: token)
+            #expect(ended.status == 200, "\(ended.text.prefix(200))")
+            #expect(((ended.data?["summary"] as? [String: Any])?["audit"] as? [String: Any])?["is_active"] as? Bool == false)
+            let malformed = try await server.call("POST", "/api/v1/audit/end", json: "{not json", token: token)
+            #expect(malformed.status == 400)
+        }
+    }
 }
