@@ -134,25 +134,36 @@ struct KioskRoutes: Sendable {
     }
 
     /// The report is written to a temporary file first, so a failure half-way answers an error
-    /// rather than half a download, and a large audit never sits in memory.
+    /// rather than half a download; the file is then streamed in 64 KiB pieces and removed, so
+    /// a large audit never sits in memory.
     private func report(auditID: String, format: ReportFormat) async throws -> Response {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-report-\(UUID().uuidString).\(format.rawValue)")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        let handle = try FileHandle(forWritingTo: file)
+        let reader: FileHandle
         do {
-            try await station.context.audit.report(auditID: auditID, format: format) { try handle.write(contentsOf: $0) }
-            try handle.close()
+            let writer = try FileHandle(forWritingTo: file)
+            defer { try? writer.close() }
+            try await station.context.audit.report(auditID: auditID, format: format) { try writer.write(contentsOf: $0) }
+            reader = try FileHandle(forReadingFrom: file)
         } catch {
-            try? handle.close()
             try? FileManager.default.removeItem(at: file)
             throw error
         }
-        let data = try Data(contentsOf: file)
-        try? FileManager.default.removeItem(at: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
         let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-        return Response(status: .ok,
-                        headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(auditID).\(format.rawValue)\""],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(auditID).\(format.rawValue)\""],
+            body: ResponseBody(contentLength: size) { body in
+                defer {
+                    try? reader.close()
+                    try? FileManager.default.removeItem(at: file)
+                }
+                while let chunk = try reader.read(upToCount: 64 * 1024), !chunk.isEmpty {
+                    try await body.write(ByteBuffer(bytes: chunk))
+                }
+                try await body.finish(nil)
+            })
     }
 
     // MARK: helpers

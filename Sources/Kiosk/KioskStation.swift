@@ -162,12 +162,8 @@ actor KioskStation {
         switch event {
         case .recorded(let result, let origin): return KioskScan(result, origin: origin, pending: isConnected)
         case .refused(let refusal):
-            if refusal.code == "AUDIT_ENDED" || refusal.code == "NO_ACTIVE_AUDIT" { await auditStopped() }
-            let status: KioskError = refusal.code == "VALIDATION_ERROR" || refusal.code == "INVALID_INPUT"
-                ? .invalid(refusal.message)
-                : KioskError(status: refusal.code == "UNAVAILABLE" || refusal.code == "STORAGE_ERROR" ? .serviceUnavailable : .conflict,
-                             code: refusal.code, message: refusal.message)
-            throw status
+            if refusal.cause?.stopsScanning == true { await auditStopped() }
+            throw refusal.cause.map(KioskError.init) ?? KioskError.invalid(refusal.message)
         case .note(let text): throw KioskError.invalid(text)
         }
     }
@@ -185,9 +181,7 @@ actor KioskStation {
             return
         }
         let event = await session.record(text, source: .camera, place: camera.device)
-        if case .refused(let refusal) = event, refusal.code == "AUDIT_ENDED" || refusal.code == "NO_ACTIVE_AUDIT" {
-            await auditStopped()
-        }
+        if case .refused(let refusal) = event, refusal.cause?.stopsScanning == true { await auditStopped() }
     }
 
     /// The session's observer: every stored or refused scan goes to every page.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import InventoryCore
 import NIOConcurrencyHelpers
 
 /// The PIN rule: a kiosk that listens on an address other than loopback asks every browser
@@ -10,8 +11,8 @@ final class PinGate: Sendable {
     static let cookieName = "kiosk_session"
     static let sessionSeconds: Double = 12 * 3600
     let pin: String?
-    private struct Failures { var count = 0; var lockedUntil = Date.distantPast; var lockSeconds = 30.0 }
-    private let state = NIOLockedValueBox<(sessions: [String: Date], failures: [String: Failures])>(([:], [:]))
+    private let sessions = NIOLockedValueBox<[String: Date]>([:])
+    private let guesses = AttemptLimiter(failures: 5, firstLock: 30)
 
     /// `pin` nil: no PIN is asked (the kiosk listens on loopback only).
     init(pin: String?) { self.pin = pin }
@@ -21,9 +22,9 @@ final class PinGate: Sendable {
         guard pin != nil else { return true }
         if let peer, Self.isLoopback(peer) { return true }
         guard let token = Self.cookie(Self.cookieName, in: cookieHeader) else { return false }
-        return state.withLockedValue { current in
-            guard let expiry = current.sessions[token] else { return false }
-            if expiry < Date() { current.sessions[token] = nil; return false }
+        return sessions.withLockedValue { current in
+            guard let expiry = current[token] else { return false }
+            if expiry < Date() { current[token] = nil; return false }
             return true
         }
     }
@@ -31,40 +32,23 @@ final class PinGate: Sendable {
     /// Checks a PIN from `peer`; a session token when it is right.
     func check(_ candidate: String, peer: String) throws(KioskError) -> String {
         guard let pin else { throw KioskError(status: .notFound, code: "NO_PIN", message: "This kiosk has no PIN: it listens on this machine only") }
-        let now = Date()
-        let wait: Double? = state.withLockedValue { current in
-            let failures = current.failures[peer] ?? Failures()
-            return failures.lockedUntil > now ? failures.lockedUntil.timeIntervalSince(now) : nil
-        }
-        if let wait {
-            let seconds = Int(wait.rounded(.up))
+        if let seconds = guesses.wait(peer) {
             throw KioskError(status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
                              message: "Too many wrong PINs from this address; try again in \(seconds) s",
                              headers: [.retryAfter: String(seconds)])
         }
         // Compared as digests, so the time taken says nothing about the PIN.
-        let right = Data(SHA256.hash(data: Data(candidate.utf8))) == Data(SHA256.hash(data: Data(pin.utf8)))
-        let token: String? = state.withLockedValue { current in
-            guard right else {
-                var failures = current.failures[peer] ?? Failures()
-                failures.count += 1
-                if failures.count >= 5 {
-                    failures.lockedUntil = now.addingTimeInterval(failures.lockSeconds)
-                    failures.lockSeconds = min(failures.lockSeconds * 2, 900)
-                    failures.count = 0
-                }
-                current.failures[peer] = failures
-                return nil
-            }
-            current.failures[peer] = nil
-            current.sessions = current.sessions.filter { $0.value > now }
-            var generator = SystemRandomNumberGenerator()
-            let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-            current.sessions[token] = now.addingTimeInterval(Self.sessionSeconds)
-            return token
-        }
-        guard let token else {
+        guard Data(SHA256.hash(data: Data(candidate.utf8))) == Data(SHA256.hash(data: Data(pin.utf8))) else {
+            guesses.failed(peer)
             throw KioskError(status: .unauthorized, code: "WRONG_PIN", message: "That PIN is not this station's PIN")
+        }
+        guesses.succeeded(peer)
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let now = Date()
+        sessions.withLockedValue { current in
+            current = current.filter { $0.value > now }
+            current[token] = now.addingTimeInterval(Self.sessionSeconds)
         }
         return token
     }

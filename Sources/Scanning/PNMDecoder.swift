@@ -20,19 +20,15 @@ enum PNMDecoder {
         // The samples must be in the file before room is made for them: binary ones take one
         // or two bytes each, written-out ones at least a digit and a separator.
         let binary = kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6")
-        let needed = binary ? sampleCount * (maxValue > 255 ? 2 : 1) : sampleCount * 2 - 1
+        let needed = binary ? sampleCount * (maxValue < 256 ? 1 : 2) : sampleCount * 2 - 1
         let present = max(0, bytes.count - cursor - (binary ? 1 : 0))
         guard present >= needed else {
             throw fail("\(needed) bytes of pixels expected, \(present) present")
         }
         var samples = [Int](repeating: 0, count: sampleCount)
-        if kind == UInt8(ascii: "5") || kind == UInt8(ascii: "6") {
+        if binary {
             cursor += 1  // the single whitespace byte after the header
             let sampleBytes = maxValue < 256 ? 1 : 2
-            let needed = sampleCount * sampleBytes
-            guard cursor <= bytes.count, bytes.count - cursor >= needed else {
-                throw fail("\(needed) bytes of pixels expected, \(max(bytes.count - cursor, 0)) present")
-            }
             for index in 0..<sampleCount {
                 let at = cursor + index * sampleBytes
                 samples[index] = sampleBytes == 1 ? Int(bytes[at]) : Int(bytes[at]) << 8 | Int(bytes[at + 1])

@@ -25,9 +25,13 @@ public struct ScanRefusal: Sendable, Equatable {
     public var code: String
     public var message: String
     public var origin: ScanOrigin
+    /// The store's or the server's refusal, when it was one (nil for input that never got there).
+    public var cause: InventoryError?
 
-    public init(identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin) {
+    public init(identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin,
+                cause: InventoryError? = nil) {
         self.identifier = identifier; self.scanID = scanID; self.code = code; self.message = message; self.origin = origin
+        self.cause = cause
     }
 }
 
@@ -67,6 +71,8 @@ public actor ScanSession {
     public private(set) var lastProgress: AuditProgress
     /// Set when the audit can take no more scans (it ended, or none runs); sources stop.
     public private(set) var stopped: InventoryError?
+    /// The camera run of `scanCamera`, cancelled when the session stops.
+    private var camera: Task<Void, any Error>?
 
     public init(service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
                 observer: @escaping Observer) {
@@ -94,7 +100,7 @@ public actor ScanSession {
         let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
         if let stopped {
             return .refused(ScanRefusal(identifier: raw, scanID: scanID, code: stopped.code,
-                                        message: Self.describe(stopped), origin: origin))
+                                        message: describe(stopped), origin: origin, cause: stopped))
         }
         let request = ScanRequest(identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
                                   source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user)
@@ -106,13 +112,13 @@ public actor ScanSession {
             event = .recorded(result, origin)
         } catch {
             let inventoryError = InventoryError(error)
-            switch inventoryError {
-            case .auditEnded?, .noActiveAudit?: stopped = inventoryError
-            default: break
+            if inventoryError?.stopsScanning == true {
+                stopped = inventoryError
+                camera?.cancel()
             }
             failures += 1
             event = .refused(ScanRefusal(identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
-                                         message: Self.describe(error), origin: origin))
+                                         message: describe(error), origin: origin, cause: inventoryError))
         }
         await observer(event)
         return event
@@ -175,20 +181,14 @@ public actor ScanSession {
     /// stops. Throws only when the decoder cannot be made.
     public func scanCamera(_ loop: ScanLoop, onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
         let device = loop.config.device
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await loop.run(onCode: { code in
-                    await self.record(code.text, source: .camera, place: device)
-                }, onEvent: onEvent)
-            }
-            group.addTask {
-                // Ends the camera once the audit can take no more scans.
-                while await self.stopped == nil { try await Task.sleep(for: .milliseconds(200)) }
-                throw CancellationError()
-            }
-            do { try await group.next() } catch is CancellationError {}
-            group.cancelAll()
+        let run = Task {
+            try await loop.run(onCode: { code in
+                await self.record(code.text, source: .camera, place: device)
+            }, onEvent: onEvent)
         }
+        camera = run
+        if stopped != nil { run.cancel() }
+        try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
     }
 
     // MARK: the end
@@ -198,10 +198,21 @@ public actor ScanSession {
     public func finish() async -> SyncReport? {
         await connection?.syncNow()
     }
+}
 
-    static func describe(_ error: any Error) -> String {
-        if let inventory = InventoryError(error) { return inventory.errorDescription ?? "\(inventory)" }
-        if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
-        return "\(error)"
+/// The message of an error, as a person should read it.
+public func describe(_ error: any Error) -> String {
+    if let inventory = InventoryError(error) { return inventory.errorDescription ?? "\(inventory)" }
+    if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
+    return "\(error)"
+}
+
+extension InventoryError {
+    /// The audit can take no more scans: it ended, or none is running.
+    public var stopsScanning: Bool {
+        switch self {
+        case .auditEnded, .noActiveAudit: true
+        default: false
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InventoryCore
+import Station
 
 /// Runs a command body, turning any failure into one clear line on standard error and a
 /// non-zero exit.
@@ -15,13 +16,6 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         Terminal.error("error: \(describe(error))")
         throw ExitCode.failure
     }
-}
-
-/// The message of an error, as a person should read it.
-func describe(_ error: any Error) -> String {
-    if let inventory = InventoryError(error) { return inventory.errorDescription ?? "\(inventory)" }
-    if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
-    return "\(error)"
 }
 
 /// Options that pick the running audit a command acts on.
