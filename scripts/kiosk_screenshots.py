@@ -232,8 +232,9 @@ def connected(run, out):
         run.stop(server)
         for tag_ in ["SG-0002", "SG-0003"]:
             type_tag(driver, tag_, "found_expected")
-        for _ in range(100):
-            if driver.find_element(By.ID, "connection").get_attribute("data-state") == "offline":
+        for _ in range(150):
+            offline = driver.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
+            if offline and "\u26A0" in driver.find_element(By.ID, "missing-note").text:
                 break
             time.sleep(0.2)
         shot(driver, out, "kiosk-offline")

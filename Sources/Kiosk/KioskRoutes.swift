@@ -85,8 +85,8 @@ struct KioskRoutes: Sendable {
             let query = ListQuery(search: try ListQuery.search(request.uri.queryParameters.get("search")),
                                   page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
                                   perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
-            try await station.requireServer()
-            let page = try await station.context.audit.details(auditID: id, list: list, query: query)
+            let service = station.context.audit
+            let page = try await station.fromServer { try await service.details(auditID: id, list: list, query: query) }
             return try Self.json(ListAnswer(assets: page.items, pagination: page.pagination))
         }
         router.get("/api/report") { request, _ in

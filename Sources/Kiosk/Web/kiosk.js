@@ -738,11 +738,11 @@
       done();
       if (seq !== l.seq || screen !== 'scan') return;
       if (res.ok && obj(res.data)) renderList(name, res.data, search);
-      else setText($(name + '-note'), '\u26A0 ' + errorMessage(res, 'The list could not be loaded'));
+      else listUnavailable(name, errorMessage(res, 'The list could not be loaded'));
     }, function () {
       done();
       if (seq !== l.seq) return;
-      setText($(name + '-note'), '\u26A0 The list could not be loaded: the kiosk service is not responding.');
+      listUnavailable(name, 'The list could not be loaded: the kiosk service is not responding.');
     });
   }
 
@@ -770,6 +770,16 @@
     }
     if (meta.length) li.appendChild(make('div', 'a-meta', meta.join(' \u00B7 ')));
     return li;
+  }
+
+  // An old list would be wrong (scans went on meanwhile): show none, the count the audit's
+  // numbers give, and why.
+  function listUnavailable(name, why) {
+    var audit = obj(state && state.audit) || {};
+    var count = name === 'missing' ? audit.missing_count : audit.unexpected_count;
+    $(name + '-list').textContent = '';
+    setText($(name + '-total'), count === undefined ? '' : '(' + fmtInt(num(count)) + ')');
+    setText($(name + '-note'), '\u26A0 ' + why);
   }
 
   function renderList(name, data, search) {
