@@ -77,7 +77,6 @@ public struct KioskServer: Sendable {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
             logger: logger)
 
-        await station.resume()
         let background = KioskBackground(station: station, loop: loop, hub: hub, preview: preview)
         let group = ServiceGroup(configuration: .init(
             services: [
@@ -110,6 +109,10 @@ struct KioskBackground: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
+                // Beside the server, not before it: with the server of a connected station
+                // down, finding the running audit can take the HTTP client's deadline, and the
+                // page must load meanwhile (it follows when the audit is found).
+                group.addTask { await station.resume() }
                 if let loop {
                     group.addTask {
                         try await loop.run(onCode: { code in await station.cameraCode(code.text) },
@@ -128,8 +131,8 @@ struct KioskBackground: Service {
                         hub.keepAlive()
                     }
                 }
-                try await group.next()
-                group.cancelAll()
+                // Runs until shutdown cancels it; a failing camera ends the rest with it.
+                try await group.waitForAll()
             }
         }
         preview?.stop()

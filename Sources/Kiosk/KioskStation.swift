@@ -73,8 +73,8 @@ actor KioskStation {
     /// On start: join the running audit when exactly one runs (after a power cut, a reboot or
     /// a browser restart the page opens straight on the scanning screen).
     func resume() async {
-        await refreshCountries()
         await refreshConnection()
+        await refreshCountries()
         guard audit == nil else { return }
         do {
             let running = try await context.audit.activeAudits()
@@ -91,6 +91,10 @@ actor KioskStation {
     }
 
     func refreshCountries() async {
+        if connection.state == .offline {
+            countriesError = "The server cannot be reached, so the countries come back when it does"
+            return
+        }
         do {
             countries = try await context.audit.countries()
             countriesError = nil
