@@ -16,15 +16,16 @@ struct AuthController {
             var request = request
             let body = try await request.decodeJSON(LoginRequest.self)
             if let wait = throttle.wait(email: body.email, address: context.peer) { throw APIFailure.tooManyAttempts(retryAfter: wait) }
-            let user: UserInfo
+            let stored: StoredUser
             do {
-                user = try await users.authenticate(email: body.email, password: body.password)
+                stored = try await users.authenticate(email: body.email, password: body.password)
             } catch InventoryError.unauthorized(let message) {
                 throttle.failed(email: body.email, address: context.peer)
                 throw InventoryError.unauthorized(message)
             }
             throttle.succeeded(email: body.email)
-            let (token, claims) = signer.issue(userID: user.id)
+            let user = UserDirectory.info(stored)
+            let (token, claims) = try await signer.issue(userID: user.id, userKey: stored.tokenKey)
             return try Response.envelope(LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),
                                          message: "Logged in as \(user.name)")
         }
@@ -32,7 +33,7 @@ struct AuthController {
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.post, Routes.logout, on: router) { _, context in
-            if let token = context.token { try await store.revoke(tokenID: token.jti, expiresAt: token.expiresAt) }
+            if let token = context.token { try await store.revoke(tokenID: token.jti.value, expiresAt: token.expiresAt) }
             return try Response.envelope(Empty(), message: "Logged out")
         }
         routes.add(.get, Routes.me, on: router) { _, context in

@@ -1,69 +1,83 @@
-import Crypto
 import Foundation
 import InventoryCore
+import JWTKit
 
-/// What a token says: who, which token, and until when.
-struct TokenClaims: Codable, Sendable, Equatable {
+/// What a token says: which user, which token, and until when.
+struct TokenClaims: JWTPayload, Equatable {
     /// The user id.
-    var sub: String
+    var sub: SubjectClaim
+    /// The user's token key: random, made with the user and never given to another, so a token
+    /// names one user even if an id were ever seen again.
+    var uky: String
     /// The token id, so one token can be revoked.
-    var jti: String
-    var iat: Int
-    var exp: Int
+    var jti: IDClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
 
-    var userID: Int64? { Int64(sub) }
-    var expiresAt: Date { Date(timeIntervalSince1970: TimeInterval(exp)) }
+    var userID: Int64? { Int64(sub.value) }
+    var expiresAt: Date { exp.value }
+
+    /// Expiry is checked by `TokenSigner.verify`, against the time it is given.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// Issues and checks JSON Web Tokens signed with HMAC-SHA256 (HS256).
-struct TokenSigner: Sendable {
+/// Issues and checks JSON Web Tokens (HS256, through jwt-kit) with the server's signing key.
+/// A key file is looked at again at most once a second, so a rotated key takes effect on a
+/// running server and every token signed with the old one stops working.
+actor TokenSigner {
     static let lifetime: TimeInterval = 30 * 24 * 3600
-    private let secret: Data
+    private let source: SigningKeySource
+    private var keys: JWTKeyCollection
+    private var stamp: SigningKeyFile.Stamp?
+    private var checkedAt = Date()
 
-    init(secret: Data) { self.secret = secret }
+    init(source: SigningKeySource) async throws {
+        self.source = source
+        switch source {
+        case .secret(let key):
+            keys = await Self.collection(key)
+        case .file(let path):
+            let (key, stamp) = try SigningKeyFile.loadOrCreate(path: path)
+            keys = await Self.collection(key)
+            self.stamp = stamp
+        }
+    }
 
-    private var key: SymmetricKey { SymmetricKey(data: secret) }
+    private static func collection(_ key: Data) async -> JWTKeyCollection {
+        await JWTKeyCollection().add(hmac: HMACKey(from: key), digestAlgorithm: .sha256)
+    }
 
-    func issue(userID: Int64, now: Date = Date()) -> (token: String, claims: TokenClaims) {
-        let issued = Int(now.timeIntervalSince1970)
-        let claims = TokenClaims(sub: String(userID), jti: UUID().uuidString.lowercased(), iat: issued,
-                                 exp: issued + Int(Self.lifetime))
-        let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        let payload = Base64URL.encode((try? JSONEncoder().encode(claims)) ?? Data())
-        let signingInput = header + "." + payload
-        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
-        return (signingInput + "." + Base64URL.encode(Data(signature)), claims)
+    /// The keys to use now, reloaded when the key file was replaced.
+    private func currentKeys(now: Date) async throws -> JWTKeyCollection {
+        guard case .file(let path) = source, now.timeIntervalSince(checkedAt) >= 1 || now < checkedAt else { return keys }
+        checkedAt = now
+        if let current = SigningKeyFile.stamp(path: path), current != stamp {
+            let (key, newStamp) = try SigningKeyFile.load(path: path)
+            keys = await Self.collection(key)
+            stamp = newStamp
+        }
+        return keys
+    }
+
+    func issue(userID: Int64, userKey: String, now: Date = Date()) async throws -> (token: String, claims: TokenClaims) {
+        let issued = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = TokenClaims(sub: SubjectClaim(value: String(userID)), uky: userKey,
+                                 jti: IDClaim(value: UUID().uuidString.lowercased()), iat: IssuedAtClaim(value: issued),
+                                 exp: ExpirationClaim(value: issued.addingTimeInterval(Self.lifetime)))
+        return (try await currentKeys(now: Date()).sign(claims), claims)
     }
 
     /// The claims of a well-signed, unexpired token.
-    func verify(_ token: String, now: Date = Date()) throws -> TokenClaims {
-        let invalid = InventoryError.unauthorized("The login token is not valid; log in again")
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Base64URL.decode(parts[0]), let payloadData = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else { throw invalid }
-        guard let header = try? JSONDecoder().decode([String: String].self, from: headerData), header["alg"] == "HS256" else {
-            throw invalid
+    func verify(_ token: String, now: Date = Date()) async throws -> TokenClaims {
+        let claims: TokenClaims
+        do {
+            claims = try await currentKeys(now: Date()).verify(token, as: TokenClaims.self)
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError.unauthorized("The login token is not valid; log in again")
         }
-        let signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else { throw invalid }
-        guard let claims = try? JSONDecoder().decode(TokenClaims.self, from: payloadData) else { throw invalid }
-        guard claims.exp > Int(now.timeIntervalSince1970) else {
-            throw InventoryError.unauthorized("The login has expired; log in again")
-        }
+        guard claims.expiresAt > now else { throw InventoryError.unauthorized("The login has expired; log in again") }
         return claims
-    }
-}
-
-/// Base64 with the URL alphabet and no padding, as JWTs use.
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -36,18 +36,19 @@ public struct UserDirectory: Sendable {
         return Self.info(stored)
     }
 
-    /// The user whose password matches, or 401. An unknown email costs the same time as a wrong password.
-    func authenticate(email: String, password: String) async throws -> UserInfo {
+    /// The user whose password matches, or 401. An unknown email costs the same time as a wrong
+    /// password; a disabled user is refused after the password check, like a wrong one.
+    func authenticate(email: String, password: String) async throws -> StoredUser {
         let stored = try await store.find(email: email.trimmingCharacters(in: .whitespaces))
         let hash = stored?.passwordHash ?? Self.dummyHash
         let matches = await Task.detached { Bcrypt.verify(password, hash: hash) }.value
-        guard let stored, matches else { throw InventoryError.unauthorized("Wrong email or password") }
-        return Self.info(stored)
+        guard let stored, matches, stored.disabledAt == nil else { throw InventoryError.unauthorized("Wrong email or password") }
+        return stored
     }
 
     /// The user a token names, unless the token was revoked or the user removed.
     func tokenUser(_ claims: TokenClaims) async throws -> UserInfo {
-        guard let id = claims.userID, let stored = try await store.tokenUser(id: id, tokenID: claims.jti) else {
+        guard let id = claims.userID, let stored = try await store.tokenUser(id: id, tokenKey: claims.uky, tokenID: claims.jti.value) else {
             throw InventoryError.unauthorized("This login was ended (logged out, or the user was removed); log in again")
         }
         return Self.info(stored)

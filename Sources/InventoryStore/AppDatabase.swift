@@ -15,6 +15,7 @@ public struct AppDatabase: Sendable {
         } catch {
             throw InventoryError.storage("cannot create the folder \(directory.path): \(error.localizedDescription)")
         }
+        Self.restrictPermissions(path)
         do {
             let pool = try DatabasePool(path: path, configuration: Self.configuration())
             try self.init(writer: pool)
@@ -30,6 +31,20 @@ public struct AppDatabase: Sendable {
         // the disk at commit, so the writer goes back to FULL here.
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Schema.migrator.migrate(writer)
+    }
+
+    /// The file holds password hashes and login tokens, so it is created readable by its owner
+    /// only (0600); SQLite gives its -wal and -shm files the same mode. A file that others may
+    /// read loses those permissions (0640 at most). A file that cannot be opened is left for
+    /// SQLite to report.
+    static func restrictPermissions(_ path: String) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o037 != 0 else { continue }
+            _ = chmod(file, info.st_mode & 0o740)
+        }
     }
 
     static func configuration() -> Configuration {

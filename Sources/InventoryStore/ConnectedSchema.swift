@@ -24,6 +24,32 @@ enum ConnectedSchema {
             """)
     }
 
+    /// Users get ids that are never handed out again (AUTOINCREMENT), a random token key that
+    /// tokens must carry, and a disabled mark. The signing secret leaves the database: it
+    /// lives in a key file of mode 0600 or in the environment, so tokens signed with the old
+    /// one stop working.
+    static func userKeys(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE users_v2 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                email TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (email <> ''),
+                name TEXT NOT NULL CHECK (name <> ''),
+                password_hash TEXT NOT NULL CHECK (password_hash LIKE '$2%'),
+                user_type TEXT NOT NULL CHECK (user_type IN ('ADMIN','STAFF','CLIENT')),
+                can_edit_assets BOOLEAN NOT NULL DEFAULT 0,
+                countries TEXT NOT NULL DEFAULT '',
+                created_at DATETIME NOT NULL,
+                token_key TEXT NOT NULL UNIQUE CHECK (length(token_key) >= 32),
+                disabled_at DATETIME);
+            INSERT INTO users_v2 (id, email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
+                SELECT id, email, name, password_hash, user_type, can_edit_assets, countries, created_at, lower(hex(randomblob(16)))
+                FROM users;
+            DROP TABLE users;
+            ALTER TABLE users_v2 RENAME TO users;
+            DROP TABLE server_secrets;
+            """)
+    }
+
     /// Station side: scans waiting for the server, in the order they were made.
     static func outbox(_ db: Database) throws {
         try db.execute(sql: """

@@ -14,12 +14,19 @@ public struct StoredUser: Sendable, Equatable {
     /// Countries the user may audit; empty means every country.
     public var countries: [String]
     public var createdAt: Date
+    /// A random key made with the user and never given to another; tokens carry it, so a
+    /// token cannot name a different user than the one it was issued to.
+    public var tokenKey: String
+    /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
+    public var disabledAt: Date?
 
     init(row: Row) {
         id = row["id"]; email = row["email"]; name = row["name"]; passwordHash = row["password_hash"]
         userType = row["user_type"]; canEditAssets = row["can_edit_assets"]
         countries = (row["countries"] as String).split(separator: ",").map(String.init)
         createdAt = row["created_at"]
+        tokenKey = row["token_key"]
+        disabledAt = row["disabled_at"]
     }
 }
 
@@ -37,9 +44,10 @@ public struct UserStore: Sendable {
                 throw InventoryError.duplicate(field: "email", value: email)
             }
             try db.execute(sql: """
-                INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date()])
+                INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date(),
+                                 Self.newTokenKey()])
             guard let user = try Self.fetch(db, id: db.lastInsertedRowID) else {
                 throw InventoryError.storage("the new user could not be read back")
             }
@@ -61,14 +69,22 @@ public struct UserStore: Sendable {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(StoredUser.init(row:))
     }
 
-    /// The user of a token, or nil when the user is gone or the token was revoked; one read.
-    public func tokenUser(id: Int64, tokenID: String) async throws -> StoredUser? {
-        try await database.read { db in
+    /// The user of a token, or nil when the user is gone or disabled, the token's user key is
+    /// not this user's, or the token was revoked; one read.
+    public func tokenUser(id: Int64, tokenKey: String, tokenID: String) async throws -> StoredUser? {
+        try await database.read { db -> StoredUser? in
             if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM revoked_tokens WHERE token_id = ?"), arguments: [tokenID]) == true {
                 return nil
             }
-            return try Self.fetch(db, id: id)
+            guard let user = try Self.fetch(db, id: id), user.disabledAt == nil,
+                  ConstantTime.equal(user.tokenKey, tokenKey) else { return nil }
+            return user
         }
+    }
+
+    static func newTokenKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
     }
 
     /// Revokes a token until it would have expired anyway; old entries are pruned.
@@ -76,18 +92,6 @@ public struct UserStore: Sendable {
         try await database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO revoked_tokens (token_id, expires_at) VALUES (?, ?)", arguments: [tokenID, expiresAt])
             try db.execute(sql: "DELETE FROM revoked_tokens WHERE expires_at < ?", arguments: [Date()])
-        }
-    }
-
-    /// The secret stored under `name`, made by `make` and stored the first time it is asked for.
-    public func secret(named name: String, make: @escaping @Sendable () -> Data) async throws -> Data {
-        try await database.write { db in
-            if let value = try Data.fetchOne(db, sql: "SELECT value FROM server_secrets WHERE name = ?", arguments: [name]) {
-                return value
-            }
-            let value = make()
-            try db.execute(sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?)", arguments: [name, value])
-            return value
         }
     }
 }

@@ -8,7 +8,7 @@ import InventoryStore
 extension AuditStation {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Manage the users of the audit API (`serve`).",
-                                                        subcommands: [Create.self])
+                                                        subcommands: [Create.self, RotateKey.self])
     }
 }
 
@@ -40,6 +40,25 @@ extension AuditStation.Users {
                 if json { return try Terminal.json(user) }
                 let scope = user.countries.isEmpty ? "every country" : user.countries.joined(separator: ", ")
                 Terminal.line("Created user \(user.id): \(user.name) <\(user.email)>, \(user.userType.rawValue), audits \(scope)\(user.canEditAssets ? ", can edit assets" : "")")
+            }
+        }
+    }
+}
+
+extension AuditStation.Users {
+    struct RotateKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-key",
+            abstract: "Replace the server's token-signing key; every user must log in again.",
+            discussion: "A running `serve` picks the new key up within a second. With $AUDIT_STATION_JWT_SECRET set, change that instead and restart the server.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("jwt-key-file"), help: "The key file (default: <database>.jwt-key).") var jwtKeyFile: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let path = jwtKeyFile ?? (global.database ?? StationContext.defaultDatabasePath()) + ".jwt-key"
+                try SigningKeyFile.rotate(path: path)
+                Terminal.line("Replaced the signing key in \(path); every login token issued before now no longer works")
             }
         }
     }
