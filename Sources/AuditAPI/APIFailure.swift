@@ -13,8 +13,20 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
     case methodNotAllowed(method: String, path: String)
     /// Too many attempts (wrong passwords); try again after that many seconds.
     case tooManyAttempts(retryAfter: Int)
+    /// The server has as many connections open as it takes; try again after that many seconds.
+    case serverBusy(retryAfter: Int)
+    /// The request's headers did not arrive in time.
+    case requestTimeout(seconds: Int)
     /// The server failed; the details are in the server's log only.
     case internalError
+
+    /// The seconds a client should wait before trying again, for the `Retry-After` header.
+    public var retryAfter: Int? {
+        switch self {
+        case .tooManyAttempts(let seconds), .serverBusy(let seconds): seconds
+        default: nil
+        }
+    }
 
     public var code: String {
         switch self {
@@ -23,6 +35,8 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .routeNotFound: "NOT_FOUND"
         case .methodNotAllowed: "METHOD_NOT_ALLOWED"
         case .tooManyAttempts: "TOO_MANY_ATTEMPTS"
+        case .serverBusy: "SERVER_BUSY"
+        case .requestTimeout: "REQUEST_TIMEOUT"
         case .internalError: "INTERNAL_ERROR"
         }
     }
@@ -33,6 +47,8 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .routeNotFound: 404
         case .methodNotAllowed: 405
         case .tooManyAttempts: 429
+        case .serverBusy: 503
+        case .requestTimeout: 408
         case .internalError: 500
         }
     }
@@ -44,6 +60,8 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .routeNotFound(let method, let path): "No such call: \(method) \(path)"
         case .methodNotAllowed(let method, let path): "\(path) does not accept \(method)"
         case .tooManyAttempts(let seconds): "Too many wrong passwords; try again in \(seconds) s"
+        case .serverBusy(let seconds): "The server has as many connections as it takes; try again in \(seconds) s"
+        case .requestTimeout(let seconds): "The request's headers did not arrive within \(seconds) s; the connection is closed"
         case .internalError: "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
         }
     }

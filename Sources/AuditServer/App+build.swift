@@ -18,11 +18,11 @@ public struct ServerParts: Sendable {
         audits = SQLiteAuditService(database: database, caseSensitive: settings.caseSensitiveTags, defaultStation: settings.defaultStation)
         let store = UserStore(database: database)
         users = UserDirectory(store: store, cost: bcryptCost)
-        let secret = try await store.secret(named: "jwt_hs256") {
-            var generator = SystemRandomNumberGenerator()
-            return Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let path = database.writer.path
+        guard let source = settings.signingKey ?? (path.hasPrefix(":memory:") || path.isEmpty ? nil : .beside(database: path)) else {
+            throw InventoryError.storage("a server over a database in memory needs its signing key given (ServerSettings.signingKey)")
         }
-        signer = TokenSigner(secret: secret)
+        signer = try await TokenSigner(source: source)
     }
 }
 
@@ -44,7 +44,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
     auth.addRoutes(to: table, on: protected)
     AuditController(audits: parts.audits).addRoutes(to: table, on: protected)
-    AssetController(assets: SQLiteAssetService(database: parts.database)).addRoutes(to: table, on: protected)
+    AssetController(assets: SQLiteAssetService(database: parts.database, caseSensitive: settings.caseSensitiveTags)).addRoutes(to: table, on: protected)
     AccessoryController(accessories: SQLiteAccessoryService(database: parts.database)).addRoutes(to: table, on: protected)
     CustomerController(customers: SQLiteCustomerService(database: parts.database)).addRoutes(to: table, on: protected)
     return (router, table.entries)
@@ -55,11 +55,15 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
 public func buildApplication(_ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
                              onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
     let (router, _) = buildRouter(parts, settings: settings, logger: logger)
+    let connections = ConnectionCount()
+    let limits = settings.limits
     return Application(
         router: router,
-        // A connection that sends nothing for 30 s is closed, so idle or stalled clients do
-        // not hold the server.
-        server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+        // Each connection gets its guard: a cap on connections (503 beyond it), a deadline for
+        // headers (408), and an envelope for requests the HTTP parser rejects (400). A
+        // connection that sends nothing for the idle timeout is closed.
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits)],
+                                            idleTimeout: limits.idleTimeout)),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import InventoryCore
 import Logging
+import NIOHTTP1
 
 /// Turns every error into the JSON envelope, in one place. A failure that is not a known
 /// error is logged with its details and answered with a 500 that says nothing about internals.
@@ -20,7 +21,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func response(for error: any Error, request: Request) -> Response {
         if let failure = error as? APIFailure {
             var response = Response.failure(FailureEnvelope(failure), status: failure.status)
-            if case .tooManyAttempts(let seconds) = failure { response.headers[.retryAfter] = String(seconds) }
+            if let seconds = failure.retryAfter { response.headers[.retryAfter] = String(seconds) }
             return response
         }
         if let inventoryError = InventoryError(error) {
@@ -31,6 +32,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return .failure(FailureEnvelope(generic), status: generic.httpStatus)
             }
             return .failure(FailureEnvelope(inventoryError), status: inventoryError.httpStatus)
+        }
+        if let parserError = error as? HTTPParserError {
+            // The body broke off or was not HTTP (a bad chunk size, say): the client's fault.
+            let failure = APIFailure.malformed("the request body is not valid HTTP/1.1 (\(parserError))")
+            return .failure(FailureEnvelope(failure), status: failure.status)
         }
         if let httpError = error as? HTTPError {
             switch httpError.status {
@@ -83,18 +89,11 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if !Self.open.contains(request.uri.path) {
             let sent = request.headers.first { $0.name.canonicalName == "x-api-key" }?.value ?? ""
-            guard Self.constantTimeEqual(Array(sent.utf8), Array(key.utf8)) else {
+            guard ConstantTime.equal(sent, key) else {
                 throw InventoryError.unauthorized(sent.isEmpty ? "This server needs an API key: send it in X-API-Key" : "The API key is wrong")
             }
         }
         return try await next(request, context)
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }
 
@@ -108,7 +107,7 @@ struct AuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
             throw InventoryError.unauthorized("Log in first: send `Authorization: Bearer <token>` from POST \(Routes.login)")
         }
-        let claims = try signer.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        let claims = try await signer.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         var context = context
         context.user = try await users.tokenUser(claims)
         context.token = claims

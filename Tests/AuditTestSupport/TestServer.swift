@@ -51,6 +51,12 @@ public final class TestServer: Sendable {
         try await running(try await start(apiKey: apiKey), body)
     }
 
+    /// The same with settings of the test's own (limits, keys), over a new database.
+    public static func with<T>(settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
+        let parts = try await ServerParts(database: try AppDatabase(path: temporaryPath()), settings: settings, bcryptCost: 4)
+        return try await running(try await start(parts: parts, settings: settings), body)
+    }
+
     /// The same for a server restarted over `parts` on `settings.port`.
     public static func with<T>(parts: ServerParts, settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
         try await running(try await start(parts: parts, settings: settings), body)
