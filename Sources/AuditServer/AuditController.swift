@@ -66,8 +66,7 @@ struct AuditController {
             let user = try context.requireUser()
             let country = try request.query("country").map { try Country.normalize($0) }
             if let country { try user.requireViewing(country) }
-            var page = try await audits.history(country: country, query: try request.listQuery())
-            page.items = page.items.filter { user.mayAudit($0.country) }
+            let page = try await audits.history(country: country, within: user.auditableCountries, query: try request.listQuery())
             return try Response.envelope(ListResponse(page, key: "audits"))
         }
         routes.add(.get, Routes.auditOne, on: router) { _, context in

@@ -21,6 +21,11 @@ extension UserInfo {
         try requireViewing(country)
     }
 
+    /// The countries whose audits the user may see; nil for every country.
+    var auditableCountries: Set<String>? {
+        userType == .admin || countries.isEmpty ? nil : Set(countries)
+    }
+
     /// Reading an audit of `country`.
     func requireViewing(_ country: String) throws {
         guard mayAudit(country) else { throw InventoryError.forbidden("you may not audit \(country)") }

@@ -73,4 +73,30 @@ struct PermissionTests {
             #expect(try await server.call("POST", "/api/v2/customers", json: customer, token: viewer).status == 201)
         }
     }
+
+    @Test("History counts and pages only the audits of the user's countries")
+    func historyIsFilteredBeforePaging() async throws {
+        try await TestServer.with { server in
+            let admin = try await server.user("root@example.com")
+            let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
+            try await server.seed([("A1", "SG"), ("M1", "MY")])
+            for country in ["MY", "SG", "MY", "SG", "MY"] {
+                #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"\#(country)"}"#, token: admin).status == 201)
+                #expect(try await server.call("POST", "/api/v1/audit/end", json: "{}", token: admin).status == 200)
+            }
+            let first = try await server.call("GET", "/api/v1/audit/history?per_page=2", token: staff)
+            let audits = try #require(first.data?["audits"] as? [[String: Any]])
+            #expect(audits.map { $0["country"] as? String } == ["SG", "SG"])
+            let pagination = try #require(first.data?["pagination"] as? [String: Any])
+            #expect(pagination["total"] as? Int == 2 && pagination["last_page"] as? Int == 1, "\(pagination)")
+            let all = try await server.call("GET", "/api/v1/audit/history?per_page=2", token: admin)
+            #expect((all.data?["pagination"] as? [String: Any])?["total"] as? Int == 5)
+            let myID = try #require((all.data?["audits"] as? [[String: Any]])?.first { $0["country"] as? String == "MY" }?["id"] as? String)
+            for path in ["/api/v1/audit/\(myID)", "/api/v1/audit/\(myID)/snapshot", "/api/v1/audit/\(myID)/report?format=csv",
+                         "/api/v1/audit/details/all?audit_id=\(myID)", "/api/v1/audit/history?country=MY"] {
+                let answer = try await server.call("GET", path, token: staff)
+                #expect(answer.status == 403 && !answer.text.contains("M1"), "\(path): \(answer.text)")
+            }
+        }
+    }
 }
