@@ -68,31 +68,43 @@ enum AuditRows {
         return session(row)
     }
 
-    /// An expected-set entry: `a.*` (nil when the asset was deleted since), `e.*` and the first scan.
+    /// An expected-set entry with the asset as the audit recorded it (nil only for entries of
+    /// old audits whose asset was deleted before the fields were kept), and the first scan.
     static func expectedEntry(_ row: Row) -> AuditAsset {
-        let brief = (row["id"] as Int64?) == nil ? nil : AssetBrief(row: row)
+        let brief = (row["name"] as String?) == nil ? nil : AssetBrief(row: row)
         let scan = firstScan(row)
         return AuditAsset(asset: brief, identifier: row["expected_tag"], outcome: scan == nil ? .missing : .scanned,
                           firstScan: scan, scanCount: row["scan_count"])
     }
 
-    /// An unexpected entry: `a.*` (nil for an unknown identifier), `u.*` and the first scan.
+    /// An unexpected entry with its asset as recorded (nil for an unknown identifier) and the first scan.
     static func unexpectedEntry(_ row: Row) -> AuditAsset {
-        let brief = (row["id"] as Int64?) == nil ? nil : AssetBrief(row: row)
+        let brief = (row["id"] as Int64?) == nil || (row["name"] as String?) == nil ? nil : AssetBrief(row: row)
         return AuditAsset(asset: brief, identifier: row["unexpected_identifier"], outcome: .unexpected,
                           reason: UnexpectedReason(rawValue: row["unexpected_reason"] ?? ""),
                           firstScan: firstScan(row), scanCount: row["scan_count"])
     }
 
+    /// The asset fields an audit entry records (besides its id and tag).
+    static let recordedFields = "serial_num, name, model, status, location, company, country"
+
+    /// The values of `asset_tag` and `recordedFields` for an asset, or NULLs.
+    static func recordedValues(_ asset: AssetBrief?) -> StatementArguments {
+        [asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue, asset?.location, asset?.company,
+         asset?.country]
+    }
+
     static let expectedSQL = """
-        SELECT a.*, e.asset_tag AS expected_tag, e.scan_count, \(firstScanColumns)
-        FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id LEFT JOIN scans s ON s.id = e.first_scan_id
+        SELECT e.asset_id AS id, e.asset_tag, e.\(recordedFields.replacingOccurrences(of: ", ", with: ", e.")),
+               e.asset_tag AS expected_tag, e.scan_count, \(firstScanColumns)
+        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
         WHERE e.audit_id = ?
         """
 
     static let unexpectedSQL = """
-        SELECT a.*, u.identifier AS unexpected_identifier, u.reason AS unexpected_reason, u.scan_count, \(firstScanColumns)
-        FROM audit_unexpected u LEFT JOIN assets a ON a.id = u.asset_id JOIN scans s ON s.id = u.first_scan_id
+        SELECT u.asset_id AS id, u.asset_tag, u.\(recordedFields.replacingOccurrences(of: ", ", with: ", u.")),
+               u.identifier AS unexpected_identifier, u.reason AS unexpected_reason, u.scan_count, \(firstScanColumns)
+        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
         WHERE u.audit_id = ?
         """
 }

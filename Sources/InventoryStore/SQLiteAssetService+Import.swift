@@ -21,13 +21,15 @@ extension SQLiteAssetService {
         assets.reserveCapacity(rows.count)
         var tagLines: [String: Int] = [:]
         var serialLines: [String: Int] = [:]
+        let caseSensitive = caseSensitive
+        func key(_ text: String) -> String { caseSensitive ? text : Self.asciiLowercased(text) }
         for row in rows {
             do {
                 let asset = try row.input.makeAsset(now: now)
-                if let first = tagLines.updateValue(row.line, forKey: asset.assetTag) {
+                if let first = tagLines.updateValue(row.line, forKey: key(asset.assetTag)) {
                     report(row.line, "asset_tag '\(asset.assetTag)' repeats line \(first)")
                 }
-                if let serial = asset.serialNum, let first = serialLines.updateValue(row.line, forKey: serial) {
+                if let serial = asset.serialNum, let first = serialLines.updateValue(row.line, forKey: key(serial)) {
                     report(row.line, "serial_num '\(serial)' repeats line \(first)")
                 }
                 assets.append((row.line, asset))
@@ -37,6 +39,7 @@ extension SQLiteAssetService {
         }
         guard problemCount == 0 else { throw Self.importError(problems, count: problemCount) }
         let batch = assets
+        let collation = identifierCollation
         return try await database.write { db in
             var problems = ValidationError()
             var problemCount = 0
@@ -46,8 +49,8 @@ extension SQLiteAssetService {
                     is_erased, has_keyboard, has_charger, created_at, updated_at)
                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """)
-            let tagExists = try db.makeStatement(sql: "SELECT 1 FROM assets WHERE asset_tag = ?")
-            let serialExists = try db.makeStatement(sql: "SELECT 1 FROM assets WHERE serial_num = ?")
+            let tagExists = try db.makeStatement(sql: "SELECT 1 FROM assets WHERE asset_tag = ?" + collation)
+            let serialExists = try db.makeStatement(sql: "SELECT 1 FROM assets WHERE serial_num = ?" + collation)
             let customerExists = try db.makeStatement(sql: "SELECT 1 FROM customers WHERE id = ?")
             let checkExisting = try Int.fetchOne(db, sql: "SELECT count(*) FROM assets") ?? 0 > 0
             for (index, entry) in batch.enumerated() {
@@ -79,6 +82,11 @@ extension SQLiteAssetService {
             progress(batch.count, batch.count)
             return batch.count
         }
+    }
+
+    /// Folds ASCII letters only, as SQLite's NOCASE does.
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     static func importError(_ problems: ValidationError, count: Int) -> InventoryError {

@@ -5,8 +5,18 @@ import InventoryCore
 /// Assets over the station's SQLite file.
 public struct SQLiteAssetService: AssetService {
     let database: AppDatabase
+    /// With tags matched case-insensitively, tags (and serials) that differ only in case are one
+    /// identifier, so the inventory may not hold both.
+    let caseSensitive: Bool
 
-    public init(database: AppDatabase) { self.database = database }
+    public init(database: AppDatabase, caseSensitive: Bool = true) {
+        self.database = database
+        self.caseSensitive = caseSensitive
+    }
+
+    /// The collation that decides whether two identifiers are the same. SQLite's NOCASE folds
+    /// ASCII letters only, as the audit's matching does.
+    var identifierCollation: String { caseSensitive ? "" : " COLLATE NOCASE" }
 
     public func list(_ filter: AssetFilter, query: ListQuery) async throws -> Page<Asset> {
         try await database.read { db in
@@ -53,7 +63,7 @@ public struct SQLiteAssetService: AssetService {
         let newAsset = try checked { try input.makeAsset() }
         return try await database.write { db in
             var asset = newAsset
-            try Self.checkUnique(db, asset)
+            try checkUnique(db, asset)
             try Self.checkCustomer(db, asset.customerId)
             try asset.insert(db)
             return try Self.fetch(db, id: asset.id)
@@ -64,7 +74,7 @@ public struct SQLiteAssetService: AssetService {
         try await database.write { db in
             var asset = try Self.fetch(db, id: id)
             try input.apply(to: &asset)
-            try Self.checkUnique(db, asset)
+            try checkUnique(db, asset)
             try Self.checkCustomer(db, asset.customerId)
             try asset.update(db)
             return try Self.fetch(db, id: id)
@@ -127,12 +137,13 @@ public struct SQLiteAssetService: AssetService {
         return calendar.dateComponents([.year, .month, .day], from: date) == components
     }
 
-    static func checkUnique(_ db: Database, _ asset: Asset) throws {
-        if try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE asset_tag = ? AND id <> ?", arguments: [asset.assetTag, asset.id]) != nil {
+    func checkUnique(_ db: Database, _ asset: Asset) throws {
+        let collation = identifierCollation
+        if try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE asset_tag = ?\(collation) AND id <> ?", arguments: [asset.assetTag, asset.id]) != nil {
             throw InventoryError.duplicate(field: "asset_tag", value: asset.assetTag)
         }
         if let serial = asset.serialNum,
-           try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE serial_num = ? AND id <> ?", arguments: [serial, asset.id]) != nil {
+           try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE serial_num = ?\(collation) AND id <> ?", arguments: [serial, asset.id]) != nil {
             throw InventoryError.duplicate(field: "serial_num", value: serial)
         }
     }

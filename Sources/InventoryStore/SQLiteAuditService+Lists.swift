@@ -12,7 +12,7 @@ extension SQLiteAuditService {
             switch list {
             case .unexpected:
                 if let pattern {
-                    searchSQL = " AND (u.identifier LIKE ? ESCAPE '\\' OR a.asset_tag LIKE ? ESCAPE '\\' OR a.serial_num LIKE ? ESCAPE '\\' OR a.name LIKE ? ESCAPE '\\')"
+                    searchSQL = " AND (u.identifier LIKE ? ESCAPE '\\' OR u.asset_tag LIKE ? ESCAPE '\\' OR u.serial_num LIKE ? ESCAPE '\\' OR u.name LIKE ? ESCAPE '\\')"
                     arguments += [pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.unexpectedSQL + searchSQL
@@ -24,11 +24,11 @@ extension SQLiteAuditService {
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
                 if let pattern {
-                    searchSQL += " AND (e.asset_tag LIKE ? ESCAPE '\\' OR a.serial_num LIKE ? ESCAPE '\\' OR a.name LIKE ? ESCAPE '\\' OR a.model LIKE ? ESCAPE '\\' OR a.location LIKE ? ESCAPE '\\')"
+                    searchSQL += " AND (e.asset_tag LIKE ? ESCAPE '\\' OR e.serial_num LIKE ? ESCAPE '\\' OR e.name LIKE ? ESCAPE '\\' OR e.model LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\')"
                     arguments += [pattern, pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.expectedSQL + searchSQL
-                let total = try db.count(sql: "SELECT 1 FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id WHERE e.audit_id = ?" + searchSQL,
+                let total = try db.count(sql: "SELECT 1 FROM audit_expected e WHERE e.audit_id = ?" + searchSQL,
                                          arguments: arguments)
                 let items = try Row.fetchAll(db, sql: sql + " ORDER BY e.asset_id LIMIT ? OFFSET ?",
                                              arguments: arguments + [query.perPage, query.offset]).map(AuditRows.expectedEntry)
@@ -63,17 +63,17 @@ extension SQLiteAuditService {
 
     /// The report's columns, in `ReportWriter.columns` order, as text.
     static let reportExpectedSQL = """
-        SELECT e.asset_tag, a.asset_tag, a.serial_num, a.name,
+        SELECT e.asset_tag, CASE WHEN e.name IS NULL THEN NULL ELSE e.asset_tag END, e.serial_num, e.name,
                CASE WHEN e.first_scan_id IS NULL THEN 'missing' ELSE 'scanned' END, NULL,
                strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(e.scan_count AS TEXT), s.station, s.user, s.source
-        FROM audit_expected e LEFT JOIN assets a ON a.id = e.asset_id LEFT JOIN scans s ON s.id = e.first_scan_id
+        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
         WHERE e.audit_id = ? ORDER BY e.asset_id
         """
 
     static let reportUnexpectedSQL = """
-        SELECT u.identifier, a.asset_tag, a.serial_num, a.name, 'unexpected', u.reason,
+        SELECT u.identifier, u.asset_tag, u.serial_num, u.name, 'unexpected', u.reason,
                strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(u.scan_count AS TEXT), s.station, s.user, s.source
-        FROM audit_unexpected u LEFT JOIN assets a ON a.id = u.asset_id JOIN scans s ON s.id = u.first_scan_id
+        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
         WHERE u.audit_id = ? ORDER BY u.first_scan_id
         """
 }

@@ -65,17 +65,23 @@ extension SQLiteAuditService {
         if let key = decision.unexpectedKey {
             if decision.addsUnexpected {
                 try db.cachedStatement(sql: """
-                    INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id) VALUES (?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID])
+                    INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, \(AuditRows.recordedFields))
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID]
+                                   + AuditRows.recordedValues(decision.asset))
                 try db.cachedStatement(sql: "UPDATE audits SET unexpected_count = unexpected_count + 1 WHERE id = ?").execute(arguments: [auditID])
             } else {
-                // An identifier recorded as unknown and registered since now names its asset.
-                try db.cachedStatement(sql: """
-                    UPDATE audit_unexpected SET scan_count = scan_count + 1,
-                        reason = CASE WHEN asset_id IS NULL AND ? IS NOT NULL THEN ? ELSE reason END,
-                        asset_id = COALESCE(asset_id, ?)
-                    WHERE audit_id = ? AND key = ?
-                    """).execute(arguments: [decision.asset?.id, decision.reason?.rawValue, decision.asset?.id, auditID, key])
+                // An identifier recorded as unknown and registered since now names its asset,
+                // with the asset's fields as they are at this scan.
+                if let asset = decision.asset {
+                    try db.cachedStatement(sql: """
+                        UPDATE audit_unexpected SET asset_tag = ?, serial_num = ?, name = ?, model = ?, status = ?, location = ?,
+                            company = ?, country = ?, asset_id = ?, reason = ?
+                        WHERE audit_id = ? AND key = ? AND asset_id IS NULL
+                        """).execute(arguments: AuditRows.recordedValues(asset) + [asset.id, decision.reason?.rawValue ?? "unknown", auditID, key])
+                }
+                try db.cachedStatement(sql: "UPDATE audit_unexpected SET scan_count = scan_count + 1 WHERE audit_id = ? AND key = ?")
+                    .execute(arguments: [auditID, key])
             }
         } else if let asset = decision.asset {
             if decision.addsScanned {

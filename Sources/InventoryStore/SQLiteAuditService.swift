@@ -53,8 +53,8 @@ public struct SQLiteAuditService: AuditService {
             try db.execute(sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (?, ?, 0, ?, ?)",
                            arguments: [id, code, Date(), actor.user])
             try db.execute(sql: """
-                INSERT INTO audit_expected (audit_id, asset_id, asset_tag)
-                SELECT ?, id, asset_tag FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
+                INSERT INTO audit_expected (audit_id, asset_id, asset_tag, \(AuditRows.recordedFields))
+                SELECT ?, id, asset_tag, \(AuditRows.recordedFields) FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
                 """, arguments: [id, code])
             try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
             return try AuditRows.fetchSession(db, id: id)
@@ -85,10 +85,24 @@ public struct SQLiteAuditService: AuditService {
     }
 
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
+        try await history(country: country, within: nil, query: query)
+    }
+
+    /// Past and running audits, newest first, of `country` or of every country in `allowed`
+    /// (nil: every country). The countries are filtered in the query, before paging, so
+    /// `total` and the pages count only what the caller may see.
+    public func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
         let code = try checked { try country.map { try Country.normalize($0) } }
         return try await database.read { db in
-            let whereSQL = code == nil ? "" : " WHERE country = ?"
-            let arguments: StatementArguments = code.map { [$0] } ?? []
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if let code { conditions.append("country = ?"); arguments += [code] }
+            if let allowed {
+                let list = allowed.sorted()
+                conditions.append("country IN (" + (list.isEmpty ? "NULL" : list.map { _ in "?" }.joined(separator: ",")) + ")")
+                arguments += StatementArguments(list)
+            }
+            let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try db.count(sql: "SELECT id FROM audits" + whereSQL, arguments: arguments)
             let items = try Row.fetchAll(db, sql: "SELECT * FROM audits" + whereSQL + " ORDER BY started_at DESC LIMIT ? OFFSET ?",
                                          arguments: arguments + [query.perPage, query.offset]).map(AuditRows.session)

@@ -124,6 +124,25 @@ enum Schema {
         migrator.registerMigration("users", migrate: ConnectedSchema.users)
         migrator.registerMigration("station_outbox", migrate: ConnectedSchema.outbox)
         migrator.registerMigration("station_replica", migrate: ConnectedSchema.replica)
+        migrator.registerMigration("user_keys", migrate: ConnectedSchema.userKeys)
+        migrator.registerMigration("audit_records", migrate: recordedAssets)
         return migrator
+    }
+
+    /// An audit keeps the asset fields it showed: each expected entry holds them as they were
+    /// when the audit started, each unexpected entry as they were when it was first scanned (or
+    /// when an unknown identifier first named its asset). Later edits and deletes of the
+    /// inventory do not rewrite a running or ended audit's lists, summary or report. Entries of
+    /// audits from before this migration take the values the inventory holds now.
+    static func recordedAssets(_ db: Database) throws {
+        let fields = ["serial_num", "name", "model", "status", "location", "company", "country"]
+        for column in fields { try db.execute(sql: "ALTER TABLE audit_expected ADD COLUMN \(column) TEXT") }
+        for column in ["asset_tag"] + fields { try db.execute(sql: "ALTER TABLE audit_unexpected ADD COLUMN \(column) TEXT") }
+        let list = fields.joined(separator: ", ")
+        try db.execute(sql: """
+            UPDATE audit_expected SET (\(list)) = (SELECT \(list) FROM assets a WHERE a.id = audit_expected.asset_id);
+            UPDATE audit_unexpected SET (asset_tag, \(list)) = (SELECT asset_tag, \(list) FROM assets a WHERE a.id = audit_unexpected.asset_id)
+                WHERE asset_id IS NOT NULL;
+            """)
     }
 }

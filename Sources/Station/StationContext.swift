@@ -40,7 +40,7 @@ public struct StationContext: Sendable {
         return StationContext(
             config: config, databasePath: path, actor: actor,
             audit: SQLiteAuditService(database: database, caseSensitive: config.caseSensitiveTags, defaultStation: actor.station),
-            assets: SQLiteAssetService(database: database),
+            assets: SQLiteAssetService(database: database, caseSensitive: config.caseSensitiveTags),
             accessories: SQLiteAccessoryService(database: database),
             customers: SQLiteCustomerService(database: database),
             connection: nil)
