@@ -89,7 +89,9 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
             else if let code = errors.collect({ () throws(ValidationError) in try Country.normalize(country) }) { accessory.country = code }
         }
         if let totalQuantity {
-            if totalQuantity < 0 { errors.add("total_quantity", "must be 0 or more") }
+            if !NumberLimits.quantity.contains(totalQuantity) {
+                NumberLimits.check(totalQuantity, in: NumberLimits.quantity, field: "total_quantity", into: &errors)
+            }
             else if totalQuantity < checkedOut {
                 errors.add("total_quantity", "cannot be \(totalQuantity): \(checkedOut) are checked out")
             } else {
@@ -97,6 +99,7 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
                 accessory.availableQuantity = totalQuantity - checkedOut
             }
         }
+        NumberLimits.check(companyId, in: NumberLimits.id, field: "company_id", into: &errors)
         if let companyId { accessory.companyId = companyId }
         return errors
     }

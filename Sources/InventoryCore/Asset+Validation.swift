@@ -66,6 +66,7 @@ extension AssetInput {
                 asset[keyPath: path] = text
             }
         }
+        NumberLimits.check(customerId, in: NumberLimits.id, field: "customer_id", into: &errors)
         if let customerId { asset.customerId = customerId }
         if let isErased { asset.isErased = isErased }
         if let hasKeyboard { asset.hasKeyboard = hasKeyboard }

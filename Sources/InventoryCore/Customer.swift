@@ -79,6 +79,7 @@ public struct CustomerInput: Codable, Sendable, Equatable {
                 errors.add("email", "'\(text.prefix(60))' is not an email address")
             } else { customer.email = text }
         }
+        NumberLimits.check(companyId, in: NumberLimits.id, field: "company_id", into: &errors)
         if let companyId { customer.companyId = companyId }
         return errors
     }

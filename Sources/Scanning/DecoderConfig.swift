@@ -63,7 +63,9 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     public func validate() throws(DecoderError) {
         if symbologies.isEmpty { throw .noSymbologies }
         if !(1...8).contains(density) { throw .invalidSetting("density must be between 1 and 8, not \(density)") }
-        if maxScanWidth < 0 { throw .invalidSetting("maxScanWidth must be 0 (off) or a width in pixels, not \(maxScanWidth)") }
+        if !(0...16384).contains(maxScanWidth) {
+            throw .invalidSetting("maxScanWidth must be 0 (off) or a width in pixels up to 16384, not \(maxScanWidth)")
+        }
         if !(1...100).contains(minLinearQuality) {
             throw .invalidSetting("minLinearQuality must be between 1 and 100, not \(minLinearQuality)")
         }

@@ -19,6 +19,10 @@ extension AuditStation {
         @OptionGroup var global: GlobalOptions
         @Option(help: "The address to listen on (default 127.0.0.1; another address needs a PIN).") var host: String?
         @Option(help: "The port to listen on (default 8090).") var port: Int?
+
+        func validate() throws {
+            if let port, !(1...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+        }
         @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
         @Option(help: "The PIN that browsers on other machines must enter.") var pin: String?

@@ -91,4 +91,22 @@ struct BadBodyTests {
             #expect(answer.error == "NOT_FOUND")
         }
     }
+
+    @Test("Integers out of range are a 422 naming the field, and nothing is stored", arguments: [
+        ("/api/v2/accessories", #"{"name":"Mouse","category":"Input","total_quantity":9223372036854775807}"#, "total_quantity"),
+        ("/api/v2/accessories", #"{"name":"Mouse","category":"Input","total_quantity":-1}"#, "total_quantity"),
+        ("/api/v2/accessories", #"{"name":"Mouse","category":"Input","company_id":-4}"#, "company_id"),
+        ("/api/v2/customers", #"{"name":"Acme","contact_number":"1","address":"x","country":"SG","company_id":0}"#, "company_id"),
+        ("/api/v2/assets", #"{"asset_tag":"T9","name":"Laptop","status":"IN_STOCK","country":"SG","customer_id":-9223372036854775808}"#, "customer_id"),
+    ])
+    func integersOutOfRangeAreRefused(path: String, body: String, field: String) async throws {
+        try await TestServer.with { server in
+            let token = try await server.user("n@example.com")
+            let answer = try await server.call("POST", path, json: body, token: token)
+            #expect(answer.status == 422 && answer.error == "VALIDATION_ERROR", "\(answer.text)")
+            #expect((answer.body["errors"] as? [String: Any])?[field] != nil, "\(answer.text)")
+            let list = try await server.call("GET", path, token: token)
+            #expect((list.data?["pagination"] as? [String: Any])?["total"] as? Int == 0)
+        }
+    }
 }
