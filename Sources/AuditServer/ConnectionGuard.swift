@@ -47,6 +47,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var refusing = false
     /// A request head arrived and its response has not ended.
     private var inRequest = false
+    /// The answer to the current request has begun to be written.
+    private var responseStarted = false
     private var replied = false
     private var headerTimer: Scheduled<Void>?
 
@@ -82,15 +84,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        guard !replied else {
+            // This guard already answered and is closing the connection.
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        switch unwrapOutboundIn(data) {
+        case .head: responseStarted = true
+        case .body: break
+        case .end:
             inRequest = false
+            responseStarted = false
             startHeaderTimer(context)
         }
         context.write(data, promise: promise)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is HTTPParserError, !inRequest {
+        // A request that breaks off mid-body (a bad chunk, say) is answered here too, unless its
+        // answer has already begun.
+        if error is HTTPParserError, !responseStarted {
             reply(context, APIFailure.malformed("this is not an HTTP/1.1 request the server can read (\(error))"))
             return
         }

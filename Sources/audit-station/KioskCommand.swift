@@ -21,7 +21,7 @@ extension AuditStation {
         @Option(help: "The port to listen on (default 8090).") var port: Int?
 
         func validate() throws {
-            if let port, !(1...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+            if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 (any free port) and 65535, not \(port)") }
         }
         @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
