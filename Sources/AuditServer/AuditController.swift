@@ -19,8 +19,12 @@ struct AuditController {
         }
         routes.add(.get, Routes.auditCountries, on: router) { _, context in
             let user = try context.requireUser()
-            let countries = try await audits.countries().filter { user.mayAudit($0.country) }
-            return try Response.envelope(CountriesResponse(countries: countries))
+            var countries = try await audits.countries().filter { user.mayAudit($0.country) }
+            // A country the user may audit is listed even while it has no assets.
+            for code in user.auditableCountries ?? [] where !countries.contains(where: { $0.country == code }) {
+                countries.append(CountryCount(country: code, expectedAssets: 0))
+            }
+            return try Response.envelope(CountriesResponse(countries: countries.sorted { $0.country < $1.country }))
         }
         routes.add(.post, Routes.auditStart, on: router) { request, context in
             var request = request
@@ -41,6 +45,16 @@ struct AuditController {
             scan.user = user.name
             let result = try await audits.record(scan)
             return try Response.envelope(result, message: result.message)
+        }
+        routes.add(.post, Routes.auditScans, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(BatchScanRequest.self, limit: BodyLimits.batch)
+            guard body.scans.count <= BatchScanRequest.limit else {
+                throw InventoryError.invalid(ValidationError(field: "scans", message: "at most \(BatchScanRequest.limit) scans a call, not \(body.scans.count)"))
+            }
+            let results = try await recordBatch(body.scans, user: user)
+            return try Response.envelope(BatchScanResponse(results: results), message: "\(results.count) scans answered")
         }
         routes.add(.post, Routes.auditEnd, on: router) { request, context in
             var request = request
@@ -89,6 +103,49 @@ struct AuditController {
             return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(audit.id).\(format.rawValue)\""],
                             body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
         }
+    }
+
+    /// Checks each scan's audit for the user as `/scan` does (an audit named once is checked
+    /// once), then stores the allowed ones in one transaction.
+    private func recordBatch(_ scans: [ScanRequest], user: UserInfo) async throws -> [BatchScanItem] {
+        var answers = [BatchScanItem?](repeating: nil, count: scans.count)
+        var allowed: [(index: Int, scan: ScanRequest)] = []
+        var checked: [String: Result<AuditSession, InventoryError>] = [:]
+        for (index, scan) in scans.enumerated() {
+            let key = scan.auditId ?? ""
+            if checked[key] == nil {
+                do {
+                    let audit = try await resolve(auditID: scan.auditId, country: nil, user: user)
+                    try user.requireAuditing(audit.country)
+                    checked[key] = .success(audit)
+                } catch {
+                    checked[key] = .failure(InventoryError(error) ?? .storage("\(error)"))
+                }
+            }
+            switch checked[key] {
+            case .success(let audit)?:
+                var scan = scan
+                scan.auditId = audit.id
+                scan.user = user.name
+                allowed.append((index, scan))
+            case .failure(let error)?:
+                answers[index] = BatchScanItem(scanId: scan.scanId, failure: FailureEnvelope(error), status: error.httpStatus)
+            case nil:
+                break
+            }
+        }
+        let outcomes = try await audits.record(batch: allowed.map(\.scan))
+        for (item, outcome) in zip(allowed, outcomes) {
+            switch outcome {
+            case .success(let result): answers[item.index] = BatchScanItem(scanId: result.scanId, result: result)
+            case .failure(let error):
+                // A store's message may quote SQLite: the client gets a plain one, as ErrorMiddleware does.
+                var envelope = FailureEnvelope(error)
+                if case .storage = error { envelope = FailureEnvelope(InventoryError.storage("the server's database could not store this scan; send it again")) }
+                answers[item.index] = BatchScanItem(scanId: item.scan.scanId, failure: envelope, status: error.httpStatus)
+            }
+        }
+        return answers.compactMap { $0 }
     }
 
     /// The audit of the `{audit_id}` path parameter, if the user may see it.

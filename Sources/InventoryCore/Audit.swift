@@ -136,6 +136,26 @@ public struct AuditAsset: Codable, Sendable, Equatable {
         guard let firstScannedAt, let station, let user, let source else { return nil }
         return FirstScan(scannedAt: firstScannedAt, station: station, user: user, source: source)
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, assetTag, serialNum, name, model, status, location, company, country, identifier, outcome, reason
+        case firstScannedAt, scanCount, station, user, source
+    }
+
+    /// Every field is written, as null when absent: an unknown identifier's asset fields are
+    /// null, as the API promises, rather than missing.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id); try container.encode(assetTag, forKey: .assetTag)
+        try container.encode(serialNum, forKey: .serialNum); try container.encode(name, forKey: .name)
+        try container.encode(model, forKey: .model); try container.encode(status, forKey: .status)
+        try container.encode(location, forKey: .location); try container.encode(company, forKey: .company)
+        try container.encode(country, forKey: .country); try container.encode(identifier, forKey: .identifier)
+        try container.encode(outcome, forKey: .outcome); try container.encode(reason, forKey: .reason)
+        try container.encode(firstScannedAt, forKey: .firstScannedAt); try container.encode(scanCount, forKey: .scanCount)
+        try container.encode(station, forKey: .station); try container.encode(user, forKey: .user)
+        try container.encode(source, forKey: .source)
+    }
 }
 
 /// What `end` returns: the frozen audit and its lists. Lists longer than `listLimit` are cut,

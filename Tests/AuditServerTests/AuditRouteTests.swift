@@ -90,4 +90,32 @@ struct AuditRouteTests {
             #expect(malformed.status == 400)
         }
     }
+
+    @Test("An unknown identifier's asset fields are null in the unexpected list, not left out")
+    func unknownIdentifiersSendNullAssetFields() async throws {
+        try await TestServer.with { server in
+            let token = try await server.user("lead@example.com")
+            try await server.seed([("A1", "SG")])
+            _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
+            _ = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"NOBODY-1"}"#, token: token)
+            let list = try await server.call("GET", "/api/v1/audit/details/unexpected", token: token)
+            let entry = try #require((list.data?["assets"] as? [[String: Any]])?.first)
+            #expect(entry["identifier"] as? String == "NOBODY-1" && entry["reason"] as? String == "unknown")
+            for key in ["id", "asset_tag", "serial_num", "name", "model", "status", "location", "company"] {
+                #expect(entry[key] is NSNull, "\(key) is \(String(describing: entry[key]))")
+            }
+        }
+    }
+
+    @Test("A country the user may audit is listed with 0 assets when it has none")
+    func emptyCountriesOfTheUserAreListed() async throws {
+        try await TestServer.with { server in
+            let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG", "MY"], canEditAssets: false)
+            try await server.seed([("M1", "MY"), ("T1", "TH")])
+            let answer = try await server.call("GET", "/api/v1/audit/countries", token: staff)
+            let countries = try #require(answer.data?["countries"] as? [[String: Any]])
+            #expect(countries.map { $0["country"] as? String } == ["MY", "SG"])
+            #expect(countries.last?["expected_assets"] as? Int == 0)
+        }
+    }
 }
