@@ -11,6 +11,7 @@ public enum Routes {
     public static let auditCountries = "/api/v1/audit/countries"
     public static let auditStart = "/api/v1/audit/start"
     public static let auditScan = "/api/v1/audit/scan"
+    public static let auditScans = "/api/v1/audit/scans"
     public static let auditEnd = "/api/v1/audit/end"
     public static let auditDetails = "/api/v1/audit/details/{list}"
     public static let auditHistory = "/api/v1/audit/history"
@@ -49,5 +50,7 @@ public enum Routes {
 /// Body limits, in bytes. A scan or an edit is a few hundred bytes; an import carries rows.
 public enum BodyLimits {
     public static let standard = 64 * 1024
+    /// 500 scans of up to about 2 KB each.
+    public static let batch = 1024 * 1024
     public static let importRows = 64 * 1024 * 1024
 }

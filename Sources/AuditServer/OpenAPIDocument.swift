@@ -94,6 +94,35 @@ paths:
         "404": {$ref: "#/components/responses/Error"}
         "409": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
+  /api/v1/audit/scans:
+    post:
+      summary: Record up to 500 scans in one call; one answer each, in order, with the same idempotency as /scan
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [scans]
+              properties:
+                scans:
+                  type: array
+                  maxItems: 500
+                  items:
+                    type: object
+                    required: [identifier]
+                    properties:
+                      identifier: {type: string, maxLength: 128}
+                      audit_id: {type: string}
+                      scan_id: {type: string}
+                      source: {type: string, enum: [camera, image, manual]}
+                      scanned_at: {type: string, format: date-time}
+                      device_name: {type: string}
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+        "400": {$ref: "#/components/responses/Error"}
+        "401": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
   /api/v1/audit/end:
     post:
       summary: End an audit; later scans are refused

@@ -3,46 +3,66 @@ import GRDB
 import InventoryCore
 
 extension SQLiteAuditService {
-    /// Decides the outcome and writes the scan and the audit's counters in one transaction;
-    /// returns only after the commit. A `scan_id` seen before returns the stored outcome and
-    /// counts nothing again.
-    public func record(_ request: ScanRequest) async throws -> ScanResult {
+    /// A scan's fields after their checks, ready to store.
+    struct PreparedScan: Sendable {
+        var identifier: String
+        var scanID: String
+        var station: String
+        var user: String
+        var source: ScanSource
+        var scannedAt: Date
+        var auditID: AuditID?
+    }
+
+    func prepare(_ request: ScanRequest) throws -> PreparedScan {
         let (identifier, scanID, station, user) = try checked {
             (try Identifier.normalize(request.identifier),
              try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased(),
              try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation,
              try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown")
         }
-        let source = request.source ?? .manual
-        let scannedAt = try Self.scanTime(request.scannedAt)
+        let scannedAt = try checked { try Self.scanTime(request.scannedAt) }
+        return PreparedScan(identifier: identifier, scanID: scanID, station: station, user: user, source: request.source ?? .manual,
+                            scannedAt: scannedAt, auditID: request.auditId)
+    }
+
+    /// Decides the outcome and writes the scan and the audit's counters in one transaction;
+    /// returns only after the commit. A `scan_id` seen before returns the stored outcome and
+    /// counts nothing again.
+    public func record(_ request: ScanRequest) async throws -> ScanResult {
+        let scan = try prepare(request)
         let caseSensitive = caseSensitive
-        return try await database.write { db in
-            if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [scanID]) {
-                // A replay answers only for the same identifier in the same audit: the caller was
-                // checked for this audit, not for the one another scan_id may belong to.
-                guard stored["identifier"] as String == identifier,
-                      request.auditId == nil || stored["audit_id"] as String == request.auditId else {
-                    throw InventoryError.duplicate(field: "scan_id", value: scanID)
-                }
-                return try Self.replay(db, stored: stored)
+        return try await database.write { db in try Self.store(db, scan, caseSensitive: caseSensitive) }
+    }
+
+    /// Stores one scan inside the caller's transaction.
+    static func store(_ db: Database, _ scan: PreparedScan, caseSensitive: Bool) throws -> ScanResult {
+        let station = scan.station, user = scan.user, source = scan.source, scannedAt = scan.scannedAt
+        if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [scan.scanID]) {
+            // A replay answers only for the same identifier in the same audit: the caller was
+            // checked for this audit, not for the one another scan_id may belong to.
+            guard stored["identifier"] as String == scan.identifier,
+                  scan.auditID == nil || stored["audit_id"] as String == scan.auditID else {
+                throw InventoryError.duplicate(field: "scan_id", value: scan.scanID)
             }
-            let audit = try Self.auditForScan(db, auditID: request.auditId)
-            let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
-            let decision = try AuditRules.decide(identifier, country: audit.country, lookup: lookup)
-            let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: audit.country)
-            try db.cachedStatement(sql: """
-                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [scanID, audit.id, identifier, decision.asset?.id, decision.status.rawValue,
-                                         decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()])
-            let rowID = db.lastInsertedRowID
-            try Self.count(db, decision, auditID: audit.id, identifier: identifier, scanRowID: rowID)
-            let progress = try AuditRows.fetchSession(db, id: audit.id).progress
-            let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }
-            return ScanResult(identifier: identifier, status: decision.status, message: message, asset: entry,
-                              reason: decision.reason, firstScan: decision.firstScan, progress: progress,
-                              auditId: audit.id, scanId: scanID)
+            return try Self.replay(db, stored: stored)
         }
+        let audit = try Self.auditForScan(db, auditID: scan.auditID)
+        let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
+        let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
+        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
+        try db.cachedStatement(sql: """
+            INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
+                                     decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()])
+        let rowID = db.lastInsertedRowID
+        try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)
+        let progress = try AuditRows.fetchSession(db, id: audit.id).progress
+        let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }
+        return ScanResult(identifier: scan.identifier, status: decision.status, message: message, asset: entry,
+                          reason: decision.reason, firstScan: decision.firstScan, progress: progress,
+                          auditId: audit.id, scanId: scan.scanID)
     }
 
     /// The running audit a scan goes to: the one named, or the only one running.

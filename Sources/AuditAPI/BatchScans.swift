@@ -1,0 +1,38 @@
+import Foundation
+import InventoryCore
+
+/// `POST /api/v1/audit/scans`: up to `limit` scans, each with its `scan_id`.
+public struct BatchScanRequest: Codable, Sendable, Equatable {
+    public static let limit = 500
+    public var scans: [ScanRequest]
+
+    public init(scans: [ScanRequest]) { self.scans = scans }
+}
+
+/// One answer per scan, in the order sent: the outcome as `/scan` gives it, or the error
+/// `/scan` would have answered (with the HTTP status it would have had), so a station can tell
+/// a scan to drop (a 4xx) from one to send again (a 5xx).
+public struct BatchScanItem: Codable, Sendable, Equatable {
+    public var scanId: String?
+    public var success: Bool
+    public var status: Int
+    public var data: ScanResult?
+    public var error: String?
+    public var message: String?
+    public var errors: [String: [String]]?
+
+    public init(scanId: String?, result: ScanResult) {
+        self.scanId = scanId; success = true; status = 200; data = result
+    }
+
+    public init(scanId: String?, failure: FailureEnvelope, status: Int) {
+        self.scanId = scanId; success = false; self.status = status
+        error = failure.error; message = failure.message; errors = failure.errors
+    }
+}
+
+public struct BatchScanResponse: Codable, Sendable, Equatable {
+    public var results: [BatchScanItem]
+
+    public init(results: [BatchScanItem]) { self.results = results }
+}
