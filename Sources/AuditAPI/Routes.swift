@@ -18,6 +18,8 @@ public enum Routes {
     public static let auditOne = "/api/v1/audit/{audit_id}"
     public static let auditReport = "/api/v1/audit/{audit_id}/report"
     public static let auditSnapshot = "/api/v1/audit/{audit_id}/snapshot"
+    public static let auditTrail = "/api/v1/audit/{audit_id}/scans"
+    public static let devices = "/api/v1/devices"
 
     public static let assets = "/api/v2/assets"
     public static let assetFind = "/api/v2/assets/find"

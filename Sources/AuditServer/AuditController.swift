@@ -91,6 +91,11 @@ struct AuditController {
             let audit = try await viewable(context)
             return try Response.envelope(try await audits.snapshot(auditID: audit.id))
         }
+        routes.add(.get, Routes.auditTrail, on: router) { request, context in
+            let audit = try await viewable(context)
+            let page = try await audits.scans(auditID: audit.id, query: try request.listQuery())
+            return try Response.envelope(ListResponse(page, key: "scans"))
+        }
         routes.add(.get, Routes.auditReport, on: router) { request, context in
             let audit = try await viewable(context)
             let formatText = request.query("format") ?? "json"

@@ -168,6 +168,20 @@ paths:
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
+  /api/v1/audit/{audit_id}/scans:
+    get:
+      summary: The audit's scan trail in the order stored, a page at a time (who, when, where, source, outcome)
+      parameters:
+        - {name: audit_id, in: path, required: true, schema: {type: string}}
+        - {$ref: "#/components/parameters/Search"}
+        - {$ref: "#/components/parameters/Page"}
+        - {$ref: "#/components/parameters/PerPage"}
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+        "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
+        "404": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
   /api/v1/audit/{audit_id}/report:
     get:
       summary: The report (CSV as text/csv, or the JSON document); not wrapped in the envelope

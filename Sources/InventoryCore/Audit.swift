@@ -166,11 +166,15 @@ public struct AuditSummary: Codable, Sendable, Equatable {
     public var durationSeconds: Int
     public var missing: [AuditAsset]
     public var unexpected: [AuditAsset]
+    /// Scans per station and per user (absent from servers that do not count them).
+    public var byStation: [ScanTally]?
+    public var byUser: [ScanTally]?
 
-    public init(audit: AuditSession, missing: [AuditAsset], unexpected: [AuditAsset]) {
+    public init(audit: AuditSession, missing: [AuditAsset], unexpected: [AuditAsset], byStation: [ScanTally]? = nil,
+                byUser: [ScanTally]? = nil) {
         self.audit = audit
         self.durationSeconds = Int(((audit.endedAt ?? Date()).timeIntervalSince(audit.startedAt)).rounded())
-        self.missing = missing; self.unexpected = unexpected
+        self.missing = missing; self.unexpected = unexpected; self.byStation = byStation; self.byUser = byUser
     }
 }
 

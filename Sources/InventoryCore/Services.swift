@@ -20,9 +20,16 @@ public protocol AuditService: Sendable {
     func history(country: String?, query: ListQuery) async throws -> Page<AuditSession>
     /// Writes the report in pieces to `output`, so a large audit never sits in memory whole.
     func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws
+    /// The audit's scan trail, in the order the scans were stored.
+    func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord>
 }
 
 extension AuditService {
+    /// A service that keeps no trail says so.
+    public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
+        throw InventoryError.unavailable("this station's audit service cannot list an audit's scans")
+    }
+
     /// The running audit to act on: the one named by id, else the one of `country`, else the
     /// only one. Several running audits and no choice is an error that lists them.
     public func resolveActive(auditID: AuditID? = nil, country: String? = nil) async throws -> AuditSession {

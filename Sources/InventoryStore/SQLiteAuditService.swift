@@ -76,7 +76,8 @@ public struct SQLiteAuditService: AuditService {
                                        arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.expectedEntry)
         let unexpected = try Row.fetchAll(db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT ?",
                                           arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.unexpectedEntry)
-        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected)
+        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected,
+                            byStation: try tallies(db, auditID: auditID, by: .station), byUser: try tallies(db, auditID: auditID, by: .user))
     }
 
     /// The summary of an audit, running or ended.

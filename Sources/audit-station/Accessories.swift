@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -42,7 +43,7 @@ extension AuditStation.Accessories {
         func run() async throws {
             try await runReportingErrors {
                 let page = try await StationContext.make(global).accessories.list(query: paging.query)
-                if paging.json { return try Terminal.json(ListOutput(items: page.items, pagination: page.pagination)) }
+                if paging.json { return try Terminal.json(ListResponse(page, key: "accessories")) }
                 Terminal.table(["ID", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY"], page.items.map {
                     [String($0.id), $0.name, $0.category, String($0.availableQuantity), String($0.totalQuantity), $0.country ?? ""]
                 })

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -89,7 +90,7 @@ extension AuditStation.Assets {
                     filter.status = value
                 }
                 let page = try await context.assets.list(filter, query: paging.query)
-                if paging.json { return try Terminal.json(ListOutput(items: page.items, pagination: page.pagination)) }
+                if paging.json { return try Terminal.json(ListResponse(page, key: "assets")) }
                 Terminal.table(["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION"], page.items.map {
                     [String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? ""]
                 })
@@ -142,7 +143,3 @@ extension AuditStation.Assets {
 }
 
 /// `{"items": […], "pagination": {…}}` for --json lists.
-struct ListOutput<Item: Encodable & Sendable>: Encodable {
-    var items: [Item]
-    var pagination: Pagination
-}

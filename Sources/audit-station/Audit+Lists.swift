@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -19,7 +20,7 @@ extension AuditStation.Audit {
                 let context = try StationContext.make(global)
                 let audit = try await latestAudit(context, auditID: choice.auditID, country: choice.country)
                 let page = try await context.audit.details(auditID: audit.id, list: list, query: paging.query)
-                if paging.json { return try Terminal.json(AuditListOutput(assets: page.items, pagination: page.pagination)) }
+                if paging.json { return try Terminal.json(ListResponse(page, key: "assets")) }
                 Terminal.table(AuditText.entryHeader, page.items.map(AuditText.entry))
                 Terminal.line(page.pagination.footer)
             }
@@ -44,6 +45,26 @@ extension AuditStation.Audit {
         }
     }
 
+    struct Scans: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An audit's scan trail: who scanned what, when, where, how, and the outcome.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var choice: AuditChoice
+        @OptionGroup var paging: PageOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let audit = try await latestAudit(context, auditID: choice.auditID, country: choice.country)
+                let page = try await context.audit.scans(auditID: audit.id, query: paging.query)
+                if paging.json { return try Terminal.json(ListResponse(page, key: "scans")) }
+                Terminal.table(["SCANNED AT", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE"], page.items.map {
+                    [ISOTime.string($0.scannedAt), $0.identifier, $0.status.rawValue, $0.station, $0.user, $0.source.rawValue]
+                })
+                Terminal.line(page.pagination.footer)
+            }
+        }
+    }
+
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Past and running audits, newest first.")
         @OptionGroup var global: GlobalOptions
@@ -54,7 +75,7 @@ extension AuditStation.Audit {
         func run() async throws {
             try await runReportingErrors {
                 let result = try await StationContext.make(global).audit.history(country: country, query: ListQuery(page: page))
-                if json { return try Terminal.json(ListOutput(items: result.items, pagination: result.pagination)) }
+                if json { return try Terminal.json(ListResponse(result, key: "audits")) }
                 Terminal.table(["AUDIT", "COUNTRY", "STARTED", "BY", "ENDED", "SCANNED", "TOTAL", "UNEXPECTED"], result.items.map {
                     [$0.id, $0.country, ISOTime.string($0.startedAt), $0.startedBy, $0.endedAt.map(ISOTime.string) ?? "running",
                      String($0.scannedCount), String($0.totalAssets), String($0.unexpectedCount)]
@@ -80,10 +101,6 @@ func latestAudit(_ context: StationContext, auditID: AuditID?, country: String?)
 }
 
 /// `{"assets": […], "pagination": {…}}`, the shape of the API's audit lists.
-struct AuditListOutput: Encodable {
-    var assets: [AuditAsset]
-    var pagination: Pagination
-}
 
 /// Writes a report to a file (through a temporary file renamed into place, so a failed
 /// export never leaves half a report) or to standard output.

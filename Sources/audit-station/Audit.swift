@@ -8,7 +8,7 @@ extension AuditStation {
     struct Audit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
-            subcommands: [Countries.self, Start.self, Status.self, Scan.self, End.self, Details.self, Report.self, History.self])
+            subcommands: [Countries.self, Start.self, Status.self, Scan.self, End.self, Details.self, Scans.self, Report.self, History.self])
     }
 }
 

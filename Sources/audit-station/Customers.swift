@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -38,7 +39,7 @@ extension AuditStation.Customers {
         func run() async throws {
             try await runReportingErrors {
                 let page = try await StationContext.make(global).customers.list(query: paging.query)
-                if paging.json { return try Terminal.json(ListOutput(items: page.items, pagination: page.pagination)) }
+                if paging.json { return try Terminal.json(ListResponse(page, key: "customers")) }
                 Terminal.table(["ID", "NAME", "CONTACT", "COUNTRY", "EMAIL"], page.items.map {
                     [String($0.id), $0.name, $0.contactNumber, $0.country, $0.email ?? ""]
                 })

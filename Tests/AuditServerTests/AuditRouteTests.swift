@@ -118,4 +118,35 @@ struct AuditRouteTests {
             #expect(countries.last?["expected_assets"] as? Int == 0)
         }
     }
+
+    @Test("The scan trail lists every scan in order with who, where, how and the outcome; the summary counts per station and user")
+    func theScanTrailAndTallies() async throws {
+        try await TestServer.with { server in
+            let ann = try await server.user("ann@example.com")
+            let bob = try await server.user("bob@example.com")
+            try await server.seed([("A1", "SG"), ("A2", "SG")])
+            let start = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: ann)
+            let auditID = try #require((start.data?["audit"] as? [String: Any])?["id"] as? String)
+            for (identifier, token, device, source) in [("A1", ann, "dock-1", "camera"), ("A1", bob, "dock-2", "manual"),
+                                                        ("X9", bob, "dock-2", "manual"), ("A2", bob, "dock-2", "image")] {
+                _ = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"\#(identifier)","device_name":"\#(device)","source":"\#(source)"}"#, token: token)
+            }
+            let page = try await server.call("GET", "/api/v1/audit/\(auditID)/scans?per_page=3", token: ann)
+            let scans = try #require(page.data?["scans"] as? [[String: Any]])
+            #expect(scans.map { $0["identifier"] as? String } == ["A1", "A1", "X9"])
+            #expect(scans.map { $0["status"] as? String } == ["found_expected", "already_scanned", "unknown"])
+            #expect(scans.map { $0["user"] as? String } == ["ann", "bob", "bob"])
+            #expect(scans.map { $0["station"] as? String } == ["dock-1", "dock-2", "dock-2"])
+            #expect(scans.first?["source"] as? String == "camera" && scans.first?["scan_id"] is String)
+            #expect((page.data?["pagination"] as? [String: Any])?["total"] as? Int == 4)
+            let end = try await server.call("POST", "/api/v1/audit/end", json: "{}", token: ann)
+            let summary = try #require(end.data?["summary"] as? [String: Any])
+            let byUser = try #require(summary["by_user"] as? [[String: Any]])
+            #expect(byUser.map { $0["name"] as? String } == ["bob", "ann"])
+            #expect(byUser.map { $0["scans"] as? Int } == [3, 1] && byUser.map { $0["found"] as? Int } == [1, 1])
+            #expect(byUser.first?["unexpected"] as? Int == 1)
+            let byStation = try #require(summary["by_station"] as? [[String: Any]])
+            #expect(byStation.map { $0["name"] as? String } == ["dock-2", "dock-1"])
+        }
+    }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+extension SQLiteAuditService {
+    /// The audit's scans in the order they were stored, a page at a time; `search` narrows to
+    /// identifiers, stations or users that contain it.
+    public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
+        try await database.read { db in
+            _ = try AuditRows.fetchSession(db, id: auditID)
+            var sql = "SELECT * FROM scans WHERE audit_id = ?"
+            var arguments: StatementArguments = [auditID]
+            if let pattern = query.search.map(likePattern) {
+                sql += " AND (identifier LIKE ? ESCAPE '\\' OR station LIKE ? ESCAPE '\\' OR user LIKE ? ESCAPE '\\')"
+                arguments += [pattern, pattern, pattern]
+            }
+            let total = try db.count(sql: sql, arguments: arguments)
+            let items = try Row.fetchAll(db, sql: sql + " ORDER BY id LIMIT ? OFFSET ?", arguments: arguments + [query.perPage, query.offset])
+                .map(Self.scanRecord)
+            return Page(items: items, pagination: Pagination(query: query, total: total))
+        }
+    }
+
+    static func scanRecord(_ row: Row) -> ScanRecord {
+        ScanRecord(scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
+                   reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
+                   assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
+                   user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"])
+    }
+
+    /// Scans counted per station or per user: all of them, and the first finds of expected and
+    /// unexpected identifiers (which is what moved the audit's numbers).
+    enum TallyColumn: String { case station, user }
+
+    static func tallies(_ db: Database, auditID: AuditID, by tally: TallyColumn) throws -> [ScanTally] {
+        let column = tally.rawValue
+        return try Row.fetchAll(db, sql: """
+            SELECT s.\(column) AS name, count(*) AS scans,
+                (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
+                 WHERE e.audit_id = ?1 AND f.\(column) = s.\(column)) AS found,
+                (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
+                 WHERE u.audit_id = ?1 AND f.\(column) = s.\(column)) AS unexpected
+            FROM scans s WHERE s.audit_id = ?1 GROUP BY s.\(column) ORDER BY scans DESC, name
+            """, arguments: [auditID]).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
+    }
+}
