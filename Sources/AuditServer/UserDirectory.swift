@@ -36,6 +36,21 @@ public struct UserDirectory: Sendable {
         return Self.info(stored)
     }
 
+    /// Sets a new password (checked like a new user's); the user's earlier tokens stop working.
+    public func changePassword(email: String, to password: String) async throws -> UserInfo {
+        try Self.checkPassword(password)
+        let cost = cost
+        let hash = await Task.detached { Bcrypt.hash(password, cost: cost) }.value
+        return Self.info(try await store.setPasswordHash(email: email.trimmingCharacters(in: .whitespaces), hash))
+    }
+
+    static func checkPassword(_ password: String) throws {
+        var errors = ValidationError()
+        if password.count < 8 { errors.add("password", "must be at least 8 characters") }
+        if password.utf8.count > 72 { errors.add("password", "must be at most 72 bytes (bcrypt's limit)") }
+        guard errors.isEmpty else { throw InventoryError.invalid(errors) }
+    }
+
     /// The user whose password matches, or 401. An unknown email costs the same time as a wrong
     /// password; a disabled user is refused after the password check, like a wrong one.
     func authenticate(email: String, password: String) async throws -> StoredUser {

@@ -94,4 +94,39 @@ public struct UserStore: Sendable {
             try db.execute(sql: "DELETE FROM revoked_tokens WHERE expires_at < ?", arguments: [Date()])
         }
     }
+
+    /// Every user, by id.
+    public func all() async throws -> [StoredUser] {
+        try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map(StoredUser.init(row:)) }
+    }
+
+    /// Disables (or enables again) a user. Disabling also changes the user's token key, so
+    /// every token issued before stops working even if the user is enabled again.
+    public func setDisabled(email: String, _ disabled: Bool) async throws -> StoredUser {
+        try await update(email: email) { db, id in
+            if disabled {
+                try db.execute(sql: "UPDATE users SET disabled_at = ?, token_key = ? WHERE id = ?", arguments: [Date(), Self.newTokenKey(), id])
+            } else {
+                try db.execute(sql: "UPDATE users SET disabled_at = NULL WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Replaces a user's password hash and token key: the user's earlier tokens stop working.
+    public func setPasswordHash(email: String, _ hash: String) async throws -> StoredUser {
+        try await update(email: email) { db, id in
+            try db.execute(sql: "UPDATE users SET password_hash = ?, token_key = ? WHERE id = ?", arguments: [hash, Self.newTokenKey(), id])
+        }
+    }
+
+    private func update(email: String, _ change: @escaping @Sendable (Database, Int64) throws -> Void) async throws -> StoredUser {
+        try await database.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ?", arguments: [email]) else {
+                throw InventoryError.notFound("user \(email)")
+            }
+            try change(db, id)
+            guard let user = try Self.fetch(db, id: id) else { throw InventoryError.notFound("user \(email)") }
+            return user
+        }
+    }
 }

@@ -21,7 +21,7 @@ extension AuditStation {
             try await runReportingErrors {
                 let config = try StationConfig.load(path: global.config)
                 let path = global.database ?? StationContext.defaultDatabasePath()
-                let password = try PasswordInput.read(option: nil, fromStdin: passwordStdin, prompt: "Password for \(email): ")
+                let password = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
                 let key = apiKey ?? ProcessInfo.processInfo.environment["AUDIT_STATION_API_KEY"]
                 let login = try await ConnectedStation.logIn(
                     server: server, email: email, password: password, deviceName: deviceName ?? config.resolvedStationName,

@@ -3,8 +3,8 @@ import Station
 
 /// Reads a password: from standard input when asked, else at the terminal without echo.
 enum PasswordInput {
-    static func read(option: String?, fromStdin: Bool, prompt: String) throws -> String {
-        if let option { return option }
+    /// Never from the command line, where other users of the machine could read it.
+    static func read(fromStdin: Bool, prompt: String) throws -> String {
         if fromStdin {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                 throw StationError.usage("--password-stdin: standard input held no password")

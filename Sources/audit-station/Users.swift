@@ -8,7 +8,7 @@ import InventoryStore
 extension AuditStation {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Manage the users of the audit API (`serve`).",
-                                                        subcommands: [Create.self, RotateKey.self])
+                                                        subcommands: [Create.self, List.self, Passwd.self, Disable.self, RotateKey.self])
     }
 }
 
@@ -19,8 +19,8 @@ extension AuditStation.Users {
         static let configuration = CommandConfiguration(abstract: "Add a user; use it for the first admin.")
         @OptionGroup var global: GlobalOptions
         @Option var email: String
-        @Option(help: "The password (at least 8 characters); or use --password-stdin.") var password: String?
-        @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
+        @Flag(name: .customLong("password-stdin"),
+              help: "Read the password (at least 8 characters) from the first line of standard input; without it, it is asked for at the terminal.")
         var passwordStdin = false
         @Option var name: String
         @Option(help: "ADMIN, STAFF or CLIENT.") var type: UserType
@@ -31,7 +31,7 @@ extension AuditStation.Users {
 
         func run() async throws {
             try await runReportingErrors {
-                let secret = try PasswordInput.read(option: password, fromStdin: passwordStdin, prompt: "Password for \(email): ")
+                let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
                 let path = global.database ?? StationContext.defaultDatabasePath()
                 let directory = UserDirectory(store: UserStore(database: try AppDatabase(path: path)))
                 let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

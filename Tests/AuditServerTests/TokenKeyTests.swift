@@ -114,3 +114,26 @@ struct TokenKeyTests {
         #expect(try SigningKeySource.resolve(file: nil, database: "/tmp/x.sqlite", environment: [:]) == .file("/tmp/x.sqlite.jwt-key"))
     }
 }
+
+@Suite("Disabled users and changed passwords")
+struct UserStateTests {
+    @Test("A disabled user cannot log in and its tokens stop working; a new password ends earlier logins")
+    func disablingAndPasswordsEndLogins() async throws {
+        try await TestServer.with { server in
+            let token = try await server.user("pat@example.com")
+            _ = try await server.parts.users.store.setDisabled(email: "pat@example.com", true)
+            #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 401)
+            let login = #"{"email":"pat@example.com","password":"secret-pass","device_name":"t"}"#
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: login).status == 401)
+            _ = try await server.parts.users.store.setDisabled(email: "pat@example.com", false)
+            #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 401, "enabling again does not revive old tokens")
+            let again = try await server.call("POST", "/api/v1/auth/login", json: login)
+            let fresh = try #require(again.data?["token"] as? String)
+            _ = try await server.parts.users.changePassword(email: "pat@example.com", to: "a-new-password")
+            #expect(try await server.call("GET", "/api/v1/auth/me", token: fresh).status == 401)
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: login).status == 401)
+            let changed = #"{"email":"pat@example.com","password":"a-new-password","device_name":"t"}"#
+            #expect(try await server.call("POST", "/api/v1/auth/login", json: changed).status == 200)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import AuditAPI
+import AuditServer
+import Foundation
+import InventoryCore
+import InventoryStore
+import Station
+
+extension AuditStation.Users {
+    /// The users database of a command: `--database`, else the station's default.
+    static func store(_ global: GlobalOptions) throws -> UserStore {
+        UserStore(database: try AppDatabase(path: global.database ?? StationContext.defaultDatabasePath()))
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the users of the audit API.")
+        @OptionGroup var global: GlobalOptions
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let users = try await AuditStation.Users.store(global).all()
+                if json { return try Terminal.json(UsersOutput(users: users.map(UserOutput.init))) }
+                Terminal.table(["ID", "EMAIL", "NAME", "TYPE", "COUNTRIES", "EDITS ASSETS", "STATE"], users.map {
+                    [String($0.id), $0.email, $0.name, $0.userType, $0.countries.isEmpty ? "all" : $0.countries.joined(separator: ","),
+                     $0.canEditAssets ? "yes" : "no", $0.disabledAt.map { "disabled \(ISOTime.string($0))" } ?? "active"]
+                })
+            }
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a user's password; the user's earlier logins stop working.",
+            discussion: "The password is read from standard input (--password-stdin) or asked for at the terminal, never taken from the command line.")
+        @OptionGroup var global: GlobalOptions
+        @Option var email: String
+        @Flag(name: .customLong("password-stdin"), help: "Read the new password from the first line of standard input.")
+        var passwordStdin = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "New password for \(email): ")
+                let user = try await UserDirectory(store: AuditStation.Users.store(global)).changePassword(email: email, to: secret)
+                Terminal.line("Changed the password of \(user.email); its earlier logins no longer work")
+            }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a user: no new logins, and every token it holds stops working. --enable lets it log in again.")
+        @OptionGroup var global: GlobalOptions
+        @Option var email: String
+        @Flag(help: "Enable the user again instead.") var enable = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let user = try await AuditStation.Users.store(global).setDisabled(email: email, !enable)
+                Terminal.line(enable ? "Enabled \(user.email); it may log in again" : "Disabled \(user.email); its logins no longer work")
+            }
+        }
+    }
+}
+
+struct UsersOutput: Encodable { var users: [UserOutput] }
+
+/// A user as `users list --json` prints it: never the password hash or the token key.
+struct UserOutput: Encodable {
+    var id: Int64
+    var email: String
+    var name: String
+    var userType: String
+    var canEditAssets: Bool
+    var countries: [String]
+    var createdAt: Date
+    var disabledAt: Date?
+
+    init(_ user: StoredUser) {
+        id = user.id; email = user.email; name = user.name; userType = user.userType; canEditAssets = user.canEditAssets
+        countries = user.countries; createdAt = user.createdAt; disabledAt = user.disabledAt
+    }
+}
