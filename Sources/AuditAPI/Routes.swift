@@ -20,6 +20,7 @@ public enum Routes {
     public static let auditSnapshot = "/api/v1/audit/{audit_id}/snapshot"
     public static let auditTrail = "/api/v1/audit/{audit_id}/scans"
     public static let devices = "/api/v1/devices"
+    public static let devicePushToken = "/api/v1/devices/register-push-token"
 
     public static let assets = "/api/v2/assets"
     public static let assetFind = "/api/v2/assets/find"

@@ -34,7 +34,8 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     if let key = settings.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
     let table = RouteTable()
     let store = UserStore(database: parts.database)
-    let auth = AuthController(users: parts.users, signer: parts.signer, store: store, throttle: LoginThrottle())
+    let devices = DeviceStore(database: parts.database)
+    let auth = AuthController(users: parts.users, signer: parts.signer, store: store, devices: devices, throttle: LoginThrottle())
     table.add(.get, Routes.health, on: router) { _, _ in try Response.envelope(HealthResponse()) }
     table.add(.get, Routes.openAPI, on: router) { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -47,6 +48,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     AssetController(assets: SQLiteAssetService(database: parts.database, caseSensitive: settings.caseSensitiveTags)).addRoutes(to: table, on: protected)
     AccessoryController(accessories: SQLiteAccessoryService(database: parts.database)).addRoutes(to: table, on: protected)
     CustomerController(customers: SQLiteCustomerService(database: parts.database)).addRoutes(to: table, on: protected)
+    DeviceController(devices: devices).addRoutes(to: table, on: protected)
     return (router, table.entries)
 }
 

@@ -9,6 +9,7 @@ struct AuthController {
     let users: UserDirectory
     let signer: TokenSigner
     let store: UserStore
+    let devices: DeviceStore
     let throttle: LoginThrottle
 
     func addPublicRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
@@ -24,6 +25,7 @@ struct AuthController {
                 throw InventoryError.unauthorized(message)
             }
             throttle.succeeded(email: body.email)
+            try await devices.seen(userID: stored.id, deviceName: body.deviceName)
             let user = UserDirectory.info(stored)
             let (token, claims) = try await signer.issue(userID: user.id, userKey: stored.tokenKey)
             return try Response.envelope(LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),

@@ -207,6 +207,31 @@ paths:
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
+  /api/v1/devices:
+    get:
+      summary: The devices users log in from, with their last activity and scans (an admin sees every user's)
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+        "401": {$ref: "#/components/responses/Error"}
+  /api/v1/devices/register-push-token:
+    post:
+      summary: Register a device's push token
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [token, device_name]
+              properties:
+                token: {type: string, minLength: 1, maxLength: 4096}
+                platform: {type: string, enum: [ios, android, web, linux]}
+                device_name: {type: string, minLength: 1}
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+        "400": {$ref: "#/components/responses/Error"}
+        "401": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
   /api/v2/assets:
     get:
       summary: A page of assets

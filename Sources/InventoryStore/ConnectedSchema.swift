@@ -50,6 +50,23 @@ enum ConnectedSchema {
             """)
     }
 
+    /// Server side: the devices users log in from (seed 000's device_name), with the push
+    /// token a device may register; scans are counted per device name from `scans`.
+    static func devices(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE devices (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                device_name TEXT NOT NULL CHECK (device_name <> ''),
+                platform TEXT,
+                push_token TEXT,
+                created_at DATETIME NOT NULL,
+                last_login_at DATETIME NOT NULL,
+                UNIQUE (user_id, device_name));
+            CREATE INDEX scans_station_user ON scans(station, user);
+            """)
+    }
+
     /// Station side: scans waiting for the server, in the order they were made.
     static func outbox(_ db: Database) throws {
         try db.execute(sql: """

@@ -126,6 +126,7 @@ enum Schema {
         migrator.registerMigration("station_replica", migrate: ConnectedSchema.replica)
         migrator.registerMigration("user_keys", migrate: ConnectedSchema.userKeys)
         migrator.registerMigration("audit_records", migrate: recordedAssets)
+        migrator.registerMigration("devices", migrate: ConnectedSchema.devices)
         return migrator
     }
 

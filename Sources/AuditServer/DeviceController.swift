@@ -1,0 +1,40 @@
+import AuditAPI
+import Foundation
+import Hummingbird
+import InventoryCore
+import InventoryStore
+
+/// `GET /api/v1/devices` and `POST /api/v1/devices/register-push-token` (seed 000).
+struct DeviceController {
+    let devices: DeviceStore
+
+    func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
+        routes.add(.get, Routes.devices, on: router) { _, context in
+            let user = try context.requireUser()
+            // An admin sees every user's devices; anyone else sees their own.
+            let list = try await devices.list(userID: user.userType == .admin ? nil : user.id)
+            return try Response.envelope(DevicesResponse(devices: list))
+        }
+        routes.add(.post, Routes.devicePushToken, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(PushTokenRequest.self)
+            var errors = ValidationError()
+            if body.token.isEmpty || body.token.utf8.count > 4096 { errors.add("token", "must be 1 to 4096 bytes") }
+            if let platform = body.platform, !["ios", "android", "web", "linux"].contains(platform.lowercased()) {
+                errors.add("platform", "'\(platform.prefix(20))' is not ios, android, web or linux")
+            }
+            guard errors.isEmpty else { throw InventoryError.invalid(errors) }
+            try await devices.seen(userID: user.id, deviceName: body.deviceName, platform: body.platform?.lowercased(), pushToken: body.token)
+            return try Response.envelope(Empty(), message: "Device registered")
+        }
+    }
+}
+
+struct DevicesResponse: Encodable, Sendable { var devices: [DeviceRecord] }
+
+struct PushTokenRequest: Decodable, Sendable {
+    var token: String
+    var platform: String?
+    var deviceName: String
+}
