@@ -108,16 +108,7 @@ paths:
                 scans:
                   type: array
                   maxItems: 500
-                  items:
-                    type: object
-                    required: [identifier]
-                    properties:
-                      identifier: {type: string, maxLength: 128}
-                      audit_id: {type: string}
-                      scan_id: {type: string}
-                      source: {type: string, enum: [camera, image, manual]}
-                      scanned_at: {type: string, format: date-time}
-                      device_name: {type: string}
+                  items: {$ref: "#/components/schemas/ScanInput"}
       responses:
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
@@ -453,16 +444,7 @@ components:
       required: true
       content:
         application/json:
-          schema:
-            type: object
-            required: [identifier]
-            properties:
-              identifier: {type: string, maxLength: 128}
-              audit_id: {type: string}
-              scan_id: {type: string}
-              source: {type: string, enum: [camera, image, manual]}
-              scanned_at: {type: string, format: date-time}
-              device_name: {type: string}
+          schema: {$ref: "#/components/schemas/ScanInput"}
     End:
       required: true
       content:
@@ -489,6 +471,16 @@ components:
         application/json:
           schema: {type: object}
   schemas:
+    ScanInput:
+      type: object
+      required: [identifier]
+      properties:
+        identifier: {type: string, maxLength: 128}
+        audit_id: {type: string}
+        scan_id: {type: string}
+        source: {type: string, enum: [camera, image, manual]}
+        scanned_at: {type: string, format: date-time}
+        device_name: {type: string}
     Success:
       type: object
       required: [success, data, message]
