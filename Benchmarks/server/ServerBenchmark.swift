@@ -34,6 +34,7 @@ enum ServerBenchmark {
         let assets = SQLiteAssetService(database: parts.database)
         let rows = (0..<totalScans).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "SG-\($0)", name: "Laptop", country: "SG")) }
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "MY-\($0)", name: "Laptop", country: "MY")) }
+            + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "TH-\($0)", name: "Laptop", country: "TH")) }
         _ = try await assets.importAssets(rows) { _, _ in }
         _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
 
@@ -54,6 +55,11 @@ enum ServerBenchmark {
         try await loadTest(base: base, token: login.token, auditID: audit.id, total: totalScans)
         let check = try await parts.audits.audit(id: audit.id)
         print("server counts after the load: scanned \(check.scannedCount) of \(check.totalAssets) (expected \(totalScans))")
+
+        let batchAudit = try await api.send(.POST, Routes.auditStart, body: StartRequest(country: "TH"), as: AuditResponse.self).audit
+        try await batchTest(base: base, token: login.token, auditID: batchAudit.id, total: queued)
+        let batchCheck = try await parts.audits.audit(id: batchAudit.id)
+        print("server counts after the batches: scanned \(batchCheck.scannedCount) of \(batchCheck.totalAssets) (expected \(queued))")
 
         try await syncTest(base: base, login: login, folder: folder, queued: queued)
         serverTask.cancel()
@@ -103,6 +109,35 @@ enum ServerBenchmark {
         print(String(format: "load: %d scans from %d connections in %.2f s = %.0f scans/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                      latencies.count, connections, elapsed, Double(latencies.count) / elapsed,
                      percentile(latencies, 0.50), percentile(latencies, 0.99), latencies.last ?? 0))
+    }
+
+    /// POST /api/v1/audit/scans: `total` scans in batches of 500, from 4 connections.
+    static func batchTest(base: String, token: String, auditID: AuditID, total: Int) async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        let batches = stride(from: 0, to: total, by: BatchScanRequest.limit).map { $0..<min($0 + BatchScanRequest.limit, total) }
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for batch in batches.enumerated() where batch.offset % 4 == worker {
+                        let items = batch.element.map { #"{"identifier":"TH-\#($0)","audit_id":"\#(auditID)","scan_id":"batch-\#($0)"}"# }
+                        var request = HTTPClientRequest(url: base + Routes.auditScans)
+                        request.method = .POST
+                        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: #"{"scans":[\#(items.joined(separator: ","))]}"#))
+                        let response = try await client.execute(request, timeout: .seconds(60))
+                        _ = try await response.body.collect(upTo: 16 << 20)
+                        guard response.status == .ok else { throw InventoryError.unavailable("batch answered \(response.status)") }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = seconds(ContinuousClock.now - started)
+        print(String(format: "batches: %d scans in %d calls of up to %d from 4 connections in %.2f s = %.0f scans/s",
+                     total, batches.count, BatchScanRequest.limit, elapsed, Double(total) / elapsed))
     }
 
     /// A station queues `queued` scans offline-style (outbox only), then pushes them.

@@ -10,8 +10,8 @@ import NIOHTTPTypes
 public struct ConnectionLimits: Sendable {
     /// Connections open at once; one more is answered 503 with `Retry-After` and closed.
     public var maxConnections: Int
-    /// A request's headers must be complete this long after the connection opens or the last
-    /// response ends (which also bounds how long a kept-alive connection may wait); else 408.
+    /// A request's headers must be complete this long after the connection opens, else 408; a
+    /// kept-alive connection with no new request for this long is closed.
     public var headerTimeout: TimeAmount
     /// No byte at all for this long closes the connection (Hummingbird's idle timeout).
     public var idleTimeout: TimeAmount
@@ -49,6 +49,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRequest = false
     /// The answer to the current request has begun to be written.
     private var responseStarted = false
+    /// A request on this connection has been answered, so it is a kept-alive one.
+    private var answeredOnce = false
     private var replied = false
     private var headerTimer: Scheduled<Void>?
 
@@ -95,6 +97,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             inRequest = false
             responseStarted = false
+            answeredOnce = true
             startHeaderTimer(context)
         }
         context.write(data, promise: promise)
@@ -117,7 +120,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headerTimer = context.eventLoop.scheduleTask(in: limits.headerTimeout) {
             let (handler, context) = loopBound.value
             guard !handler.inRequest else { return }
-            handler.reply(context, APIFailure.requestTimeout(seconds: seconds))
+            // A kept-alive connection that waited is closed without a word, as keep-alive
+            // timeouts are: an answer there could be taken for the answer to a request that
+            // crosses it on the wire.
+            if handler.answeredOnce { context.close(promise: nil) } else { handler.reply(context, APIFailure.requestTimeout(seconds: seconds)) }
         }
     }
 

@@ -40,6 +40,18 @@ struct SlowClientTests {
         }
     }
 
+    @Test("A kept-alive connection with no new request is closed without an unasked-for answer")
+    func keptAliveConnectionsCloseQuietly() async throws {
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, limits: ConnectionLimits(headerTimeout: .milliseconds(400)))
+        try await TestServer.with(settings: settings) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let answer = connection.readUntilClosed()
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+            #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer, then a quiet close: \(answer)")
+        }
+    }
+
     @Test("A request the HTTP parser rejects gets a 400 in the JSON envelope", arguments: [
         "GARBAGE\r\n\r\n",
         "GET /health HTTP/1.1\r\nBad Header Line\r\n\r\n",
