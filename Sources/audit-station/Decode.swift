@@ -15,7 +15,7 @@ extension AuditStation {
         @Argument(help: "Image files, or folders whose images (sorted by name) are decoded.")
         var files: [String]
 
-        @Flag(help: "Print one JSON object a line per image: {\"file\", \"codes\": [{\"text\", \"symbology\", \"points\"}]}.")
+        @Flag(help: "Print one JSON object a line per image: {\"file\", \"codes\": [{\"text\", \"symbology\", \"points\", \"engines\"}]}.")
         var json = false
 
         func run() async throws {
