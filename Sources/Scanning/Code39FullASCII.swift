@@ -28,9 +28,9 @@ enum Code39FullASCII {
         case "+": value = index + 97  // +A…+Z: a…z
         case "/":
             switch index {
-            case 0...11: value = index + 33  // /A…/L: ! … ,
+            case 0...14: value = index + 33  // /A…/O: ! … /
             case 25: value = 58  // /Z: ':'
-            default: value = nil  // /M, /N, /O are '-', '.', '/' in plain Code 39 already
+            default: value = nil
             }
         default:  // "%"
             let table: [UInt32] = [27, 28, 29, 30, 31, 59, 60, 61, 62, 63, 91, 92, 93, 94, 95,
