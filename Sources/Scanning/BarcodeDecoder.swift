@@ -38,15 +38,16 @@ public final class BarcodeDecoder {
         return filter.accepted(pooled).filter(\.isConfirmed)
     }
 
-    /// The first pass only: what a camera loop that cannot afford retries would use. An image
-    /// wider than `config.maxScanWidth` is scanned averaged down. Weak symbologies read by one
-    /// engine are included: the camera confirms them over consecutive frames.
+    /// The first pass only: what a camera loop that cannot afford retries would use. zxing
+    /// reads the image at full size (it is fast there and reads small, distant codes); for zbar
+    /// an image wider than `config.maxScanWidth` is averaged down first. Weak symbologies read
+    /// by one engine are included: the camera confirms them over consecutive frames.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
-        let small = image.averagedDown(by: factor)
-        return filter.accepted(candidates(PassImage(image: small, scale: 1 / Double(factor),
-                                                    originalWidth: image.width, originalHeight: image.height)))
+        let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
+                                                  originalWidth: image.width, originalHeight: image.height)
+        return filter.accepted(candidates(zbar: small, zxing: full(image)))
     }
 
     /// One retry pass on its own (for tuning: which pass reads which image).
@@ -75,12 +76,14 @@ public final class BarcodeDecoder {
     }
 
     /// Both engines' reads of one pass, as text, in the original image's coordinates.
-    private func candidates(_ pass: PassImage) -> [DecodedCode] {
-        let zbarCodes = zbar?.scan(pass.image).map { symbol in
-            rules.code(from: symbol, points: SymbolFilter.outline(of: symbol).map(pass.original))
+    private func candidates(_ pass: PassImage) -> [DecodedCode] { candidates(zbar: pass, zxing: pass) }
+
+    private func candidates(zbar zbarPass: PassImage?, zxing zxingPass: PassImage?) -> [DecodedCode] {
+        let zbarCodes = zbarPass.flatMap { pass in
+            zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) }
         } ?? []
-        let zxingCodes = zxing.flatMap { try? $0.scan(pass.image).get() }?.map { symbol in
-            rules.code(from: symbol, points: symbol.points.map(pass.original))
+        let zxingCodes = zxingPass.flatMap { pass in
+            zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original)) }
         } ?? []
         return EngineCombiner.combine(zxingCodes, zbarCodes)
     }

@@ -12,9 +12,10 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// zbar scans every `density`-th row and column. 1 is the most thorough, 2 about halves the
     /// time on a frame with no code and still reads codes taller and wider than a few lines.
     public var density: Int
-    /// Images wider than this are first scanned at a reduced size (averaged down by a whole
-    /// factor), which keeps a 720p camera frame fast. Codes too small for that scan are
-    /// still read by the full-size retry pass. 0 scans every image at full size.
+    /// zbar's first pass scans images wider than this at a reduced size (averaged down by a
+    /// whole factor), which keeps a 720p camera frame fast; zxing always reads the first pass
+    /// at full size. Still images also get a full-size pass when the first finds nothing.
+    /// 0 scans every image at full size with both engines.
     public var maxScanWidth: Int
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;

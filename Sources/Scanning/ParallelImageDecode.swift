@@ -9,7 +9,7 @@ public struct ParallelImageDecode: Sendable {
     public let config: DecoderConfig
     public let limits: ImageLimits
     public let workers: Int
-    public var batchPerWorker = 16
+    public var batchPerWorker = 64
 
     /// `workers` defaults to the processors this process may use.
     public init(paths: [String], config: DecoderConfig = .init(), limits: ImageLimits = .init(),
@@ -30,8 +30,10 @@ public struct ParallelImageDecode: Sendable {
             if batch.isEmpty { return }
             let results = ResultSlots(count: batch.count)
             let entries = batch
+            // Each worker takes the next image as it finishes one, so a slow image (retries)
+            // does not leave the other threads idle.
             DispatchQueue.concurrentPerform(iterations: min(workers, entries.count)) { worker in
-                for index in stride(from: worker, to: entries.count, by: workers) {
+                while let index = results.claim() {
                     results.set(index, decoders.decode(entries[index], worker: worker, limits: limits))
                 }
             }
@@ -81,9 +83,21 @@ private final class DecoderSlots: @unchecked Sendable {
     }
 }
 
-/// The results of one batch; each index is written by exactly one worker, then read after all finish.
+/// The results of one batch; each index is claimed and written by exactly one worker, then
+/// read after all finish.
 private final class ResultSlots: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<ImageDecodeResult?>
+    private let lock = NSLock()
+    private var next = 0
+
+    /// The next index no worker has taken, or nil when all are taken.
+    func claim() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < slots.count else { return nil }
+        next += 1
+        return next - 1
+    }
 
     init(count: Int) {
         slots = .allocate(capacity: count)

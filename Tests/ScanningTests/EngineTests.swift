@@ -102,6 +102,29 @@ struct EngineTests {
         }
     }
 
+    @Test("odd small sizes with noise, stripes and checkerboards pass through the zxing shim safely and read nothing")
+    func oddSizesAndPatterns() throws {
+        let decoder = try BarcodeDecoder(config: config([.zxing]))
+        var generator = SystemRandomNumberGenerator()
+        var decoded = 0, found: [String] = []
+        for width in stride(from: 8, through: 71, by: 9) {
+            for height in stride(from: 8, through: 71, by: 9) {
+                let patterns: [(Int, Int) -> UInt8] = [
+                    { _, _ in UInt8.random(in: 0...255, using: &generator) },
+                    { x, _ in x % 2 == 0 ? 0 : 255 },
+                    { x, y in (x / 2 + y / 2) % 2 == 0 ? 0 : 255 },
+                ]
+                for pattern in patterns {
+                    let pixels = (0..<(width * height)).map { pattern($0 % width, $0 / width) }
+                    found += decoder.decode(GrayImage(width: width, height: height, pixels: pixels)).map(\.text)
+                    decoded += 1
+                }
+            }
+        }
+        #expect(decoded == 8 * 8 * 3)
+        #expect(found.isEmpty, "false positives: \(found)")
+    }
+
     @Test("decode --json names the engines of each code")
     func jsonNamesEngines() throws {
         let result = ImageDecodeResult(path: "x.png", outcome: .success(try decode("qrcode-01-clean.png")))
