@@ -35,7 +35,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Non-variadic adapters over libv4l2 (v4l2_ioctl is variadic) and the VIDIOC_* constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        .target(name: "Scanning", dependencies: ["InventoryCore", "CZBar", "CPNG", "CTurboJPEG", "CV4L2"]),
+        // zxing-cpp 1.4 (C++) behind an extern "C" shim that catches every exception.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(name: "Scanning", dependencies: ["InventoryCore", "CZBar", "CZXing", "CPNG", "CTurboJPEG", "CV4L2"]),
         // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
         .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode",
                          exclude: ["pyzbar_speed.py"]),
@@ -147,5 +149,6 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: [
             "audit-station", "Kiosk", "InventoryCore", "InventoryStore", "CameraTestSupport",
         ]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything AuditStation needs on Debian 12: the C libraries it links
-# (SQLite, zbar, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
-# compare against (zbarimg, pyzbar), the generators for SampleImages/, and headless Chromium
+# (SQLite, zbar, zxing-cpp, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
+# compare against (zbarimg, pyzbar, zxing-cpp for Python), the generators for SampleImages/, and headless Chromium
 # with its WebDriver for the kiosk's browser tests and screenshots.
 set -euo pipefail
 SUDO=""
@@ -12,10 +12,10 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     pkg-config libsqlite3-dev sqlite3 \
     libzbar-dev zbar-tools \
     libv4l-dev v4l-utils \
-    libpng-dev libturbojpeg0-dev \
+    libpng-dev libturbojpeg0-dev libzxing-dev \
     zint qrencode \
     chromium chromium-driver python3-selenium fonts-dejavu-core \
     python3-pip >/dev/null
-python3 -m pip install -q --disable-pip-version-check pyzbar segno python-barcode Pillow numpy 2>/dev/null \
-  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar segno python-barcode Pillow numpy
+python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar zxing-cpp segno python-barcode Pillow numpy
 echo "AuditStation dependencies installed."

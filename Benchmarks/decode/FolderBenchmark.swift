@@ -1,8 +1,9 @@
 import Foundation
 import Scanning
 
-/// Decodes a folder of `count` small images (copies of one sample) and prints the time and
-/// the peak resident memory, to show that memory stays bounded however many files there are.
+/// Decodes a folder of `count` images (copies of every sample image in turn, so a realistic
+/// mix of clean, hard and empty images) with one thread and with every core, and prints
+/// images/s and the peak resident memory, which stays bounded however many files there are.
 struct FolderBenchmark {
     let samples: String
     let count: Int
@@ -11,23 +12,39 @@ struct FolderBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decode-folder-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = try Data(contentsOf: URL(fileURLWithPath: "\(samples)/qrcode-01-clean.png"))
+        let sources = try FileManager.default.contentsOfDirectory(atPath: samples)
+            .filter { ["png", "jpg", "pgm", "ppm"].contains(($0 as NSString).pathExtension) }.sorted()
+        guard !sources.isEmpty else { throw BenchmarkError("no sample images in \(samples)") }
+        let contents = try sources.map { try Data(contentsOf: URL(fileURLWithPath: "\(samples)/\($0)")) }
         for index in 0..<count {
-            try source.write(to: folder.appendingPathComponent(String(format: "img-%05d.png", index)))
+            let source = index % sources.count
+            let name = String(format: "img-%05d.", index) + (sources[source] as NSString).pathExtension
+            try contents[source].write(to: folder.appendingPathComponent(name))
         }
         let before = peakResidentKiB()
-        let start = Date()
-        var images = 0, codes = 0, failures = 0
-        for result in ImageDecodeSequence(paths: [folder.path], config: DecoderConfig()) {
-            images += 1
-            switch result.outcome {
-            case .success(let found): codes += found.count
-            case .failure: failures += 1
+        for workers in [1, ProcessInfo.processInfo.activeProcessorCount] {
+            let start = Date(), cpuStart = processCPUSeconds()
+            var images = 0, codes = 0, failures = 0
+            ParallelImageDecode(paths: [folder.path], config: DecoderConfig(), workers: workers).run { result in
+                images += 1
+                switch result.outcome {
+                case .success(let found): codes += found.count
+                case .failure: failures += 1
+                }
             }
+            let seconds = Date().timeIntervalSince(start), cpu = processCPUSeconds() - cpuStart
+            print("\(workers) thread(s): \(images) images, \(codes) codes, \(failures) failures in "
+                  + String(format: "%.1f s = %.1f images/s (CPU %.1f s, %.2f cores busy)", seconds, Double(images) / seconds,
+                           cpu, cpu / seconds)
+                  + "; peak RSS \(before / 1024) MiB before, \(peakResidentKiB() / 1024) MiB after")
         }
-        let seconds = Date().timeIntervalSince(start)
-        print("\(images) images, \(codes) codes, \(failures) failures in \(String(format: "%.1f", seconds)) s; "
-              + "peak RSS \(before / 1024) MiB before, \(peakResidentKiB() / 1024) MiB after")
+    }
+
+    private func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     private func peakResidentKiB() -> Int {

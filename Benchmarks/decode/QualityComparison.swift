@@ -1,9 +1,11 @@
 import Foundation
 import Scanning
 
-/// Reads every image of SampleImages with our decoder (first pass only, and with retries)
-/// and with zbarimg (same symbologies), and prints per symbology: images, read correctly,
-/// misread, not found.
+/// Reads every image of SampleImages with our decoder (both engines; zbar alone; zxing alone;
+/// both on the first pass only) and with zbarimg (same symbologies), and prints per symbology:
+/// images, read correctly, misread, not found. The `none` row counts false positives: images
+/// with no code where something was reported. Samples named `*-fullascii` are read with
+/// `code39FullASCII` on.
 struct QualityComparison {
     let samples: String
     let verbose: Bool
@@ -23,10 +25,19 @@ struct QualityComparison {
 
     func run() throws {
         let config = DecoderConfig()
-        let decoder = try BarcodeDecoder(config: config)
+        var fullASCII = config
+        fullASCII.code39FullASCII = true
+        func decoders(_ base: DecoderConfig) throws -> [String: BarcodeDecoder] {
+            var zbar = base, zxing = base
+            zbar.engines = [.zbar]
+            zxing.engines = [.zxing]
+            return ["both": try BarcodeDecoder(config: base), "zbar": try BarcodeDecoder(config: zbar),
+                    "zxing": try BarcodeDecoder(config: zxing)]
+        }
+        let plain = try decoders(config), extended = try decoders(fullASCII)
         let files = try FileManager.default.contentsOfDirectory(atPath: samples)
             .filter { ["png", "jpg", "pgm", "ppm"].contains(($0 as NSString).pathExtension) }.sorted()
-        let readers = ["ours", "ours-1pass", "zbarimg"]
+        let readers = ["both", "zbar", "zxing", "both-1pass", "zbarimg"]
         var tallies: [String: Tally] = [:]
         for file in files {
             let path = "\(samples)/\(file)"
@@ -34,12 +45,16 @@ struct QualityComparison {
             let expected = try? String(contentsOfFile: "\(samples)/\(stem).txt", encoding: .utf8)
             let group = stem.hasPrefix("frame-") ? (expected == nil ? "none" : "frame") : String(stem.prefix { $0 != "-" })
             let image = try ImageLoader.load(path: path)
+            let set = stem.hasSuffix("fullascii") ? extended : plain
+            guard let decoder = set["both"], let zbar = set["zbar"], let zxing = set["zxing"] else { continue }
             let results = [
-                "ours": decoder.decode(image).map(\.text),
-                "ours-1pass": decoder.decodeOnce(image).map(\.text),
-                "zbarimg": try zbarimg(path: path, symbologies: config.symbologies),
+                "both": decoder.decode(image).map(\.text),
+                "zbar": zbar.decode(image).map(\.text),
+                "zxing": zxing.decode(image).map(\.text),
+                "both-1pass": decoder.decodeOnce(image).map(\.text),
+                "zbarimg": try zbarimg(path: path, symbologies: config.symbologies.filter { $0 != .datamatrix }),
             ]
-            if passes, results["ours-1pass"]?.isEmpty ?? true, expected != nil {
+            if passes, results["both-1pass"]?.isEmpty ?? true, expected != nil {
                 let found = RetryPass.allCases.map { pass in
                     let codes = decoder.decode(image, pass: pass)
                     let mark = codes.isEmpty ? "-" : codes.allSatisfy { $0.text == expected } ? "ok" : "WRONG"
@@ -58,7 +73,7 @@ struct QualityComparison {
                 }
             }
         }
-        print("cells: read correctly / misread / not found   (images with no code: correct = nothing reported)")
+        print("cells: read correctly / misread / not found   (row none: correct = nothing reported, misread = false positive)")
         print("symbology   images  " + readers.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
         for group in tallies.keys.sorted(by: { ($0 == "all" ? "~" : $0) < ($1 == "all" ? "~" : $1) }) {
             guard let tally = tallies[group] else { continue }

@@ -3,7 +3,9 @@ import Scanning
 
 // decode-benchmark speed [--iterations N] [--density D] [--max-width W]   median ms per frame, ours vs pyzbar (same zbar settings)
 // decode-benchmark quality [--verbose] [--passes]  per-symbology reads on SampleImages, ours vs zbarimg
-// decode-benchmark folder [--count N]       peak memory while decoding a folder of N images
+// decode-benchmark engines [--iterations N]  first pass at full size per engine, beside pyzbar and zxing-cpp (Python)
+// decode-benchmark distance DIR            smallest module read at 720p (frames from Benchmarks/peers/distance_frames.py)
+// decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
 // Build with -c release; run from the package root (it finds SampleImages/ from there).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,10 +30,15 @@ do {
     case "quality":
         try QualityComparison(samples: samples, verbose: arguments.contains("--verbose"),
                               passes: arguments.contains("--passes")).run()
+    case "engines":
+        try EngineSpeed(samples: samples, script: root.appendingPathComponent("Benchmarks/peers/peer_speed.py").path,
+                        iterations: option("--iterations", default: 60)).run()
+    case "distance":
+        try DistanceBenchmark(folder: arguments.dropFirst().first ?? "/tmp/distance").run()
     case "folder":
         try FolderBenchmark(samples: samples, count: option("--count", default: 10_000)).run()
     default:
-        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | folder [--count N]")
+        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N]")
     }
 } catch {
     FileHandle.standardError.write(Data("decode-benchmark: \(error.localizedDescription)\n".utf8))

@@ -1,40 +1,69 @@
-/// Finds the codes in a greyscale image. Owns one zbar scanner, so it is not `Sendable`:
-/// make one per thread or task.
+/// Finds the codes in a greyscale image. Owns one zbar scanner and one zxing-cpp reader (the
+/// `engines` of its configuration), so it is not `Sendable`: make one per thread or task.
 ///
-/// A first pass runs zbar on the image as it is. When that finds nothing and `config.retry`
-/// is on, every configured `RetryPass` runs on a transformed copy, and their reads are pooled.
-/// `SymbolFilter` then drops whatever could be a wrong read, so passes that disagree about a
-/// code cancel out rather than guess.
+/// Every pass runs each engine on the same pixels, and `EngineCombiner` puts their reads
+/// together: what both read alike is confirmed, what they read differently is dropped.
+/// A first pass runs on the image as it is. When that finds nothing and `config.retry` is on,
+/// every configured `RetryPass` runs on a transformed copy (we scale and invert; zxing-cpp's
+/// own downscaling stays off), and their reads are pooled. `SymbolFilter` then drops whatever
+/// could be a wrong read. `decode` accepts EAN/UPC, ITF and Codabar only when read twice (by
+/// both engines, or in two passes); `decodeOnce` leaves that to the camera's confirmation.
 public final class BarcodeDecoder {
     public let config: DecoderConfig
-    private let scanner: ZBarScanner
+    private let zbar: ZBarScanner?
+    private let zxing: ZXingReader?
     private let filter: SymbolFilter
+    private let rules: TextRules
 
     public init(config: DecoderConfig = .init()) throws(DecoderError) {
         try config.validate()
         self.config = config
-        self.scanner = try ZBarScanner(config: config)
+        let zbarReads = config.symbologies.contains { $0.zbarType != nil }
+        self.zbar = config.engines.contains(.zbar) && zbarReads ? try ZBarScanner(config: config) : nil
+        self.zxing = config.engines.contains(.zxing) ? try ZXingReader(symbologies: config.symbologies) : nil
         self.filter = SymbolFilter(minLinearQuality: config.minLinearQuality)
+        self.rules = TextRules(config: config)
     }
 
+    /// Every confirmed code, with retries when the first pass finds nothing.
     public func decode(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
-        guard first.isEmpty, config.retry, image.width > 0, image.height > 0 else { return first }
-        var pooled = firstPassFactor(image) > 1 ? candidates(full(image)) : []
+        let found = confirmed(first, in: image)
+        guard found.isEmpty, config.retry, image.width > 0, image.height > 0 else { return found }
+        var pooled = first
+        if firstPassFactor(image) > 1 { pooled += candidates(full(image)) }
         for pass in config.retryPasses {
             pooled += pass.apply(to: image).map(candidates) ?? []
         }
-        return filter.accepted(pooled)
+        return filter.accepted(pooled).filter(\.isConfirmed)
     }
 
-    /// The first pass only: what a camera loop that cannot afford retries would use. An image
-    /// wider than `config.maxScanWidth` is scanned averaged down.
+    /// The first pass only: what a camera loop that cannot afford retries would use. zxing
+    /// reads the image at full size (it is fast there and reads small, distant codes); for zbar
+    /// an image wider than `config.maxScanWidth` is averaged down first. Weak symbologies read
+    /// by one engine are included: the camera confirms them over consecutive frames.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
-        let small = image.averagedDown(by: factor)
-        return filter.accepted(candidates(PassImage(image: small, scale: 1 / Double(factor),
-                                                    originalWidth: image.width, originalHeight: image.height)))
+        let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
+                                                  originalWidth: image.width, originalHeight: image.height)
+        return filter.accepted(candidates(zbar: small, zxing: full(image)))
+    }
+
+    /// One retry pass on its own (for tuning: which pass reads which image).
+    public func decode(_ image: GrayImage, pass: RetryPass) -> [DecodedCode] {
+        guard let copy = pass.apply(to: image) else { return [] }
+        return filter.accepted(candidates(copy))
+    }
+
+    /// The codes of a first pass that need no more reading, plus those a second reading (the
+    /// full-size image when the first was reduced, otherwise a smoothed copy) found again.
+    private func confirmed(_ codes: [DecodedCode], in image: GrayImage) -> [DecodedCode] {
+        guard codes.contains(where: { !$0.isConfirmed }) else { return codes }
+        let second = firstPassFactor(image) > 1 ? candidates(full(image))
+            : RetryPass.smoothed.apply(to: image).map(candidates) ?? []
+        let again = filter.accepted(codes + second)
+        return again.filter { code in code.isConfirmed && (codes.contains { $0.isSameCode(as: code) } || code.engines.count > 1) }
     }
 
     private func firstPassFactor(_ image: GrayImage) -> Int {
@@ -46,17 +75,16 @@ public final class BarcodeDecoder {
         PassImage(image: image, originalWidth: image.width, originalHeight: image.height)
     }
 
-    /// One retry pass on its own (for tuning: which pass reads which image).
-    public func decode(_ image: GrayImage, pass: RetryPass) -> [DecodedCode] {
-        guard let copy = pass.apply(to: image) else { return [] }
-        return filter.accepted(candidates(copy))
-    }
+    /// Both engines' reads of one pass, as text, in the original image's coordinates.
+    private func candidates(_ pass: PassImage) -> [DecodedCode] { candidates(zbar: pass, zxing: pass) }
 
-    /// zbar's reads of one pass, as text, in the original image's coordinates.
-    private func candidates(_ pass: PassImage) -> [DecodedCode] {
-        scanner.scan(pass.image).map { symbol in
-            DecodedCode(text: CodeText.text(from: symbol.bytes), symbology: symbol.symbology,
-                        points: SymbolFilter.outline(of: symbol).map(pass.original), quality: symbol.quality)
-        }
+    private func candidates(zbar zbarPass: PassImage?, zxing zxingPass: PassImage?) -> [DecodedCode] {
+        let zbarCodes = zbarPass.flatMap { pass in
+            zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) }
+        } ?? []
+        let zxingCodes = zxingPass.flatMap { pass in
+            zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original)) }
+        } ?? []
+        return EngineCombiner.combine(zxingCodes, zbarCodes)
     }
 }

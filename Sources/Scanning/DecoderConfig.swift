@@ -3,7 +3,8 @@
 ///
 /// ```json
 /// {"symbologies": ["qrcode", "code128"], "density": 2, "maxScanWidth": 640, "retry": true,
-///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2}
+///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2, "engines": ["zxing", "zbar"],
+///  "code39FullASCII": false, "gs1Text": "parentheses"}
 /// ```
 public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The symbologies to look for. Fewer is faster and leaves less room for wrong reads.
@@ -11,9 +12,10 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// zbar scans every `density`-th row and column. 1 is the most thorough, 2 about halves the
     /// time on a frame with no code and still reads codes taller and wider than a few lines.
     public var density: Int
-    /// Images wider than this are first scanned at a reduced size (averaged down by a whole
-    /// factor), which keeps a 720p camera frame fast. Codes too small for that scan are
-    /// still read by the full-size retry pass. 0 scans every image at full size.
+    /// zbar's first pass scans images wider than this at a reduced size (averaged down by a
+    /// whole factor), which keeps a 720p camera frame fast; zxing always reads the first pass
+    /// at full size. Still images also get a full-size pass when the first finds nothing.
+    /// 0 scans every image at full size with both engines.
     public var maxScanWidth: Int
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
@@ -24,8 +26,17 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The number of scan lines that must agree before a linear code without a mandatory
     /// check character (Code 39, Codabar, ITF, UPC-E) is accepted.
     public var minLinearQuality: Int
+    /// The decoding engines to run on every pass. With both, a code they read differently is
+    /// dropped, and what they agree on is confirmed. Data Matrix needs `zxing`.
+    public var engines: [DecodeEngine]
+    /// Expand Code 39 full ASCII pairs (`+A` → `a`, `%U` → NUL, …). Off: most asset tags are
+    /// plain Code 39, where `$`, `%`, `/` and `+` mean themselves.
+    public var code39FullASCII: Bool
+    /// GS1 data as `(01)…` (as printed) or with FNC1 as `\u{1D}`.
+    public var gs1Text: GS1Text
 
     public static let defaultDensity = 2
+    public static let defaultEngines: [DecodeEngine] = [.zxing, .zbar]
 
     public init(
         symbologies: [Symbology] = Symbology.assetTagDefaults,
@@ -33,7 +44,10 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         maxScanWidth: Int = 640,
         retry: Bool = true,
         retryPasses: [RetryPass] = RetryPass.allCases,
-        minLinearQuality: Int = 2
+        minLinearQuality: Int = 2,
+        engines: [DecodeEngine] = DecoderConfig.defaultEngines,
+        code39FullASCII: Bool = false,
+        gs1Text: GS1Text = .parentheses
     ) {
         self.symbologies = symbologies
         self.density = density
@@ -41,10 +55,13 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         self.retry = retry
         self.retryPasses = retryPasses
         self.minLinearQuality = minLinearQuality
+        self.engines = engines
+        self.code39FullASCII = code39FullASCII
+        self.gs1Text = gs1Text
     }
 
     private enum CodingKeys: String, CodingKey {
-        case symbologies, density, maxScanWidth, retry, retryPasses, minLinearQuality
+        case symbologies, density, maxScanWidth, retry, retryPasses, minLinearQuality, engines, code39FullASCII, gs1Text
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,11 +74,18 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         retryPasses = try container.decodeIfPresent([RetryPass].self, forKey: .retryPasses) ?? defaults.retryPasses
         minLinearQuality = try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)
             ?? defaults.minLinearQuality
+        engines = try container.decodeIfPresent([DecodeEngine].self, forKey: .engines) ?? defaults.engines
+        code39FullASCII = try container.decodeIfPresent(Bool.self, forKey: .code39FullASCII) ?? defaults.code39FullASCII
+        gs1Text = try container.decodeIfPresent(GS1Text.self, forKey: .gs1Text) ?? defaults.gs1Text
     }
 
     /// Checks the values a decoder needs; `BarcodeDecoder.init` calls it.
     public func validate() throws(DecoderError) {
         if symbologies.isEmpty { throw .noSymbologies }
+        if engines.isEmpty { throw .invalidSetting("engines must name at least one of: zxing, zbar") }
+        if !engines.contains(.zxing), symbologies.allSatisfy({ $0 == .datamatrix }) {
+            throw .invalidSetting("datamatrix is read only by the zxing engine; add \"zxing\" to engines")
+        }
         if !(1...8).contains(density) { throw .invalidSetting("density must be between 1 and 8, not \(density)") }
         if !(0...16384).contains(maxScanWidth) {
             throw .invalidSetting("maxScanWidth must be 0 (off) or a width in pixels up to 16384, not \(maxScanWidth)")

@@ -8,6 +8,8 @@ public enum DecoderError: Error, LocalizedError, Sendable, Equatable {
     case invalidSetting(String)
     /// zbar could not create a scanner or accept a setting (usually out of memory).
     case zbarFailure(String)
+    /// zxing-cpp could not create a reader, or refused or failed on one image.
+    case zxingFailure(String)
 
     public var errorDescription: String? {
         switch self {
@@ -17,6 +19,8 @@ public enum DecoderError: Error, LocalizedError, Sendable, Equatable {
             "invalid decoder setting: \(detail)"
         case .zbarFailure(let detail):
             "the zbar barcode library failed: \(detail)"
+        case .zxingFailure(let detail):
+            "the zxing-cpp barcode library failed: \(detail)"
         }
     }
 }

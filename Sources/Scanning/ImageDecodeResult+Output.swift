@@ -7,19 +7,21 @@ extension ImageDecodeResult {
             var text: String
             var symbology: String
             var points: [CodePoint]
+            var engines: [String]
         }
         var file: String
         var codes: [Code]
         var error: String?
     }
 
-    /// One JSON object on one line: `{"codes": [{"points", "symbology", "text"}], "file"}`,
+    /// One JSON object on one line: `{"codes": [{"engines", "points", "symbology", "text"}], "file"}`,
     /// with `codes` empty when nothing was found and an `error` string when the file failed.
     public func jsonLine() -> String {
         var line = JSONLine(file: path, codes: [])
         switch outcome {
         case .success(let codes):
-            line.codes = codes.map { .init(text: $0.text, symbology: $0.symbology.rawValue, points: $0.points) }
+            line.codes = codes.map { .init(text: $0.text, symbology: $0.symbology.rawValue, points: $0.points,
+                                       engines: $0.engines.map(\.rawValue)) }
         case .failure(let error):
             line.error = error.localizedDescription
         }

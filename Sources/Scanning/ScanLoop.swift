@@ -24,7 +24,8 @@ public final class ScanLoop: Sendable {
     /// The frames and code outlines for a live preview (the kiosk's).
     public let preview = PreviewTap()
 
-    /// A loop over the V4L2 camera of `config`, decoding with zbar. Frames get the decoder's
+    /// A loop over the V4L2 camera of `config`, decoding with the configured engines (zxing-cpp
+    /// and zbar by default, so Data Matrix too). Frames get the decoder's
     /// first pass only unless `config.decodeRetry` is set. zbar's own symbol cache stays off
     /// (with its test-inverted option it breaks duplicate suppression on video); repeats are
     /// suppressed here by `DedupFilter` instead.

@@ -4,7 +4,7 @@
 /// - A linear code without a mandatory check character needs `minLinearQuality` scan lines
 ///   that agree on it.
 /// - The same text found more than once (by several passes) is one code with their support added.
-/// - A linear read that overlaps a QR code is noise from the QR modules and is dropped.
+/// - A linear read that overlaps a QR or Data Matrix code is noise from its modules and is dropped.
 /// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
 /// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
 ///   least four times the support of its strongest rival, otherwise all of them are dropped.
@@ -15,9 +15,7 @@ struct SymbolFilter {
         var merged: [DecodedCode] = []
         for code in codes where !code.symbology.isWeaklyChecked || code.quality >= minLinearQuality {
             if let index = merged.firstIndex(where: { $0.text == code.text && $0.symbology == code.symbology }) {
-                let first = merged[index]
-                merged[index] = DecodedCode(text: first.text, symbology: first.symbology, points: first.points,
-                                            quality: first.quality + code.quality)
+                merged[index] = merged[index].merged(with: code)
             } else {
                 merged.append(code)
             }
@@ -30,7 +28,7 @@ struct SymbolFilter {
     }
 
     private func survives(_ code: DecodedCode, against rival: DecodedCode) -> Bool {
-        let qr = code.symbology == .qrcode, rivalQR = rival.symbology == .qrcode
+        let qr = code.symbology.isMatrix, rivalQR = rival.symbology.isMatrix
         if qr != rivalQR { return qr }
         if code.symbology.isPartOfLongerEAN(rival.symbology) { return false }
         if rival.symbology.isPartOfLongerEAN(code.symbology) { return true }

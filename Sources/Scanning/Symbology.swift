@@ -4,6 +4,8 @@ import CZBar
 /// station configuration (`"decoder": {"symbologies": [...]}`) and in `--json` output.
 public enum Symbology: String, Sendable, Codable, CaseIterable {
     case qrcode
+    /// Data Matrix (ECC 200); read by the zxing engine only.
+    case datamatrix
     case code128
     case code39
     case code93
@@ -19,13 +21,14 @@ public enum Symbology: String, Sendable, Codable, CaseIterable {
     /// GS1 DataBar Expanded.
     case databarExpanded = "databar-exp"
 
-    /// What asset tags use: QR, Code 128, Code 39 and EAN/UPC.
-    public static let assetTagDefaults: [Symbology] = [.qrcode, .code128, .code39, .ean13, .ean8, .upca, .upce]
+    /// What asset tags use: QR, Data Matrix, Code 128, Code 39 and EAN/UPC.
+    public static let assetTagDefaults: [Symbology] = [.qrcode, .datamatrix, .code128, .code39, .ean13, .ean8, .upca, .upce]
 
     /// A human name, as printed by `decode` without `--json`.
     public var displayName: String {
         switch self {
         case .qrcode: "QR Code"
+        case .datamatrix: "Data Matrix"
         case .code128: "Code 128"
         case .code39: "Code 39"
         case .code93: "Code 93"
@@ -62,8 +65,10 @@ public enum Symbology: String, Sendable, Codable, CaseIterable {
 }
 
 extension Symbology {
-    var zbarType: zbar_symbol_type_t {
+    /// zbar's type, or nil for a symbology zbar cannot read.
+    var zbarType: zbar_symbol_type_t? {
         switch self {
+        case .datamatrix: nil
         case .qrcode: ZBAR_QRCODE
         case .code128: ZBAR_CODE128
         case .code39: ZBAR_CODE39

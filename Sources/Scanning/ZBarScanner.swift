@@ -6,6 +6,8 @@ struct RawSymbol: Equatable {
     var bytes: [UInt8]
     var points: [CodePoint]
     var quality: Int
+    /// The symbol began with FNC1: GS1 data, later FNC1s as the GS character 0x1D.
+    var isGS1 = false
 }
 
 /// Owns one `zbar_image_scanner_t`. Not thread-safe: one per thread or task.
@@ -18,8 +20,8 @@ final class ZBarScanner {
         }
         self.scanner = scanner
         try set(ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
-        for symbology in Set(config.symbologies) {
-            try set(symbology.zbarType, ZBAR_CFG_ENABLE, 1)
+        for type in Set(config.symbologies).compactMap(\.zbarType) {
+            try set(type, ZBAR_CFG_ENABLE, 1)
         }
         if config.symbologies.contains(.qrcode) {
             // Raw bytes: our code turns them into text (see QRText).
@@ -72,7 +74,8 @@ final class ZBarScanner {
             points.append(CodePoint(x: Int(zbar_symbol_get_loc_x(symbol, index)),
                                     y: Int(zbar_symbol_get_loc_y(symbol, index))))
         }
+        let gs1 = zbar_symbol_get_modifiers(symbol) & (1 << ZBAR_MOD_GS1.rawValue) != 0
         return RawSymbol(symbology: symbology, bytes: bytes, points: points,
-                         quality: Int(zbar_symbol_get_quality(symbol)))
+                         quality: Int(zbar_symbol_get_quality(symbol)), isGS1: gs1)
     }
 }

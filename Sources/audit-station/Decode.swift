@@ -15,7 +15,7 @@ extension AuditStation {
         @Argument(help: "Image files, or folders whose images (sorted by name) are decoded.")
         var files: [String]
 
-        @Flag(help: "Print one JSON object a line per image: {\"file\", \"codes\": [{\"text\", \"symbology\", \"points\"}]}.")
+        @Flag(help: "Print one JSON object a line per image: {\"file\", \"codes\": [{\"text\", \"symbology\", \"points\", \"engines\"}]}.")
         var json = false
 
         func run() async throws {
@@ -28,7 +28,8 @@ extension AuditStation {
 
         private func decode(config: DecoderConfig) throws -> Int {
             var failures = 0
-            for result in decodeImages(paths: files, config: config) {
+            // Every core decodes; results come out in the order of the files and folders.
+            ParallelImageDecode(paths: files, config: config).run { result in
                 if case .failure = result.outcome { failures += 1 }
                 if json {
                     Terminal.line(result.jsonLine())

@@ -37,6 +37,15 @@ struct CameraEndToEndTests {
         #expect(output.stat("framesCaptured") > 80)
     }
 
+    @Test func dataMatrixIsReadFromTheCamera() throws {
+        let camera = try FakeCamera()
+        let empty = try camera.frame("empty")
+        let label = try camera.frame("dm", ["--datamatrix", "DM-TAG-7"])
+        try camera.play([(empty, 5), (label, 15), (empty, 5)], fps: 15)
+        let output = try camera.probe(config: ["selectTimeoutSeconds": 0.6])
+        #expect(output.codes == [Code(text: "DM-TAG-7", symbology: "datamatrix", reappearance: false)])
+    }
+
     @Test func configuredControlsReachTheCameraAndMissingOnesAreNamed() throws {
         let camera = try FakeCamera()
         try camera.play([(try camera.frame("empty"), 5)], fps: 30)

@@ -7,11 +7,11 @@ struct DecoderConfigTests {
         try JSONDecoder().decode(DecoderConfig.self, from: Data(json.utf8))
     }
 
-    @Test("an empty object gives the defaults: QR, Code 128, Code 39 and EAN/UPC")
+    @Test("an empty object gives the defaults: QR, Data Matrix, Code 128, Code 39 and EAN/UPC")
     func emptyObjectIsDefault() throws {
         let config = try decode("{}")
         #expect(config == DecoderConfig())
-        #expect(config.symbologies == [.qrcode, .code128, .code39, .ean13, .ean8, .upca, .upce])
+        #expect(config.symbologies == [.qrcode, .datamatrix, .code128, .code39, .ean13, .ean8, .upca, .upce])
         #expect(config.retry)
     }
 
@@ -30,7 +30,7 @@ struct DecoderConfigTests {
             _ = try decode(#"{"symbologies": ["qr"]}"#)
             Issue.record("accepted an unknown symbology")
         } catch {
-            #expect(String(describing: error).contains(#"unknown symbology "qr"; use one of: qrcode, code128"#))
+            #expect(String(describing: error).contains(#"unknown symbology "qr"; use one of: qrcode, datamatrix, code128"#))
         }
     }
 
