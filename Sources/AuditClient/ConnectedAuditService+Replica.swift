@@ -88,7 +88,7 @@ extension ConnectedAuditService {
     /// keeps retrying a refused connection until the call's deadline.
     public func probe(timeout: Duration) async -> Bool {
         do {
-            _ = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self, timeout: timeout)
+            _ = try await client.send(.GET, Routes.auditStatus, as: WireStatus.self, timeout: timeout)
             return true
         } catch InventoryError.unavailable {
             return false
