@@ -87,7 +87,8 @@ public struct APIClient: Sendable {
     }
 
     /// The error of a refused call, from the envelope's `error` code; a code this station does
-    /// not know, or no envelope at all, is read from the HTTP status.
+    /// not know is read from the HTTP status, and an answer with no envelope at all is
+    /// `.unavailable` (retried), as it says nothing about the request.
     func failure(status: Int, data: Data, path: String) -> InventoryError {
         let envelope = try? JSONDecoder.auditStation().decode(WireFailure.self, from: data)
         let message = envelope?.message ?? "HTTP \(status) from \(path)"
@@ -98,11 +99,16 @@ public struct APIClient: Sendable {
         if status >= 500 {
             return .unavailable("The server at \(baseURL) failed (HTTP \(status)\(envelope?.message.map { ": \($0)" } ?? "")); scans are kept and retried")
         }
-        if let envelope, let code = envelope.error, WireFailure.knownCodes.contains(code) {
+        guard let envelope, envelope.error != nil || envelope.message != nil else {
+            // Not an audit API's answer (an empty 404 from a proxy, an HTML page): nothing was
+            // refused, so a scan stays pending instead of being marked refused for good.
+            return .unavailable("The server at \(baseURL) answered \(path) with HTTP \(status) and no audit API error; is this the audit API's address?")
+        }
+        if let code = envelope.error, WireFailure.knownCodes.contains(code) {
             return envelope.failure(code: code, message: message).inventoryError(status: status)
         }
         switch status {
-        case 400, 422: return .invalid(ValidationError(fields: envelope?.errors ?? ["request": [message]]))
+        case 400, 422: return .invalid(ValidationError(fields: envelope.errors ?? ["request": [message]]))
         case 403: return .forbidden(message)
         case 404: return .notFound(message)
         case 409: return .inUse(message)

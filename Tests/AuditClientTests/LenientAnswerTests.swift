@@ -60,10 +60,18 @@ struct LenientAnswerTests {
         (409, #"{"success":false,"error":"AUDIT_ENDED","message":"Not found: anything"}"#, InventoryError.auditEnded("?")),
         (404, #"{"success":false,"error":"SOMETHING_ELSE","message":"Audit ended"}"#, InventoryError.notFound("Audit ended")),
         (403, #"{"error":"forbidden"}"#, InventoryError.forbidden("HTTP 403 from /p")),
-        (422, "not json", InventoryError.invalid(ValidationError(field: "request", message: "HTTP 422 from /p"))),
+        (422, #"{"message":"The given data was invalid.","errors":{"identifier":["is required"]}}"#,
+         InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))),
     ])
     func theErrorComesFromTheCodeThenTheStatus(status: Int, body: String, expected: InventoryError) {
         let client = APIClient(baseURL: "http://127.0.0.1:1")
         #expect(client.failure(status: status, data: Data(body.utf8), path: "/p") == expected)
+    }
+
+    /// An empty 404 from a proxy or an HTML page refuses nothing: the scan stays pending.
+    @Test(arguments: [(404, ""), (405, "<html>no</html>"), (422, "not json")])
+    func anAnswerThatIsNoAuditAPIErrorIsRetried(status: Int, body: String) {
+        let client = APIClient(baseURL: "http://127.0.0.1:1")
+        #expect(client.failure(status: status, data: Data(body.utf8), path: "/p").code == "UNAVAILABLE")
     }
 }
