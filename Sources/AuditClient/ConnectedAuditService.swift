@@ -21,6 +21,10 @@ public actor ConnectedAuditService: AuditService {
     private var handlerSet = false
     /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
     var extended: Bool?
+    /// One scan is decided and stored at a time, so scans made at the same moment (camera and
+    /// keyboard) each see the ones before them.
+    private var recording = false
+    private var waitingToRecord: [CheckedContinuation<Void, Never>] = []
 
     public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
                 autoSync: Bool = true) {
@@ -92,6 +96,12 @@ public actor ConnectedAuditService: AuditService {
     /// Decides the scan locally, stores it in the outbox, and returns at once; the SyncEngine
     /// delivers it. A scan_id seen before returns the outcome recorded then.
     public func record(_ scan: ScanRequest) async throws -> ScanResult {
+        if recording { await withCheckedContinuation { waitingToRecord.append($0) } } else { recording = true }
+        defer { if waitingToRecord.isEmpty { recording = false } else { waitingToRecord.removeFirst().resume() } }
+        return try await recordInTurn(scan)
+    }
+
+    private func recordInTurn(_ scan: ScanRequest) async throws -> ScanResult {
         let identifier = try Identifier.normalize(scan.identifier)
         let auditID = try await auditForScan(scan.auditId)
         var engine = try await engine(for: auditID)
@@ -110,6 +120,8 @@ public actor ConnectedAuditService: AuditService {
             scanID: scanID, auditID: auditID, identifier: identifier, source: first.source, station: first.station,
             user: first.user, scannedAt: first.scannedAt, localStatus: decision.status, localMessage: message,
             addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
+        // The server's answers may have corrected the engine meanwhile: apply to the latest.
+        engine = engines[auditID] ?? engine
         engine.apply(decision, scan: first)
         engines[auditID] = engine
         if autoSync { await startSync() }

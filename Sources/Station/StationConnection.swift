@@ -21,6 +21,8 @@ public protocol StationConnection: Sendable {
     func heldAudits() async throws -> [AuditSession]
     /// Asks the server how the held audits stand and takes its answer in; meant to run beside.
     func refreshHeld() async
+    /// Readies the local copy of an audit it holds (no network), so the first scan is quick.
+    func prepare(auditID: AuditID) async
 }
 
 extension ConnectedAuditService: StationConnection {

@@ -43,6 +43,8 @@ extension AuditStation.Audit {
                     // Beside the scans, never in front of them: push what earlier runs left, and
                     // learn whether the audit is still running.
                     await connection.startSync()
+                    let auditID = audit.id
+                    Task.detached { await connection.prepare(auditID: auditID) }
                     Task.detached { await connection.refreshHeld() }
                 }
                 let printer = ScanPrinter(json: json)
