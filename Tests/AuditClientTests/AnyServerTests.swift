@@ -35,6 +35,8 @@ struct AnyServerTests {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
             let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let countries = try await station.audit.countries()
+            #expect(countries == [CountryCount(country: "MY", expectedAssets: 1), CountryCount(country: "SG", expectedAssets: 5)])
             let audit = try await station.audit.start(country: "SG", by: Self.actor)
             #expect(audit.totalAssets == 5 && audit.startedBy == "7")
             #expect(try await station.scan("A1").status == .foundExpected)
@@ -58,6 +60,8 @@ struct AnyServerTests {
             await #expect(throws: InventoryError.auditEnded(audit.id)) {
                 try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id))
             }
+            let history = try await station.audit.history(country: "SG", query: ListQuery())
+            #expect(history.items.map(\.id) == [audit.id] && history.items.first?.isActive == false)
             let calls = await server.audits.calls
             #expect(calls.contains("GET /api/v1/audit/details/{list}"))
         }
