@@ -47,7 +47,7 @@ public struct APIClient: Sendable {
     func decode<Payload: Decodable & Sendable>(_ type: Payload.Type, _ data: Data, status: Int) throws -> Payload {
         let decoder = JSONDecoder.auditStation()
         do {
-            return try decoder.decode(DataEnvelope<Payload>.self, from: data).data
+            return try decoder.decode(Enveloped<Payload>.self, from: data).data
         } catch {
             if let bare = try? decoder.decode(Payload.self, from: data) { return bare }
             throw InventoryError.unavailable("The server at \(baseURL) answered \(status) with a body this station cannot read (\(LoginAnswer.reason(error)))")
@@ -138,6 +138,11 @@ public struct APIClient: Sendable {
         }
         return String(describing: error)
     }
+}
+
+/// A successful answer's `data`; `success` and `message` may be missing, and other fields are ignored.
+private struct Enveloped<Payload: Decodable>: Decodable {
+    var data: Payload
 }
 
 extension APIClient {

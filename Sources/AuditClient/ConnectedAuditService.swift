@@ -160,7 +160,7 @@ public actor ConnectedAuditService: AuditService {
         if extended == true { items["audit_id"] = auditID }
         let page = try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
                                          as: WirePage<WireAuditAsset>.self).page
-        return Page(items: page.items.map(\.asset), pagination: page.pagination)
+        return Page(items: page.items.map { $0.hasOutcome ? $0.asset : $0.asset.inferringOutcome(from: list) }, pagination: page.pagination)
     }
 
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {

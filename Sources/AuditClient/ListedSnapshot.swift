@@ -16,7 +16,8 @@ struct ListedSnapshot: Sendable {
     static let maxPages = 1_000_000
 
     func build(_ session: AuditSession) async throws -> AuditSnapshot {
-        let all = try await pages(.all)
+        // The expected set; an entry a server marks unexpected is not part of it.
+        let all = try await pages(.all).filter { !$0.hasOutcome || $0.asset.outcome != .unexpected }
         let scannedEntries = all.allSatisfy(\.hasOutcome) ? all.filter { $0.asset.outcome == .scanned } : try await pages(.scanned)
         var firstScans: [Int64: FirstScan] = [:]
         for entry in scannedEntries { if let id = entry.asset.id { firstScans[id] = Self.firstScan(entry.asset, session) } }

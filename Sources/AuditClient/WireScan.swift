@@ -33,6 +33,20 @@ struct WireAuditAsset: Decodable, Sendable {
     }
 }
 
+extension AuditAsset {
+    /// The entry with the outcome its list implies, for a server whose lists do not say it.
+    func inferringOutcome(from list: AuditList) -> AuditAsset {
+        var entry = self
+        switch list {
+        case .scanned: entry.outcome = .scanned
+        case .missing: entry.outcome = .missing
+        case .unexpected: entry.outcome = .unexpected
+        case .all: entry.outcome = firstScannedAt == nil ? .missing : .scanned
+        }
+        return entry
+    }
+}
+
 /// The answer to `POST /scan` as any server gives it: SPEC's `{status, message, asset?,
 /// progress}`, where progress may lack `missing_count`, plus what our server adds (the first
 /// scan, the reason, the ids). What is missing comes from the scan the station sent.

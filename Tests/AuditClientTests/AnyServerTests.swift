@@ -51,7 +51,7 @@ struct AnyServerTests {
             #expect(running.map(\.id) == [audit.id] && running.first?.scannedCount == 1 && running.first?.unexpectedCount == 2)
             #expect(try await station.audit.audit(id: audit.id).scannedCount == 1)
             let missing = try await station.audit.details(auditID: audit.id, list: .missing, query: ListQuery())
-            #expect(missing.pagination.total == 4 && missing.items.first?.assetTag == "A2")
+            #expect(missing.pagination.total == 4 && missing.items.first?.assetTag == "A2" && missing.items.first?.outcome == .missing)
             await #expect(throws: InventoryError.auditAlreadyActive(country: "?", auditID: "?")) {
                 try await station.audit.start(country: "SG", by: Self.actor)
             }

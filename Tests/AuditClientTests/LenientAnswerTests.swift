@@ -44,6 +44,12 @@ struct LenientAnswerTests {
         #expect(idle.audits.isEmpty && idle.audit == nil)
     }
 
+    @Test func anEnvelopeWithoutSuccessStillGivesItsData() throws {
+        let client = APIClient(baseURL: "http://127.0.0.1:1")
+        let body = #"{"data":{"active":true,"audit":{"id":"a1","country":"SG","total_assets":1,"scanned_count":0,"unexpected_count":0,"started_at":"2026-05-12T10:30:00Z","started_by":"Ann"}}}"#
+        #expect(try client.decode(WireStatus.self, Data(body.utf8), status: 200).audits.map(\.id) == ["a1"])
+    }
+
     @Test func aScanAnswerWithoutOurFields() throws {
         let json = #"{"status":"unexpected","message":"Unexpected","asset":{"id":9,"asset_tag":"M1","serial_num":null,"name":"Laptop","model":null,"status":"in_use","location":null,"company":null},"progress":{"total_assets":5,"scanned_count":1,"unexpected_count":1,"completion_percentage":20}}"#
         let answer = try Self.decode(WireScanResult.self, json)
