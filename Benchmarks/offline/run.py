@@ -7,7 +7,8 @@ Sets up a connected station through the real command line (a `serve` over a fres
   refused      the server's port is closed (connection refused)
   black-hole   a socket that accepts nothing and never answers
   unreachable  192.0.2.1 (TEST-NET-1), an address never routed
-and measures, per run:
+and, as a baseline, a standalone station (the server's own database) with the same audit;
+it measures, per run:
   from launch     from starting the process to the first outcome printed (the tag is written
                   at once), which includes process start-up and opening the database
   typed later     the first tag written 0.5 s after the start, to its outcome printed: the
@@ -63,7 +64,7 @@ def setup(binary, folder):
     finally:
         serve.terminate()
         serve.wait()
-    return station_db, port
+    return station_db, server_db, port
 
 
 def point_at(station_db, server):
@@ -104,7 +105,7 @@ def main():
     a = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="audit-offline-")
     try:
-        station_db, port = setup(a.binary, folder)
+        station_db, server_db, port = setup(a.binary, folder)
         hole = socket.socket()
         hole.bind(("127.0.0.1", 0))
         hole.listen(1024)
@@ -120,16 +121,19 @@ def main():
             starts.append((time.perf_counter() - t) * 1000)
         print(f"process start and exit alone (--help): p50 {statistics.median(starts):.0f} ms, max {max(starts):.0f} ms")
         print(f"{'network':<12} {'from launch p50 / max':>24} {'typed later p50 / max':>24} {'exit p50 / max':>18}  outcome")
-        for name, url in networks:
-            point_at(station_db, url)
+        # The server's own database is a standalone station with the same audit: the baseline.
+        for name, url in networks + [("standalone", None)]:
+            if url:
+                point_at(station_db, url)
+            db = station_db if url else server_db
             firsts, typed, exits = [], [], []
             for _ in range(a.runs):
                 n += 1
-                first, exit_time, status, notice = one_scan_run(a.binary, station_db, n, extra, 0)
+                first, exit_time, status, notice = one_scan_run(a.binary, db, n, extra if url else [], 0)
                 firsts.append(first * 1000)
                 exits.append(exit_time * 1000)
                 n += 1
-                later, exit_time, _, _ = one_scan_run(a.binary, station_db, n, extra, 0.5)
+                later, exit_time, _, _ = one_scan_run(a.binary, db, n, extra if url else [], 0.5)
                 typed.append(later * 1000)
                 exits.append(exit_time * 1000)
             print(f"{name:<12} {statistics.median(firsts):>10.0f} / {max(firsts):>5.0f} ms {statistics.median(typed):>11.1f} / {max(typed):>5.1f} ms "
