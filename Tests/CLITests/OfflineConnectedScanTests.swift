@@ -39,8 +39,27 @@ import Glibc
         #expect(pending == 4)
     }
 
+    /// With no local copy there is nothing to decide from: the station says so and exits
+    /// instead of waiting out the HTTP client's deadline.
+    @Test(arguments: Network.allCases)
+    func withoutALocalCopyTheStationSaysSoAndExits(network: Network) async throws {
+        let hole = try BlackHole()
+        defer { hole.close() }
+        let server = switch network {
+        case .refused: "http://127.0.0.1:\(try BlackHole.closedPort())"
+        case .blackHole: "http://127.0.0.1:\(hole.port)"
+        case .unreachable: "http://192.0.2.1:8080"
+        }
+        let (_, database) = try StationProcess.scratch()
+        try await Self.connectedStation(database: database, server: server, holding: false)
+        let run = try StationProcess.runWithin(seconds: 10, ["--database", database, "audit", "scan", "--json"], input: Data("A1\n".utf8))
+        #expect(!run.hung, "audit scan did not exit by itself within 10 s (\(network))")
+        #expect(run.output.status != 0 && run.output.stdout.isEmpty)
+        #expect(run.output.stderr.contains("holds no copy of a running audit"), "\(run.output.stderr)")
+    }
+
     /// A station database logged in to `server`, holding a copy of a running SG audit of A1–A3.
-    static func connectedStation(database: String, server: String) async throws {
+    static func connectedStation(database: String, server: String, holding: Bool = true) async throws {
         let login: [String: Any] = [
             "server": server, "token": "1|offline", "device_name": "kiosk-1",
             "user": ["id": 1, "name": "Ann", "email": "ann@example.com", "user_type": "STAFF", "can_edit_assets": false, "countries": []],
@@ -48,6 +67,7 @@ import Glibc
         let data = try JSONSerialization.data(withJSONObject: login)
         let path = database + ".login.json"
         #expect(FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]))
+        guard holding else { _ = try AppDatabase(path: database); return }
         let audit = AuditSession(id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
                                  startedAt: Date(), startedBy: "Ann")
         let expected = (1...3).map { AuditSnapshot.Expected(asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", serialNum: "SN-A\($0)",
