@@ -25,21 +25,46 @@ public struct APIClient: Sendable {
         self.loginHint = loginHint ?? "log in again with `audit-station login --server \(baseURL) --email EMAIL`"
     }
 
-    /// Sends a call and decodes the `data` of its envelope.
+    /// Sends a call and decodes the `data` of its envelope (or, from a server that answers
+    /// bare, the body itself).
     public func send<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
                                                     body: (some Encodable & Sendable)? = Empty?.none,
                                                     as type: Payload.Type = Payload.self, timeout: Duration? = nil) async throws -> Payload {
         let (status, data) = try await raw(method, path, query: query, body: body, timeout: timeout)
+        return try decode(Payload.self, data, status: status)
+    }
+
+    /// The same for a call only some servers offer (our extensions): nil when the server
+    /// answers 404 or 405, so the caller falls back to the calls every server has.
+    func sendIfOffered<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
+                                                      as type: Payload.Type = Payload.self) async throws -> Payload? {
+        let (status, data) = try await exchange(method, path, query: query, body: Empty?.none, timeout: nil)
+        if status == 404 || status == 405 { return nil }
+        guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
+        return try decode(Payload.self, data, status: status)
+    }
+
+    func decode<Payload: Decodable & Sendable>(_ type: Payload.Type, _ data: Data, status: Int) throws -> Payload {
+        let decoder = JSONDecoder.auditStation()
         do {
-            return try JSONDecoder.auditStation().decode(DataEnvelope<Payload>.self, from: data).data
+            return try decoder.decode(Enveloped<Payload>.self, from: data).data
         } catch {
-            throw InventoryError.unavailable("The server at \(baseURL) answered \(status) with a body this station cannot read")
+            if let bare = try? decoder.decode(Payload.self, from: data) { return bare }
+            throw InventoryError.unavailable("The server at \(baseURL) answered \(status) with a body this station cannot read (\(LoginAnswer.reason(error)))")
         }
     }
 
     /// Sends a call and returns the body of a successful answer as it is (reports).
     public func raw(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
                     body: (some Encodable & Sendable)? = Empty?.none, timeout: Duration? = nil) async throws -> (status: Int, data: Data) {
+        let (status, data) = try await exchange(method, path, query: query, body: body, timeout: timeout)
+        guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
+        return (status, data)
+    }
+
+    /// One request and its answer, whatever the status; only a network failure throws.
+    func exchange(_ method: HTTPMethod, _ path: String, query: [String: String?],
+                  body: (some Encodable & Sendable)?, timeout: Duration?) async throws -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: baseURL + path + Self.queryString(query))
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
@@ -58,20 +83,38 @@ public struct APIClient: Sendable {
         } catch {
             throw InventoryError.unavailable("Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
         }
-        guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
         return (status, data)
     }
 
+    /// The error of a refused call, from the envelope's `error` code; a code this station does
+    /// not know is read from the HTTP status, and an answer with no envelope at all is
+    /// `.unavailable` (retried), as it says nothing about the request.
     func failure(status: Int, data: Data, path: String) -> InventoryError {
-        let envelope = try? JSONDecoder.auditStation().decode(FailureEnvelope.self, from: data)
+        let envelope = try? JSONDecoder.auditStation().decode(WireFailure.self, from: data)
+        let message = envelope?.message ?? "HTTP \(status) from \(path)"
         if status == 401 {
-            let message = envelope?.message ?? "The server refused this station's login"
-            return .unauthorized(path == Routes.login ? message : "\(message): \(loginHint)")
+            let text = envelope?.message ?? "The server refused this station's login"
+            return .unauthorized(path == Routes.login ? text : "\(text): \(loginHint)")
         }
-        if status >= 500 || envelope == nil {
-            return .unavailable("The server at \(baseURL) failed (HTTP \(status)\(envelope.map { ": \($0.message)" } ?? "")); scans are kept and retried")
+        if status >= 500 {
+            return .unavailable("The server at \(baseURL) failed (HTTP \(status)\(envelope?.message.map { ": \($0)" } ?? "")); scans are kept and retried")
         }
-        return envelope?.inventoryError(status: status) ?? .unavailable("HTTP \(status)")
+        guard let envelope, envelope.error != nil || envelope.message != nil else {
+            // Not an audit API's answer (an empty 404 from a proxy, an HTML page): nothing was
+            // refused, so a scan stays pending instead of being marked refused for good.
+            return .unavailable("The server at \(baseURL) answered \(path) with HTTP \(status) and no audit API error; is this the audit API's address?")
+        }
+        if let code = envelope.error, WireFailure.knownCodes.contains(code) {
+            return envelope.failure(code: code, message: message).inventoryError(status: status)
+        }
+        switch status {
+        case 400, 422: return .invalid(ValidationError(fields: envelope.errors ?? ["request": [message]]))
+        case 403: return .forbidden(message)
+        case 404: return .notFound(message)
+        case 409: return .inUse(message)
+        case 408, 429: return .unavailable("The server at \(baseURL) asked to wait (HTTP \(status)): \(message)")
+        default: return .invalid(ValidationError(field: "request", message: "the server refused it (HTTP \(status)): \(message)"))
+        }
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
@@ -95,6 +138,11 @@ public struct APIClient: Sendable {
         }
         return String(describing: error)
     }
+}
+
+/// A successful answer's `data`; `success` and `message` may be missing, and other fields are ignored.
+private struct Enveloped<Payload: Decodable>: Decodable {
+    var data: Payload
 }
 
 extension APIClient {

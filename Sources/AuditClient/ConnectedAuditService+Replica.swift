@@ -20,6 +20,8 @@ extension ConnectedAuditService {
     func engine(for auditID: AuditID) async throws -> AuditEngine {
         if let engine = engines[auditID] { return engine }
         if let loaded = try await replica.loadEngine(auditID: auditID, caseSensitive: caseSensitive) {
+            // Another call may have loaded it meanwhile, and scans may have changed it since.
+            if let engine = engines[auditID] { return engine }
             engines[auditID] = loaded.engine
             return loaded.engine
         }
@@ -28,6 +30,13 @@ extension ConnectedAuditService {
         }
         guard let engine = engines[auditID] else { throw InventoryError.notFound("audit \(auditID)") }
         return engine
+    }
+
+    /// Loads the engine of an audit this station holds, so the first scan does not wait for
+    /// it; nothing is asked of the server.
+    public func prepare(auditID: AuditID) async {
+        guard engines[auditID] == nil, (try? await replica.session(auditID: auditID)) != nil else { return }
+        _ = try? await engine(for: auditID)
     }
 
     /// The audit as this station sees it: the server's last numbers plus its own pending scans.
@@ -88,7 +97,7 @@ extension ConnectedAuditService {
     /// keeps retrying a refused connection until the call's deadline.
     public func probe(timeout: Duration) async -> Bool {
         do {
-            _ = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self, timeout: timeout)
+            _ = try await client.send(.GET, Routes.auditStatus, as: WireStatus.self, timeout: timeout)
             return true
         } catch InventoryError.unavailable {
             return false

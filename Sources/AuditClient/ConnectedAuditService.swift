@@ -19,6 +19,12 @@ public actor ConnectedAuditService: AuditService {
     let autoSync: Bool
     var engines: [AuditID: AuditEngine] = [:]
     private var handlerSet = false
+    /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
+    var extended: Bool?
+    /// One scan is decided and stored at a time, so scans made at the same moment (camera and
+    /// keyboard) each see the ones before them.
+    private var recording = false
+    private var waitingToRecord: [CheckedContinuation<Void, Never>] = []
 
     public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
                 autoSync: Bool = true) {
@@ -32,12 +38,12 @@ public actor ConnectedAuditService: AuditService {
     }
 
     public func countries() async throws -> [CountryCount] {
-        try await client.send(.GET, Routes.auditCountries, as: CountriesResponse.self).countries
+        try await client.send(.GET, Routes.auditCountries, as: WireCountries.self).countries
     }
 
     public func activeAudits() async throws -> [AuditSession] {
         do {
-            let running = try await client.send(.GET, Routes.auditStatus, as: StatusResponse.self).audits
+            let running = try await runningAudits()
             for audit in running where try await replica.session(auditID: audit.id) != nil {
                 try await replica.update(audit)
             }
@@ -53,7 +59,10 @@ public actor ConnectedAuditService: AuditService {
 
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
-            return try await client.send(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: AuditResponse.self).audit
+            if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: WireAuditAnswer.self) {
+                return answer.audit
+            }
+            return try await findAudit(id: id)
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)
@@ -62,8 +71,8 @@ public actor ConnectedAuditService: AuditService {
 
     /// Starts the audit on the server and pulls its expected set.
     public func start(country: String, by actor: Actor) async throws -> AuditSession {
-        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: AuditResponse.self).audit
-        try await pull(auditID: audit.id)
+        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: WireAuditAnswer.self).audit
+        try await pull(auditID: audit.id, session: audit)
         return audit
     }
 
@@ -72,8 +81,14 @@ public actor ConnectedAuditService: AuditService {
         try await pull(auditID: auditID)
     }
 
-    func pull(auditID: AuditID) async throws {
-        let snapshot = try await client.send(.GET, Routes.path(Routes.auditSnapshot, ["audit_id": auditID]), as: AuditSnapshot.self)
+    /// Pulls the expected set: our snapshot when the server offers it, else SPEC's lists.
+    func pull(auditID: AuditID, session: AuditSession? = nil) async throws {
+        let snapshot: AuditSnapshot
+        if let offered = try await client.sendIfOffered(.GET, Routes.path(Routes.auditSnapshot, ["audit_id": auditID]), as: AuditSnapshot.self) {
+            snapshot = offered
+        } else {
+            snapshot = try await ListedSnapshot(client: client, caseSensitive: caseSensitive).build(try await runningAudit(auditID, known: session))
+        }
         try await replica.store(snapshot)
         engines[auditID] = try await replica.loadEngine(auditID: auditID, caseSensitive: caseSensitive)?.engine
     }
@@ -81,6 +96,12 @@ public actor ConnectedAuditService: AuditService {
     /// Decides the scan locally, stores it in the outbox, and returns at once; the SyncEngine
     /// delivers it. A scan_id seen before returns the outcome recorded then.
     public func record(_ scan: ScanRequest) async throws -> ScanResult {
+        if recording { await withCheckedContinuation { waitingToRecord.append($0) } } else { recording = true }
+        defer { if waitingToRecord.isEmpty { recording = false } else { waitingToRecord.removeFirst().resume() } }
+        return try await recordInTurn(scan)
+    }
+
+    private func recordInTurn(_ scan: ScanRequest) async throws -> ScanResult {
         let identifier = try Identifier.normalize(scan.identifier)
         let auditID = try await auditForScan(scan.auditId)
         var engine = try await engine(for: auditID)
@@ -99,6 +120,8 @@ public actor ConnectedAuditService: AuditService {
             scanID: scanID, auditID: auditID, identifier: identifier, source: first.source, station: first.station,
             user: first.user, scannedAt: first.scannedAt, localStatus: decision.status, localMessage: message,
             addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
+        // The server's answers may have corrected the engine meanwhile: apply to the latest.
+        engine = engines[auditID] ?? engine
         engine.apply(decision, scan: first)
         engines[auditID] = engine
         if autoSync { await startSync() }
@@ -124,23 +147,27 @@ public actor ConnectedAuditService: AuditService {
         if !waiting.isEmpty {
             throw InventoryError.unavailable("\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit")
         }
-        let answer = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: EndResponse.self)
-        if try await replica.session(auditID: auditID) != nil { try await replica.update(answer.audit) }
-        return answer.summary
+        let summary = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: WireEnd.self).summary
+        if try await replica.session(auditID: auditID) != nil { try await replica.update(summary.audit) }
+        return summary
     }
 
     public func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset> {
         await sync.kick()
         var items = APIClient.listItems(query)
-        items["audit_id"] = auditID
-        return try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
-                                     as: ListResponse<AuditAsset>.self).page
+        // SPEC's lists take no audit: only our server is told which one.
+        if extended == nil { _ = try? await status() }
+        if extended == true { items["audit_id"] = auditID }
+        let page = try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
+                                         as: WirePage<WireAuditAsset>.self).page
+        return Page(items: page.items.map { $0.hasOutcome ? $0.asset : $0.asset.inferringOutcome(from: list) }, pagination: page.pagination)
     }
 
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
-        var items = APIClient.listItems(query)
-        items["country"] = country
-        return try await client.send(.GET, Routes.auditHistory, query: items, as: ListResponse<AuditSession>.self).page
+        var items: [String: String?] = ["country": country, "page": String(query.page), "per_page": String(query.perPage)]
+        if extended == true { items["search"] = query.search }
+        let page = try await client.send(.GET, Routes.auditHistory, query: items, as: WirePage<WireSession>.self).page
+        return Page(items: page.items.map(\.session), pagination: page.pagination)
     }
 
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {

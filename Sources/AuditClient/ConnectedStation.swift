@@ -39,9 +39,12 @@ public struct ConnectedStation: Sendable {
             throw InventoryError.invalid(ValidationError(field: "server", message: "'\(server)' is not an http:// or https:// address"))
         }
         let client = APIClient(baseURL: server, apiKey: apiKey, http: http)
-        let answer = try await client.send(.POST, Routes.login, body: LoginRequest(email: email, password: password, deviceName: deviceName),
-                                           as: LoginResponse.self)
-        let login = StationLogin(server: client.baseURL, token: answer.token, expiresAt: answer.expiresAt, user: answer.user,
+        let (status, data) = try await client.raw(.POST, Routes.login, body: LoginRequest(email: email, password: password, deviceName: deviceName))
+        let answer = try LoginAnswer.read(data, server: client.baseURL, status: status)
+        var user = answer.user
+        if user.email.isEmpty { user.email = email }
+        if user.name.isEmpty { user.name = user.email }
+        let login = StationLogin(server: client.baseURL, token: answer.token, expiresAt: answer.expiresAt, user: user,
                                  deviceName: deviceName, apiKey: apiKey)
         try login.save(databasePath: databasePath)
         return login

@@ -7,12 +7,13 @@ import InventoryCore
 public struct StationLogin: Codable, Sendable, Equatable {
     public var server: String
     public var token: String
-    public var expiresAt: Date
+    /// When the token runs out, if the server said (seed 000's backend does not).
+    public var expiresAt: Date?
     public var user: UserInfo
     public var deviceName: String
     public var apiKey: String?
 
-    public init(server: String, token: String, expiresAt: Date, user: UserInfo, deviceName: String, apiKey: String?) {
+    public init(server: String, token: String, expiresAt: Date?, user: UserInfo, deviceName: String, apiKey: String?) {
         self.server = server; self.token = token; self.expiresAt = expiresAt; self.user = user
         self.deviceName = deviceName; self.apiKey = apiKey
     }

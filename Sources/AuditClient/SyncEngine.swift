@@ -90,11 +90,21 @@ public actor SyncEngine {
         return report
     }
 
+    /// The audit's numbers with `entry` counted, for a server whose answer leaves them out.
+    private func progressWith(_ entry: OutboxEntry) async throws -> AuditProgress {
+        guard let session = try await replica.session(auditID: entry.auditID) else { return AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
+        return AuditProgress(totalAssets: session.totalAssets, scannedCount: min(session.scannedCount + (entry.addsScanned ? 1 : 0), session.totalAssets),
+                             unexpectedCount: session.unexpectedCount + (entry.addsUnexpected ? 1 : 0))
+    }
+
     enum Outcome { case stored, rejected, needsLogin(String), retry(String) }
 
     private func push(_ entry: OutboxEntry) async -> Outcome {
         do {
-            let result = try await client.send(.POST, Routes.auditScan, body: entry.request, as: ScanResult.self)
+            let answer = try await client.send(.POST, Routes.auditScan, body: ScanBody(entry), as: WireScanResult.self)
+            let progress: AuditProgress
+            if let given = answer.progress { progress = given } else { progress = try await progressWith(entry) }
+            let result = answer.result(for: entry, progress: progress)
             try await replica.applyServerResult(result, for: entry)
             await onResult(entry, result)
             return .stored

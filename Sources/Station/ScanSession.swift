@@ -47,13 +47,13 @@ public enum ScanEvent: Sendable, Equatable {
 /// The one scan path of a station. Every front end (`audit scan`, the kiosk, the demo) feeds it
 /// identifiers from its sources: typed lines, image files, a camera. It gives each scan an id,
 /// records it through the audit service, hands the outcome to its observer only once the scan
-/// is stored, and stops the sources once the audit can take no more scans. At the end it
-/// pushes a connected station's outbox.
+/// is stored, and stops the sources once the audit can take no more scans. At the end it says
+/// what a connected station leaves in its outbox (`finish`).
 ///
 /// ```swift
 /// let session = ScanSession(context: context, audit: audit) { event in print(event) }
 /// await session.scanLines(LineReader())
-/// let sync = await session.finish()
+/// let left = await session.finish()
 /// ```
 public actor ScanSession {
     public typealias Observer = @Sendable (ScanEvent) async -> Void
@@ -189,14 +189,6 @@ public actor ScanSession {
         camera = run
         if stopped != nil { run.cancel() }
         try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
-    }
-
-    // MARK: the end
-
-    /// Pushes a connected station's outbox before the front end exits; what cannot go now stays
-    /// in the outbox for the next run or `sync`. Nil when standalone.
-    public func finish() async -> SyncReport? {
-        await connection?.syncNow()
     }
 }
 

@@ -16,6 +16,13 @@ public protocol StationConnection: Sendable {
     func startSync() async
     /// Whether the server answers a call within `timeout`.
     func probe(timeout: Duration) async -> Bool
+    /// The running audits this station holds a local copy of, with its pending scans counted;
+    /// from the local database only, so it answers at once whatever the network does.
+    func heldAudits() async throws -> [AuditSession]
+    /// Asks the server how the held audits stand and takes its answer in; meant to run beside.
+    func refreshHeld() async
+    /// Readies the local copy of an audit it holds (no network), so the first scan is quick.
+    func prepare(auditID: AuditID) async
 }
 
 extension ConnectedAuditService: StationConnection {

@@ -13,7 +13,10 @@ extension AuditStation.Audit {
                 With no source it reads identifiers from standard input, one a line: type them, use a \
                 keyboard-wedge barcode scanner, or pipe a file. --images decodes files and folders; \
                 --device reads a webcam (standard input stays open for manual entry beside it; stop \
-                with Ctrl-C). Each outcome is printed only after the scan is stored.
+                with Ctrl-C). Each outcome is printed only after the scan is stored. A connected \
+                station decides each scan from its local copy of the audit and pushes its outbox \
+                beside; on exit, scans not yet on the server stay in the outbox (one line says how \
+                many) unless --sync-before-exit waits for them.
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
@@ -21,11 +24,29 @@ extension AuditStation.Audit {
         @Option(help: "A V4L2 camera, such as /dev/video0.") var device: String?
         @Option(help: "Who is scanning (default: your login name).") var user: String?
         @Flag(help: "Print one JSON object a line: {identifier, status, message, asset, progress}.") var json = false
+        @Option(name: .customLong("sync-before-exit"), help: ArgumentHelp(
+            "Connected: on exit, push the outbox for up to this many seconds before leaving (default 0: leave at once).",
+            valueName: "seconds"))
+        var syncBeforeExit: Double = 0
+
+        func validate() throws {
+            guard syncBeforeExit.isFinite, (0...86_400).contains(syncBeforeExit) else {
+                throw ArgumentParser.ValidationError("--sync-before-exit takes seconds from 0 to 86400, not \(syncBeforeExit)")
+            }
+        }
 
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global, user: user)
-                let audit = try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)
+                let audit = try await context.heldOrActiveAudit(choice)
+                if let connection = context.connection {
+                    // Beside the scans, never in front of them: push what earlier runs left, and
+                    // learn whether the audit is still running.
+                    await connection.startSync()
+                    let auditID = audit.id
+                    Task.detached { await connection.prepare(auditID: auditID) }
+                    Task.detached { await connection.refreshHeld() }
+                }
                 let printer = ScanPrinter(json: json)
                 let session = ScanSession(context: context, audit: audit) { printer.show($0) }
                 let readStdin = images.isEmpty
@@ -57,10 +78,11 @@ extension AuditStation.Audit {
                 }
                 let (recorded, failures, progress, stopped) = await (session.recorded, session.failures, session.lastProgress, session.stopped)
                 if !json { Terminal.error("\(recorded) scans recorded; \(AuditText.progress(progress)).") }
-                // A connected station pushes what is waiting before the process ends; what cannot
-                // go now stays in the outbox for `audit-station sync`.
-                if let report = await session.finish(), !json {
-                    Terminal.error("Synced \(report.pushed) scans; \(report.remaining) waiting\(report.stoppedBy.map { " (\($0))" } ?? "").")
+                // A connected station leaves at once unless asked to wait: what is not on the server
+                // yet stays in the durable outbox for the next run, `sync` or the kiosk.
+                if let left = await session.finish(waitingUpTo: .milliseconds(Int64(syncBeforeExit * 1000))) {
+                    if syncBeforeExit > 0 && !json { Terminal.error("Synced \(left.pushed) scans before exit.") }
+                    if let notice = left.notice { Terminal.error(notice) }
                 }
                 if let stopped { throw stopped }
                 if failures > 0 { throw ExitCode(2) }

@@ -55,6 +55,23 @@ struct ConnectedScanningTests {
         }
     }
 
+    /// The camera and the keyboard record at the same moment: no scan may be missing from the
+    /// station's local copy afterwards.
+    @Test func scansRecordedAtTheSameMomentAreAllKept() async throws {
+        try await TestServer.with { server in
+            try await server.admin("both@example.com")
+            try await server.seed((1...20).map { ("C\($0)", "SG") })
+            let station = try await Station.make(server, email: "both@example.com", name: "kiosk-1")
+            let audit = try await station.audit.start(country: "SG", by: Actor(user: "both", station: "kiosk-1"))
+            try await withThrowingTaskGroup(of: ScanStatus.self) { group in
+                for index in 1...20 { group.addTask { try await station.scan("C\(index)").status } }
+                for try await status in group { #expect(status == .foundExpected) }
+            }
+            for index in 1...20 { #expect(try await station.scan("C\(index)").status == .alreadyScanned) }
+            #expect(try await station.audit.heldAudits().first { $0.id == audit.id }?.scannedCount == 20)
+        }
+    }
+
     static func scanAll(_ station: Station, _ identifiers: [String]) async throws {
         for identifier in identifiers { _ = try await station.scan(identifier) }
     }

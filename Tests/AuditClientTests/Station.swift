@@ -19,10 +19,16 @@ struct Station {
     /// `autoSync` off: only `syncNow` pushes, so a test knows what each push carries.
     static func make(_ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
                      path: String? = nil, autoSync: Bool = false) async throws -> Station {
+        try await make(server: server.baseURL, email: email, name: name, via: url, timeout: timeout, path: path, autoSync: autoSync)
+    }
+
+    /// The same at any server's address (the SPEC-only server of these tests).
+    static func make(server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
+                     path: String? = nil, autoSync: Bool = false) async throws -> Station {
         let path = path ?? TestServer.temporaryPath().replacingOccurrences(of: "server.sqlite", with: "station.sqlite")
         let login: StationLogin
         if let saved = try StationLogin.load(databasePath: path) { login = saved } else {
-            login = try await ConnectedStation.logIn(server: server.baseURL, email: email, password: "secret-pass", deviceName: name,
+            login = try await ConnectedStation.logIn(server: server, email: email, password: "secret-pass", deviceName: name,
                                                      apiKey: nil, databasePath: path, http: TestServer.http)
         }
         let database = try AppDatabase(path: path)

@@ -35,7 +35,7 @@ struct StationProcess {
     /// Runs to completion, feeding `input` on standard input.
     @discardableResult
     static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
-                    directory: URL? = nil) throws -> Output {
+                    directory: URL? = nil, onStart: (pid_t) -> Void = { _ in }) throws -> Output {
         let process = Process()
         if let directory { process.currentDirectoryURL = directory }
         process.executableURL = executable
@@ -49,6 +49,7 @@ struct StationProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        onStart(process.processIdentifier)
         let writer = Thread {
             try? stdin.fileHandleForWriting.write(contentsOf: input)
             try? stdin.fileHandleForWriting.close()

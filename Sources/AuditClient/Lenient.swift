@@ -1,0 +1,64 @@
+import Foundation
+import InventoryCore
+
+/// Reading answers from any server that speaks the audit API: a field SPEC marks optional may
+/// be missing, null or of another JSON type, and fields this station does not know are
+/// ignored. Keys are camelCase because the station's decoder converts snake_case first.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+typealias LenientContainer = KeyedDecodingContainer<AnyKey>
+
+extension LenientContainer {
+    /// The value, or nil when it is missing, null or not of this type.
+    func optional<T: Decodable>(_ name: String, as type: T.Type = T.self) -> T? {
+        (try? decodeIfPresent(type, forKey: AnyKey(name))) ?? nil
+    }
+
+    /// A value the station cannot do without; its absence is a readable decoding error.
+    func required<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard let value = optional(name, as: type) else {
+            throw DecodingError.keyNotFound(AnyKey(name), .init(codingPath: codingPath, debugDescription: "\(name) is missing or not a \(T.self)"))
+        }
+        return value
+    }
+
+    /// Text, also when the server sends a number (ids, `started_by` as a user id).
+    func text(_ name: String) -> String? {
+        if let text = optional(name, as: String.self) { return text }
+        if let number = optional(name, as: Int64.self) { return String(number) }
+        if let number = optional(name, as: Double.self) { return String(number) }
+        return nil
+    }
+
+    /// A whole number, also when the server sends it as text or with a fraction.
+    func integer(_ name: String) -> Int? {
+        if let number = optional(name, as: Int.self) { return number }
+        if let number = optional(name, as: Double.self), number.isFinite, abs(number) < 1e15 { return Int(number) }
+        return text(name).flatMap { Int($0) }
+    }
+
+    /// A boolean, also as 0/1 or "true"/"false".
+    func flag(_ name: String) -> Bool? {
+        if let value = optional(name, as: Bool.self) { return value }
+        if let number = optional(name, as: Int.self) { return number != 0 }
+        return optional(name, as: String.self).flatMap { ["true": true, "false": false, "1": true, "0": false][$0.lowercased()] }
+    }
+
+    /// An enum by its raw value, also in the other case ("staff" for STAFF).
+    func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T? where T.RawValue == String {
+        guard let raw = optional(name, as: String.self) else { return nil }
+        return T(rawValue: raw) ?? T(rawValue: raw.uppercased()) ?? T(rawValue: raw.lowercased())
+    }
+
+    func has(_ name: String) -> Bool { contains(AnyKey(name)) }
+}
+
+extension Decoder {
+    func lenient() throws -> LenientContainer { try container(keyedBy: AnyKey.self) }
+}

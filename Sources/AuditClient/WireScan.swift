@@ -1,0 +1,97 @@
+import Foundation
+import InventoryCore
+import InventoryStore
+
+/// An entry of an audit list or a scan answer as any server sends it. SPEC's Asset in audit
+/// lists is `id, asset_tag, serial_num?, name, model?, status, location?, company?` (and in the
+/// unexpected list `identifier` and `reason`, with the asset fields null for an unknown
+/// identifier); our server adds the outcome and the first scan. An asset status outside SPEC's
+/// list reads as IN_STOCK.
+struct WireAuditAsset: Decodable, Sendable {
+    var asset: AuditAsset
+    /// Whether the server said how the audit stands with it (our lists do; SPEC's need not).
+    var hasOutcome: Bool
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.lenient()
+        let id = fields.integer("id").map(Int64.init)
+        let tag = fields.text("assetTag")
+        let brief = id.flatMap { id in tag.map { tag in
+            AssetBrief(id: id, assetTag: tag, serialNum: fields.text("serialNum"), name: fields.text("name") ?? tag,
+                       model: fields.text("model"), status: fields.choice("status", as: AssetStatus.self) ?? .inStock,
+                       location: fields.text("location"), company: fields.text("company"), country: fields.text("country")?.uppercased() ?? "")
+        } }
+        let outcome = fields.choice("outcome", as: AuditOutcome.self)
+        hasOutcome = outcome != nil
+        asset = AuditAsset(asset: brief, identifier: fields.text("identifier") ?? tag ?? "", outcome: outcome ?? .scanned,
+                           reason: fields.choice("reason", as: UnexpectedReason.self), scanCount: fields.integer("scanCount") ?? 0)
+        asset.firstScannedAt = fields.optional("firstScannedAt", as: Date.self)
+        asset.station = fields.text("station")
+        asset.user = fields.text("user")
+        asset.source = fields.choice("source", as: ScanSource.self)
+        if brief != nil && asset.country == "" { asset.country = nil }
+    }
+}
+
+extension AuditAsset {
+    /// The entry with the outcome its list implies, for a server whose lists do not say it.
+    func inferringOutcome(from list: AuditList) -> AuditAsset {
+        var entry = self
+        switch list {
+        case .scanned: entry.outcome = .scanned
+        case .missing: entry.outcome = .missing
+        case .unexpected: entry.outcome = .unexpected
+        case .all: entry.outcome = firstScannedAt == nil ? .missing : .scanned
+        }
+        return entry
+    }
+}
+
+/// The answer to `POST /scan` as any server gives it: SPEC's `{status, message, asset?,
+/// progress}`, where progress may lack `missing_count`, plus what our server adds (the first
+/// scan, the reason, the ids). What is missing comes from the scan the station sent.
+struct WireScanResult: Decodable, Sendable {
+    var status: ScanStatus?
+    var message: String?
+    var asset: AuditAsset?
+    var reason: UnexpectedReason?
+    var firstScan: FirstScan?
+    var progress: AuditProgress?
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.lenient()
+        status = fields.choice("status", as: ScanStatus.self)
+        message = fields.text("message")
+        asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
+        reason = fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason
+        firstScan = fields.optional("firstScan", as: FirstScan.self)
+        if let numbers = try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress")), let total = numbers.integer("totalAssets") {
+            progress = AuditProgress(totalAssets: total, scannedCount: numbers.integer("scannedCount") ?? 0,
+                                     unexpectedCount: numbers.integer("unexpectedCount") ?? 0)
+        }
+    }
+
+    /// The result for `entry`: the server's outcome where it gave one, the station's otherwise;
+    /// `progress` is the server's when it sent it.
+    func result(for entry: OutboxEntry, progress: AuditProgress) -> ScanResult {
+        ScanResult(identifier: entry.identifier, status: status ?? entry.localStatus, message: message ?? entry.localMessage,
+                   asset: asset, reason: reason, firstScan: firstScan, progress: progress,
+                   auditId: entry.auditID, scanId: entry.scanID)
+    }
+}
+
+/// `POST /scan` with only the fields SPEC defines: `{identifier, audit_id, scan_id, source,
+/// scanned_at, device_name}`. The user comes from the token.
+struct ScanBody: Encodable, Sendable {
+    var identifier: String
+    var auditId: AuditID
+    var scanId: String
+    var source: ScanSource
+    var scannedAt: Date
+    var deviceName: String
+
+    init(_ entry: OutboxEntry) {
+        identifier = entry.identifier; auditId = entry.auditID; scanId = entry.scanID; source = entry.source
+        scannedAt = entry.scannedAt; deviceName = entry.station
+    }
+}
