@@ -37,8 +37,9 @@ public struct APIClient: Sendable {
     /// The same for a call only some servers offer (our extensions): nil when the server
     /// answers 404 or 405, so the caller falls back to the calls every server has.
     func sendIfOffered<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
+                                                      body: (some Encodable & Sendable)? = Empty?.none,
                                                       as type: Payload.Type = Payload.self) async throws -> Payload? {
-        let (status, data) = try await exchange(method, path, query: query, body: Empty?.none, timeout: nil)
+        let (status, data) = try await exchange(method, path, query: query, body: body, timeout: nil)
         if status == 404 || status == 405 { return nil }
         guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
         return try decode(Payload.self, data, status: status)

@@ -3,7 +3,8 @@ import Foundation
 import InventoryCore
 import InventoryStore
 
-/// Pushes the outbox to the server, oldest scan first, one at a time. A failure that may pass
+/// Pushes the outbox to the server, oldest scan first: in batches of up to 500 when the server
+/// offers `POST /audit/scans`, else one at a time. A failure that may pass
 /// (no network, a timeout, a 5xx) is retried with exponential backoff; the scan_id makes a
 /// resend harmless, so a scan whose answer was lost counts once. A refusal (the audit ended,
 /// not allowed) marks the scan rejected and moves on. A 401 stops until the user logs in again.
@@ -16,6 +17,8 @@ public actor SyncEngine {
     private var onResult: ResultHandler = { _, _ in }
     private var current: Task<SyncReport, Never>?
     private var kickedAgain = false
+    /// Whether the server takes batches: unknown until the first batch is tried.
+    private var batchOffered: Bool?
 
     public init(client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy()) {
         self.client = client; self.outbox = outbox; self.replica = replica; self.policy = policy
@@ -51,16 +54,30 @@ public actor SyncEngine {
         if kickedAgain { kickedAgain = false; startPush() }
     }
 
+    /// Hands a stored answer to the result handler.
+    func deliver(_ entry: OutboxEntry, _ result: ScanResult) async { await onResult(entry, result) }
+
     private func pushAll() async -> SyncReport {
         var report = SyncReport()
         var failures = 0
         while !Task.isCancelled {
             let batch: [OutboxEntry]
-            do { batch = try await outbox.pending(limit: 200) } catch {
+            do { batch = try await outbox.pending(limit: BatchScanRequest.limit) } catch {
                 report.stoppedBy = error.localizedDescription
                 break
             }
             if batch.isEmpty { break }
+            if batch.count > 1, batchOffered != false {
+                if let outcomes = await pushBatch(batch) {
+                    batchOffered = true
+                    if await tally(outcomes, batch, into: &report, failures: &failures) { return await finish(report) }
+                    if outcomes.contains(where: { if case .retry = $0 { true } else { false } }) {
+                        try? await Task.sleep(for: policy.delay(afterFailures: failures))
+                    }
+                    continue
+                }
+                batchOffered = false
+            }
             var index = 0
             while index < batch.count {
                 let entry = batch[index]
@@ -84,6 +101,30 @@ public actor SyncEngine {
         return await finish(report)
     }
 
+    /// Counts a batch's outcomes; true when the push must stop (a login is needed, or scans
+    /// failed `policy.maxAttempts` times in a row).
+    private func tally(_ outcomes: [Outcome], _ batch: [OutboxEntry], into report: inout SyncReport, failures: inout Int) async -> Bool {
+        var retried: String?
+        for (entry, outcome) in zip(batch, outcomes) {
+            switch outcome {
+            case .stored: report.pushed += 1
+            case .rejected: report.rejected += 1
+            case .needsLogin(let message):
+                report.needsLogin = true
+                report.stoppedBy = message
+                return true
+            case .retry(let message):
+                retried = message
+                try? await outbox.noteFailure(scanID: entry.scanID, error: message)
+            }
+        }
+        guard let retried else { failures = 0; return false }
+        failures += 1
+        guard failures >= policy.maxAttempts else { return false }
+        report.stoppedBy = retried
+        return true
+    }
+
     private func finish(_ report: SyncReport) async -> SyncReport {
         var report = report
         report.remaining = (try? await outbox.counts().pending) ?? 0
@@ -91,7 +132,7 @@ public actor SyncEngine {
     }
 
     /// The audit's numbers with `entry` counted, for a server whose answer leaves them out.
-    private func progressWith(_ entry: OutboxEntry) async throws -> AuditProgress {
+    func progressWith(_ entry: OutboxEntry) async throws -> AuditProgress {
         guard let session = try await replica.session(auditID: entry.auditID) else { return AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
         return AuditProgress(totalAssets: session.totalAssets, scannedCount: min(session.scannedCount + (entry.addsScanned ? 1 : 0), session.totalAssets),
                              unexpectedCount: session.unexpectedCount + (entry.addsUnexpected ? 1 : 0))
@@ -99,7 +140,7 @@ public actor SyncEngine {
 
     enum Outcome { case stored, rejected, needsLogin(String), retry(String) }
 
-    private func push(_ entry: OutboxEntry) async -> Outcome {
+    func push(_ entry: OutboxEntry) async -> Outcome {
         do {
             let answer = try await client.send(.POST, Routes.auditScan, body: ScanBody(entry), as: WireScanResult.self)
             let progress: AuditProgress

@@ -84,35 +84,44 @@ public struct StationReplica: Sendable {
     /// synced, the first scan the server reports is kept, and the audit's progress becomes the
     /// server's.
     public func applyServerResult(_ result: ScanResult, for entry: OutboxEntry) async throws {
+        try await applyServerResults([(result, entry)])
+    }
+
+    /// Takes many answers in one transaction (a batch push): one commit instead of one each.
+    public func applyServerResults(_ answers: [(result: ScanResult, entry: OutboxEntry)]) async throws {
         let encoder = JSONEncoder.auditStation()
         let decoder = JSONDecoder.auditStation()
         try await database.write { db in
-            try db.cachedStatement(sql: """
-                UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
-                WHERE scan_id = ?
-                """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
-            try StationOutbox.setState(db, "last_sync_at", ISOTime.string(Date()))
-            try StationOutbox.setState(db, "last_error", nil)
-            guard var session = try Self.session(db, auditID: result.auditId, decoder: decoder) else { return }
-            let first = try Self.text(encoder, result.firstScan ?? entry.firstScan)
-            switch result.status {
-            case .foundExpected, .alreadyScanned:
-                if let assetID = result.asset?.id {
-                    try db.cachedStatement(sql: "UPDATE replica_assets SET first_scan = ? WHERE audit_id = ? AND asset_id = ? AND expected")
-                        .execute(arguments: [first, result.auditId, assetID])
-                }
-            case .unexpected, .unknown:
-                let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan) VALUES (?, ?, ?)")
-                    .execute(arguments: [result.auditId, key, first])
-            }
-            let progress = result.progress
-            session.totalAssets = progress.totalAssets; session.scannedCount = progress.scannedCount
-            session.missingCount = progress.missingCount; session.unexpectedCount = progress.unexpectedCount
-            session.completionPercentage = progress.completionPercentage
-            try db.cachedStatement(sql: "UPDATE replica_audits SET session = ? WHERE id = ?")
-                .execute(arguments: [try Self.text(encoder, session), session.id])
+            for (result, entry) in answers { try Self.apply(db, result, for: entry, encoder: encoder, decoder: decoder) }
         }
+    }
+
+    private static func apply(_ db: Database, _ result: ScanResult, for entry: OutboxEntry, encoder: JSONEncoder, decoder: JSONDecoder) throws {
+        try db.cachedStatement(sql: """
+            UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
+            WHERE scan_id = ?
+            """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
+        try StationOutbox.setState(db, "last_sync_at", ISOTime.string(Date()))
+        try StationOutbox.setState(db, "last_error", nil)
+        guard var session = try Self.session(db, auditID: result.auditId, decoder: decoder) else { return }
+        let first = try Self.text(encoder, result.firstScan ?? entry.firstScan)
+        switch result.status {
+        case .foundExpected, .alreadyScanned:
+            if let assetID = result.asset?.id {
+                try db.cachedStatement(sql: "UPDATE replica_assets SET first_scan = ? WHERE audit_id = ? AND asset_id = ? AND expected")
+                    .execute(arguments: [first, result.auditId, assetID])
+            }
+        case .unexpected, .unknown:
+            let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan) VALUES (?, ?, ?)")
+                .execute(arguments: [result.auditId, key, first])
+        }
+        let progress = result.progress
+        session.totalAssets = progress.totalAssets; session.scannedCount = progress.scannedCount
+        session.missingCount = progress.missingCount; session.unexpectedCount = progress.unexpectedCount
+        session.completionPercentage = progress.completionPercentage
+        try db.cachedStatement(sql: "UPDATE replica_audits SET session = ? WHERE id = ?")
+            .execute(arguments: [try Self.text(encoder, session), session.id])
     }
 
     static func session(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> AuditSession? {

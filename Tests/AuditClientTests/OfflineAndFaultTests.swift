@@ -40,6 +40,29 @@ struct OfflineAndFaultTests {
         }
     }
 
+    @Test("Queued scans go in batches: 1,200 scans in a few calls, each counted once")
+    func queuedScansGoInBatches() async throws {
+        try await TestServer.with { server in
+            try await server.admin("batch@example.com")
+            try await server.seed((1...1_200).map { ("B\($0)", "SG") })
+            let proxy = try FaultProxy(upstreamPort: server.port, plan: [])
+            defer { proxy.stop() }
+            let direct = try await Station.make(server, email: "batch@example.com", name: "kiosk-1")
+            let audit = try await direct.audit.start(country: "SG", by: Actor(user: "batch", station: "kiosk-1"))
+            let station = try await Station.make(server, email: "batch@example.com", name: "kiosk-1",
+                                                 via: "http://127.0.0.1:\(proxy.port)", path: direct.path, autoSync: false)
+            for index in 1...1_200 { _ = try await station.scan("B\(index)") }
+            let before = proxy.applied.count
+            let report = await station.audit.syncNow()
+            #expect(report.pushed == 1_200 && report.remaining == 0, "\(report)")
+            #expect(proxy.applied.count - before <= 6, "3 batches of at most 500, not 1,200 calls: \(proxy.applied.count - before)")
+            let onServer = try await server.parts.audits.audit(id: audit.id)
+            #expect(onServer.scannedCount == 1_200)
+            let stored = try await server.storedScans()
+            #expect(stored.rows == 1_200 && stored.distinct == 1_200)
+        }
+    }
+
     @Test(arguments: [
         [Fault.error500, .error500],
         [Fault.reset],
@@ -57,11 +80,14 @@ struct OfflineAndFaultTests {
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
             let station = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1",
                                                  via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
-            for index in 1...6 { _ = try await station.scan("T\(index)") }
-            _ = try await station.scan("T1")
-            _ = try await station.scan("UNKNOWN-1")
-            let report = await station.audit.syncNow()
-            #expect(report.remaining == 0 && report.rejected == 0)
+            // Pushed two at a time, so the faults fall on several batch calls, not one.
+            let identifiers = (1...6).map { "T\($0)" } + ["T1", "UNKNOWN-1"]
+            var report = SyncReport()
+            for pair in stride(from: 0, to: identifiers.count, by: 2) {
+                for identifier in identifiers[pair..<pair + 2] { _ = try await station.scan(identifier) }
+                report = await station.audit.syncNow()
+                #expect(report.remaining == 0 && report.rejected == 0, "\(report)")
+            }
             let onServer = try await server.parts.audits.audit(id: audit.id)
             #expect(onServer.scannedCount == 6 && onServer.unexpectedCount == 1)
             let stored = try await server.storedScans()
