@@ -20,8 +20,9 @@ public final class BarcodeDecoder {
     public func decode(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
         guard first.isEmpty, config.retry, image.width > 0, image.height > 0 else { return first }
-        var pooled = firstPassFactor(image) > 1 ? candidates(full(image)) : []
-        for pass in config.retryPasses {
+        let rescan = firstPassFactor(image) > 1
+        var pooled = rescan ? candidates(full(image)) : []
+        for pass in RetryPass.plan(config.retryPasses, for: image, alreadyScanned: rescan ? image.width * image.height : 0) {
             pooled += pass.apply(to: image).map(candidates) ?? []
         }
         return filter.accepted(pooled)
