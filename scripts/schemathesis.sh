@@ -35,7 +35,7 @@ station assets import "$work/assets.csv" >/dev/null 2>&1
 station customers create --name Ann --contact-number "+65 1" --address "1 Road" --country SG >/dev/null
 station audit start --country SG --user Admin >/dev/null
 
-station serve --host 127.0.0.1 --port 0 2>"$work/serve.log" &
+"$binary" --database "$db" serve --host 127.0.0.1 --port 0 >"$work/serve.log" 2>&1 &
 server=$!
 port=""
 for _ in $(seq 1 300); do
