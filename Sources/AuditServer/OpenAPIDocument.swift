@@ -23,12 +23,14 @@ paths:
       summary: Liveness check
       security: []
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
   /openapi.yaml:
     get:
       summary: This document
       security: []
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200":
           description: The OpenAPI document
           content:
@@ -39,6 +41,7 @@ paths:
       security: []
       requestBody: {$ref: "#/components/requestBodies/Login"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -47,12 +50,14 @@ paths:
     post:
       summary: Revoke the token of this request
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/auth/me:
     get:
       summary: The signed-in user
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/status:
@@ -61,6 +66,7 @@ paths:
       parameters:
         - {name: country, in: query, schema: {type: string}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -69,6 +75,7 @@ paths:
     get:
       summary: Countries the user may audit, with expected asset counts
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/start:
@@ -76,6 +83,7 @@ paths:
       summary: Start the audit of a country
       requestBody: {$ref: "#/components/requestBodies/Start"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -87,6 +95,7 @@ paths:
       summary: Record a scan; a repeated scan_id is the same scan
       requestBody: {$ref: "#/components/requestBodies/Scan"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -99,6 +108,7 @@ paths:
       summary: End an audit; later scans are refused
       requestBody: {$ref: "#/components/requestBodies/End"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -115,6 +125,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -127,6 +138,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/{audit_id}:
@@ -135,6 +147,7 @@ paths:
       parameters:
         - {$ref: "#/components/parameters/AuditID"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -146,6 +159,7 @@ paths:
         - {$ref: "#/components/parameters/AuditID"}
         - {name: format, in: query, schema: {type: string, enum: [json, csv]}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200":
           description: The report
           content:
@@ -160,6 +174,7 @@ paths:
       parameters:
         - {$ref: "#/components/parameters/AuditID"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -175,6 +190,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -182,6 +198,7 @@ paths:
       summary: Create an asset (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -194,6 +211,7 @@ paths:
       parameters:
         - {name: identifier, in: query, required: true, schema: {type: string}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -202,6 +220,7 @@ paths:
       summary: Import rows of assets, all or none (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -213,6 +232,7 @@ paths:
     get:
       summary: One asset
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -220,6 +240,7 @@ paths:
       summary: Edit an asset (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -231,6 +252,7 @@ paths:
       parameters:
         - {name: mode, in: query, schema: {type: string, enum: [archive, delete]}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -242,6 +264,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -255,12 +278,14 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
     post:
       summary: Create an accessory (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -271,12 +296,14 @@ paths:
     get:
       summary: One accessory
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "404": {$ref: "#/components/responses/Error"}
     put:
       summary: Edit an accessory (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -284,6 +311,7 @@ paths:
     delete:
       summary: Delete an accessory; 409 while any are checked out
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -295,6 +323,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Movement"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -306,6 +335,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Movement"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -318,12 +348,14 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
     post:
       summary: Create a customer (not CLIENT users)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -333,12 +365,14 @@ paths:
     get:
       summary: One customer
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "404": {$ref: "#/components/responses/Error"}
     put:
       summary: Edit a customer (not CLIENT users)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -346,6 +380,7 @@ paths:
     delete:
       summary: Delete a customer; 409 while assets or accessories are assigned
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -446,7 +481,7 @@ components:
         application/json:
           schema: {$ref: "#/components/schemas/Success"}
     Error:
-      description: Failure, with the error envelope
+      description: Failure, with the error envelope (any status an operation does not list)
       content:
         application/json:
           schema: {$ref: "#/components/schemas/Failure"}
