@@ -5,7 +5,8 @@
 # assets and a running audit, logs in for a token, and checks every operation of /openapi.yaml for
 # no 5xx (not_a_server_error) and answers that match the document (response_schema_conformance).
 # Logout is left out, as it would revoke the token the run uses. The server is stopped at the end.
-# Environment: AUDIT_STATION (the built binary; by default `swift build` makes it), SCHEMATHESIS_SEED
+# Environment: AUDIT_STATION (the built binary; by default `swift build` makes it), SCHEMATHESIS_CHECKS
+# (to run other checks, comma-separated), SCHEMATHESIS_SEED
 # (1), SCHEMATHESIS_REPORT (a folder to keep the JUnit report in). Exits with schemathesis's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +62,7 @@ echo "schemathesis against $base/openapi.yaml: at most $examples examples an ope
 set +e
 schemathesis run "$base/openapi.yaml" --url "$base" \
     -H "Authorization: Bearer $token" \
-    --checks not_a_server_error,response_schema_conformance \
+    --checks "${SCHEMATHESIS_CHECKS:-not_a_server_error,response_schema_conformance}" \
     --phases examples,coverage,fuzzing \
     --max-examples "$examples" --max-time "$seconds" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-path /api/v1/auth/logout \
