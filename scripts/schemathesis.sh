@@ -57,17 +57,17 @@ print((answer.get("data") or answer)["token"])
 PY
 )"
 
-report="${SCHEMATHESIS_REPORT:-$work/report}"
+report="$(realpath -m "${SCHEMATHESIS_REPORT:-$work/report}")"
 echo "schemathesis against $base/openapi.yaml: at most $examples examples an operation, $seconds s"
 set +e
-schemathesis run "$base/openapi.yaml" --url "$base" \
+(cd "$work" && schemathesis run "$base/openapi.yaml" --url "$base" \
     -H "Authorization: Bearer $token" \
     --checks "${SCHEMATHESIS_CHECKS:-not_a_server_error,response_schema_conformance}" \
     --phases examples,coverage,fuzzing \
     --max-examples "$examples" --max-time "$seconds" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-path /api/v1/auth/logout \
     --workers 1 --request-timeout 10 --no-color \
-    --report junit --report-dir "$report"
+    --report junit --report-dir "$report")  # from $work, where it keeps its .schemathesis cache
 status=$?
 set -e
 if grep -q '"status":500\|Fatal error' "$work/serve.log"; then echo "the server log shows a failure:" >&2; tail -20 "$work/serve.log" >&2; fi
