@@ -111,6 +111,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // MARK: fuzz targets
+        // libFuzzer targets over the image loaders and decoder, the CSV import and the JSON bodies
+        // (scripts/fuzz.sh builds them with -sanitize=fuzzer,address and -DFUZZING in .build-fuzz).
+        // Built plainly, each replays files through the same step and reports peak memory.
+        .target(name: "FuzzEntries", dependencies: ["Scanning", "InventoryCore", "AuditAPI"], path: "Fuzz/Entries"),
+        .systemLibrary(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "fuzz-images", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/images"),
+        .executableTarget(name: "fuzz-csv", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/csv"),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
         .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
         .testTarget(name: "CLITests", dependencies: [

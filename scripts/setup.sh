@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything AuditStation needs on Debian 12: the C libraries it links
 # (SQLite, zbar, zxing-cpp, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
-# compare against (zbarimg, pyzbar, zxing-cpp for Python), the generators for SampleImages/, and headless Chromium
-# with its WebDriver for the kiosk's browser tests and screenshots.
+# compare against (zbarimg, pyzbar, zxing-cpp for Python), the generators for SampleImages/,
+# headless Chromium with its WebDriver for the kiosk's browser tests and screenshots, and
+# schemathesis for the API schema check (scripts/schemathesis.sh).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -16,6 +17,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     zint qrencode \
     chromium chromium-driver python3-selenium fonts-dejavu-core \
     python3-pip >/dev/null
-python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy 2>/dev/null \
-  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar zxing-cpp segno python-barcode Pillow numpy
+python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis
 echo "AuditStation dependencies installed."

@@ -23,12 +23,14 @@ paths:
       summary: Liveness check
       security: []
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
   /openapi.yaml:
     get:
       summary: This document
       security: []
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200":
           description: The OpenAPI document
           content:
@@ -39,6 +41,7 @@ paths:
       security: []
       requestBody: {$ref: "#/components/requestBodies/Login"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -47,12 +50,14 @@ paths:
     post:
       summary: Revoke the token of this request
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/auth/me:
     get:
       summary: The signed-in user
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/status:
@@ -61,6 +66,7 @@ paths:
       parameters:
         - {name: country, in: query, schema: {type: string}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -69,6 +75,7 @@ paths:
     get:
       summary: Countries the user may audit, with expected asset counts
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/start:
@@ -76,6 +83,7 @@ paths:
       summary: Start the audit of a country
       requestBody: {$ref: "#/components/requestBodies/Start"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -87,6 +95,7 @@ paths:
       summary: Record a scan; a repeated scan_id is the same scan
       requestBody: {$ref: "#/components/requestBodies/Scan"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -110,6 +119,7 @@ paths:
                   maxItems: 500
                   items: {$ref: "#/components/schemas/ScanInput"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -119,6 +129,7 @@ paths:
       summary: End an audit; later scans are refused
       requestBody: {$ref: "#/components/requestBodies/End"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -135,6 +146,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -147,6 +159,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/audit/{audit_id}:
@@ -155,6 +168,7 @@ paths:
       parameters:
         - {$ref: "#/components/parameters/AuditID"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -168,6 +182,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -180,6 +195,7 @@ paths:
         - {$ref: "#/components/parameters/AuditID"}
         - {name: format, in: query, schema: {type: string, enum: [json, csv]}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200":
           description: The report
           content:
@@ -194,6 +210,7 @@ paths:
       parameters:
         - {$ref: "#/components/parameters/AuditID"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -202,6 +219,7 @@ paths:
     get:
       summary: The devices users log in from, with their last activity and scans (an admin sees every user's)
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
   /api/v1/devices/register-push-token:
@@ -219,6 +237,7 @@ paths:
                 platform: {type: string, enum: [ios, android, web, linux]}
                 device_name: {type: string, minLength: 1}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -234,6 +253,7 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -241,6 +261,7 @@ paths:
       summary: Create an asset (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -253,6 +274,7 @@ paths:
       parameters:
         - {name: identifier, in: query, required: true, schema: {type: string}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -261,6 +283,7 @@ paths:
       summary: Import rows of assets, all or none (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
@@ -272,6 +295,7 @@ paths:
     get:
       summary: One asset
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -279,6 +303,7 @@ paths:
       summary: Edit an asset (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -290,6 +315,7 @@ paths:
       parameters:
         - {name: mode, in: query, schema: {type: string, enum: [archive, delete]}}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -301,6 +327,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -314,12 +341,14 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
     post:
       summary: Create an accessory (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
@@ -330,12 +359,14 @@ paths:
     get:
       summary: One accessory
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "404": {$ref: "#/components/responses/Error"}
     put:
       summary: Edit an accessory (needs can_edit_assets)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -343,6 +374,7 @@ paths:
     delete:
       summary: Delete an accessory; 409 while any are checked out
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -354,6 +386,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Movement"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -365,6 +398,7 @@ paths:
         - {$ref: "#/components/parameters/ID"}
       requestBody: {$ref: "#/components/requestBodies/Movement"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -377,12 +411,14 @@ paths:
         - {$ref: "#/components/parameters/Page"}
         - {$ref: "#/components/parameters/PerPage"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "401": {$ref: "#/components/responses/Error"}
     post:
       summary: Create a customer (not CLIENT users)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "201": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "422": {$ref: "#/components/responses/Error"}
@@ -392,12 +428,14 @@ paths:
     get:
       summary: One customer
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "404": {$ref: "#/components/responses/Error"}
     put:
       summary: Edit a customer (not CLIENT users)
       requestBody: {$ref: "#/components/requestBodies/Object"}
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -405,6 +443,7 @@ paths:
     delete:
       summary: Delete a customer; 409 while assets or accessories are assigned
       responses:
+        default: {$ref: "#/components/responses/Error"}
         "200": {$ref: "#/components/responses/Ok"}
         "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
@@ -506,7 +545,7 @@ components:
         application/json:
           schema: {$ref: "#/components/schemas/Success"}
     Error:
-      description: Failure, with the error envelope
+      description: Failure, with the error envelope (any status an operation does not list)
       content:
         application/json:
           schema: {$ref: "#/components/schemas/Failure"}

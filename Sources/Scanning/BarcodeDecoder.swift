@@ -30,9 +30,10 @@ public final class BarcodeDecoder {
         let first = decodeOnce(image)
         let found = confirmed(first, in: image)
         guard found.isEmpty, config.retry, image.width > 0, image.height > 0 else { return found }
+        let rescan = firstPassFactor(image) > 1
         var pooled = first
-        if firstPassFactor(image) > 1 { pooled += candidates(full(image)) }
-        for pass in config.retryPasses {
+        if rescan { pooled += candidates(full(image)) }
+        for pass in RetryPass.plan(config.retryPasses, for: image, alreadyScanned: rescan ? image.width * image.height : 0) {
             pooled += pass.apply(to: image).map(candidates) ?? []
         }
         return filter.accepted(pooled).filter(\.isConfirmed)

@@ -81,25 +81,34 @@ extension GrayImage {
         return GrayImage(width: newWidth, height: newHeight, pixels: out)
     }
 
-    /// The mean of each pixel's (2r+1)² neighbourhood, through an integral image.
-    func boxMeans(radius: Int) -> [Int] {
-        let stride = width + 1
-        var integral = [Int](repeating: 0, count: stride * (height + 1))
-        for y in 0..<height {
-            var rowSum = 0
-            for x in 0..<width {
-                rowSum += Int(pixels[y * width + x])
-                integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1] + rowSum
-            }
-        }
-        var means = [Int](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let top = max(y - radius, 0), bottom = min(y + radius + 1, height)
-            for x in 0..<width {
-                let left = max(x - radius, 0), right = min(x + radius + 1, width)
-                let sum = integral[bottom * stride + right] - integral[top * stride + right]
-                    - integral[bottom * stride + left] + integral[top * stride + left]
-                means[y * width + x] = sum / ((bottom - top) * (right - left))
+    /// The mean of each pixel's (2r+1)² neighbourhood, clipped at the edges. Running sums down
+    /// the columns and then along each row need memory for one row of sums, where an integral
+    /// image of `Int`s would take 16 bytes a pixel (half a gigabyte for a 32-megapixel pass).
+    func boxMeans(radius: Int) -> [UInt8] {
+        guard width > 0, height > 0 else { return [] }
+        var means = [UInt8](repeating: 0, count: width * height)
+        var columns = [Int](repeating: 0, count: width)
+        pixels.withUnsafeBufferPointer { src in
+            means.withUnsafeMutableBufferPointer { dst in
+                columns.withUnsafeMutableBufferPointer { columns in
+                    var top = 0, bottom = 0  // the rows summed in `columns`: top..<bottom
+                    for y in 0..<height {
+                        while bottom < min(y + radius + 1, height) {
+                            for x in 0..<width { columns[x] += Int(src[bottom * width + x]) }
+                            bottom += 1
+                        }
+                        while top < max(y - radius, 0) {
+                            for x in 0..<width { columns[x] -= Int(src[top * width + x]) }
+                            top += 1
+                        }
+                        var sum = 0, left = 0, right = 0  // the columns summed in `sum`: left..<right
+                        for x in 0..<width {
+                            while right < min(x + radius + 1, width) { sum += columns[right]; right += 1 }
+                            while left < max(x - radius, 0) { sum -= columns[left]; left += 1 }
+                            dst[y * width + x] = UInt8(sum / ((bottom - top) * (right - left)))
+                        }
+                    }
+                }
             }
         }
         return means
@@ -107,7 +116,7 @@ extension GrayImage {
 
     /// Each pixel replaced by the mean of its neighbourhood.
     func smoothed(radius: Int = 1) -> GrayImage {
-        GrayImage(width: width, height: height, pixels: boxMeans(radius: radius).map { UInt8(clamping: $0) })
+        GrayImage(width: width, height: height, pixels: boxMeans(radius: radius))
     }
 
     /// The mean of each pixel's 2r+1 neighbours along its column (or row).
@@ -135,7 +144,7 @@ extension GrayImage {
         var out = pixels
         for index in out.indices {
             let value = Int(pixels[index])
-            out[index] = UInt8(clamping: value + amount * (value - means[index]))
+            out[index] = UInt8(clamping: value + amount * (value - Int(means[index])))
         }
         return GrayImage(width: width, height: height, pixels: out)
     }
@@ -145,7 +154,7 @@ extension GrayImage {
         let means = boxMeans(radius: radius)
         var out = pixels
         for index in out.indices {
-            out[index] = Int(pixels[index]) + offset < means[index] ? 0 : 255
+            out[index] = Int(pixels[index]) + offset < Int(means[index]) ? 0 : 255
         }
         return GrayImage(width: width, height: height, pixels: out)
     }

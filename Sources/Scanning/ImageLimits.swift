@@ -6,9 +6,14 @@ public struct ImageLimits: Sendable, Equatable {
     /// byte per pixel, a colour decode briefly three.
     public var maxPixels: Int
 
-    public init(maxFileBytes: Int = 64 << 20, maxPixels: Int = 40_000_000) {
+    /// The most memory a decoder may take for one image beyond its greyscale result: the whole
+    /// image of DCT coefficients that a progressive or multi-scan JPEG needs while it decodes.
+    public var maxDecoderBytes: Int
+
+    public init(maxFileBytes: Int = 64 << 20, maxPixels: Int = 40_000_000, maxDecoderBytes: Int = 160 << 20) {
         self.maxFileBytes = maxFileBytes
         self.maxPixels = maxPixels
+        self.maxDecoderBytes = maxDecoderBytes
     }
 
     /// Compressed formats hold at most this many pixels per byte of file: deflate cannot do

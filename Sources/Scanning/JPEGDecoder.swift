@@ -25,6 +25,10 @@ final class JPEGDecoder {
         }
         guard header == 0 else { throw damaged(path) }
         try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
+        if let frame = JPEGFrame.read(bytes), frame.coefficientBytes > limits.maxDecoderBytes {
+            throw .tooManyPixels(path: path, width: Int(width), height: Int(height),
+                                 limit: limits.maxDecoderBytes / max(frame.coefficientBytes / max(Int(width) * Int(height), 1), 1))
+        }
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height))
         // Stop at the first warning, to see what it is: a file cut short (even one closed with
         // an end marker after the cut) warns of a premature end, and is refused, because a

@@ -65,13 +65,34 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     static let maxPixels = 32_000_000
     static let maxGrowth = 4
 
-    func apply(to image: GrayImage) -> PassImage? {
-        guard let (width, height) = outputSize(of: image) else { return nil }
-        let (area, input) = (width.multipliedReportingOverflow(by: height), image.width * image.height)
-        guard !area.overflow, area.partialValue <= Self.maxPixels, area.partialValue <= max(input, 1) * Self.maxGrowth else {
-            return nil
+    /// The most pixels all the retry scans of one image may cover together (the full-size rescan
+    /// included). A small photo gets every pass; a 30-megapixel image, which a 40 KB PNG can
+    /// claim, gets only the first passes that fit, so that no file holds the decoder for minutes.
+    static let maxPixelsPerImage = 64_000_000
+
+    /// The passes of `passes`, in order, that apply to `image` and fit in what is left of
+    /// `maxPixelsPerImage` after `alreadyScanned` pixels; a pass too large to fit is skipped and
+    /// a smaller one after it may still run.
+    static func plan(_ passes: [RetryPass], for image: GrayImage, alreadyScanned: Int) -> [RetryPass] {
+        var left = maxPixelsPerImage - alreadyScanned
+        return passes.filter { pass in
+            guard let (width, height) = pass.outputSize(of: image), pass.fitsBudget(width, height, image), width * height <= left else {
+                return false
+            }
+            left -= width * height
+            return true
         }
+    }
+
+    func apply(to image: GrayImage) -> PassImage? {
+        guard let (width, height) = outputSize(of: image), fitsBudget(width, height, image) else { return nil }
         return transform(image)
+    }
+
+    /// At most `maxPixels`, and at most `maxGrowth` times the image it starts from.
+    private func fitsBudget(_ width: Int, _ height: Int, _ image: GrayImage) -> Bool {
+        let (area, input) = (width.multipliedReportingOverflow(by: height), image.width * image.height)
+        return !area.overflow && area.partialValue <= Self.maxPixels && area.partialValue <= max(input, 1) * Self.maxGrowth
     }
 
     /// The size the pass would make, or nil when it does not apply to this image.

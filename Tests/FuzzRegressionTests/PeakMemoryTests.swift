@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// The built `fuzz-images` (swift test builds it: this target depends on it) replays every image
+/// of FuzzRegressions/images and SampleImages/ in its own process and reports its peak resident
+/// memory above the baseline it had before the first image.
+@Suite struct PeakMemoryTests {
+    static let budgetKiB = 256 * 1024
+
+    static let replay: URL = {
+        let folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                       Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
+        let found = folders.map { $0.appendingPathComponent("fuzz-images") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return found ?? folders[0].appendingPathComponent("fuzz-images")
+    }()
+
+    @Test func everyImageStaysWithin256MiBAboveTheBaseline() throws {
+        let samples = Regression.root.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SampleImages")
+        let process = Process()
+        process.executableURL = Self.replay
+        process.arguments = [Regression.root.appendingPathComponent("images").path, samples.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text.suffix(3000))")
+        let figure = text.split(separator: "\n").last { $0.hasPrefix("baseline-rss-kib:") }
+        let above = try #require(figure?.split(separator: " ").last.flatMap { Int($0) }, "no memory figure in:\n\(text.suffix(2000))")
+        #expect(above <= Self.budgetKiB, "peak \(above) KiB above the baseline:\n\(text)")
+    }
+}
