@@ -30,7 +30,7 @@ db="$work/server.sqlite"
 station() { "$binary" --database "$db" "$@"; }
 
 password="schema-check-$RANDOM$RANDOM"
-station users create --email admin@example.com --password "$password" --name Admin --type ADMIN --can-edit-assets >/dev/null
+printf "%s\n" "$password" | station users create --email admin@example.com --password-stdin --name Admin --type ADMIN --can-edit-assets >/dev/null
 printf 'asset_tag,serial_num,name,country,status\nSG-1,S-1,Laptop,SG,IN_STOCK\nSG-2,S-2,Phone,SG,DEPLOYED\nMY-1,S-3,Desk,MY,IN_STOCK\n' > "$work/assets.csv"
 station assets import "$work/assets.csv" >/dev/null 2>&1
 station customers create --name Ann --contact-number "+65 1" --address "1 Road" --country SG >/dev/null

@@ -35,6 +35,7 @@ enum ServerBenchmark {
         let rows = (0..<totalScans).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "SG-\($0)", name: "Laptop", country: "SG")) }
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "MY-\($0)", name: "Laptop", country: "MY")) }
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "TH-\($0)", name: "Laptop", country: "TH")) }
+            + (0..<min(queued, 2_000)).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "VN-\($0)", name: "Laptop", country: "VN")) }
         _ = try await assets.importAssets(rows) { _, _ in }
         _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
 
@@ -61,7 +62,11 @@ enum ServerBenchmark {
         let batchCheck = try await parts.audits.audit(id: batchAudit.id)
         print("server counts after the batches: scanned \(batchCheck.scannedCount) of \(batchCheck.totalAssets) (expected \(queued))")
 
-        try await syncTest(base: base, login: login, folder: folder, queued: queued)
+        for (country, count, size) in [("MY", queued, 500), ("VN", min(queued, 2_000), 1)] {
+            let synced = try await syncTest(base: base, login: login, folder: folder, queued: count, country: country, batchSize: size)
+            let onServer = try await parts.audits.audit(id: synced)
+            print("server counts after the sync: scanned \(onServer.scannedCount) of \(onServer.totalAssets) (expected \(count))")
+        }
         serverTask.cancel()
         _ = try? await serverTask.value
     }
@@ -141,22 +146,25 @@ enum ServerBenchmark {
     }
 
     /// A station queues `queued` scans offline-style (outbox only), then pushes them.
-    static func syncTest(base: String, login: LoginResponse, folder: URL, queued: Int) async throws {
-        let database = try AppDatabase(path: folder.appendingPathComponent("station.sqlite").path)
+    static func syncTest(base: String, login: LoginResponse, folder: URL, queued: Int, country: String, batchSize: Int) async throws -> AuditID {
+        let database = try AppDatabase(path: folder.appendingPathComponent("station-\(country).sqlite").path)
         let station = ConnectedAuditService(client: APIClient(baseURL: base, token: login.token), database: database,
-                                            actor: Actor(user: login.user.name, station: "bench-station"), autoSync: false)
-        let audit = try await station.start(country: "MY", by: Actor(user: login.user.name, station: "bench-station"))
+                                            actor: Actor(user: login.user.name, station: "bench-station"),
+                                            policy: SyncPolicy(batchSize: batchSize), autoSync: false)
+        let audit = try await station.start(country: country, by: Actor(user: login.user.name, station: "bench-station"))
         // Queue the scans: record() stores each in the outbox (one durable transaction each).
         let queueStart = ContinuousClock.now
-        for index in 0..<queued { _ = try await station.record(ScanRequest(identifier: "MY-\(index)", auditId: audit.id)) }
+        for index in 0..<queued { _ = try await station.record(ScanRequest(identifier: "\(country)-\(index)", auditId: audit.id)) }
         let queueTime = seconds(ContinuousClock.now - queueStart)
         let pending = try await station.connectedStatus().pendingScans
         let syncStart = ContinuousClock.now
         let report = await station.syncNow()
         let syncTime = seconds(ContinuousClock.now - syncStart)
         print(String(format: "station: recorded %d scans locally in %.2f s (%.0f/s); %d were queued", queued, queueTime, Double(queued) / queueTime, pending))
-        print(String(format: "sync: pushed %d queued scans in %.2f s (%.0f scans/s); %d remaining, %d rejected",
-                     report.pushed, syncTime, Double(report.pushed) / syncTime, report.remaining, report.rejected))
+        print(String(format: "sync (%@): pushed %d queued scans in %.2f s (%.0f scans/s); %d remaining, %d rejected",
+                     batchSize > 1 ? "batches of \(batchSize)" : "one by one", report.pushed, syncTime, Double(report.pushed) / syncTime,
+                     report.remaining, report.rejected))
+        return audit.id
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -62,12 +62,13 @@ public actor SyncEngine {
         var failures = 0
         while !Task.isCancelled {
             let batch: [OutboxEntry]
-            do { batch = try await outbox.pending(limit: BatchScanRequest.limit) } catch {
+            do { batch = try await outbox.pending(limit: max(policy.batchSize, 200)) } catch {
                 report.stoppedBy = error.localizedDescription
                 break
             }
             if batch.isEmpty { break }
-            if batch.count > 1, batchOffered != false {
+            if batch.count > 1, policy.batchSize > 1, batchOffered != false {
+                let batch = Array(batch.prefix(policy.batchSize))
                 if let outcomes = await pushBatch(batch) {
                     batchOffered = true
                     if await tally(outcomes, batch, into: &report, failures: &failures) { return await finish(report) }
