@@ -69,16 +69,15 @@ extension ConnectedAuditService {
 
     /// Takes a server answer into the in-memory engine (the replica already has it).
     func take(_ result: ScanResult, for entry: OutboxEntry) {
-        guard var engine = engines[result.auditId] else { return }
+        // Changed in place: a copy of the engine would copy the whole expected set.
         let first = result.firstScan ?? entry.firstScan
         switch result.status {
         case .foundExpected, .alreadyScanned:
-            if let id = result.asset?.id { engine.markScanned(assetID: id, first) }
+            if let id = result.asset?.id { engines[result.auditId]?.markScanned(assetID: id, first) }
         case .unexpected, .unknown:
             let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
-            engine.markUnexpected(key: key, first)
+            engines[result.auditId]?.markUnexpected(key: key, first)
         }
-        engines[result.auditId] = engine
     }
 
     /// Pending, synced and rejected scans, and when the station last reached the server.

@@ -104,28 +104,28 @@ public actor ConnectedAuditService: AuditService {
     private func recordInTurn(_ scan: ScanRequest) async throws -> ScanResult {
         let identifier = try Identifier.normalize(scan.identifier)
         let auditID = try await auditForScan(scan.auditId)
-        var engine = try await engine(for: auditID)
+        // The engine is read and changed where it lives, in `engines`: a local copy that is
+        // changed would copy every dictionary of the expected set, on every scan.
+        let country = try await engine(for: auditID).country
         guard let session = try await replica.session(auditID: auditID), session.isActive else {
             throw InventoryError.auditEnded(auditID)
         }
         let scanID = try scan.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
         if let stored = try await outbox.entry(scanID: scanID) {
-            return try await result(of: stored, engine: engine)
+            return try await result(of: stored, engine: try await engine(for: auditID))
         }
         let first = FirstScan(scannedAt: scan.scannedAt ?? Date(), station: scan.deviceName ?? actor.station,
                               user: actor.user, source: scan.source ?? .manual)
-        let decision = engine.decide(identifier)
-        let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: engine.country)
+        guard let decision = engines[auditID]?.decide(identifier) else { throw InventoryError.notFound("audit \(auditID)") }
+        let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: country)
         let entry = try await outbox.enqueue(OutboxEntry(
             scanID: scanID, auditID: auditID, identifier: identifier, source: first.source, station: first.station,
             user: first.user, scannedAt: first.scannedAt, localStatus: decision.status, localMessage: message,
             addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
         // The server's answers may have corrected the engine meanwhile: apply to the latest.
-        engine = engines[auditID] ?? engine
-        engine.apply(decision, scan: first)
-        engines[auditID] = engine
+        engines[auditID]?.apply(decision, scan: first)
         if autoSync { await startSync() }
-        return try await result(of: entry, engine: engine, decision: decision)
+        return try await result(of: entry, engine: try await engine(for: auditID), decision: decision)
     }
 
     /// Starts pushing the outbox in the background, with the server's answers fed back here.

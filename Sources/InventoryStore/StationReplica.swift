@@ -87,23 +87,41 @@ public struct StationReplica: Sendable {
         try await applyServerResults([(result, entry)])
     }
 
-    /// Takes many answers in one transaction (a batch push): one commit instead of one each.
+    /// Takes many answers in one transaction (a batch push): one commit, and each audit's
+    /// numbers read and written once, from the last answer about it.
     public func applyServerResults(_ answers: [(result: ScanResult, entry: OutboxEntry)]) async throws {
         let encoder = JSONEncoder.auditStation()
         let decoder = JSONDecoder.auditStation()
         try await database.write { db in
-            for (result, entry) in answers { try Self.apply(db, result, for: entry, encoder: encoder, decoder: decoder) }
+            var latest: [AuditID: AuditProgress] = [:]
+            for (result, entry) in answers {
+                try Self.apply(db, result, for: entry, encoder: encoder)
+                latest[result.auditId] = result.progress
+            }
+            if !answers.isEmpty {
+                try StationOutbox.setState(db, "last_sync_at", ISOTime.string(Date()))
+                try StationOutbox.setState(db, "last_error", nil)
+            }
+            for (auditID, progress) in latest {
+                guard var session = try Self.session(db, auditID: auditID, decoder: decoder) else { continue }
+                session.totalAssets = progress.totalAssets; session.scannedCount = progress.scannedCount
+                session.missingCount = progress.missingCount; session.unexpectedCount = progress.unexpectedCount
+                session.completionPercentage = progress.completionPercentage
+                try db.cachedStatement(sql: "UPDATE replica_audits SET session = ? WHERE id = ?")
+                    .execute(arguments: [try Self.text(encoder, session), session.id])
+            }
         }
     }
 
-    private static func apply(_ db: Database, _ result: ScanResult, for entry: OutboxEntry, encoder: JSONEncoder, decoder: JSONDecoder) throws {
+    /// Marks one scan synced and takes its first scan into the local copy.
+    private static func apply(_ db: Database, _ result: ScanResult, for entry: OutboxEntry, encoder: JSONEncoder) throws {
         try db.cachedStatement(sql: """
             UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
             WHERE scan_id = ?
             """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
-        try StationOutbox.setState(db, "last_sync_at", ISOTime.string(Date()))
-        try StationOutbox.setState(db, "last_error", nil)
-        guard var session = try Self.session(db, auditID: result.auditId, decoder: decoder) else { return }
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM replica_audits WHERE id = ?"), arguments: [result.auditId]) == true else {
+            return
+        }
         let first = try Self.text(encoder, result.firstScan ?? entry.firstScan)
         switch result.status {
         case .foundExpected, .alreadyScanned:
@@ -116,12 +134,6 @@ public struct StationReplica: Sendable {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan) VALUES (?, ?, ?)")
                 .execute(arguments: [result.auditId, key, first])
         }
-        let progress = result.progress
-        session.totalAssets = progress.totalAssets; session.scannedCount = progress.scannedCount
-        session.missingCount = progress.missingCount; session.unexpectedCount = progress.unexpectedCount
-        session.completionPercentage = progress.completionPercentage
-        try db.cachedStatement(sql: "UPDATE replica_audits SET session = ? WHERE id = ?")
-            .execute(arguments: [try Self.text(encoder, session), session.id])
     }
 
     static func session(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> AuditSession? {
