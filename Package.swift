@@ -120,11 +120,11 @@ let package = Package(
         .executableTarget(name: "fuzz-images", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/images"),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/csv"),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
         .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
         .testTarget(name: "CLITests", dependencies: [
-            "audit-station", "InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift"),
+            "audit-station", "InventoryCore", "InventoryStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // MARK: more test targets
         // The real server on 127.0.0.1 that the server and client tests share.

@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -5,7 +6,7 @@ import Glibc
 
 /// A plain TCP connection to the test server, for what an HTTP client library would not send:
 /// partial headers, malformed requests, connections that say nothing.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
 
     init(port: Int) throws {
@@ -41,6 +42,11 @@ final class RawConnection {
             received += buffer[0..<count]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// The same, read on a thread of its own, so the test server keeps its share of the pool.
+    func answer() async throws -> String {
+        try await offPool { self.readUntilClosed() }
     }
 
     /// The body of an HTTP answer, parsed as a JSON object.

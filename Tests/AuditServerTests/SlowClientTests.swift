@@ -14,7 +14,7 @@ struct SlowClientTests {
             try await Task.sleep(for: .milliseconds(200))
             let extra = try RawConnection(port: server.port)
             extra.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let answer = extra.readUntilClosed()
+            let answer = try await extra.answer()
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
             #expect(answer.lowercased().contains("retry-after: 2"))
             #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
@@ -22,7 +22,7 @@ struct SlowClientTests {
             try await Task.sleep(for: .milliseconds(300))
             let next = try RawConnection(port: server.port)
             next.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            #expect(next.readUntilClosed().hasPrefix("HTTP/1.1 200"))
+            #expect(try await next.answer().hasPrefix("HTTP/1.1 200"))
             _ = held
         }
     }
@@ -34,7 +34,7 @@ struct SlowClientTests {
             let slow = try RawConnection(port: server.port)
             slow.send("GET /health HTTP/1.1\r\nHo")
             #expect(try await server.call("GET", "/health").status == 200, "a stalled client does not hold the server")
-            let answer = slow.readUntilClosed()
+            let answer = try await slow.answer()
             #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
             #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "REQUEST_TIMEOUT")
         }
@@ -46,7 +46,7 @@ struct SlowClientTests {
         try await TestServer.with(settings: settings) { server in
             let connection = try RawConnection(port: server.port)
             connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let answer = connection.readUntilClosed()
+            let answer = try await connection.answer()
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
             #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer, then a quiet close: \(answer)")
         }
@@ -62,7 +62,7 @@ struct SlowClientTests {
         try await TestServer.with { server in
             let connection = try RawConnection(port: server.port)
             connection.send(request)
-            let answer = connection.readUntilClosed()
+            let answer = try await connection.answer()
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
             let body = RawConnection.jsonBody(of: answer)
             #expect(body["success"] as? Bool == false && body["error"] as? String == "BAD_REQUEST", "\(answer)")

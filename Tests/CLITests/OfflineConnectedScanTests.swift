@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 import GRDB
 import InventoryCore
@@ -28,7 +29,8 @@ import Glibc
         try await Self.connectedStation(database: database, server: server)
         var arguments = ["--database", database, "audit", "scan", "--json"]
         if syncBeforeExit > 0 { arguments += ["--sync-before-exit", String(syncBeforeExit)] }
-        let run = try StationProcess.runWithin(seconds: 10, arguments, input: Data("A1\nSN-A2\nA1\nNOPE\n".utf8))
+        let command = arguments
+        let run = try await offPool { try StationProcess.runWithin(seconds: 10, command, input: Data("A1\nSN-A2\nA1\nNOPE\n".utf8)) }
         #expect(!run.hung, "audit scan did not exit by itself within 10 s (\(network))")
         #expect(run.output.status == 0, "\(run.output.stderr)")
         let objects = try run.output.lines.map(jsonObject)
@@ -52,7 +54,7 @@ import Glibc
         }
         let (_, database) = try StationProcess.scratch()
         try await Self.connectedStation(database: database, server: server, holding: false)
-        let run = try StationProcess.runWithin(seconds: 10, ["--database", database, "audit", "scan", "--json"], input: Data("A1\n".utf8))
+        let run = try await offPool { try StationProcess.runWithin(seconds: 10, ["--database", database, "audit", "scan", "--json"], input: Data("A1\n".utf8)) }
         #expect(!run.hung, "audit scan did not exit by itself within 10 s (\(network))")
         #expect(run.output.status != 0 && run.output.stdout.isEmpty)
         #expect(run.output.stderr.contains("holds no copy of a running audit"), "\(run.output.stderr)")

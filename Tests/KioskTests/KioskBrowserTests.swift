@@ -71,7 +71,7 @@ struct KioskBrowserTests {
             try await page.waitUntil(timeout: 15, "the preview to show camera frames") {
                 try await page.execute("const i = document.getElementById('preview'); return !!i && i.naturalWidth === 1280").boolValue == true
             }
-            try await page.waitUntil(timeout: 30, "the camera's scan of T-2 on the page") {
+            try await page.waitUntil(timeout: 90, "the camera's scan of T-2 on the page") {
                 try await page.outcomes().contains { $0["identifier"]?.stringValue == "T-2" && $0["status"]?.stringValue == "found_expected" }
             }
             #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")

@@ -413,7 +413,7 @@ final class Chromedriver: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts chromedriver and waits until `GET /status` says it is ready.
-    static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 20) async throws -> Chromedriver {
+    static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 90) async throws -> Chromedriver {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw WebDriverError("chromedriver startup", "\(executable) is not an executable file (apt-get install chromium-driver)")
         }
