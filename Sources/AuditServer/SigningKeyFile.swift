@@ -40,7 +40,7 @@ public enum SigningKeyFile {
     /// The key in the file, creating the file (0600) with a new key when there is none.
     static func loadOrCreate(path: String) throws -> (key: Data, stamp: Stamp) {
         if !FileManager.default.fileExists(atPath: path) {
-            do { try write(newKey(), to: path, exclusive: true) } catch InventoryError.duplicate(_, _) {
+            do { try write(newKey(), to: path, exclusive: true) } catch SigningKeyError.exists {
                 // Another server process created it first; read theirs.
             }
         }
@@ -54,21 +54,21 @@ public enum SigningKeyFile {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("cannot inspect the signing-key file \(path)", errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw InventoryError.storage("the signing-key file \(path) is not a regular file") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SigningKeyError.problem("the signing-key file \(path) is not a regular file") }
         guard info.st_mode & 0o077 == 0 else {
-            throw InventoryError.storage(String(format: "the signing-key file %@ can be read by other users (mode %o); run `chmod 600 %@`, then `audit-station users rotate-key`, since the key may have been seen",
+            throw SigningKeyError.problem(String(format: "the signing-key file %@ can be read by other users (mode %o); run `chmod 600 %@`, then `audit-station users rotate-key`, since the key may have been seen",
                                                 path, Int(info.st_mode & 0o777), path))
         }
         guard info.st_uid == geteuid() else {
-            throw InventoryError.storage("the signing-key file \(path) belongs to another user; the server must own its key")
+            throw SigningKeyError.problem("the signing-key file \(path) belongs to another user; the server must own its key")
         }
-        guard info.st_size <= 4096 else { throw InventoryError.storage("the signing-key file \(path) is too large to be a key") }
+        guard info.st_size <= 4096 else { throw SigningKeyError.problem("the signing-key file \(path) is too large to be a key") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count == bytes.count else { throw failure("cannot read the signing-key file \(path)", errno: errno) }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let key = Data(base64Encoded: text), key.count >= minimumBytes else {
-            throw InventoryError.storage("the signing-key file \(path) does not hold a key of at least \(minimumBytes) bytes in base64; remove it or run `audit-station users rotate-key`")
+            throw SigningKeyError.problem("the signing-key file \(path) does not hold a key of at least \(minimumBytes) bytes in base64; remove it or run `audit-station users rotate-key`")
         }
         return (key, Stamp(inode: UInt64(info.st_ino), modified: info.st_mtim))
     }
@@ -97,7 +97,7 @@ public enum SigningKeyFile {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if let decoded = Data(base64Encoded: trimmed), decoded.count >= minimumBytes { return decoded }
         guard trimmed.utf8.count >= minimumBytes else {
-            throw InventoryError.storage("\(SigningKeySource.environmentVariable) must hold at least \(minimumBytes) bytes (for example `openssl rand -base64 48`)")
+            throw SigningKeyError.problem("\(SigningKeySource.environmentVariable) must hold at least \(minimumBytes) bytes (for example `openssl rand -base64 48`)")
         }
         return Data(trimmed.utf8)
     }
@@ -111,7 +111,7 @@ public enum SigningKeyFile {
     private static func write(_ key: Data, to path: String, exclusive: Bool) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (exclusive ? O_EXCL : O_TRUNC), 0o600)
         guard descriptor >= 0 else {
-            if errno == EEXIST { throw InventoryError.duplicate(field: "key file", value: path) }
+            if errno == EEXIST { throw SigningKeyError.exists }
             throw failure("cannot create the signing-key file \(path)", errno: errno)
         }
         defer { close(descriptor) }
@@ -123,7 +123,23 @@ public enum SigningKeyFile {
         }
     }
 
-    private static func failure(_ what: String, errno code: Int32) -> InventoryError {
-        .storage("\(what): \(String(cString: strerror(code)))")
+    private static func failure(_ what: String, errno code: Int32) -> SigningKeyError {
+        .problem("\(what): \(String(cString: strerror(code)))")
     }
+}
+
+/// A signing key that cannot be used, with what to do about it.
+public enum SigningKeyError: Error, LocalizedError, CustomStringConvertible {
+    /// The key file already exists (creating it raced another process).
+    case exists
+    case problem(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .exists: "the signing-key file already exists"
+        case .problem(let message): message
+        }
+    }
+
+    public var description: String { errorDescription ?? "signing key" }
 }

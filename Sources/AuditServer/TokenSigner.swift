@@ -72,7 +72,8 @@ actor TokenSigner {
         let claims: TokenClaims
         do {
             claims = try await currentKeys(now: Date()).verify(token, as: TokenClaims.self)
-        } catch let error as InventoryError {
+        } catch let error as SigningKeyError {
+            // The key file went bad under a running server: the server's problem, logged as such.
             throw error
         } catch {
             throw InventoryError.unauthorized("The login token is not valid; log in again")

@@ -105,7 +105,7 @@ struct TokenKeyTests {
     }
 
     @Test func theEnvironmentKeyMustBeLongEnough() throws {
-        #expect(throws: InventoryError.self) {
+        #expect(throws: SigningKeyError.self) {
             _ = try SigningKeySource.resolve(file: nil, database: "/tmp/x.sqlite", environment: [SigningKeySource.environmentVariable: "short"])
         }
         let key = Data(repeating: 9, count: 48).base64EncodedString()
