@@ -28,13 +28,9 @@ extension SyncEngine {
                                                                as: WireBatch.self) else { return nil }
             answer = offered
         } catch let error as InventoryError {
-            switch error {
-            case .unauthorized(let message): return entries.map { _ in .needsLogin(message) }
-            case .unavailable, .storage: return entries.map { _ in .retry(error.localizedDescription) }
-            default:
-                // The call itself was refused (a body this server will not take): go one by one.
-                return nil
-            }
+            // Any other refusal is of the call itself (a body this server will not take): go one by one.
+            guard let outcome = Self.passing(error) else { return nil }
+            return entries.map { _ in outcome }
         } catch {
             return entries.map { _ in .retry(error.localizedDescription) }
         }
@@ -48,8 +44,7 @@ extension SyncEngine {
                 continue
             }
             if item.success, let data = item.data {
-                let progress: AuditProgress
-                if let given = data.progress { progress = given } else { progress = (try? await progressWith(entry)) ?? AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
+                let progress = (try? await progress(of: data, for: entry)) ?? AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
                 stored.append((data.result(for: entry, progress: progress), entry))
                 outcomes.append(.stored)
                 continue

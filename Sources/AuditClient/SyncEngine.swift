@@ -144,22 +144,32 @@ public actor SyncEngine {
     func push(_ entry: OutboxEntry) async -> Outcome {
         do {
             let answer = try await client.send(.POST, Routes.auditScan, body: ScanBody(entry), as: WireScanResult.self)
-            let progress: AuditProgress
-            if let given = answer.progress { progress = given } else { progress = try await progressWith(entry) }
-            let result = answer.result(for: entry, progress: progress)
+            let result = answer.result(for: entry, progress: try await progress(of: answer, for: entry))
             try await replica.applyServerResult(result, for: entry)
             await onResult(entry, result)
             return .stored
         } catch let error as InventoryError {
-            switch error {
-            case .unavailable, .storage: return .retry(error.localizedDescription)
-            case .unauthorized(let message): return .needsLogin(message)
-            default:
-                try? await outbox.reject(scanID: entry.scanID, error: error.localizedDescription)
-                return .rejected
-            }
+            if let outcome = Self.passing(error) { return outcome }
+            try? await outbox.reject(scanID: entry.scanID, error: error.localizedDescription)
+            return .rejected
         } catch {
             return .retry(error.localizedDescription)
         }
+    }
+
+    /// The outcome of a call that failed in a way that may pass (no network, a 5xx: send it
+    /// again) or needs the user (a 401); nil for a refusal of the scan itself.
+    static func passing(_ error: InventoryError) -> Outcome? {
+        switch error {
+        case .unavailable, .storage: .retry(error.localizedDescription)
+        case .unauthorized(let message): .needsLogin(message)
+        default: nil
+        }
+    }
+
+    /// The audit's numbers from a scan's answer, or worked out here when the server leaves them out.
+    func progress(of answer: WireScanResult, for entry: OutboxEntry) async throws -> AuditProgress {
+        if let given = answer.progress { return given }
+        return try await progressWith(entry)
     }
 }

@@ -44,7 +44,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     auth.addPublicRoutes(to: table, on: router)
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
     auth.addRoutes(to: table, on: protected)
-    AuditController(audits: parts.audits).addRoutes(to: table, on: protected)
+    AuditController(audits: parts.audits, logger: logger).addRoutes(to: table, on: protected)
     AssetController(assets: SQLiteAssetService(database: parts.database, caseSensitive: settings.caseSensitiveTags)).addRoutes(to: table, on: protected)
     AccessoryController(accessories: SQLiteAccessoryService(database: parts.database)).addRoutes(to: table, on: protected)
     CustomerController(customers: SQLiteCustomerService(database: parts.database)).addRoutes(to: table, on: protected)

@@ -3,10 +3,12 @@ import Foundation
 import Hummingbird
 import InventoryCore
 import InventoryStore
+import Logging
 
 /// The audit routes of `/api/v1/audit` over the store's audit service.
 struct AuditController {
     let audits: SQLiteAuditService
+    let logger: Logger
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.get, Routes.auditStatus, on: router) { request, context in
@@ -126,6 +128,9 @@ struct AuditController {
                 } catch {
                     checked[key] = .failure(InventoryError(error) ?? .storage("\(error)"))
                 }
+                if case .failure(let error)? = checked[key] {
+                    checked[key] = .failure(ErrorMiddleware<AuditRequestContext>.clientFacing(error, path: Routes.auditScans, logger: logger))
+                }
             }
             switch checked[key] {
             case .success(let audit)?:
@@ -144,10 +149,8 @@ struct AuditController {
             switch outcome {
             case .success(let result): answers[item.index] = BatchScanItem(scanId: result.scanId, result: result)
             case .failure(let error):
-                // A store's message may quote SQLite: the client gets a plain one, as ErrorMiddleware does.
-                var envelope = FailureEnvelope(error)
-                if case .storage = error { envelope = FailureEnvelope(InventoryError.storage("the server's database could not store this scan; send it again")) }
-                answers[item.index] = BatchScanItem(scanId: item.scan.scanId, failure: envelope, status: error.httpStatus)
+                let told = ErrorMiddleware<AuditRequestContext>.clientFacing(error, path: Routes.auditScans, logger: logger)
+                answers[item.index] = BatchScanItem(scanId: item.scan.scanId, failure: FailureEnvelope(told), status: told.httpStatus)
             }
         }
         return answers.compactMap { $0 }

@@ -18,6 +18,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// The error as a client may see it: a storage failure's message may quote SQLite, so it
+    /// goes to the log and the client gets a plain one. Every answer that carries a domain
+    /// error (whole requests here, each scan of a batch) goes through this.
+    static func clientFacing(_ error: InventoryError, path: String, logger: Logger) -> InventoryError {
+        guard case .storage = error else { return error }
+        logger.error("storage failure", metadata: ["path": "\(path)", "error": "\(error)"])
+        return .storage("the server's database could not complete this request; nothing was stored, try again")
+    }
+
     func response(for error: any Error, request: Request) -> Response {
         if let failure = error as? APIFailure {
             var response = Response.failure(FailureEnvelope(failure), status: failure.status)
@@ -25,13 +34,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         }
         if let inventoryError = InventoryError(error) {
-            if case .storage = inventoryError {
-                // The store's message may quote SQLite; it goes to the log, not to the client.
-                logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(inventoryError)"])
-                let generic = InventoryError.storage("the server's database could not complete this request; nothing was stored, try again")
-                return .failure(FailureEnvelope(generic), status: generic.httpStatus)
-            }
-            return .failure(FailureEnvelope(inventoryError), status: inventoryError.httpStatus)
+            let told = Self.clientFacing(inventoryError, path: request.uri.path, logger: logger)
+            return .failure(FailureEnvelope(told), status: told.httpStatus)
         }
         if let parserError = error as? HTTPParserError {
             // The body broke off or was not HTTP (a bad chunk size, say): the client's fault.
