@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "InventoryStore", "AuditAPI",
+                "InventoryCore", "AuditAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -30,8 +30,9 @@ enum ServerBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let settings = ServerSettings(host: "127.0.0.1", port: 0)
-        let parts = try await ServerParts(database: try AppDatabase(path: folder.appendingPathComponent("server.sqlite").path), settings: settings)
-        let assets = SQLiteAssetService(database: parts.database)
+        let database = try AppDatabase(path: folder.appendingPathComponent("server.sqlite").path)
+        let parts = try await ServerParts(backend: .sqlite(database), settings: settings)
+        let assets = SQLiteAssetService(database: database)
         let rows = (0..<totalScans).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "SG-\($0)", name: "Laptop", country: "SG")) }
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "MY-\($0)", name: "Laptop", country: "MY")) }
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "TH-\($0)", name: "Laptop", country: "TH")) }

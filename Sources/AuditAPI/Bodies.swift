@@ -96,7 +96,9 @@ public struct DeleteAssetResponse: Codable, Sendable, Equatable {
 /// `GET /health`.
 public struct HealthResponse: Codable, Sendable, Equatable {
     public var status: String
-    public init(status: String = "ok") { self.status = status }
+    /// "reachable" once the server has reached its database for this answer.
+    public var database: String?
+    public init(status: String = "ok", database: String? = nil) { self.status = status; self.database = database }
 }
 
 /// `POST /api/v2/accessories/{id}/checkout` and `/checkin`: quantity defaults to 1.

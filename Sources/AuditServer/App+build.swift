@@ -2,25 +2,25 @@ import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
-import InventoryStore
 import Logging
 
-/// The server's parts, built once over one database.
+/// The server's parts, built once over one back end's services.
 public struct ServerParts: Sendable {
-    public let database: AppDatabase
-    public let audits: SQLiteAuditService
+    public let backend: ServerBackend
     public let users: UserDirectory
     let signer: TokenSigner
 
+    public var audits: any ServerAuditService { backend.audits }
+
     /// `bcryptCost` is 12 in production; tests lower it.
-    public init(database: AppDatabase, settings: ServerSettings, bcryptCost: UInt8 = 12) async throws {
-        self.database = database
-        audits = SQLiteAuditService(database: database, caseSensitive: settings.caseSensitiveTags, defaultStation: settings.defaultStation)
-        let store = UserStore(database: database)
-        users = UserDirectory(store: store, cost: bcryptCost)
-        let path = database.writer.path
-        guard let source = settings.signingKey ?? (path.hasPrefix(":memory:") || path.isEmpty ? nil : .beside(database: path)) else {
-            throw InventoryError.storage("a server over a database in memory needs its signing key given (ServerSettings.signingKey)")
+    public init(backend: ServerBackend, settings: ServerSettings, bcryptCost: UInt8 = 12) async throws {
+        self.backend = backend
+        users = UserDirectory(store: backend.users, cost: bcryptCost)
+        guard let source = settings.signingKey ?? backend.defaultKeyFile.map(SigningKeySource.file) else {
+            throw InventoryError.storage("""
+                a server over \(backend.kind == "sqlite" ? "a database in memory" : "a database server") needs its token-signing key \
+                given: set \(SigningKeySource.environmentVariable) or --jwt-key-file, the same on every server of one database
+                """)
         }
         signer = try await TokenSigner(source: source)
     }
@@ -33,10 +33,18 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     router.add(middleware: CanonicalPathMiddleware())
     if let key = settings.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
     let table = RouteTable()
-    let store = UserStore(database: parts.database)
-    let devices = DeviceStore(database: parts.database)
-    let auth = AuthController(users: parts.users, signer: parts.signer, store: store, devices: devices, throttle: LoginThrottle())
-    table.add(.get, Routes.health, on: router) { _, _ in try Response.envelope(HealthResponse()) }
+    let backend = parts.backend
+    let auth = AuthController(users: parts.users, signer: parts.signer, store: backend.users, devices: backend.devices, throttle: LoginThrottle())
+    table.add(.get, Routes.health, on: router) { _, _ in
+        // A server whose database cannot be reached answers 503, for a load balancer to act on.
+        do {
+            try await backend.ping()
+        } catch {
+            logger.error("health: the \(backend.kind) database cannot be reached: \(error)")
+            throw InventoryError.unavailable("the database cannot be reached")
+        }
+        return try Response.envelope(HealthResponse(database: "reachable"))
+    }
     table.add(.get, Routes.openAPI, on: router) { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
@@ -44,11 +52,11 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     auth.addPublicRoutes(to: table, on: router)
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
     auth.addRoutes(to: table, on: protected)
-    AuditController(audits: parts.audits, logger: logger).addRoutes(to: table, on: protected)
-    AssetController(assets: SQLiteAssetService(database: parts.database, caseSensitive: settings.caseSensitiveTags)).addRoutes(to: table, on: protected)
-    AccessoryController(accessories: SQLiteAccessoryService(database: parts.database)).addRoutes(to: table, on: protected)
-    CustomerController(customers: SQLiteCustomerService(database: parts.database)).addRoutes(to: table, on: protected)
-    DeviceController(devices: devices).addRoutes(to: table, on: protected)
+    AuditController(audits: backend.audits, logger: logger).addRoutes(to: table, on: protected)
+    AssetController(assets: backend.assets).addRoutes(to: table, on: protected)
+    AccessoryController(accessories: backend.accessories).addRoutes(to: table, on: protected)
+    CustomerController(customers: backend.customers).addRoutes(to: table, on: protected)
+    DeviceController(devices: backend.devices).addRoutes(to: table, on: protected)
     return (router, table.entries)
 }
 

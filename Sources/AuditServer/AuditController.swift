@@ -2,12 +2,11 @@ import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
-import InventoryStore
 import Logging
 
 /// The audit routes of `/api/v1/audit` over the store's audit service.
 struct AuditController {
-    let audits: SQLiteAuditService
+    let audits: any ServerAuditService
     let logger: Logger
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {

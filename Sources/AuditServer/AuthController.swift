@@ -2,14 +2,13 @@ import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
-import InventoryStore
 
 /// `POST /api/v1/auth/login`, `POST /api/v1/auth/logout`, `GET /api/v1/auth/me`.
 struct AuthController {
     let users: UserDirectory
     let signer: TokenSigner
-    let store: UserStore
-    let devices: DeviceStore
+    let store: any UserStore
+    let devices: any DeviceStore
     let throttle: LoginThrottle
 
     func addPublicRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {

@@ -2,11 +2,10 @@ import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
-import InventoryStore
 
 /// `GET /api/v1/devices` and `POST /api/v1/devices/register-push-token` (seed 000).
 struct DeviceController {
-    let devices: DeviceStore
+    let devices: any DeviceStore
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.get, Routes.devices, on: router) { _, context in

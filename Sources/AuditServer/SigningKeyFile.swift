@@ -17,11 +17,11 @@ public enum SigningKeySource: Sendable, Equatable {
     public static func beside(database path: String) -> SigningKeySource { .file(path + ".jwt-key") }
 
     /// The key of `AUDIT_STATION_JWT_SECRET` when set, else the file named, else the file
-    /// beside the database.
-    public static func resolve(file: String?, database: String,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SigningKeySource {
+    /// beside the database file; nil when there is none of these (a database server).
+    public static func resolve(file: String?, database: String?,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SigningKeySource? {
         if let value = environment[environmentVariable], !value.isEmpty { return .secret(try SigningKeyFile.environmentKey(value)) }
-        return file.map { .file($0) } ?? beside(database: database)
+        return file.map { .file($0) } ?? database.map { beside(database: $0) }
     }
 }
 

@@ -2,15 +2,14 @@ import AuditAPI
 import Foundation
 import HummingbirdBcrypt
 import InventoryCore
-import InventoryStore
 
 /// Users: creating them with bcrypt-hashed passwords, and checking logins.
 public struct UserDirectory: Sendable {
-    let store: UserStore
+    public let store: any UserStore
     /// bcrypt's cost: 12 in production; tests may lower it to stay quick.
     let cost: UInt8
 
-    public init(store: UserStore, cost: UInt8 = 12) { self.store = store; self.cost = cost }
+    public init(store: any UserStore, cost: UInt8 = 12) { self.store = store; self.cost = cost }
 
     /// Adds a user. Email, name and password are checked; countries are ISO codes.
     public func create(email: String, password: String, name: String, type: UserType, countries: [String] = [],

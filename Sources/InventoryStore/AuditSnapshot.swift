@@ -2,32 +2,6 @@ import Foundation
 import GRDB
 import InventoryCore
 
-/// Everything a connected station needs to decide scans of one audit by itself: the expected
-/// set with first scans, the unexpected entries, and the other known assets (to say why a scan
-/// is unexpected). The server sends it; the station's replica stores it.
-public struct AuditSnapshot: Codable, Sendable, Equatable {
-    public struct Expected: Codable, Sendable, Equatable {
-        public var asset: AssetBrief
-        public var firstScan: FirstScan?
-        public init(asset: AssetBrief, firstScan: FirstScan?) { self.asset = asset; self.firstScan = firstScan }
-    }
-
-    public struct Unexpected: Codable, Sendable, Equatable {
-        public var key: String
-        public var firstScan: FirstScan
-        public init(key: String, firstScan: FirstScan) { self.key = key; self.firstScan = firstScan }
-    }
-
-    public var audit: AuditSession
-    public var expected: [Expected]
-    public var unexpected: [Unexpected]
-    public var known: [AssetBrief]
-
-    public init(audit: AuditSession, expected: [Expected], unexpected: [Unexpected], known: [AssetBrief]) {
-        self.audit = audit; self.expected = expected; self.unexpected = unexpected; self.known = known
-    }
-}
-
 extension SQLiteAuditService {
     /// The snapshot of an audit, read in one transaction so its parts agree.
     public func snapshot(auditID: AuditID) async throws -> AuditSnapshot {

@@ -2,20 +2,8 @@ import Foundation
 import GRDB
 import InventoryCore
 
-/// A device a user logs in from, with its activity: the last login or scan, and the scans
-/// recorded under its name by that user.
-public struct DeviceRecord: Codable, Sendable, Equatable {
-    public var id: Int64
-    public var deviceName: String
-    public var platform: String?
-    public var userId: Int64
-    public var user: String
-    public var lastActiveAt: Date
-    public var scans: Int
-}
-
 /// The server's devices: recorded at each login and by `register-push-token`.
-public struct DeviceStore: Sendable {
+public struct SQLiteDeviceStore: DeviceStore {
     let database: AppDatabase
 
     public init(database: AppDatabase) { self.database = database }

@@ -4,8 +4,8 @@ import InventoryCore
 
 /// The audit workflow over the station's SQLite file: the standalone station's authority,
 /// and the server's.
-public struct SQLiteAuditService: AuditService {
-    let database: AppDatabase
+public struct SQLiteAuditService: ServerAuditService {
+    public let database: AppDatabase
     /// Tags and serials match exactly unless configured otherwise.
     let caseSensitive: Bool
     /// The station name recorded when a scan does not name one.

@@ -2,36 +2,17 @@ import Foundation
 import GRDB
 import InventoryCore
 
-/// A user of the server, as stored: the password only as a bcrypt hash.
-public struct StoredUser: Sendable, Equatable {
-    public var id: Int64
-    public var email: String
-    public var name: String
-    public var passwordHash: String
-    /// ADMIN, STAFF or CLIENT.
-    public var userType: String
-    public var canEditAssets: Bool
-    /// Countries the user may audit; empty means every country.
-    public var countries: [String]
-    public var createdAt: Date
-    /// A random key made with the user and never given to another; tokens carry it, so a
-    /// token cannot name a different user than the one it was issued to.
-    public var tokenKey: String
-    /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
-    public var disabledAt: Date?
-
+extension StoredUser {
     init(row: Row) {
-        id = row["id"]; email = row["email"]; name = row["name"]; passwordHash = row["password_hash"]
-        userType = row["user_type"]; canEditAssets = row["can_edit_assets"]
-        countries = (row["countries"] as String).split(separator: ",").map(String.init)
-        createdAt = row["created_at"]
-        tokenKey = row["token_key"]
-        disabledAt = row["disabled_at"]
+        self.init(id: row["id"], email: row["email"], name: row["name"], passwordHash: row["password_hash"],
+                  userType: row["user_type"], canEditAssets: row["can_edit_assets"],
+                  countries: (row["countries"] as String).split(separator: ",").map(String.init),
+                  createdAt: row["created_at"], tokenKey: row["token_key"], disabledAt: row["disabled_at"])
     }
 }
 
-/// The server's users, revoked tokens and secrets.
-public struct UserStore: Sendable {
+/// The server's users and revoked tokens in the SQLite file.
+public struct SQLiteUserStore: UserStore {
     let database: AppDatabase
 
     public init(database: AppDatabase) { self.database = database }
@@ -47,7 +28,7 @@ public struct UserStore: Sendable {
                 INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date(),
-                                 Self.newTokenKey()])
+                                 StoredUser.newTokenKey()])
             guard let user = try Self.fetch(db, id: db.lastInsertedRowID) else {
                 throw InventoryError.storage("the new user could not be read back")
             }
@@ -82,11 +63,6 @@ public struct UserStore: Sendable {
         }
     }
 
-    static func newTokenKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-    }
-
     /// Revokes a token until it would have expired anyway; old entries are pruned.
     public func revoke(tokenID: String, expiresAt: Date) async throws {
         try await database.write { db in
@@ -105,7 +81,7 @@ public struct UserStore: Sendable {
     public func setDisabled(email: String, _ disabled: Bool) async throws -> StoredUser {
         try await update(email: email) { db, id in
             if disabled {
-                try db.execute(sql: "UPDATE users SET disabled_at = ?, token_key = ? WHERE id = ?", arguments: [Date(), Self.newTokenKey(), id])
+                try db.execute(sql: "UPDATE users SET disabled_at = ?, token_key = ? WHERE id = ?", arguments: [Date(), StoredUser.newTokenKey(), id])
             } else {
                 try db.execute(sql: "UPDATE users SET disabled_at = NULL WHERE id = ?", arguments: [id])
             }
@@ -115,7 +91,7 @@ public struct UserStore: Sendable {
     /// Replaces a user's password hash and token key: the user's earlier tokens stop working.
     public func setPasswordHash(email: String, _ hash: String) async throws -> StoredUser {
         try await update(email: email) { db, id in
-            try db.execute(sql: "UPDATE users SET password_hash = ?, token_key = ? WHERE id = ?", arguments: [hash, Self.newTokenKey(), id])
+            try db.execute(sql: "UPDATE users SET password_hash = ?, token_key = ? WHERE id = ?", arguments: [hash, StoredUser.newTokenKey(), id])
         }
     }
 

@@ -3,6 +3,7 @@ import AuditServer
 import Foundation
 import Station
 import Hummingbird
+import InventoryCore
 import InventoryStore
 import Logging
 
@@ -33,10 +34,11 @@ extension AuditStation {
                 let path = global.database ?? StationContext.defaultDatabasePath()
                 let key = apiKey ?? ProcessInfo.processInfo.environment["AUDIT_STATION_API_KEY"]
                 let settings = ServerSettings(host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                                              caseSensitiveTags: config.caseSensitiveTags, defaultStation: config.resolvedStationName,
                                               signingKey: try SigningKeySource.resolve(file: jwtKeyFile, database: path),
                                               limits: ConnectionLimits(maxConnections: maxConnections))
-                let parts = try await ServerParts(database: try AppDatabase(path: path), settings: settings)
+                let backend = ServerBackend.sqlite(try AppDatabase(path: path), caseSensitive: config.caseSensitiveTags,
+                                                   defaultStation: config.resolvedStationName)
+                let parts = try await ServerParts(backend: backend, settings: settings)
                 var logger = Logger(label: "audit-station.serve")
                 logger.logLevel = .info
                 let app = buildApplication(parts, settings: settings, logger: logger) { port in

@@ -8,8 +8,8 @@ import Station
 
 extension AuditStation.Users {
     /// The users database of a command: `--database`, else the station's default.
-    static func store(_ global: GlobalOptions) throws -> UserStore {
-        UserStore(database: try AppDatabase(path: global.database ?? StationContext.defaultDatabasePath()))
+    static func store(_ global: GlobalOptions) throws -> any UserStore {
+        SQLiteUserStore(database: try AppDatabase(path: global.database ?? StationContext.defaultDatabasePath()))
     }
 
     struct List: AsyncParsableCommand {

@@ -33,7 +33,7 @@ extension AuditStation.Users {
             try await runReportingErrors {
                 let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
                 let path = global.database ?? StationContext.defaultDatabasePath()
-                let directory = UserDirectory(store: UserStore(database: try AppDatabase(path: path)))
+                let directory = UserDirectory(store: SQLiteUserStore(database: try AppDatabase(path: path)))
                 let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let user = try await directory.create(email: email, password: secret, name: name, type: type,
                                                       countries: codes, canEditAssets: canEditAssets)

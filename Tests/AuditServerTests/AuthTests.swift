@@ -1,6 +1,8 @@
 import AuditTestSupport
 @testable import AuditServer
 import Foundation
+import InventoryCore
+import InventoryStore
 import Testing
 
 @Suite("Login, tokens and the API key")
@@ -75,6 +77,20 @@ struct AuthTests {
             #expect(with.status == 200)
             #expect(try await server.call("GET", "/health").status == 200)
         }
+    }
+
+    @Test("/health says the database is reachable, and answers 503 UNAVAILABLE when it is not")
+    func healthReportsTheDatabase() async throws {
+        let settings = ServerSettings(host: "127.0.0.1", port: 0)
+        var backend = ServerBackend.sqlite(try AppDatabase(path: TestServer.temporaryPath()))
+        let reachable = try await TestServer.with(parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
+                                                  settings: settings) { try await $0.call("GET", "/health") }
+        #expect(reachable.status == 200 && reachable.data?["database"] as? String == "reachable", "\(reachable.text)")
+        backend.ping = { throw InventoryError.storage("connection refused") }
+        let down = try await TestServer.with(parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
+                                             settings: settings) { try await $0.call("GET", "/health") }
+        #expect(down.status == 503 && down.error == "UNAVAILABLE", "\(down.text)")
+        #expect(!down.text.contains("connection refused"), "the cause is logged, not told")
     }
 
     @Test("Guessed passwords are limited per account with 429 and Retry-After; other accounts and calls go on")

@@ -27,7 +27,7 @@ public final class TestServer: Sendable {
 
     public static func start(apiKey: String? = nil) async throws -> TestServer {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey)
-        let parts = try await ServerParts(database: try AppDatabase(path: temporaryPath()), settings: settings, bcryptCost: 4)
+        let parts = try await ServerParts(backend: .sqlite(try AppDatabase(path: temporaryPath())), settings: settings, bcryptCost: 4)
         return try await start(parts: parts, settings: settings)
     }
 
@@ -53,7 +53,7 @@ public final class TestServer: Sendable {
 
     /// The same with settings of the test's own (limits, keys), over a new database.
     public static func with<T>(settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
-        let parts = try await ServerParts(database: try AppDatabase(path: temporaryPath()), settings: settings, bcryptCost: 4)
+        let parts = try await ServerParts(backend: .sqlite(try AppDatabase(path: temporaryPath())), settings: settings, bcryptCost: 4)
         return try await running(try await start(parts: parts, settings: settings), body)
     }
 
@@ -101,7 +101,7 @@ public final class TestServer: Sendable {
 
     /// Adds assets straight through the store.
     public func seed(_ assets: [(tag: String, country: String)], status: String = "IN_STOCK") async throws {
-        let service = SQLiteAssetService(database: parts.database)
+        let service = parts.backend.assets
         for asset in assets {
             _ = try await service.create(AssetInput(assetTag: asset.tag, serialNum: "SN-\(asset.tag)", name: "Laptop \(asset.tag)",
                                                     status: status, country: asset.country))
@@ -131,5 +131,13 @@ public final class TestServer: Sendable {
         let text = String(buffer: buffer)
         let body = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
         return Answer(status: Int(response.status.code), body: body, text: text)
+    }
+}
+
+extension ServerParts {
+    /// The SQLite file under a server built by `TestServer` (tests that look at SQLite itself).
+    public var database: AppDatabase {
+        guard let audits = backend.audits as? SQLiteAuditService else { fatalError("this server does not run on SQLite") }
+        return audits.database
     }
 }

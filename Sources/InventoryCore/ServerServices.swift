@@ -1,0 +1,155 @@
+import Foundation
+
+// The services a server runs on. The API layer (`AuditServer`) sees only these protocols; each
+// database back end (SQLite in `InventoryStore`, PostgreSQL in `PostgresStore`) implements all
+// of them and hands them over as one `ServerBackend`.
+
+/// The audit workflow as a server offers it: `AuditService`, plus batches of scans, history
+/// within a user's countries, and the snapshot a connected station decides scans from.
+public protocol ServerAuditService: AuditService {
+    /// Stores each scan as `record(_:)` does, in one transaction; one outcome per scan, in order.
+    func record(batch requests: [ScanRequest]) async throws -> [Result<ScanResult, InventoryError>]
+    /// Past and running audits of `country` (or of any country), limited to `allowed` (nil: all),
+    /// filtered before paging so `total` counts only what the user may see.
+    func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession>
+    /// Everything a connected station needs to decide scans of the audit by itself.
+    func snapshot(auditID: AuditID) async throws -> AuditSnapshot
+}
+
+/// The server's users and their tokens: stored users (passwords only as hashes), revoked
+/// tokens, and the per-user token key that every token carries.
+public protocol UserStore: Sendable {
+    /// Adds a user; the email must be new (case-insensitively).
+    func create(email: String, name: String, passwordHash: String, userType: String,
+                canEditAssets: Bool, countries: [String]) async throws -> StoredUser
+    func find(email: String) async throws -> StoredUser?
+    func get(id: Int64) async throws -> StoredUser?
+    /// The user of a token, or nil when the user is gone or disabled, the token's user key is
+    /// not this user's, or the token was revoked.
+    func tokenUser(id: Int64, tokenKey: String, tokenID: String) async throws -> StoredUser?
+    /// Revokes a token until it would have expired anyway.
+    func revoke(tokenID: String, expiresAt: Date) async throws
+    /// Every user, by id.
+    func all() async throws -> [StoredUser]
+    /// Disables (or enables again) a user; disabling also changes the token key.
+    func setDisabled(email: String, _ disabled: Bool) async throws -> StoredUser
+    /// Replaces a user's password hash and token key: earlier tokens stop working.
+    func setPasswordHash(email: String, _ hash: String) async throws -> StoredUser
+}
+
+/// The devices users log in from, with their activity.
+public protocol DeviceStore: Sendable {
+    /// Records a login (or a push-token registration) from `deviceName`.
+    func seen(userID: Int64, deviceName: String, platform: String?, pushToken: String?) async throws
+    /// Devices of one user, or of every user (nil), most recently active first.
+    func list(userID: Int64?) async throws -> [DeviceRecord]
+}
+
+extension DeviceStore {
+    public func seen(userID: Int64, deviceName: String) async throws {
+        try await seen(userID: userID, deviceName: deviceName, platform: nil, pushToken: nil)
+    }
+}
+
+/// Every service of a server over one database.
+public struct ServerBackend: Sendable {
+    public var audits: any ServerAuditService
+    public var assets: any AssetService
+    public var accessories: any AccessoryService
+    public var customers: any CustomerService
+    public var users: any UserStore
+    public var devices: any DeviceStore
+    /// What the back end is, for logs and `/health` ("sqlite", "postgresql").
+    public var kind: String
+    /// Where the token-signing key file lives unless one is given: beside a database file.
+    /// Nil when the database is not a file (in memory, or a server), so the key must be given.
+    public var defaultKeyFile: String?
+    /// Throws when the database cannot be reached; `/health` reports it.
+    public var ping: @Sendable () async throws -> Void
+
+    public init(audits: any ServerAuditService, assets: any AssetService, accessories: any AccessoryService,
+                customers: any CustomerService, users: any UserStore, devices: any DeviceStore, kind: String,
+                defaultKeyFile: String?, ping: @escaping @Sendable () async throws -> Void) {
+        self.audits = audits; self.assets = assets; self.accessories = accessories; self.customers = customers
+        self.users = users; self.devices = devices; self.kind = kind; self.defaultKeyFile = defaultKeyFile; self.ping = ping
+    }
+}
+
+/// Everything a connected station needs to decide scans of one audit by itself: the expected
+/// set with first scans, the unexpected entries, and the other known assets (to say why a scan
+/// is unexpected). The server sends it; the station's replica stores it.
+public struct AuditSnapshot: Codable, Sendable, Equatable {
+    public struct Expected: Codable, Sendable, Equatable {
+        public var asset: AssetBrief
+        public var firstScan: FirstScan?
+        public init(asset: AssetBrief, firstScan: FirstScan?) { self.asset = asset; self.firstScan = firstScan }
+    }
+
+    public struct Unexpected: Codable, Sendable, Equatable {
+        public var key: String
+        public var firstScan: FirstScan
+        public init(key: String, firstScan: FirstScan) { self.key = key; self.firstScan = firstScan }
+    }
+
+    public var audit: AuditSession
+    public var expected: [Expected]
+    public var unexpected: [Unexpected]
+    public var known: [AssetBrief]
+
+    public init(audit: AuditSession, expected: [Expected], unexpected: [Unexpected], known: [AssetBrief]) {
+        self.audit = audit; self.expected = expected; self.unexpected = unexpected; self.known = known
+    }
+}
+
+
+/// A user of the server, as stored: the password only as a bcrypt hash.
+public struct StoredUser: Sendable, Equatable {
+    public var id: Int64
+    public var email: String
+    public var name: String
+    public var passwordHash: String
+    /// ADMIN, STAFF or CLIENT.
+    public var userType: String
+    public var canEditAssets: Bool
+    /// Countries the user may audit; empty means every country.
+    public var countries: [String]
+    public var createdAt: Date
+    /// A random key made with the user and never given to another; tokens carry it, so a
+    /// token cannot name a different user than the one it was issued to.
+    public var tokenKey: String
+    /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
+    public var disabledAt: Date?
+
+    public init(id: Int64, email: String, name: String, passwordHash: String, userType: String, canEditAssets: Bool,
+                countries: [String], createdAt: Date, tokenKey: String, disabledAt: Date?) {
+        self.id = id; self.email = email; self.name = name; self.passwordHash = passwordHash; self.userType = userType
+        self.canEditAssets = canEditAssets; self.countries = countries; self.createdAt = createdAt; self.tokenKey = tokenKey
+        self.disabledAt = disabledAt
+    }
+}
+
+/// A device a user logs in from, with its activity: the last login or scan, and the scans
+/// recorded under its name by that user.
+public struct DeviceRecord: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var deviceName: String
+    public var platform: String?
+    public var userId: Int64
+    public var user: String
+    public var lastActiveAt: Date
+    public var scans: Int
+
+    public init(id: Int64, deviceName: String, platform: String?, userId: Int64, user: String, lastActiveAt: Date, scans: Int) {
+        self.id = id; self.deviceName = deviceName; self.platform = platform; self.userId = userId; self.user = user
+        self.lastActiveAt = lastActiveAt; self.scans = scans
+    }
+}
+
+
+extension StoredUser {
+    /// A new random token key: 128 bits as hex.
+    public static func newTokenKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import GRDB
+import InventoryCore
+
+extension ServerBackend {
+    /// Every server service over one SQLite file: the single-site default. The signing key
+    /// lives beside the file unless given.
+    public static func sqlite(_ database: AppDatabase, caseSensitive: Bool = true, defaultStation: String = "server") -> ServerBackend {
+        let path = database.writer.path
+        return ServerBackend(
+            audits: SQLiteAuditService(database: database, caseSensitive: caseSensitive, defaultStation: defaultStation),
+            assets: SQLiteAssetService(database: database, caseSensitive: caseSensitive),
+            accessories: SQLiteAccessoryService(database: database),
+            customers: SQLiteCustomerService(database: database),
+            users: SQLiteUserStore(database: database),
+            devices: SQLiteDeviceStore(database: database),
+            kind: "sqlite",
+            defaultKeyFile: path.hasPrefix(":memory:") || path.isEmpty ? nil : path + ".jwt-key",
+            ping: { try await database.read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") } })
+    }
+}
