@@ -41,10 +41,22 @@ public struct RemoteAssetService: AssetService {
         try await client.send(.POST, Routes.path(Routes.assetTransfer, ["id": String(id)]), body: request)
     }
 
-    public func importAssets(_ rows: [ImportRow], progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Int {
-        progress(0, rows.count)
+    /// Sends the rows as the JSON body of one request. Rows the reader already found bad fail
+    /// here, before anything is sent.
+    public func importAssets(streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
+                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+        var rows: [ImportRow] = []
+        var problems = ValidationError()
+        for try await chunk in chunks {
+            for row in chunk {
+                for problem in row.problems { problems.add("line \(row.line)", problem) }
+                rows.append(row)
+            }
+        }
+        guard problems.isEmpty else { throw InventoryError.invalid(problems) }
+        progress(0)
         let count = try await client.send(.POST, Routes.assetImport, body: ImportRequest(rows: rows), as: ImportResponse.self).imported
-        progress(rows.count, rows.count)
+        progress(count)
         return count
     }
 }

@@ -85,8 +85,16 @@ public struct TransferRequest: Codable, Sendable, Equatable {
 public struct ImportRow: Codable, Sendable, Equatable {
     public var line: Int
     public var input: AssetInput
+    /// Problems the CSV reader already found on this line (a wrong field count, a flag that is
+    /// not true or false). The service reports them under "line N" beside its own and stores
+    /// nothing. Not part of the JSON body: a client sends fields, not verdicts.
+    public var problems: [String] = []
 
-    public init(line: Int, input: AssetInput) { self.line = line; self.input = input }
+    enum CodingKeys: String, CodingKey { case line, input }
+
+    public init(line: Int, input: AssetInput, problems: [String] = []) {
+        self.line = line; self.input = input; self.problems = problems
+    }
 }
 
 public protocol AssetService: Sendable {
@@ -99,8 +107,55 @@ public protocol AssetService: Sendable {
     /// Archives (the default) or deletes; returns the archived asset, or nil once deleted.
     func delete(id: Int64, mode: DeleteMode) async throws -> Asset?
     func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset
-    /// Imports every row or none; errors name the line numbers. `progress(done, total)`.
-    func importAssets(_ rows: [ImportRow], progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Int
+    /// Imports an inventory of any size in bounded memory: every row or none.
+    ///
+    /// - `chunks` arrive in file order (a few thousand rows each). Each chunk is checked and
+    ///   stored as it arrives, all inside **one** write transaction that spans the whole stream,
+    ///   so memory follows the chunk, not the file, and nothing is visible before the commit.
+    /// - Problems are reported under "line N" (the row's `line`): the row's own `problems`
+    ///   (from the reader), invalid fields (`AssetInput.makeAsset`), an asset_tag or serial_num
+    ///   that repeats an earlier row ("… repeats line M") or is already in the inventory ("… is
+    ///   already in the inventory"), and an unknown customer ("customer_id N is not a
+    ///   customer"). Tags and serials compare as the service's case rule says.
+    /// - After the first problem the stream is still read to its end, so every bad row is
+    ///   reported; then the transaction rolls back and the call throws
+    ///   `InventoryError.invalid` listing at most 50 lines plus a "more" key with the rest's count.
+    /// - An error thrown by the stream itself (unreadable file, a dropped upload) rolls back too
+    ///   and is rethrown as it is.
+    /// - `progress(rows)` is called after each chunk with the rows taken so far, from any thread,
+    ///   never going back; the call with the final count comes only once the import has committed.
+    /// - Returns the number of assets stored.
+    func importAssets(streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
+                      progress: @escaping @Sendable (Int) -> Void) async throws -> Int
+
+    /// Imports a CSV file (the format of `AssetImport`) that arrives in blocks of bytes, with the
+    /// contract of `importAssets(streaming:progress:)`. A bad header fails with "line 1"
+    /// problems before anything is stored. The default parses here and streams the rows; a
+    /// remote service sends the bytes as they are.
+    func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+                      progress: @escaping @Sendable (Int) -> Void) async throws -> Int
+}
+
+/// Rows per chunk when rows are handed to `importAssets(streaming:progress:)`.
+public let importChunkSize = 10_000
+
+extension AssetService {
+    /// Imports rows already in memory (tests, the demo): they are streamed in chunks.
+    /// `progress(done, total)`.
+    public func importAssets(_ rows: [ImportRow], progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Int {
+        let total = rows.count
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [ImportRow].self)
+        for start in stride(from: 0, to: rows.count, by: importChunkSize) {
+            continuation.yield(Array(rows[start..<min(start + importChunkSize, rows.count)]))
+        }
+        continuation.finish()
+        return try await importAssets(streaming: stream) { progress($0, total) }
+    }
+
+    public func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+        try await importAssets(streaming: try await AssetImport.chunks(of: blocks), progress: progress)
+    }
 }
 
 public protocol AccessoryService: Sendable {
