@@ -54,7 +54,7 @@ enum ServerBenchmark {
         let api = APIClient(baseURL: base, token: login.token)
         let audit = try await api.send(.POST, Routes.auditStart, body: StartRequest(country: "SG"), as: AuditResponse.self).audit
 
-        try await loadTest(base: base, token: login.token, auditID: audit.id, total: totalScans)
+        try await loadTest(bases: [base], token: login.token, auditID: audit.id, total: totalScans)
         let check = try await parts.audits.audit(id: audit.id)
         print("server counts after the load: scanned \(check.scannedCount) of \(check.totalAssets) (expected \(totalScans))")
 
@@ -80,8 +80,9 @@ enum ServerBenchmark {
         #endif
     }
 
-    /// 32 connections, each sending its share of scans one after another.
-    static func loadTest(base: String, token: String, auditID: AuditID, total: Int) async throws {
+    /// 32 connections, each sending its share of scans one after another; connection i goes to
+    /// `bases[i % bases.count]`, so several servers on one database share the load.
+    static func loadTest(bases: [String], token: String, auditID: AuditID, total: Int, scanPrefix: String = "load") async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -92,12 +93,13 @@ enum ServerBenchmark {
             for worker in 0..<connections {
                 group.addTask {
                     var times: [Double] = []
+                    let base = bases[worker % bases.count]
                     for index in stride(from: worker, to: total, by: connections) {
                         var request = HTTPClientRequest(url: base + Routes.auditScan)
                         request.method = .POST
                         request.headers.add(name: "Authorization", value: "Bearer \(token)")
                         request.headers.add(name: "Content-Type", value: "application/json")
-                        request.body = .bytes(ByteBuffer(string: #"{"identifier":"SG-\#(index)","audit_id":"\#(auditID)","scan_id":"load-\#(index)","device_name":"bench-\#(worker)"}"#))
+                        request.body = .bytes(ByteBuffer(string: #"{"identifier":"SG-\#(index)","audit_id":"\#(auditID)","scan_id":"\#(scanPrefix)-\#(index)","device_name":"bench-\#(worker)"}"#))
                         let begin = ContinuousClock.now
                         let response = try await client.execute(request, timeout: .seconds(30))
                         _ = try await response.body.collect(upTo: 1 << 20)
@@ -112,8 +114,8 @@ enum ServerBenchmark {
             return all.sorted()
         }
         let elapsed = seconds(ContinuousClock.now - started)
-        print(String(format: "load: %d scans from %d connections in %.2f s = %.0f scans/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                     latencies.count, connections, elapsed, Double(latencies.count) / elapsed,
+        print(String(format: "load: %d scans from %d connections to %d server(s) in %.2f s = %.0f scans/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                     latencies.count, connections, bases.count, elapsed, Double(latencies.count) / elapsed,
                      percentile(latencies, 0.50), percentile(latencies, 0.99), latencies.last ?? 0))
     }
 

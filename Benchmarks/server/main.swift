@@ -1,2 +1,7 @@
-// Filled in below by ServerBenchmark.swift.
-await ServerBenchmark.main()
+// `server-benchmark [scans] [queued]` runs its own server (ServerBenchmark.swift);
+// `server-benchmark remote …` loads servers that are already running (RemoteLoad.swift).
+if CommandLine.arguments.dropFirst().first == "remote" {
+    await RemoteLoad.main()
+} else {
+    await ServerBenchmark.main()
+}
