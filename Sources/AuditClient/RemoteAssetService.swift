@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import AuditAPI
 import Foundation
 import InventoryCore
+import NIOCore
 
 /// Assets over the API (`/api/v2/assets`).
 public struct RemoteAssetService: AssetService {
@@ -56,6 +58,34 @@ public struct RemoteAssetService: AssetService {
         guard problems.isEmpty else { throw InventoryError.invalid(problems) }
         progress(0)
         let count = try await client.send(.POST, Routes.assetImport, body: ImportRequest(rows: rows), as: ImportResponse.self).imported
+        progress(count)
+        return count
+    }
+
+    /// Streams the CSV as it is (`text/csv`): the server reads it, so every line keeps its
+    /// number, and the file sits whole in memory on neither side. `progress` hears only the
+    /// final count, as the server answers once, at the end.
+    public func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+        var request = HTTPClientRequest(url: client.baseURL + Routes.assetImport)
+        request.method = .POST
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "text/csv; charset=utf-8")
+        if let token = client.token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let apiKey = client.apiKey { request.headers.add(name: "X-API-Key", value: apiKey) }
+        request.body = .stream(blocks.map { ByteBuffer(bytes: $0) }, length: .unknown)
+        let status: Int
+        let data: Data
+        do {
+            // The whole upload and the server's check of every row fit in this deadline.
+            let response = try await client.http.execute(request, timeout: .minutes(60))
+            status = Int(response.status.code)
+            data = Data(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
+        } catch {
+            throw InventoryError.unavailable("Cannot import through the server at \(client.baseURL) (\(APIClient.describe(error)))")
+        }
+        guard (200..<300).contains(status) else { throw client.failure(status: status, data: data, path: Routes.assetImport) }
+        let count = try client.decode(ImportResponse.self, data, status: status).imported
         progress(count)
         return count
     }

@@ -59,11 +59,18 @@ struct AssetController {
             let transfer = try await request.decodeJSON(TransferRequest.self)
             return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
         }
+        // JSON rows (collected, up to `BodyLimits.importRows`), or the CSV file itself as
+        // `text/csv`, streamed from the connection into the service chunk by chunk.
         routes.add(.post, Routes.assetImport, on: router) { request, context in
             var request = request
             try context.requireUser().requireAssetEditing()
-            let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
-            let count = try await assets.importAssets(body.rows) { _, _ in }
+            let count: Int
+            if request.isCSV {
+                count = try await assets.importAssets(csv: request.bodyBlocks()) { _ in }
+            } else {
+                let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
+                count = try await assets.importAssets(body.rows) { _, _ in }
+            }
             return try Response.envelope(ImportResponse(imported: count), message: "Imported \(count) assets")
         }
     }

@@ -78,10 +78,21 @@ final class AssetImporter {
     private func store(_ a: Asset, line: Int) throws {
         if lookUpFirst, let clash = try clash(a) { report(line, [clash]); return }
         let handle = insert.sqliteStatement
-        let texts: [String?] = [a.assetTag, a.serialNum, a.name, a.model, a.status.rawValue, a.condition?.rawValue,
-                                a.manufacturer, a.assetType, a.cpuType, a.cpuCores, a.memory, a.harddrive, a.country,
-                                a.location, a.company]
-        for (index, text) in texts.enumerated() { Self.bind(handle, Int32(index + 1), text) }
+        Self.bind(handle, 1, a.assetTag)
+        Self.bind(handle, 2, a.serialNum)
+        Self.bind(handle, 3, a.name)
+        Self.bind(handle, 4, a.model)
+        Self.bind(handle, 5, a.status.rawValue)
+        Self.bind(handle, 6, a.condition?.rawValue)
+        Self.bind(handle, 7, a.manufacturer)
+        Self.bind(handle, 8, a.assetType)
+        Self.bind(handle, 9, a.cpuType)
+        Self.bind(handle, 10, a.cpuCores)
+        Self.bind(handle, 11, a.memory)
+        Self.bind(handle, 12, a.harddrive)
+        Self.bind(handle, 13, a.country)
+        Self.bind(handle, 14, a.location)
+        Self.bind(handle, 15, a.company)
         if let customer = a.customerId { sqlite3_bind_int64(handle, 16, customer) } else { sqlite3_bind_null(handle, 16) }
         Self.bind(handle, 17, a.notes)
         Self.bind(handle, 18, a.techNotes)

@@ -7,6 +7,11 @@ extension SQLiteAssetService {
     static let importProblemLimit = 50
     /// Chunks prepared ahead of the database thread.
     static let importChunksAhead = 2
+    /// The writer's page cache during an import, in KiB (SQLite's default is 2 MiB). A million
+    /// rows touch six indexes, the serials' in no order; a larger cache spills fewer dirty pages
+    /// to the WAL mid-transaction. It changes nothing about durability: the commit still
+    /// reaches the disk (WAL, synchronous=FULL).
+    static let importCacheKiB = 64 * 1024
 
     /// Checks and stores each chunk as it arrives, in one write transaction for the whole
     /// stream (see the protocol for the contract). A task reads the stream and checks the
@@ -31,6 +36,9 @@ extension SQLiteAssetService {
         let caseSensitive = caseSensitive
         let count = try await withTaskCancellationHandler {
             try await database.write { db in
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
                 var taken = 0
                 while let chunk = try handoff.take() {

@@ -67,17 +67,13 @@ extension AuditStation.Assets {
                 guard let handle = FileHandle(forReadingAtPath: file) else {
                     throw StationError.io("cannot read \(file): no such file, or not allowed")
                 }
-                Terminal.error("Reading \(file)…")
-                let bytes = [UInt8](try handle.readToEnd() ?? Data())
-                let rows: [ImportRow]
-                do throws(InventoryCore.ValidationError) { rows = try AssetImport.rows(fromCSV: bytes) } catch {
-                    throw ImportFailure(file: file, problems: error)
-                }
-                Terminal.error("Checking \(rows.count) rows; nothing is stored unless every row is valid…")
-                let progress = ProgressLine("Storing")
+                let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
+                Terminal.error("Importing \(file); nothing is stored unless every row is valid…")
+                let progress = ProgressLine("Read (KiB)")
+                let blocks = FileBlocks.stream(handle) { read in progress.update(read >> 10, max(size, read) >> 10) }
                 let count: Int
                 do {
-                    count = try await context.assets.importAssets(rows) { done, total in progress.update(done, total) }
+                    count = try await context.assets.importAssets(csv: blocks) { _ in }
                 } catch let error as InventoryError {
                     guard case .invalid(let problems) = error else { throw error }
                     throw ImportFailure(file: file, problems: problems)
