@@ -6,7 +6,9 @@ extension AssetInput {
     public func makeAsset(now: Date = Date()) throws(ValidationError) -> Asset {
         var errors = ValidationError()
         if assetTag == nil { errors.add("asset_tag", "is required") }
-        if name == nil || name?.trimmingCharacters(in: .whitespaces).isEmpty == true { errors.add("name", "is required") }
+        if name.map({ !$0.isTrimmedPrintableASCII && $0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? true {
+            errors.add("name", "is required")
+        }
         if country == nil { errors.add("country", "is required (an ISO 3166-1 alpha-2 code such as SG or MY)") }
         var asset = Asset(assetTag: "", name: "", country: "", createdAt: now, updatedAt: now)
         errors.merge(applyValidated(to: &asset))
@@ -81,6 +83,10 @@ public enum FreeText {
     public static let maxLength = 2000
 
     public static func normalize(_ raw: String, field: String) throws(ValidationError) -> String? {
+        if raw.isTrimmedPrintableASCII {
+            guard raw.utf8.count <= maxLength else { throw ValidationError(field: field, message: "is longer than \(maxLength) characters") }
+            return raw
+        }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return nil }
         if text.count > maxLength { throw ValidationError(field: field, message: "is longer than \(maxLength) characters") }

@@ -15,7 +15,7 @@ public enum Country {
 
     /// Returns the upper-case code, or throws a field error naming the bad value.
     public static func normalize(_ raw: String, field: String = "country") throws(ValidationError) -> String {
-        let code = raw.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let code = (raw.isTrimmedPrintableASCII ? raw : raw.trimmingCharacters(in: .whitespacesAndNewlines)).uppercased()
         guard codes.contains(code) else {
             throw ValidationError(field: field, message: code.isEmpty
                 ? "is required (an ISO 3166-1 alpha-2 code such as SG or MY)"

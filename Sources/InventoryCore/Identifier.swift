@@ -9,6 +9,12 @@ public enum Identifier {
     /// Trims whitespace and control characters at both ends, then rejects what cannot be a tag:
     /// empty text, control characters inside, or more than `maxBytes` bytes.
     public static func normalize(_ raw: String, field: String = "identifier") throws(ValidationError) -> String {
+        if raw.isTrimmedPrintableASCII {
+            guard raw.utf8.count <= maxBytes else {
+                throw ValidationError(field: field, message: "is \(raw.utf8.count) bytes long; the limit is \(maxBytes)")
+            }
+            return raw
+        }
         let trimSet = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
         let text = raw.trimmingCharacters(in: trimSet)
         if text.isEmpty {
@@ -29,5 +35,17 @@ public enum Identifier {
     public static func matchKey(_ identifier: String, caseSensitive: Bool) -> String {
         guard !caseSensitive, identifier.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return identifier }
         return String(decoding: identifier.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// Printable ASCII only, with no space at either end: trimming would change nothing and no
+    /// control character is inside. The checks of tags and free text take this fast path (an
+    /// import checks millions of fields), and give the same answer as their general path.
+    var isTrimmedPrintableASCII: Bool {
+        let utf8 = self.utf8
+        guard let first = utf8.first, let last = utf8.last,
+              first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else { return false }
+        return utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 }

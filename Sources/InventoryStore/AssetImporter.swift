@@ -40,6 +40,7 @@ final class AssetImporter {
     private let firstID: Int64
     private let stamp: String
     private var lines: [UInt32] = []
+    private var parameters = BoundParameters(count: 23)
     private(set) var problems = ValidationError()
     private(set) var problemCount = 0
     private(set) var stored = 0
@@ -78,29 +79,17 @@ final class AssetImporter {
     private func store(_ a: Asset, line: Int) throws {
         if lookUpFirst, let clash = try clash(a) { report(line, [clash]); return }
         let handle = insert.sqliteStatement
-        Self.bind(handle, 1, a.assetTag)
-        Self.bind(handle, 2, a.serialNum)
-        Self.bind(handle, 3, a.name)
-        Self.bind(handle, 4, a.model)
-        Self.bind(handle, 5, a.status.rawValue)
-        Self.bind(handle, 6, a.condition?.rawValue)
-        Self.bind(handle, 7, a.manufacturer)
-        Self.bind(handle, 8, a.assetType)
-        Self.bind(handle, 9, a.cpuType)
-        Self.bind(handle, 10, a.cpuCores)
-        Self.bind(handle, 11, a.memory)
-        Self.bind(handle, 12, a.harddrive)
-        Self.bind(handle, 13, a.country)
-        Self.bind(handle, 14, a.location)
-        Self.bind(handle, 15, a.company)
-        if let customer = a.customerId { sqlite3_bind_int64(handle, 16, customer) } else { sqlite3_bind_null(handle, 16) }
-        Self.bind(handle, 17, a.notes)
-        Self.bind(handle, 18, a.techNotes)
-        sqlite3_bind_int(handle, 19, a.isErased ? 1 : 0)
-        sqlite3_bind_int(handle, 20, a.hasKeyboard ? 1 : 0)
-        sqlite3_bind_int(handle, 21, a.hasCharger ? 1 : 0)
-        Self.bind(handle, 22, stamp)
-        Self.bind(handle, 23, stamp)
+        let texts = [a.assetTag, a.serialNum, a.name, a.model, a.status.rawValue, a.condition?.rawValue, a.manufacturer,
+                     a.assetType, a.cpuType, a.cpuCores, a.memory, a.harddrive, a.country, a.location, a.company]
+        for index in 0..<15 { parameters.set(handle, Int32(index + 1), texts[index]) }
+        parameters.set(handle, 16, a.customerId)
+        parameters.set(handle, 17, a.notes)
+        parameters.set(handle, 18, a.techNotes)
+        parameters.set(handle, 19, Int64(a.isErased ? 1 : 0))
+        parameters.set(handle, 20, Int64(a.hasKeyboard ? 1 : 0))
+        parameters.set(handle, 21, Int64(a.hasCharger ? 1 : 0))
+        parameters.set(handle, 22, stamp)
+        parameters.set(handle, 23, stamp)
         let code = sqlite3_step(handle)
         let message = code == SQLITE_DONE ? "" : String(cString: sqlite3_errmsg(sqlite3_db_handle(handle)))
         sqlite3_reset(handle)
@@ -139,7 +128,7 @@ final class AssetImporter {
 
     private func firstMatch(_ statement: Statement, text: String) throws -> Int64? {
         let handle = statement.sqliteStatement
-        Self.bind(handle, 1, text)
+        BoundParameters.bind(handle, 1, text)
         return try Self.stepValue(handle)
     }
 
@@ -154,8 +143,35 @@ final class AssetImporter {
         return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
     }
 
+}
+
+/// What each parameter of a prepared statement holds, so that a value equal to the last row's
+/// is not bound again: SQLite keeps bindings across `sqlite3_reset`, and each bind takes the
+/// connection's mutex and copies the bytes. In an inventory most columns repeat (status, model,
+/// country, the timestamps) or stay empty.
+struct BoundParameters {
+    private enum Value: Equatable { case null, text(String), integer(Int64) }
+    private var values: [Value]
+
+    /// A freshly prepared statement's parameters are all NULL.
+    init(count: Int) { values = Array(repeating: .null, count: count + 1) }
+
+    mutating func set(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
+        let value = text.map(Value.text) ?? .null
+        guard values[Int(index)] != value else { return }
+        values[Int(index)] = value
+        Self.bind(handle, index, text)
+    }
+
+    mutating func set(_ handle: SQLiteStatement?, _ index: Int32, _ number: Int64?) {
+        let value = number.map(Value.integer) ?? .null
+        guard values[Int(index)] != value else { return }
+        values[Int(index)] = value
+        if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+    }
+
     /// SQLite copies the bytes (SQLITE_TRANSIENT), so they need to live only during the call.
-    private static func bind(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
+    static func bind(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
         guard var text else { sqlite3_bind_null(handle, index); return }
         guard !text.isEmpty else { sqlite3_bind_text(handle, index, "", 0, transient); return }
         text.withUTF8 { utf8 in
