@@ -6,9 +6,8 @@ extension AssetInput {
     public func makeAsset(now: Date = Date()) throws(ValidationError) -> Asset {
         var errors = ValidationError()
         if assetTag == nil { errors.add("asset_tag", "is required") }
-        if name.map({ !$0.isTrimmedPrintableASCII && $0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? true {
-            errors.add("name", "is required")
-        }
+        // An empty name is reported once, by `FreeText.required` below.
+        if name == nil { errors.add("name", "is required") }
         if country == nil { errors.add("country", "is required (an ISO 3166-1 alpha-2 code such as SG or MY)") }
         var asset = Asset(assetTag: "", name: "", country: "", createdAt: now, updatedAt: now)
         errors.merge(applyValidated(to: &asset))
