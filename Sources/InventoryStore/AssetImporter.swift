@@ -79,9 +79,21 @@ final class AssetImporter {
     private func store(_ a: Asset, line: Int) throws {
         if lookUpFirst, let clash = try clash(a) { report(line, [clash]); return }
         let handle = insert.sqliteStatement
-        let texts = [a.assetTag, a.serialNum, a.name, a.model, a.status.rawValue, a.condition?.rawValue, a.manufacturer,
-                     a.assetType, a.cpuType, a.cpuCores, a.memory, a.harddrive, a.country, a.location, a.company]
-        for index in 0..<15 { parameters.set(handle, Int32(index + 1), texts[index]) }
+        parameters.set(handle, 1, a.assetTag)
+        parameters.set(handle, 2, a.serialNum)
+        parameters.set(handle, 3, a.name)
+        parameters.set(handle, 4, a.model)
+        parameters.set(handle, 5, a.status.rawValue)
+        parameters.set(handle, 6, a.condition?.rawValue)
+        parameters.set(handle, 7, a.manufacturer)
+        parameters.set(handle, 8, a.assetType)
+        parameters.set(handle, 9, a.cpuType)
+        parameters.set(handle, 10, a.cpuCores)
+        parameters.set(handle, 11, a.memory)
+        parameters.set(handle, 12, a.harddrive)
+        parameters.set(handle, 13, a.country)
+        parameters.set(handle, 14, a.location)
+        parameters.set(handle, 15, a.company)
         parameters.set(handle, 16, a.customerId)
         parameters.set(handle, 17, a.notes)
         parameters.set(handle, 18, a.techNotes)
@@ -142,44 +154,4 @@ final class AssetImporter {
         }
         return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
     }
-
-}
-
-/// What each parameter of a prepared statement holds, so that a value equal to the last row's
-/// is not bound again: SQLite keeps bindings across `sqlite3_reset`, and each bind takes the
-/// connection's mutex and copies the bytes. In an inventory most columns repeat (status, model,
-/// country, the timestamps) or stay empty.
-struct BoundParameters {
-    private enum Value: Equatable { case null, text(String), integer(Int64) }
-    private var values: [Value]
-
-    /// A freshly prepared statement's parameters are all NULL.
-    init(count: Int) { values = Array(repeating: .null, count: count + 1) }
-
-    mutating func set(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
-        let value = text.map(Value.text) ?? .null
-        guard values[Int(index)] != value else { return }
-        values[Int(index)] = value
-        Self.bind(handle, index, text)
-    }
-
-    mutating func set(_ handle: SQLiteStatement?, _ index: Int32, _ number: Int64?) {
-        let value = number.map(Value.integer) ?? .null
-        guard values[Int(index)] != value else { return }
-        values[Int(index)] = value
-        if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
-    }
-
-    /// SQLite copies the bytes (SQLITE_TRANSIENT), so they need to live only during the call.
-    static func bind(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
-        guard var text else { sqlite3_bind_null(handle, index); return }
-        guard !text.isEmpty else { sqlite3_bind_text(handle, index, "", 0, transient); return }
-        text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { chars in
-                _ = sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), transient)
-            }
-        }
-    }
-
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 }
