@@ -59,7 +59,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.embedInCode("openapi.yaml")]
         ),
         // The HTTP client, the remote services and the connected station (replica, outbox, sync).
         .target(

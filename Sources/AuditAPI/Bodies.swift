@@ -63,11 +63,17 @@ public struct ListResponse<Item: Codable & Sendable>: Codable, Sendable {
         try container.encode(pagination, forKey: Key(stringValue: "pagination"))
     }
 
-    /// Decodes the one array beside `pagination`, whatever its name.
+    /// The names a list's array goes by, tried first.
+    static var knownKeys: [String] { ["assets", "audits", "scans", "accessories", "customers", "items", "data"] }
+
+    /// Decodes the array beside `pagination`: the one with a known name, else the first other
+    /// field that holds a list of items (fields a server adds are ignored).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         pagination = try container.decode(Pagination.self, forKey: Key(stringValue: "pagination"))
-        guard let arrayKey = container.allKeys.first(where: { $0.stringValue != "pagination" }) else {
+        let others = container.allKeys.filter { $0.stringValue != "pagination" }
+        let known = Self.knownKeys.compactMap { name in others.first { $0.stringValue == name } }
+        guard let arrayKey = known.first ?? others.first(where: { (try? container.decode([Item].self, forKey: $0)) != nil }) else {
             throw DecodingError.keyNotFound(Key(stringValue: "items"), .init(codingPath: [], debugDescription: "no list in the answer"))
         }
         key = arrayKey.stringValue

@@ -1,0 +1,145 @@
+import AuditServer
+import Foundation
+
+/// The schemas of the served OpenAPI document, checked by scripts/openapi_check.py (python3 with
+/// PyYAML, jsonschema and openapi-schema-validator). A target is a schema pointer
+/// (`#/components/schemas/Asset`), an operation's answer (`GET /api/v2/assets/{id} 200`) or its
+/// request body (`POST /api/v2/assets request`), optionally followed by a content type.
+public enum OpenAPICheck {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/openapi_check.py")
+
+    /// The document as served, written once to a temporary file for the script.
+    static let documentFile: URL = {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).yaml")
+        try? Data(OpenAPIDocument.yaml.utf8).write(to: file)
+        return file
+    }()
+
+    public struct Operation: Decodable, Sendable, Hashable {
+        public struct Parameter: Decodable, Sendable, Hashable { public var name: String; public var `in`: String; public var required: Bool }
+        public var method: String
+        public var path: String
+        public var parameters: [Parameter]
+        /// The request body's content types.
+        public var request: [String]
+        /// Status (or `default`) → content types.
+        public var responses: [String: [String]]
+        public var key: String { "\(method) \(path)" }
+    }
+
+    /// One body to check against a target; `strict` refuses properties the schema does not name.
+    public struct Case: Encodable, Sendable {
+        public var label: String
+        public var target: String
+        public var body: JSONValue
+        public var strict: Bool
+        public init(label: String, target: String, body: JSONValue, strict: Bool = false) {
+            self.label = label; self.target = target; self.body = body; self.strict = strict
+        }
+    }
+
+    public struct Problem: Decodable, Sendable, CustomStringConvertible {
+        public var label: String
+        public var errors: [String]
+        public var description: String { "\(label):\n  " + errors.joined(separator: "\n  ") }
+    }
+
+    /// Three bodies made from a target's schema, each checked against it by the script.
+    public struct Examples: Decodable, Sendable {
+        /// Only the required fields.
+        public var required: JSONValue
+        /// Every field, null wherever the schema allows null.
+        public var nulls: JSONValue
+        /// Every field with a value, and fields the schema does not name.
+        public var extra: JSONValue
+        /// Where a made body does not match its own schema (a fault of the script or document).
+        public var problems: [String]
+
+        public var variants: [(name: String, body: JSONValue)] { [("required", required), ("nulls", nulls), ("extra", extra)] }
+    }
+
+    public static func operations() async throws -> [Operation] {
+        try JSONDecoder().decode([Operation].self, from: try await run(["operations"]))
+    }
+
+    public static func validate(_ cases: [Case]) async throws -> [Problem] {
+        try JSONDecoder().decode([Problem].self, from: try await run(["validate"], input: try JSONEncoder().encode(cases)))
+    }
+
+    public static func examples(_ targets: [String]) async throws -> [String: Examples] {
+        try JSONDecoder().decode([String: Examples].self, from: try await run(["examples"] + targets))
+    }
+
+    /// Runs the script on its own thread (it blocks) and returns its standard output.
+    static func run(_ arguments: [String], input: Data = Data()) async throws -> Data {
+        let document = documentFile.path
+        return try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, document] + arguments
+            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            let writer = Thread {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }
+            writer.start()
+            let errors = ErrorText()
+            let reader = Thread { errors.data = stderr.fileHandleForReading.readDataToEndOfFile() }
+            reader.start()
+            let output = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+                throw ScriptFailure(message: "openapi_check.py \(arguments.first ?? "") failed: " + String(decoding: errors.data, as: UTF8.self).suffix(3000))
+            }
+            return output
+        }
+    }
+
+    struct ScriptFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    final class ErrorText: @unchecked Sendable { var data = Data() }
+}
+
+/// Any JSON value, to carry bodies between the tests and the script.
+public enum JSONValue: Codable, Sendable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value of a JSON text (nil when it is not JSON).
+    public static func parse(_ data: Data) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: data) }
+
+    /// The value as JSON bytes.
+    public var data: Data { (try? JSONEncoder().encode(self)) ?? Data("null".utf8) }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+}
