@@ -15,7 +15,8 @@ Peak memory is each process's own ru_maxrss (os.wait4), so the station, the uplo
 and the server are measured apart.
 
   swift build -c release --product audit-station
-  python3 Benchmarks/import/run.py .build/release/audit-station --assets 1000000
+  python3 Benchmarks/import/run.py .build/release/audit-station --assets 1000000 --bad
+  python3 Benchmarks/import/run.py .build/release/audit-station --server-args "--postgres URL"
 """
 import argparse, os, shutil, signal, socket, subprocess, sys, tempfile, time
 
@@ -72,6 +73,8 @@ def main():
     parser.add_argument("--assets", type=int, default=1_000_000)
     parser.add_argument("--bad", action="store_true", help="also time a failing import")
     parser.add_argument("--no-api", action="store_true")
+    parser.add_argument("--server-args", default="", help="extra arguments for the server's `users create` and `serve`, "
+                        "such as \"--postgres postgres://…\" to measure the API on PostgreSQL")
     parser.add_argument("--keep", action="store_true")
     a = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="audit-import-bench-")
@@ -98,11 +101,13 @@ def main():
 
         if not a.no_api:
             server_db = os.path.join(folder, "server.sqlite")
+            extra = a.server_args.split()
             must(run_measured(a.binary, server_db, ["users", "create", "--email", "bench@example.com", "--password-stdin",
-                                                     "--name", "Bench", "--type", "ADMIN"], b"import-bench-1\n"), "users create")
+                                                     "--name", "Bench", "--type", "ADMIN"] + extra, b"import-bench-1\n"), "users create")
             port = free_port()
             log = open(os.path.join(folder, "serve.log"), "w")
-            server = subprocess.Popen([a.binary, "--database", server_db, "serve", "--port", str(port)], stdout=log, stderr=log)
+            server = subprocess.Popen([a.binary, "--database", server_db, "serve", "--port", str(port)] + extra,
+                                      stdout=log, stderr=log)
             for _ in range(100):
                 if "Serving" in open(os.path.join(folder, "serve.log")).read():
                     break
