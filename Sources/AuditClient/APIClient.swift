@@ -152,3 +152,28 @@ extension APIClient {
         ["page": String(query.page), "per_page": String(query.perPage), "search": query.search]
     }
 }
+
+extension APIClient {
+    /// Opens a GET whose answer is read as it arrives (our snapshot stream): nil when the
+    /// server answers 404 or 405 (it does not offer the call); a refusal throws as `send` does.
+    func openStream(_ path: String, accept: String, timeout: Duration) async throws -> HTTPClientResponse? {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: accept)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let apiKey { request.headers.add(name: "X-API-Key", value: apiKey) }
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: Self.timeAmount(timeout))
+        } catch {
+            throw InventoryError.unavailable("Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
+        }
+        let status = Int(response.status.code)
+        if status == 404 || status == 405 { return nil }
+        guard (200..<300).contains(status) else {
+            let data = (try? await response.body.collect(upTo: 1024 * 1024)).map { Data($0.readableBytesView) } ?? Data()
+            throw failure(status: status, data: data, path: path)
+        }
+        return response
+    }
+}

@@ -15,69 +15,36 @@ extension ConnectedAuditService {
         }
     }
 
-    /// The engine of an audit: in memory, else rebuilt from the replica, else pulled from the
-    /// server (joining the audit).
-    func engine(for auditID: AuditID) async throws -> AuditEngine {
-        if let engine = engines[auditID] { return engine }
-        if let loaded = try await replica.loadEngine(auditID: auditID, caseSensitive: caseSensitive) {
-            // Another call may have loaded it meanwhile, and scans may have changed it since.
-            if let engine = engines[auditID] { return engine }
-            engines[auditID] = loaded.engine
-            return loaded.engine
-        }
-        do { try await pull(auditID: auditID) } catch InventoryError.unavailable(let message) {
-            throw InventoryError.unavailable("This station has no copy of audit \(auditID) yet and cannot fetch one: \(message)")
-        }
-        guard let engine = engines[auditID] else { throw InventoryError.notFound("audit \(auditID)") }
-        return engine
-    }
-
-    /// Loads the engine of an audit this station holds, so the first scan does not wait for
-    /// it; nothing is asked of the server.
+    /// Readies the copy of an audit this station holds: nothing is loaded (the copy answers
+    /// from indexed queries), so this only brings its pages into SQLite's cache.
     public func prepare(auditID: AuditID) async {
-        guard engines[auditID] == nil, (try? await replica.session(auditID: auditID)) != nil else { return }
-        _ = try? await engine(for: auditID)
+        _ = try? await replica.localSession(auditID: auditID)
     }
 
     /// The audit as this station sees it: the server's last numbers plus its own pending scans.
     func localSession(_ session: AuditSession) async throws -> AuditSession {
-        var session = session
-        session.setProgress(try await localProgress(session))
-        return session
+        try await replica.localSession(auditID: session.id) ?? session
     }
 
-    func localProgress(_ session: AuditSession) async throws -> AuditProgress {
-        let adds = try await outbox.pendingAdds(auditID: session.id)
-        return AuditProgress(totalAssets: session.totalAssets, scannedCount: min(session.scannedCount + adds.scanned, session.totalAssets),
-                             unexpectedCount: session.unexpectedCount + adds.unexpected)
-    }
-
-    /// The outcome of a stored scan, with the progress as this station knows it now.
-    func result(of entry: OutboxEntry, engine: AuditEngine, decision: ScanDecision? = nil) async throws -> ScanResult {
-        let decision = decision ?? engine.decide(entry.identifier)
-        let progress: AuditProgress
-        if let session = try await replica.session(auditID: entry.auditID) { progress = try await localProgress(session) }
-        else { progress = engine.progress }
+    /// The outcome of a stored scan: the server's when it answered, else the one shown then.
+    func result(of local: LocalScan) -> ScanResult {
+        let entry = local.entry, decision = local.decision
         let asset = decision.asset.map {
             AuditAsset(asset: $0, identifier: entry.identifier, outcome: decision.unexpectedKey == nil ? .scanned : .unexpected,
                        reason: decision.reason, firstScan: decision.firstScan ?? entry.firstScan)
         }
-        return ScanResult(identifier: entry.identifier, status: entry.localStatus, message: entry.localMessage, asset: asset,
-                          reason: decision.reason, firstScan: decision.firstScan, progress: progress,
-                          auditId: entry.auditID, scanId: entry.scanID)
+        return ScanResult(identifier: entry.identifier, status: entry.serverStatus ?? entry.localStatus,
+                          message: entry.serverMessage ?? entry.localMessage, asset: asset, reason: decision.reason,
+                          firstScan: decision.firstScan, progress: local.session.progress, auditId: entry.auditID, scanId: entry.scanID)
     }
 
-    /// Takes a server answer into the in-memory engine (the replica already has it).
-    func take(_ result: ScanResult, for entry: OutboxEntry) {
-        // Changed in place: a copy of the engine would copy the whole expected set.
-        let first = result.firstScan ?? entry.firstScan
-        switch result.status {
-        case .foundExpected, .alreadyScanned:
-            if let id = result.asset?.id { engines[result.auditId]?.markScanned(assetID: id, first) }
-        case .unexpected, .unknown:
-            let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
-            engines[result.auditId]?.markUnexpected(key: key, first)
-        }
+    /// A server answer (the replica has taken it): a scan shown pending is now decided, and
+    /// whoever showed it is told, with the audit's numbers as this station sees them.
+    func take(_ result: ScanResult, for entry: OutboxEntry) async {
+        guard entry.localStatus == .pending, let handler = decisionHandler else { return }
+        var decided = result
+        if let local = try? await replica.localSession(auditID: result.auditId) { decided.progress = local.progress }
+        await handler(decided, entry.firstScan)
     }
 
     /// Pending, synced and rejected scans, and when the station last reached the server.

@@ -3,10 +3,12 @@ import Foundation
 import InventoryCore
 import InventoryStore
 
-/// The audit workflow of a connected station. Scans are decided at once by a local
-/// `AuditEngine` built from the replica, written to the durable outbox, and pushed by the
-/// SyncEngine; the server's answers correct the replica. Everything else asks the server, and
-/// falls back to the replica for the running audits when the server cannot be reached.
+/// The audit workflow of a connected station. Scans are decided at once from the replica (its
+/// indexed copy of the expected set and the unexpected entries, never loaded into memory) and
+/// written to the durable outbox in one transaction, then pushed by the SyncEngine; the
+/// server's answers correct the replica. An identifier the copy does not know is shown
+/// pending, and the server's answer decides it (`onDecided`). Everything else asks the
+/// server, and falls back to the replica for the running audits when it cannot be reached.
 public actor ConnectedAuditService: AuditService {
     let client: APIClient
     let outbox: StationOutbox
@@ -17,8 +19,11 @@ public actor ConnectedAuditService: AuditService {
     let actor: Actor
     /// Push each scan in the background as soon as it is stored (off: only `syncNow` pushes).
     let autoSync: Bool
-    var engines: [AuditID: AuditEngine] = [:]
     private var handlerSet = false
+    /// Told the server's outcome of each scan that was shown pending.
+    var decisionHandler: DecisionHandler?
+    /// The copy being pulled, so two pulls never write at once.
+    var pulling: Task<Void, any Error>?
     /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
     var extended: Bool?
     /// One scan is decided and stored at a time, so scans made at the same moment (camera and
@@ -57,6 +62,14 @@ public actor ConnectedAuditService: AuditService {
         }
     }
 
+    public typealias DecisionHandler = @Sendable (ScanResult, FirstScan) async -> Void
+
+    /// Sets who is told the server's outcome of a scan shown pending, with the scan's origin.
+    public func onDecided(_ handler: DecisionHandler?) async {
+        decisionHandler = handler
+        await ensureHandler()
+    }
+
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
             if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: WireAuditAnswer.self) {
@@ -81,20 +94,33 @@ public actor ConnectedAuditService: AuditService {
         try await pull(auditID: auditID)
     }
 
-    /// Pulls the expected set: our snapshot when the server offers it, else SPEC's lists.
+    /// Pulls the copy of an audit, one pull at a time: our snapshot stream when the server
+    /// offers it, else SPEC's lists; written into the replica as it arrives, and in use only
+    /// once complete.
     func pull(auditID: AuditID, session: AuditSession? = nil) async throws {
-        let snapshot: AuditSnapshot
-        if let offered = try await client.sendIfOffered(.GET, Routes.path(Routes.auditSnapshot, ["audit_id": auditID]), as: AuditSnapshot.self) {
-            snapshot = offered
-        } else {
-            snapshot = try await ListedSnapshot(client: client, caseSensitive: caseSensitive).build(try await runningAudit(auditID, known: session))
-        }
-        try await replica.store(snapshot)
-        engines[auditID] = try await replica.loadEngine(auditID: auditID, caseSensitive: caseSensitive)?.engine
+        while let running = pulling { _ = await running.result }
+        let task = Task { try await self.copy(auditID: auditID, session: session) }
+        pulling = task
+        defer { pulling = nil }
+        try await task.value
     }
 
-    /// Decides the scan locally, stores it in the outbox, and returns at once; the SyncEngine
-    /// delivers it. A scan_id seen before returns the outcome recorded then.
+    private func copy(auditID: AuditID, session: AuditSession?) async throws {
+        let copy = try await replica.beginCopy(auditID: auditID)
+        let feed = CopyFeed(replica: replica, copy: copy)
+        let held: AuditSession
+        if let streamed = try await SnapshotStream(client: client).read(auditID: auditID, into: feed) {
+            held = streamed
+        } else {
+            held = try await runningAudit(auditID, known: session)
+            try await ListedSnapshot(client: client, caseSensitive: caseSensitive).stream(held, into: feed)
+            try await feed.finish()
+        }
+        try await replica.completeCopy(copy, session: held, unexpected: feed.unexpected, caseSensitive: caseSensitive)
+    }
+
+    /// Decides the scan from the local copy, stores it in the outbox, and returns at once; the
+    /// SyncEngine delivers it. A scan_id seen before returns the outcome recorded then.
     public func record(_ scan: ScanRequest) async throws -> ScanResult {
         if recording { await withCheckedContinuation { waitingToRecord.append($0) } } else { recording = true }
         defer { if waitingToRecord.isEmpty { recording = false } else { waitingToRecord.removeFirst().resume() } }
@@ -104,28 +130,20 @@ public actor ConnectedAuditService: AuditService {
     private func recordInTurn(_ scan: ScanRequest) async throws -> ScanResult {
         let identifier = try Identifier.normalize(scan.identifier)
         let auditID = try await auditForScan(scan.auditId)
-        // The engine is read and changed where it lives, in `engines`: a local copy that is
-        // changed would copy every dictionary of the expected set, on every scan.
-        let country = try await engine(for: auditID).country
-        guard let session = try await replica.session(auditID: auditID), session.isActive else {
-            throw InventoryError.auditEnded(auditID)
-        }
         let scanID = try scan.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
-        if let stored = try await outbox.entry(scanID: scanID) {
-            return try await result(of: stored, engine: try await engine(for: auditID))
+        let draft = OutboxEntry(scanID: scanID, auditID: auditID, identifier: identifier, source: scan.source ?? .manual,
+                                station: scan.deviceName ?? actor.station, user: actor.user, scannedAt: scan.scannedAt ?? Date(),
+                                localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false)
+        var local = try await replica.record(draft, caseSensitive: caseSensitive)
+        if local == nil {
+            do { try await pull(auditID: auditID) } catch InventoryError.unavailable(let message) {
+                throw InventoryError.unavailable("This station has no copy of audit \(auditID) yet and cannot fetch one: \(message)")
+            }
+            local = try await replica.record(draft, caseSensitive: caseSensitive)
         }
-        let first = FirstScan(scannedAt: scan.scannedAt ?? Date(), station: scan.deviceName ?? actor.station,
-                              user: actor.user, source: scan.source ?? .manual)
-        guard let decision = engines[auditID]?.decide(identifier) else { throw InventoryError.notFound("audit \(auditID)") }
-        let message = AuditRules.message(for: decision, identifier: identifier, auditCountry: country)
-        let entry = try await outbox.enqueue(OutboxEntry(
-            scanID: scanID, auditID: auditID, identifier: identifier, source: first.source, station: first.station,
-            user: first.user, scannedAt: first.scannedAt, localStatus: decision.status, localMessage: message,
-            addsScanned: decision.addsScanned, addsUnexpected: decision.addsUnexpected))
-        // The server's answers may have corrected the engine meanwhile: apply to the latest.
-        engines[auditID]?.apply(decision, scan: first)
+        guard let local else { throw InventoryError.notFound("audit \(auditID)") }
         if autoSync { await startSync() }
-        return try await result(of: entry, engine: try await engine(for: auditID), decision: decision)
+        return result(of: local)
     }
 
     /// Starts pushing the outbox in the background, with the server's answers fed back here.

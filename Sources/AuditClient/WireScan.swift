@@ -74,7 +74,11 @@ struct WireScanResult: Decodable, Sendable {
     /// The result for `entry`: the server's outcome where it gave one, the station's otherwise;
     /// `progress` is the server's when it sent it.
     func result(for entry: OutboxEntry, progress: AuditProgress) -> ScanResult {
-        ScanResult(identifier: entry.identifier, status: status ?? entry.localStatus, message: message ?? entry.localMessage,
+        // A station's pending is never an answer: a server that says it, or says nothing, about
+        // a scan shown pending leaves it decided as unknown.
+        let answered = status == .pending ? nil : status
+        let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
+        return ScanResult(identifier: entry.identifier, status: answered ?? local, message: message ?? entry.localMessage,
                    asset: asset, reason: reason, firstScan: firstScan, progress: progress,
                    auditId: entry.auditID, scanId: entry.scanID)
     }

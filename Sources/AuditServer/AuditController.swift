@@ -88,9 +88,11 @@ struct AuditController {
             let audit = try await viewable(context)
             return try Response.envelope(AuditResponse(audit: audit))
         }
+        // The audit's expected set and unexpected entries for a station's copy, streamed as
+        // NDJSON (the lines are described in `SnapshotLines`), read a page at a time.
         routes.add(.get, Routes.auditSnapshot, on: router) { _, context in
             let audit = try await viewable(context)
-            return try Response.envelope(try await audits.snapshot(auditID: audit.id))
+            return snapshotStream(audit)
         }
         routes.add(.get, Routes.auditTrail, on: router) { request, context in
             let audit = try await viewable(context)

@@ -26,6 +26,10 @@ public struct ScanDecision: Sendable, Equatable {
     /// entry), otherwise one per distinct identifier.
     public var unexpectedKey: String?
 
+    public init(status: ScanStatus, asset: AssetBrief?, reason: UnexpectedReason?, firstScan: FirstScan?, unexpectedKey: String?) {
+        self.status = status; self.asset = asset; self.reason = reason; self.firstScan = firstScan; self.unexpectedKey = unexpectedKey
+    }
+
     /// This scan adds one to the scanned count.
     public var addsScanned: Bool { status == .foundExpected }
     /// This scan adds one to the unexpected count.
@@ -80,6 +84,8 @@ public enum AuditRules {
             }
         case .unknown:
             text = "Unknown: no asset has the tag or serial number '\(identifier)'"
+        case .pending:
+            text = "Pending: '\(identifier)' is not in this station's copy of the expected set; the server decides whether it is unexpected or unknown"
         }
         if let first = decision.firstScan {
             let verb = decision.status == .alreadyScanned ? "first scanned" : "already recorded"

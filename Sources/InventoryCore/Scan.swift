@@ -5,6 +5,9 @@ public enum ScanStatus: String, Codable, Sendable, CaseIterable {
     case alreadyScanned = "already_scanned"
     case unexpected
     case unknown
+    /// Shown by a connected station for an identifier outside its local copy (not expected,
+    /// not a recorded unexpected entry) until the server decides it; a server never answers it.
+    case pending
 
     /// True for outcomes a person at the kiosk should look at.
     public var isProblem: Bool { self != .foundExpected }

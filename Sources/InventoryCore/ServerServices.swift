@@ -12,8 +12,15 @@ public protocol ServerAuditService: AuditService {
     /// Past and running audits of `country` (or of any country), limited to `allowed` (nil: all),
     /// filtered before paging so `total` counts only what the user may see.
     func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession>
-    /// Everything a connected station needs to decide scans of the audit by itself.
-    func snapshot(auditID: AuditID) async throws -> AuditSnapshot
+    /// One page of the expected set as a connected station copies it: the entries whose asset
+    /// id is above `after` (nil: from the first), in asset id order, at most `limit`, each with
+    /// the asset as it is now (what scans match) and its first scan. Keyset paging, so each page
+    /// is an indexed range read whatever the audit's size.
+    func snapshotExpected(auditID: AuditID, after: Int64?, limit: Int) async throws -> [AuditSnapshot.Expected]
+    /// One page of the audit's unexpected entries: those whose key is above `after` (nil: from
+    /// the first), in key order, at most `limit`, each with its asset as recorded (nil for an
+    /// unknown identifier) and its first scan.
+    func snapshotUnexpected(auditID: AuditID, after: String?, limit: Int) async throws -> [AuditSnapshot.Unexpected]
 }
 
 /// The server's users and their tokens: stored users (passwords only as hashes), revoked
@@ -75,30 +82,34 @@ public struct ServerBackend: Sendable {
     }
 }
 
-/// Everything a connected station needs to decide scans of one audit by itself: the expected
-/// set with first scans, the unexpected entries, and the other known assets (to say why a scan
-/// is unexpected). The server sends it; the station's replica stores it.
-public struct AuditSnapshot: Codable, Sendable, Equatable {
-    public struct Expected: Codable, Sendable, Equatable {
+/// What a connected station copies of one audit to decide scans by itself: the expected set
+/// with first scans, and the unexpected entries recorded so far. Nothing else of the inventory:
+/// a scan of any other identifier is decided by the server. Sent a page at a time
+/// (`ServerAuditService.snapshotExpected`, `snapshotUnexpected`) and streamed to the station.
+public enum AuditSnapshot {
+    public struct Expected: Sendable, Equatable {
         public var asset: AssetBrief
         public var firstScan: FirstScan?
         public init(asset: AssetBrief, firstScan: FirstScan?) { self.asset = asset; self.firstScan = firstScan }
     }
 
-    public struct Unexpected: Codable, Sendable, Equatable {
+    public struct Unexpected: Sendable, Equatable {
+        /// `AuditRules.unexpectedKey`: one per known asset, else one per identifier.
         public var key: String
+        /// The identifier first scanned.
+        public var identifier: String
+        public var reason: UnexpectedReason
+        /// The asset as recorded (nil for an unknown identifier).
+        public var asset: AssetBrief?
         public var firstScan: FirstScan
-        public init(key: String, firstScan: FirstScan) { self.key = key; self.firstScan = firstScan }
+
+        public init(key: String, identifier: String, reason: UnexpectedReason, asset: AssetBrief?, firstScan: FirstScan) {
+            self.key = key; self.identifier = identifier; self.reason = reason; self.asset = asset; self.firstScan = firstScan
+        }
     }
 
-    public var audit: AuditSession
-    public var expected: [Expected]
-    public var unexpected: [Unexpected]
-    public var known: [AssetBrief]
-
-    public init(audit: AuditSession, expected: [Expected], unexpected: [Unexpected], known: [AssetBrief]) {
-        self.audit = audit; self.expected = expected; self.unexpected = unexpected; self.known = known
-    }
+    /// Rows a server reads a page at a time.
+    public static let pageSize = 5_000
 }
 
 

@@ -117,4 +117,59 @@ enum ConnectedSchema {
                 PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
             """)
     }
+
+    /// Station side: the copy of an audit answers the rules' questions with indexed queries, so
+    /// it is never loaded into memory. The expected set gets one row per asset with its fields
+    /// as columns, under a small number (`ref`) for the copy instead of the audit's id, and
+    /// indexes on tag and serial number (NOCASE, like the server's: a case-sensitive lookup
+    /// narrows with the index and then compares exactly). Unexpected entries keep their asset,
+    /// so a repeat is decided here. Other assets of the inventory are no longer kept: a scan of
+    /// one is decided by the server. Each copy keeps running counts of what its pending scans
+    /// add, so the progress shown after a scan does not count the outbox.
+    static func replicaLookup(_ db: Database) throws {
+        let briefFields = ["asset_tag", "serial_num", "name", "model", "status", "location", "company", "country"]
+        let fromBrief = briefFields.map { "json_extract(a.brief, '$.\($0)')" }.joined(separator: ", ")
+        let pendingSum = { (column: String) in
+            "(SELECT COALESCE(SUM(\(column)), 0) FROM outbox o WHERE o.state = 'pending' AND o.audit_id = replica_audits.id)"
+        }
+        try db.execute(sql: """
+            ALTER TABLE replica_audits ADD COLUMN ref INTEGER;
+            ALTER TABLE replica_audits ADD COLUMN pending_scanned INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE replica_audits ADD COLUMN pending_unexpected INTEGER NOT NULL DEFAULT 0;
+            UPDATE replica_audits SET ref = (SELECT count(*) FROM replica_audits r WHERE r.id <= replica_audits.id),
+                pending_scanned = \(pendingSum("adds_scanned")), pending_unexpected = \(pendingSum("adds_unexpected"));
+            CREATE UNIQUE INDEX replica_audits_ref ON replica_audits(ref);
+            CREATE TABLE replica_expected (
+                ref INTEGER NOT NULL,
+                asset_id INTEGER NOT NULL,
+                asset_tag TEXT NOT NULL,
+                serial_num TEXT,
+                name TEXT NOT NULL,
+                model TEXT,
+                status TEXT NOT NULL,
+                location TEXT,
+                company TEXT,
+                country TEXT NOT NULL,
+                first_scan TEXT,
+                PRIMARY KEY (ref, asset_id)) WITHOUT ROWID;
+            CREATE INDEX replica_expected_tag ON replica_expected(ref, asset_tag COLLATE NOCASE);
+            CREATE INDEX replica_expected_serial ON replica_expected(ref, serial_num COLLATE NOCASE);
+            INSERT INTO replica_expected (ref, asset_id, \(briefFields.joined(separator: ", ")), first_scan)
+                SELECT r.ref, a.asset_id, \(fromBrief), a.first_scan
+                FROM replica_assets a JOIN replica_audits r ON r.id = a.audit_id WHERE a.expected;
+            ALTER TABLE replica_unexpected ADD COLUMN identifier TEXT;
+            ALTER TABLE replica_unexpected ADD COLUMN reason TEXT;
+            ALTER TABLE replica_unexpected ADD COLUMN asset_id INTEGER;
+            \(briefFields.map { "ALTER TABLE replica_unexpected ADD COLUMN \($0) TEXT;" }.joined(separator: "\n"))
+            UPDATE replica_unexpected SET asset_id = CAST(substr(key, 7) AS INTEGER) WHERE key LIKE 'asset:%';
+            UPDATE replica_unexpected SET identifier = substr(key, 4) WHERE key LIKE 'id:%';
+            UPDATE replica_unexpected SET (\(briefFields.joined(separator: ", "))) =
+                (SELECT \(fromBrief) FROM replica_assets a WHERE a.audit_id = replica_unexpected.audit_id AND a.asset_id = replica_unexpected.asset_id)
+                WHERE asset_id IS NOT NULL;
+            UPDATE replica_unexpected SET identifier = asset_tag WHERE identifier IS NULL;
+            DROP TABLE replica_assets;
+            CREATE INDEX replica_unexpected_tag ON replica_unexpected(audit_id, asset_tag COLLATE NOCASE);
+            CREATE INDEX replica_unexpected_serial ON replica_unexpected(audit_id, serial_num COLLATE NOCASE);
+            """)
+    }
 }

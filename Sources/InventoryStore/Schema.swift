@@ -127,6 +127,7 @@ enum Schema {
         migrator.registerMigration("user_keys", migrate: ConnectedSchema.userKeys)
         migrator.registerMigration("audit_records", migrate: recordedAssets)
         migrator.registerMigration("devices", migrate: ConnectedSchema.devices)
+        migrator.registerMigration("station_replica_lookup", migrate: ConnectedSchema.replicaLookup)
         return migrator
     }
 

@@ -28,6 +28,9 @@ public struct OutboxEntry: Sendable, Equatable {
     public var state: OutboxState
     public var attempts: Int
     public var lastError: String?
+    /// The server's outcome, once it answered.
+    public var serverStatus: ScanStatus?
+    public var serverMessage: String?
 
     public init(scanID: String, auditID: AuditID, identifier: String, source: ScanSource, station: String, user: String,
                 scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool) {
@@ -43,6 +46,7 @@ public struct OutboxEntry: Sendable, Equatable {
         scannedAt = row["scanned_at"]; localStatus = ScanStatus(rawValue: row["local_status"]) ?? .unknown
         localMessage = row["local_message"]; addsScanned = row["adds_scanned"]; addsUnexpected = row["adds_unexpected"]
         state = OutboxState(rawValue: row["state"]) ?? .pending; attempts = row["attempts"]; lastError = row["last_error"]
+        serverStatus = (row["server_status"] as String?).flatMap(ScanStatus.init(rawValue:)); serverMessage = row["server_message"]
     }
 
     /// The request that sends this scan to the server; the scan_id makes a resend harmless.
@@ -74,17 +78,36 @@ public struct StationOutbox: Sendable {
     public func enqueue(_ entry: OutboxEntry) async throws -> OutboxEntry {
         try await database.write { db in
             if let stored = try Self.fetch(db, scanID: entry.scanID) { return stored }
-            try db.cachedStatement(sql: """
-                INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
-                                    local_message, adds_scanned, adds_unexpected)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
-                                         entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
-                                         entry.addsScanned, entry.addsUnexpected])
-            var stored = entry
-            stored.seq = db.lastInsertedRowID
-            return stored
+            return try Self.insert(db, entry)
         }
+    }
+
+    /// Inserts a new scan inside the caller's transaction.
+    static func insert(_ db: Database, _ entry: OutboxEntry) throws -> OutboxEntry {
+        try db.cachedStatement(sql: """
+            INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
+                                local_message, adds_scanned, adds_unexpected)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
+                                     entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
+                                     entry.addsScanned, entry.addsUnexpected])
+        var stored = entry
+        stored.seq = db.lastInsertedRowID
+        return stored
+    }
+
+    /// A pending scan leaves the pending state (the server answered or refused it): what it
+    /// added is taken off its audit's running counts. Nothing for a scan no longer pending.
+    static func settle(_ db: Database, scanID: String) throws {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT audit_id, adds_scanned, adds_unexpected FROM outbox WHERE scan_id = ? AND state = 'pending'
+            """), arguments: [scanID]) else { return }
+        let scanned: Bool = row["adds_scanned"], unexpected: Bool = row["adds_unexpected"]
+        guard scanned || unexpected else { return }
+        try db.cachedStatement(sql: """
+            UPDATE replica_audits SET pending_scanned = max(pending_scanned - ?, 0), pending_unexpected = max(pending_unexpected - ?, 0)
+            WHERE id = ?
+            """).execute(arguments: [scanned ? 1 : 0, unexpected ? 1 : 0, row["audit_id"] as String])
     }
 
     public func entry(scanID: String) async throws -> OutboxEntry? {
@@ -118,19 +141,9 @@ public struct StationOutbox: Sendable {
     /// The server refused the scan for good; it is kept, marked, and no longer sent.
     public func reject(scanID: String, error: String) async throws {
         try await database.write { db in
+            try Self.settle(db, scanID: scanID)
             try db.execute(sql: "UPDATE outbox SET state = 'rejected', attempts = attempts + 1, last_error = ? WHERE scan_id = ?",
                            arguments: [error, scanID])
-        }
-    }
-
-    /// Scans of `auditID` still pending that add to the scanned and unexpected counts.
-    public func pendingAdds(auditID: AuditID) async throws -> (scanned: Int, unexpected: Int) {
-        try await database.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COALESCE(SUM(adds_scanned), 0) AS scanned, COALESCE(SUM(adds_unexpected), 0) AS unexpected
-                FROM outbox WHERE state = 'pending' AND audit_id = ?
-                """, arguments: [auditID])
-            return (row?["scanned"] ?? 0, row?["unexpected"] ?? 0)
         }
     }
 

@@ -2,36 +2,15 @@ import Foundation
 import GRDB
 import InventoryCore
 
-/// A connected station's local copy of the audits it works on: the server's snapshot, kept up
-/// to date with every answer the server gives. With the outbox's pending scans on top, it
-/// rebuilds the station's `AuditEngine` after a restart, even with no network.
+/// A connected station's local copy of the audits it works on: the expected set and the
+/// unexpected entries the server streamed, kept up to date with every answer the server gives
+/// and with this station's own scans. The copy answers the audit rules from indexed queries
+/// (`ReplicaLookup`), so it is never loaded into memory: a scan after a restart is as quick
+/// as any other, with or without a network.
 public struct StationReplica: Sendable {
     let database: AppDatabase
 
     public init(database: AppDatabase) { self.database = database }
-
-    /// Replaces the copy of the snapshot's audit.
-    public func store(_ snapshot: AuditSnapshot) async throws {
-        let encoder = JSONEncoder.auditStation()
-        try await database.write { db in
-            let id = snapshot.audit.id
-            try db.execute(sql: "DELETE FROM replica_audits WHERE id = ?", arguments: [id])
-            try db.execute(sql: "INSERT INTO replica_audits (id, session, pulled_at) VALUES (?, ?, ?)",
-                           arguments: [id, try Self.text(encoder, snapshot.audit), Date()])
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO replica_assets (audit_id, asset_id, expected, brief, first_scan) VALUES (?, ?, ?, ?, ?)")
-            for entry in snapshot.expected {
-                try insert.execute(arguments: [id, entry.asset.id, true, try Self.text(encoder, entry.asset),
-                                               try entry.firstScan.map { try Self.text(encoder, $0) }])
-            }
-            for asset in snapshot.known {
-                try insert.execute(arguments: [id, asset.id, false, try Self.text(encoder, asset), nil])
-            }
-            let unexpected = try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan) VALUES (?, ?, ?)")
-            for entry in snapshot.unexpected {
-                try unexpected.execute(arguments: [id, entry.key, try Self.text(encoder, entry.firstScan)])
-            }
-        }
-    }
 
     /// The audits this station holds, as the server last described them.
     public func audits() async throws -> [AuditSession] {
@@ -46,37 +25,18 @@ public struct StationReplica: Sendable {
         return try await database.read { db in try Self.session(db, auditID: auditID, decoder: decoder) }
     }
 
+    /// The audit as this station sees it: the server's last numbers plus what this station's
+    /// pending scans add (running counts, not a count of the outbox).
+    public func localSession(auditID: AuditID) async throws -> AuditSession? {
+        let decoder = JSONDecoder.auditStation()
+        return try await database.read { db in try Self.held(db, auditID: auditID, decoder: decoder)?.localSession }
+    }
+
     /// Takes the server's newer description of an audit (its progress, or its end).
     public func update(_ session: AuditSession) async throws {
         let encoder = JSONEncoder.auditStation()
         try await database.write { db in
             try db.execute(sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, session), session.id])
-        }
-    }
-
-    /// Rebuilds the engine of an audit: the server's state, then this station's pending scans.
-    public func loadEngine(auditID: AuditID, caseSensitive: Bool) async throws -> (engine: AuditEngine, session: AuditSession)? {
-        let decoder = JSONDecoder.auditStation()
-        return try await database.read { db in
-            guard let session = try Self.session(db, auditID: auditID, decoder: decoder) else { return nil }
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM replica_assets WHERE audit_id = ? ORDER BY expected DESC, asset_id", arguments: [auditID])
-            var expected: [AssetBrief] = []
-            var known: [AssetBrief] = []
-            var scanned: [(Int64, FirstScan)] = []
-            for row in rows {
-                let brief = try Self.value(decoder, row["brief"], as: AssetBrief.self)
-                if row["expected"] { expected.append(brief) } else { known.append(brief) }
-                if let text = row["first_scan"] as String? { scanned.append((brief.id, try Self.value(decoder, text, as: FirstScan.self))) }
-            }
-            var engine = AuditEngine(auditID: auditID, country: session.country, expected: expected, caseSensitive: caseSensitive)
-            for asset in known { engine.addKnown(asset) }
-            for (id, scan) in scanned { engine.markScanned(assetID: id, scan) }
-            for row in try Row.fetchAll(db, sql: "SELECT key, first_scan FROM replica_unexpected WHERE audit_id = ?", arguments: [auditID]) {
-                engine.markUnexpected(key: row["key"], try Self.value(decoder, row["first_scan"], as: FirstScan.self))
-            }
-            let pending = try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq", arguments: [auditID])
-            for entry in pending.map(OutboxEntry.init(row:)) { engine.scan(entry.identifier, entry.firstScan) }
-            return (engine, session)
         }
     }
 
@@ -94,8 +54,16 @@ public struct StationReplica: Sendable {
         let decoder = JSONDecoder.auditStation()
         try await database.write { db in
             var latest: [AuditID: AuditProgress] = [:]
+            var copies: [AuditID: Held?] = [:]
             for (result, entry) in answers {
-                try Self.apply(db, result, for: entry, encoder: encoder)
+                try StationOutbox.settle(db, scanID: entry.scanID)
+                try db.cachedStatement(sql: """
+                    UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
+                    WHERE scan_id = ?
+                    """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
+                if copies[result.auditId] == nil { copies[result.auditId] = try Self.held(db, auditID: result.auditId, decoder: decoder) }
+                guard let copy = copies[result.auditId] ?? nil else { continue }
+                try Self.take(db, result, for: entry, copy: copy, encoder: encoder)
                 latest[result.auditId] = result.progress
             }
             if !answers.isEmpty {
@@ -113,32 +81,68 @@ public struct StationReplica: Sendable {
         }
     }
 
-    /// Marks one scan synced and takes its first scan into the local copy.
-    private static func apply(_ db: Database, _ result: ScanResult, for entry: OutboxEntry, encoder: JSONEncoder) throws {
-        try db.cachedStatement(sql: """
-            UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
-            WHERE scan_id = ?
-            """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
-        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM replica_audits WHERE id = ?"), arguments: [result.auditId]) == true else {
-            return
-        }
-        let first = try Self.text(encoder, result.firstScan ?? entry.firstScan)
+    /// Takes the first scan the server reports into the copy: of an expected asset, or of an
+    /// unexpected entry with its asset, so a repeat is decided here from now on.
+    private static func take(_ db: Database, _ result: ScanResult, for entry: OutboxEntry, copy: Held, encoder: JSONEncoder) throws {
+        let first = result.firstScan ?? entry.firstScan
         switch result.status {
         case .foundExpected, .alreadyScanned:
             if let assetID = result.asset?.id {
-                try db.cachedStatement(sql: "UPDATE replica_assets SET first_scan = ? WHERE audit_id = ? AND asset_id = ? AND expected")
-                    .execute(arguments: [first, result.auditId, assetID])
+                try db.cachedStatement(sql: "UPDATE replica_expected SET first_scan = ? WHERE ref = ? AND asset_id = ?")
+                    .execute(arguments: [try text(encoder, first), copy.ref, assetID])
             }
         case .unexpected, .unknown:
+            let asset = result.asset.flatMap { $0.brief(reason: result.reason, auditCountry: copy.session.country) }
             let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan) VALUES (?, ?, ?)")
-                .execute(arguments: [result.auditId, key, first])
+            try insertUnexpected(db, auditID: result.auditId, AuditSnapshot.Unexpected(
+                key: key, identifier: result.identifier, reason: result.reason ?? .unknown, asset: asset, firstScan: first), encoder: encoder)
+        case .pending:
+            break
         }
+    }
+
+    /// Adds (or replaces) an unexpected entry of the copy.
+    static func insertUnexpected(_ db: Database, auditID: AuditID, _ entry: AuditSnapshot.Unexpected, encoder: JSONEncoder) throws {
+        let asset = entry.asset
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan, identifier, reason, asset_id, asset_tag, serial_num, name,
+                                                       model, status, location, company, country)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [auditID, entry.key, try text(encoder, entry.firstScan), entry.identifier, entry.reason.rawValue,
+                                     asset?.id, asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
+                                     asset?.location, asset?.company, asset?.country])
     }
 
     static func session(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> AuditSession? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT session FROM replica_audits WHERE id = ?"), arguments: [auditID])
             .map { try value(decoder, $0, as: AuditSession.self) }
+    }
+
+    /// A held copy: the server's description, its number, and what pending scans add.
+    struct Held {
+        var session: AuditSession
+        var ref: Int64
+        var pendingScanned: Int
+        var pendingUnexpected: Int
+
+        var localSession: AuditSession {
+            var local = session
+            let progress = AuditProgress(totalAssets: session.totalAssets,
+                                         scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
+                                         unexpectedCount: session.unexpectedCount + pendingUnexpected)
+            local.totalAssets = progress.totalAssets; local.scannedCount = progress.scannedCount
+            local.missingCount = progress.missingCount; local.unexpectedCount = progress.unexpectedCount
+            local.completionPercentage = progress.completionPercentage
+            return local
+        }
+    }
+
+    static func held(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> Held? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT session, ref, pending_scanned, pending_unexpected FROM replica_audits WHERE id = ?
+            """), arguments: [auditID]), let ref = row["ref"] as Int64? else { return nil }
+        return Held(session: try value(decoder, row["session"], as: AuditSession.self), ref: ref,
+                    pendingScanned: max(row["pending_scanned"] as Int, 0), pendingUnexpected: max(row["pending_unexpected"] as Int, 0))
     }
 
     static func text(_ encoder: JSONEncoder, _ value: some Encodable) throws -> String {
@@ -147,5 +151,18 @@ public struct StationReplica: Sendable {
 
     static func value<T: Decodable>(_ decoder: JSONDecoder, _ text: String, as type: T.Type) throws -> T {
         try decoder.decode(type, from: Data(text.utf8))
+    }
+}
+
+extension AuditAsset {
+    /// The asset fields of an unexpected entry, when it names an asset. A server that leaves
+    /// out the country or status (SPEC's lists have neither) gets values that give the rules
+    /// the same reason: another country, or the status the reason names.
+    public func brief(reason: UnexpectedReason?, auditCountry: String) -> AssetBrief? {
+        guard let id, let assetTag else { return nil }
+        let status = status ?? (reason == .archived ? .archived : reason == .disposed ? .disposed : .inStock)
+        let country = country ?? (reason == .otherCountry ? "another country" : auditCountry)
+        return AssetBrief(id: id, assetTag: assetTag, serialNum: serialNum, name: name ?? assetTag, model: model, status: status,
+                          location: location, company: company, country: country)
     }
 }

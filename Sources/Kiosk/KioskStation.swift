@@ -177,7 +177,8 @@ actor KioskStation {
         if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
         let event = await session.record(identifier, source: .manual, scanID: scanID)
         switch event {
-        case .recorded(let result, let origin): return KioskScan(result, origin: origin, pending: isConnected)
+        case .recorded(let result, let origin): return KioskScan(result, origin: origin, pending: isConnected && result.status != .pending)
+        case .decided(let result, let origin): return KioskScan(result, origin: origin, pending: false)
         case .refused(let refusal):
             if refusal.cause?.stopsScanning == true { await auditStopped() }
             throw refusal.cause.map(KioskError.init) ?? KioskError.invalid(refusal.message)
@@ -205,8 +206,10 @@ actor KioskStation {
     private func published(_ event: ScanEvent) {
         let scan: KioskScan
         switch event {
-        case .recorded(let result, let origin):
-            scan = KioskScan(result, origin: origin, pending: isConnected)
+        case .recorded(let result, let origin), .decided(let result, let origin):
+            // A decided scan (the server's outcome of one shown pending) replaces it: same scan id.
+            let decided = if case .decided = event { true } else { false }
+            scan = KioskScan(result, origin: origin, pending: isConnected && !decided && result.status != .pending)
             if var current = audit, current.id == result.auditId {
                 current.apply(result.progress)
                 audit = current

@@ -40,6 +40,9 @@ public enum ScanEvent: Sendable, Equatable {
     /// Stored (standalone) or safe in the outbox (connected), with its outcome.
     case recorded(ScanResult, ScanOrigin)
     case refused(ScanRefusal)
+    /// The server's outcome of a scan a connected station showed pending (an identifier
+    /// outside its copy): it replaces the pending one (same scan id).
+    case decided(ScanResult, ScanOrigin)
     /// Something to tell the operator that is not a scan (a file without a code).
     case note(String)
 }
@@ -73,6 +76,8 @@ public actor ScanSession {
     public private(set) var stopped: InventoryError?
     /// The camera run of `scanCamera`, cancelled when the session stops.
     private var camera: Task<Void, any Error>?
+    /// Whether the connection tells this session the server's outcome of pending scans.
+    private var followsDecisions = false
 
     public init(service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
                 observer: @escaping Observer) {
@@ -109,6 +114,7 @@ public actor ScanSession {
             let result = try await service.record(request)
             recorded += 1
             lastProgress = result.progress
+            if result.status == .pending { await followDecisions() }
             event = .recorded(result, origin)
         } catch {
             let inventoryError = InventoryError(error)
@@ -122,6 +128,21 @@ public actor ScanSession {
         }
         await observer(event)
         return event
+    }
+
+    /// From the first pending scan on, the server's outcomes of pending scans come to the
+    /// observer as `.decided` (also those of an earlier run that this push delivers).
+    private func followDecisions() async {
+        guard !followsDecisions, let connection else { return }
+        followsDecisions = true
+        await connection.onDecided { [weak self] result, first in await self?.decided(result, first) }
+    }
+
+    private func decided(_ result: ScanResult, _ first: FirstScan) async {
+        guard result.auditId == audit.id else { return }
+        lastProgress = result.progress
+        await observer(.decided(result, ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station,
+                                                   at: first.scannedAt)))
     }
 
     /// Reports input that could not be a scan (bad bytes, an unreadable image, …).

@@ -23,6 +23,8 @@ public protocol StationConnection: Sendable {
     func refreshHeld() async
     /// Readies the local copy of an audit it holds (no network), so the first scan is quick.
     func prepare(auditID: AuditID) async
+    /// Sets who is told the server's outcome of each scan shown pending, with its first scan.
+    func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async
 }
 
 extension ConnectedAuditService: StationConnection {

@@ -10,14 +10,17 @@ struct ScanPrinter: Sendable {
     func show(_ event: ScanEvent) {
         switch event {
         case .recorded(let result, _): show(result)
+        case .decided(let result, _): show(result, decided: true)
         case .refused(let refusal): show(refusal)
         case .note(let text): if !json { Terminal.error(Terminal.paint(text, .dim)) }
         }
     }
 
-    private func show(_ result: ScanResult) {
+    /// A decided result is the server's outcome of a scan shown pending before (same scan_id);
+    /// its `--json` line says `"decided": true`.
+    private func show(_ result: ScanResult, decided: Bool = false) {
         if json {
-            try? Terminal.json(result)
+            if decided { try? Terminal.json(DecidedLine(result: result)) } else { try? Terminal.json(result) }
             return
         }
         let (label, color): (String, Terminal.Color) = switch result.status {
@@ -25,9 +28,11 @@ struct ScanPrinter: Sendable {
         case .alreadyScanned: ("↺ ALREADY SCANNED", .yellow)
         case .unexpected: ("⚠ UNEXPECTED", .magenta)
         case .unknown: ("✖ UNKNOWN", .red)
+        case .pending: ("⧗ PENDING", .bold)
         }
-        let bell = result.status.isProblem && Terminal.stdoutIsTTY ? "\u{07}" : ""
-        Terminal.line("\(Terminal.paint(label, color))  \(result.message)  " + Terminal.paint("[\(AuditText.progress(result.progress))]", .dim) + bell)
+        let bell = result.status.isProblem && result.status != .pending && Terminal.stdoutIsTTY ? "\u{07}" : ""
+        let prefix = decided ? Terminal.paint("decided: ", .dim) : ""
+        Terminal.line(prefix + "\(Terminal.paint(label, color))  \(result.message)  " + Terminal.paint("[\(AuditText.progress(result.progress))]", .dim) + bell)
     }
 
     private func show(_ refusal: ScanRefusal) {
@@ -48,4 +53,17 @@ struct ScanErrorLine: Encodable {
     var status: String
     var error: String
     var message: String
+}
+
+/// `--json` line for the server's outcome of a scan shown pending: the result, and `decided`.
+struct DecidedLine: Encodable {
+    var result: ScanResult
+
+    func encode(to encoder: any Encoder) throws {
+        try result.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(true, forKey: .decided)
+    }
+
+    enum Key: String, CodingKey { case decided }
 }

@@ -23,6 +23,8 @@
     unknown: { symbol: '?', title: 'UNKNOWN TAG', word: 'Unknown tag' },
     rejected: { symbol: '\u2716', title: 'NOT RECORDED', word: 'Not recorded' },
     pending: { symbol: '\u2026', title: 'SENDING\u2026', word: 'Sending' },
+    // A connected station's scan of a tag outside its copy: the server decides it.
+    awaiting: { symbol: '\u29D7', title: 'PENDING', word: 'Pending' },
     idle: { symbol: '\u25B8', title: 'READY', word: 'Ready' }
   };
 
@@ -529,6 +531,7 @@
 
   function statusOf(ev) {
     if (ev.kind === 'rejected') return 'rejected';
+    if (ev.status === 'pending') return 'awaiting';
     return STATUS[ev.status] && ev.status !== 'pending' && ev.status !== 'idle' && ev.status !== 'rejected' ? ev.status : 'unknown';
   }
 
@@ -585,6 +588,7 @@
     else if (status === 'unexpected') info = reasonText(ev) || 'Not expected in this audit';
     else if (status === 'unknown') info = firstScanText(ev, 'Already recorded') || 'No asset has this tag or serial number';
     else if (status === 'rejected') info = 'Nothing was stored for this scan.';
+    else if (status === 'awaiting') info = 'Not in this station\u2019s copy: the server decides, and the outcome replaces this one.';
     var message = str(ev.message);
     if (ev.pending === true && status !== 'rejected') message += (message ? ' \u2014 ' : '') + 'Decided here; waiting to sync with the server.';
 
@@ -633,7 +637,11 @@
     if (ev.kind !== 'rejected' && ev.audit_id && audit && ev.audit_id !== audit.id) return;
     if (ev.kind !== 'rejected' && ev.audit_id) applyProgress(ev.audit_id, ev.progress, false);
     mergeRecent([ev], false);
-    if (ev.scan_id && shown.has(ev.scan_id)) return;
+    if (ev.scan_id && shown.has(ev.scan_id)) {
+      // The server decided a scan shown pending: its outcome replaces it where it is shown.
+      if (screen === 'scan' && ev.status !== 'pending' && el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: false });
+      return;
+    }
     if (screen === 'scan') {
       showOutcome(ev, { sound: fromPost ? fromPost.sound : true });
       scheduleLists(700);

@@ -1,0 +1,32 @@
+import Foundation
+import InventoryCore
+import InventoryStore
+
+/// Takes the pieces of an audit's copy as they arrive and writes them into the replica, one
+/// chunk while the next is read: at most two chunks are held, whatever the audit's size.
+final class CopyFeed {
+    let replica: StationReplica
+    let copy: ReplicaCopy
+    private(set) var unexpected: [AuditSnapshot.Unexpected] = []
+    private var writing: Task<Void, any Error>?
+
+    init(replica: StationReplica, copy: ReplicaCopy) { self.replica = replica; self.copy = copy }
+
+    /// Rows per chunk written in one transaction.
+    static let chunk = 4_000
+
+    /// Unexpected entries are kept for the end: they are few, and written with the copy's completion.
+    func take(_ entries: [AuditSnapshot.Unexpected]) { unexpected += entries }
+
+    func take(_ part: ReplicaPart) async throws {
+        try await writing?.value
+        let replica = replica, copy = copy
+        writing = Task { try await replica.add(part, to: copy) }
+    }
+
+    /// Waits for the last chunk.
+    func finish() async throws {
+        try await writing?.value
+        writing = nil
+    }
+}
