@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure Swift: models, validation, the audit engine, report writers, service protocols.
@@ -28,6 +30,16 @@ let package = Package(
         .target(
             name: "InventoryStore",
             dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The server's services over PostgreSQL (postgres-nio): migrations, the same audit rules.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "InventoryCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // MARK: scanning targets
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
@@ -107,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient", "Station", "Kiosk",
+                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -123,14 +135,15 @@ let package = Package(
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
-        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport"]),
         .testTarget(name: "CLITests", dependencies: [
             "audit-station", "InventoryCore", "InventoryStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "PostgresStore", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // MARK: more test targets
         // The real server on 127.0.0.1 that the server and client tests share.
         .target(name: "AuditTestSupport", dependencies: [
-            "AuditServer", "InventoryCore", "InventoryStore",
+            "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

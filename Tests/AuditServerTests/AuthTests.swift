@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Login, tokens and the API key")
 struct AuthTests {
-    @Test func loginReturnsABearerTokenTheUserAndAbilities() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func loginReturnsABearerTokenTheUserAndAbilities(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             _ = try await server.parts.users.create(email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
                                                     countries: ["sg"], canEditAssets: false)
             let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
@@ -30,8 +30,8 @@ struct AuthTests {
         }
     }
 
-    @Test func aWrongPasswordOrUnknownEmailIs401WithTheEnvelope() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func aWrongPasswordOrUnknownEmailIs401WithTheEnvelope(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             _ = try await server.user("bob@example.com")
             for body in [#"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
                          #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#] {
@@ -44,8 +44,8 @@ struct AuthTests {
         }
     }
 
-    @Test func callsWithoutAValidTokenAre401() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func callsWithoutAValidTokenAre401(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let token = try await server.user("carl@example.com")
             #expect(try await server.call("GET", "/api/v1/audit/status").status == 401)
             #expect(try await server.call("GET", "/api/v1/audit/status", token: "not.a.token").status == 401)
@@ -56,8 +56,8 @@ struct AuthTests {
         }
     }
 
-    @Test func logoutRevokesTheToken() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func logoutRevokesTheToken(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let token = try await server.user("dora@example.com")
             #expect(try await server.call("POST", "/api/v1/auth/logout", token: token).status == 200)
             let after = try await server.call("GET", "/api/v1/auth/me", token: token)
@@ -66,8 +66,8 @@ struct AuthTests {
         }
     }
 
-    @Test func aServerWithAnAPIKeyRefusesCallsWithoutIt() async throws {
-        try await TestServer.with(apiKey: "k-123") { server in
+    @Test(arguments: Backend.allCases) func aServerWithAnAPIKeyRefusesCallsWithoutIt(backend: Backend) async throws {
+        try await TestServer.with(backend, apiKey: "k-123") { server in
             _ = try await server.parts.users.create(email: "eve@example.com", password: "secret-pass", name: "Eve", type: .admin)
             let login = #"{"email":"eve@example.com","password":"secret-pass","device_name":"x"}"#
             let without = try await server.call("POST", "/api/v1/auth/login", json: login)
@@ -93,9 +93,9 @@ struct AuthTests {
         #expect(!down.text.contains("connection refused"), "the cause is logged, not told")
     }
 
-    @Test("Guessed passwords are limited per account with 429 and Retry-After; other accounts and calls go on")
-    func guessingIsLimited() async throws {
-        try await TestServer.with { server in
+    @Test("Guessed passwords are limited per account with 429 and Retry-After; other accounts and calls go on", arguments: Backend.allCases)
+    func guessingIsLimited(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             _ = try await server.parts.users.create(email: "gus@example.com", password: "secret-pass", name: "Gus", type: .staff)
             _ = try await server.parts.users.create(email: "ida@example.com", password: "secret-pass", name: "Ida", type: .staff)
             func login(_ email: String, _ password: String) async throws -> TestServer.Answer {

@@ -14,9 +14,9 @@ struct BatchScanTests {
 
     private func results(_ answer: TestServer.Answer) -> [[String: Any]] { answer.data?["results"] as? [[String: Any]] ?? [] }
 
-    @Test("One answer per scan in order; refused scans do not stop the others; resending changes nothing")
-    func aBatchAnswersEachScan() async throws {
-        try await TestServer.with { server in
+    @Test("One answer per scan in order; refused scans do not stop the others; resending changes nothing", arguments: Backend.allCases)
+    func aBatchAnswersEachScan(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
@@ -40,9 +40,9 @@ struct BatchScanTests {
         }
     }
 
-    @Test("Scans into an audit the user may not run, or an ended one, are refused one by one")
-    func permissionsAndEndedAuditsPerScan() async throws {
-        try await TestServer.with { server in
+    @Test("Scans into an audit the user may not run, or an ended one, are refused one by one", arguments: Backend.allCases)
+    func permissionsAndEndedAuditsPerScan(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let admin = try await server.user("root@example.com")
             let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
             try await server.seed([("A1", "SG"), ("M1", "MY")])
@@ -61,9 +61,9 @@ struct BatchScanTests {
         }
     }
 
-    @Test("More than 500 scans a call is a 422 naming scans, and nothing is stored")
-    func aBatchHasALimit() async throws {
-        try await TestServer.with { server in
+    @Test("More than 500 scans a call is a 422 naming scans, and nothing is stored", arguments: Backend.allCases)
+    func aBatchHasALimit(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)

@@ -6,6 +6,34 @@ import InventoryCore
 import InventoryStore
 import Logging
 import NIOCore
+import PostgresStore
+
+/// The database a test server runs on; contract tests take each in turn.
+public enum Backend: String, CaseIterable, Sendable {
+    /// A temporary SQLite file.
+    case sqlite
+    /// A new database on the test process's private PostgreSQL cluster (`PostgresCluster`).
+    case postgres
+
+    /// A new, empty back end of this kind, and what closes it when the test is done.
+    public func make(caseSensitive: Bool = true) async throws -> (backend: ServerBackend, close: @Sendable () async -> Void) {
+        let (backend, _, close) = try await makePair(caseSensitive: caseSensitive)
+        return (backend, close)
+    }
+
+    /// Two back ends over one new database: one matching as `caseSensitive` says, and one
+    /// exact, for tests that register identifiers differing only in case.
+    public func makePair(caseSensitive: Bool) async throws -> (matching: ServerBackend, exact: ServerBackend, close: @Sendable () async -> Void) {
+        switch self {
+        case .sqlite:
+            let database = try AppDatabase(path: TestServer.temporaryPath())
+            return (.sqlite(database, caseSensitive: caseSensitive), .sqlite(database), {})
+        case .postgres:
+            let database = try await PostgresCluster.openNewDatabase()
+            return (.postgres(database, caseSensitive: caseSensitive), .postgres(database), { await database.close() })
+        }
+    }
+}
 
 /// A real server on 127.0.0.1 over a temporary database, with bcrypt cost 4 to stay quick.
 /// Shared by the server and client tests.
@@ -14,9 +42,12 @@ public final class TestServer: Sendable {
     public let parts: ServerParts
     public let settings: ServerSettings
     private let task: Task<Void, any Error>
+    /// Closes the back end once the server has stopped (a PostgreSQL pool).
+    private let closeBackend: @Sendable () async -> Void
 
-    private init(port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>) {
-        self.port = port; self.parts = parts; self.settings = settings; self.task = task
+    private init(port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>,
+                 closeBackend: @escaping @Sendable () async -> Void) {
+        self.port = port; self.parts = parts; self.settings = settings; self.task = task; self.closeBackend = closeBackend
     }
 
     public static func temporaryPath() -> String {
@@ -25,36 +56,56 @@ public final class TestServer: Sendable {
         return folder.appendingPathComponent("server.sqlite").path
     }
 
-    public static func start(apiKey: String? = nil) async throws -> TestServer {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey)
-        let parts = try await ServerParts(backend: .sqlite(try AppDatabase(path: temporaryPath())), settings: settings, bcryptCost: 4)
-        return try await start(parts: parts, settings: settings)
+    public static func start(_ backend: Backend = .sqlite, apiKey: String? = nil) async throws -> TestServer {
+        try await start(backend, settings: ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey))
     }
 
-    /// Starts (or restarts) the server over `parts` on `settings.port` (0: any free port).
-    public static func start(parts: ServerParts, settings: ServerSettings) async throws -> TestServer {
+    /// Starts a server over a new back end of the kind given, with `settings`. A server on
+    /// PostgreSQL has no file to keep its signing key beside, so it gets a random key unless
+    /// the settings name one.
+    public static func start(_ backend: Backend, settings: ServerSettings) async throws -> TestServer {
+        var settings = settings
+        if backend == .postgres, settings.signingKey == nil {
+            settings.signingKey = .secret(Data((0..<48).map { _ in UInt8.random(in: .min ... .max) }))
+        }
+        let (made, close) = try await backend.make()
+        do {
+            let parts = try await ServerParts(backend: made, settings: settings, bcryptCost: 4)
+            return try await start(parts: parts, settings: settings, closeBackend: close)
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    /// Starts (or restarts) the server over `parts` on `settings.port` (0: any free port);
+    /// `closeBackend` runs once it has stopped.
+    public static func start(parts: ServerParts, settings: ServerSettings,
+                             closeBackend: @escaping @Sendable () async -> Void = {}) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw InventoryError.unavailable("the test server did not start") }
+        guard let port = await iterator.next() else {
+            await closeBackend()
+            throw InventoryError.unavailable("the test server did not start")
+        }
         var bound = settings
         bound.port = port
-        return TestServer(port: port, parts: parts, settings: bound, task: task)
+        return TestServer(port: port, parts: parts, settings: bound, task: task, closeBackend: closeBackend)
     }
 
     /// Runs `body` with a fresh server and awaits the server's stop before returning, whether
     /// `body` returns or throws, so no server outlives its test.
-    public static func with<T>(apiKey: String? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
-        try await running(try await start(apiKey: apiKey), body)
+    public static func with<T>(_ backend: Backend = .sqlite, apiKey: String? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(backend, apiKey: apiKey), body)
     }
 
     /// The same with settings of the test's own (limits, keys), over a new database.
-    public static func with<T>(settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
-        let parts = try await ServerParts(backend: .sqlite(try AppDatabase(path: temporaryPath())), settings: settings, bcryptCost: 4)
-        return try await running(try await start(parts: parts, settings: settings), body)
+    public static func with<T>(_ backend: Backend = .sqlite, settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(backend, settings: settings), body)
     }
 
     /// The same for a server restarted over `parts` on `settings.port`.
@@ -76,6 +127,7 @@ public final class TestServer: Sendable {
     public func stop() async {
         task.cancel()
         _ = try? await task.value
+        await closeBackend()
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }

@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 import InventoryCore
 import InventoryStore
@@ -45,19 +46,42 @@ final class EngineHarness: RulesHarness {
     }
 }
 
-/// The SQLite store on a temporary file: the fixture is registered, the audit started, and
-/// the late assets registered after the start.
+/// A server back end (a temporary SQLite file, or a new PostgreSQL database): the fixture is
+/// registered, the audit started, and the late assets registered after the start. Assets are
+/// registered with exact tags, as the SQLite store's own tests do; only matching follows
+/// `caseSensitive`.
 final class StoreHarness: RulesHarness {
-    let store: TemporaryStore
-    let service: SQLiteAuditService
+    let service: any ServerAuditService
     let auditID: AuditID
+    /// Closes the back end; call it when the test is done.
+    let close: @Sendable () async -> Void
 
-    init(caseSensitive: Bool) async throws {
-        store = try TemporaryStore()
-        service = store.audits(caseSensitive: caseSensitive)
-        for item in RulesFixture.before { _ = try await store.assets.create(RulesFixture.input(item)) }
-        auditID = try await service.start(country: RulesFixture.country, by: alice).id
-        for item in RulesFixture.after { _ = try await store.assets.create(RulesFixture.input(item)) }
+    init(_ backend: Backend = .sqlite, caseSensitive: Bool) async throws {
+        let (matching, exact, close) = try await backend.makePair(caseSensitive: caseSensitive)
+        self.close = close
+        service = matching.audits
+        do {
+            for item in RulesFixture.before { _ = try await exact.assets.create(RulesFixture.input(item)) }
+            auditID = try await service.start(country: RulesFixture.country, by: alice).id
+            for item in RulesFixture.after { _ = try await exact.assets.create(RulesFixture.input(item)) }
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    /// Runs `body` with a harness on `backend`, closing it after.
+    @discardableResult
+    static func with<T>(_ backend: Backend, caseSensitive: Bool, _ body: (StoreHarness) async throws -> T) async throws -> T {
+        let harness = try await StoreHarness(backend, caseSensitive: caseSensitive)
+        do {
+            let result = try await body(harness)
+            await harness.close()
+            return result
+        } catch {
+            await harness.close()
+            throw error
+        }
     }
 
     func scan(_ identifier: String, as scan: FirstScan) async throws -> Observed {

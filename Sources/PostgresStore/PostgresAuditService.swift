@@ -1,0 +1,137 @@
+import Foundation
+import InventoryCore
+import PostgresNIO
+
+/// The audit workflow over PostgreSQL, for servers that share one database. The rules are
+/// `AuditRules`, as on SQLite; what differs is how a scan's transaction is made exact when
+/// several processes write at once (see `+Scan`).
+public struct PostgresAuditService: ServerAuditService {
+    let database: PostgresDatabase
+    /// Tags and serials match exactly unless configured otherwise.
+    let caseSensitive: Bool
+    /// The station name recorded when a scan does not name one.
+    let defaultStation: String
+
+    public init(database: PostgresDatabase, caseSensitive: Bool = true, defaultStation: String = "server") {
+        self.database = database
+        self.caseSensitive = caseSensitive
+        self.defaultStation = defaultStation
+    }
+
+    public func countries() async throws -> [CountryCount] {
+        try await database.read { c in
+            var active: [String: String] = [:]
+            for row in try await c.rows("SELECT country, id FROM audits WHERE ended_at IS NULL") {
+                let country: String = try row.get("country")
+                if active[country] == nil { active[country] = try row.get("id") }
+            }
+            var counts = try await c.rows("""
+                SELECT country, count(*) AS n FROM assets WHERE status NOT IN ('ARCHIVED','DISPOSED') GROUP BY country
+                """).map { row in
+                    let country: String = try row.get("country")
+                    return CountryCount(country: country, expectedAssets: try row.get("n"), activeAuditId: active[country])
+                }
+            for (country, id) in active where !counts.contains(where: { $0.country == country }) {
+                counts.append(CountryCount(country: country, expectedAssets: 0, activeAuditId: id))
+            }
+            return counts.sorted { $0.country < $1.country }
+        }
+    }
+
+    public func activeAudits() async throws -> [AuditSession] {
+        try await database.read { c in
+            try await c.rows("SELECT \(unescaped: PGRows.sessionColumns) FROM audits WHERE ended_at IS NULL ORDER BY country COLLATE \"C\"")
+                .map(PGRows.session)
+        }
+    }
+
+    public func audit(id: AuditID) async throws -> AuditSession {
+        try await database.read { c in try await PGRows.fetchSession(c, id: id) }
+    }
+
+    /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
+    /// and opens the audit, in one transaction. The partial unique index on running audits
+    /// decides between two servers starting the same country at once: the second is told to join.
+    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+        let code = try checked { try Country.normalize(country) }
+        return try await database.transaction { c in
+            let id = UUID().uuidString.lowercased()
+            let opened = try await c.row("""
+                INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (\(id), \(code), 0, \(Date()), \(actor.user))
+                ON CONFLICT (country) WHERE ended_at IS NULL DO NOTHING RETURNING id
+                """)
+            guard opened != nil else {
+                let running = try await c.row("SELECT id FROM audits WHERE country = \(code) AND ended_at IS NULL")
+                throw InventoryError.auditAlreadyActive(country: code, auditID: try running?.get("id") ?? "")
+            }
+            try await c.run("""
+                WITH expected AS (
+                    INSERT INTO audit_expected (audit_id, asset_id, asset_tag, serial_num, name, model, status, location, company, country)
+                    SELECT \(id), id, asset_tag, serial_num, name, model, status, location, company, country FROM assets
+                    WHERE country = \(code) AND status NOT IN ('ARCHIVED','DISPOSED') RETURNING 1)
+                UPDATE audits SET total_assets = (SELECT count(*) FROM expected) WHERE id = \(id)
+                """)
+            return try await PGRows.fetchSession(c, id: id)
+        }
+    }
+
+    /// Ends the audit under its row lock, so it waits for scans in flight, and scans waiting for
+    /// the lock find it ended.
+    public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
+        try await database.transaction { c in
+            guard let row = try await c.row("SELECT ended_at FROM audits WHERE id = \(auditID) FOR UPDATE") else {
+                throw InventoryError.notFound("audit \(auditID)")
+            }
+            guard try row.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
+            try await c.run("UPDATE audits SET ended_at = \(Date()), ended_by = \(actor.user) WHERE id = \(auditID)")
+            return try await Self.summary(c, auditID: auditID)
+        }
+    }
+
+    /// The summary of an audit, running or ended.
+    public func summary(auditID: AuditID) async throws -> AuditSummary {
+        try await database.read { c in try await Self.summary(c, auditID: auditID) }
+    }
+
+    static func summary(_ c: PostgresConnection, auditID: AuditID) async throws -> AuditSummary {
+        let audit = try await PGRows.fetchSession(c, id: auditID)
+        let limit = AuditSummary.listLimit
+        var binds = PostgresBindings()
+        binds.append(auditID)
+        binds.append(limit)
+        let missing = try await c.rows(PostgresQuery(unsafeSQL: PGRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT $2",
+                                                     binds: binds)).map(PGRows.expectedEntry)
+        let unexpected = try await c.rows(PostgresQuery(unsafeSQL: PGRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT $2",
+                                                        binds: binds)).map(PGRows.unexpectedEntry)
+        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected,
+                            byStation: try await tallies(c, auditID: auditID, by: "station"),
+                            byUser: try await tallies(c, auditID: auditID, by: "user_name"))
+    }
+
+    public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
+        try await history(country: country, within: nil, query: query)
+    }
+
+    public func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
+        let code = try checked { try country.map { try Country.normalize($0) } }
+        return try await database.read { c in
+            var conditions: [String] = []
+            var binds = Binds()
+            if let code { conditions.append("country = \(binds.add(code))") }
+            if let allowed { conditions.append("country = ANY(\(binds.add(allowed.sorted())))") }
+            let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            let total = try await c.count("SELECT id FROM audits" + whereSQL, binds.bindings)
+            let limit = binds.add(query.perPage), offset = binds.add(query.offset)
+            let items = try await c.rows(PostgresQuery(
+                unsafeSQL: "SELECT \(PGRows.sessionColumns) FROM audits\(whereSQL) ORDER BY started_at DESC LIMIT \(limit) OFFSET \(offset)",
+                binds: binds.bindings)).map(PGRows.session)
+            return Page(items: items, pagination: Pagination(query: query, total: total))
+        }
+    }
+}
+
+/// Runs input checks that come before a transaction, reporting their field errors as
+/// `InventoryError.invalid` like every other failure of the services.
+func checked<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as ValidationError { throw InventoryError.invalid(error) }
+}

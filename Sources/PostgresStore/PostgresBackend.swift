@@ -1,0 +1,20 @@
+import Foundation
+import InventoryCore
+
+extension ServerBackend {
+    /// Every server service over one PostgreSQL database, which several server processes may
+    /// share. There is no database file to keep a signing key beside, so the key must be given
+    /// (a key file or AUDIT_STATION_JWT_SECRET), the same for every server on the database.
+    public static func postgres(_ database: PostgresDatabase, caseSensitive: Bool = true, defaultStation: String = "server") -> ServerBackend {
+        ServerBackend(
+            audits: PostgresAuditService(database: database, caseSensitive: caseSensitive, defaultStation: defaultStation),
+            assets: PostgresAssetService(database: database, caseSensitive: caseSensitive),
+            accessories: PostgresAccessoryService(database: database),
+            customers: PostgresCustomerService(database: database),
+            users: PostgresUserStore(database: database),
+            devices: PostgresDeviceStore(database: database),
+            kind: "postgresql",
+            defaultKeyFile: nil,
+            ping: { try await database.ping() })
+    }
+}

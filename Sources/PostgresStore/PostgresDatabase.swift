@@ -1,0 +1,180 @@
+import Foundation
+import InventoryCore
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// One PostgreSQL database shared by every server process that points at it: a pool of
+/// connections, and transactions that turn database failures into `InventoryError`s.
+public final class PostgresDatabase: Sendable {
+    public let url: PostgresURL
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+
+    static let logger = Logger(label: "audit-station.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private init(url: PostgresURL, client: PostgresClient) {
+        self.url = url
+        self.client = client
+        self.runner = Task { await client.run() }
+    }
+
+    /// Connects once to check the address and the credentials (so a refused connection or a
+    /// wrong password is one clear error, not a pool's retries), brings the schema up to date
+    /// under an advisory lock, then opens a pool of up to `maxConnections` connections.
+    public static func open(_ url: PostgresURL, maxConnections: Int = 40) async throws -> PostgresDatabase {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(url), id: 0, logger: logger)
+        } catch {
+            throw PostgresErrors.connection(error, url: url)
+        }
+        do {
+            try await PostgresMigrations.run(on: connection)
+            try? await connection.close()
+        } catch {
+            try? await connection.close()
+            throw PostgresErrors.map(error)
+        }
+        var configuration = try clientConfiguration(url)
+        configuration.options.maximumConnections = maxConnections
+        return PostgresDatabase(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger))
+    }
+
+    /// Closes the pool; queries after this fail.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body` on one connection outside a transaction (each statement commits alone).
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do { return try await client.withConnection { connection in try await body(connection) } }
+        catch { throw PostgresErrors.map(error) }
+    }
+
+    /// Runs `body` in one READ COMMITTED transaction: committed when it returns, rolled back
+    /// when it throws (and the error rethrown as it was, mapped to an `InventoryError`).
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.run("BEGIN")
+                do {
+                    let value = try await body(connection)
+                    try await connection.run("COMMIT")
+                    return value
+                } catch {
+                    try? await connection.run("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch { throw PostgresErrors.map(error) }
+    }
+
+    /// Throws unless a query answers within five seconds.
+    public func ping() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await self.read { try await $0.run("SELECT 1") } }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                throw InventoryError.unavailable("PostgreSQL at \(self.url) did not answer within 5 s")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    static func connectionConfiguration(_ url: PostgresURL) throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let folder = url.socketFolder {
+            configuration = .init(unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                                  database: url.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            switch url.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: tlsConfiguration(url)))
+            case .require, .verifyFull: tls = .require(try NIOSSLContext(configuration: tlsConfiguration(url)))
+            }
+            configuration = .init(host: url.host, port: url.port, username: url.user, password: url.password,
+                                  database: url.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    static func clientConfiguration(_ url: PostgresURL) throws -> PostgresClient.Configuration {
+        if let folder = url.socketFolder {
+            return .init(unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                         database: url.database)
+        }
+        let tls: PostgresClient.Configuration.TLS
+        switch url.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(tlsConfiguration(url))
+        case .require, .verifyFull: tls = .require(tlsConfiguration(url))
+        }
+        return .init(host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
+    }
+
+    /// libpq checks the certificate only for verify-ca and verify-full; so does this.
+    static func tlsConfiguration(_ url: PostgresURL) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if url.tls != .verifyFull { tls.certificateVerification = .none }
+        return tls
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement whose rows (if any) are not needed.
+    func run(_ query: PostgresQuery) async throws {
+        try await self.query(query, logger: PostgresDatabase.logger).consume()
+    }
+
+    /// Every row of a query.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await self.query(query, logger: PostgresDatabase.logger) { rows.append(row.makeRandomAccess()) }
+        return rows
+    }
+
+    /// The first row of a query, or nil.
+    func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
+        try await rows(query).first
+    }
+
+    /// `count(*)` of a query, for pagination.
+    func count(_ sql: String, _ binds: PostgresBindings) async throws -> Int {
+        try await row(PostgresQuery(unsafeSQL: "SELECT count(*) FROM (\(sql)) AS counted", binds: binds))?.int(0) ?? 0
+    }
+}
+
+extension PostgresRowSequence {
+    /// Reads and drops the rows.
+    func consume() async throws {
+        for try await _ in self {}
+    }
+}
+
+extension PostgresDatabase {
+    /// Creates an empty database `name` (letters, digits and underscores) on the server of `url`
+    /// (which names an existing database to connect to, such as `postgres`).
+    public static func createDatabase(_ name: String, on url: PostgresURL) async throws {
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (48...57).contains($0) || (97...122).contains($0) }) else {
+            throw InventoryError.invalid(ValidationError(field: "database", message: "'\(name)' is not a plain database name"))
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(url), id: 0, logger: logger)
+        } catch {
+            throw PostgresErrors.connection(error, url: url)
+        }
+        do {
+            try await connection.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            try? await connection.close()
+        } catch {
+            try? await connection.close()
+            throw PostgresErrors.map(error)
+        }
+    }
+}
