@@ -3,7 +3,8 @@
 # (SQLite, zbar, zxing-cpp, libv4l2, libpng, libjpeg-turbo), the reference tools the benchmarks
 # compare against (zbarimg, pyzbar, zxing-cpp for Python), the generators for SampleImages/,
 # headless Chromium with its WebDriver for the kiosk's browser tests and screenshots, and
-# schemathesis for the API schema check (scripts/schemathesis.sh).
+# schemathesis for the API schema check (scripts/schemathesis.sh), and PostgreSQL, whose
+# initdb and pg_ctl the tests use to run a private cluster for the server's PostgreSQL back end.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -16,6 +17,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libpng-dev libturbojpeg0-dev libzxing-dev \
     zint qrencode \
     chromium chromium-driver python3-selenium fonts-dejavu-core \
+    postgresql \
     python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis

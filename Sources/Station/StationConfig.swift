@@ -14,9 +14,12 @@ public struct StationConfig: Decodable, Sendable {
     public var camera = CameraConfig()
     /// The kiosk page: where it listens, its PIN, who scans by default.
     public var kiosk = KioskConfig()
+    /// The PostgreSQL database of `serve` (and of `users`, `assets import` for that server);
+    /// `--postgres` overrides it. Without either, the server runs on its SQLite file.
+    public var postgres: PostgresConfig?
 
     enum CodingKeys: String, CodingKey {
-        case stationName, caseSensitiveTags, decoder, camera, kiosk
+        case stationName, caseSensitiveTags, decoder, camera, kiosk, postgres
     }
 
     public init() {}
@@ -28,6 +31,7 @@ public struct StationConfig: Decodable, Sendable {
         self.decoder = try container.decodeIfPresent(DecoderConfig.self, forKey: .decoder) ?? DecoderConfig()
         camera = try container.decodeIfPresent(CameraConfig.self, forKey: .camera) ?? CameraConfig()
         kiosk = try container.decodeIfPresent(KioskConfig.self, forKey: .kiosk) ?? KioskConfig()
+        postgres = try container.decodeIfPresent(PostgresConfig.self, forKey: .postgres)
     }
 
     /// Reads the file at `path`, or the defaults when no path is given.
@@ -76,6 +80,11 @@ extension DecodingError {
         if case .keyNotFound(let missing, _) = self { return "\(key.isEmpty ? "" : key + ": ")\(missing.stringValue) is required" }
         return key.isEmpty ? context.debugDescription : "\(key): \(context.debugDescription)"
     }
+}
+
+/// The `postgres` section of the configuration: `{"url": "postgres://user:password@host:5432/db"}`.
+public struct PostgresConfig: Decodable, Sendable, Equatable {
+    public var url: String
 }
 
 /// The `kiosk` section of the station configuration. Command-line options override it.

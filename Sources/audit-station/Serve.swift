@@ -6,45 +6,59 @@ import Hummingbird
 import InventoryCore
 import InventoryStore
 import Logging
+import PostgresStore
 
 extension AuditStation {
     struct Serve: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run the audit API over this database, for several stations.")
+        static let configuration = CommandConfiguration(
+            abstract: "Run the audit API over this database, for several stations.",
+            discussion: """
+                By default the server keeps its data in the SQLite file of --database. With --postgres URL (or postgres.url in                 the config file) it runs on PostgreSQL instead, and several servers may share that database, with exact counts.                 Every server of one database must sign tokens with the same key: give each the same --jwt-key-file or                 $AUDIT_STATION_JWT_SECRET (one of them is required with PostgreSQL, which has no file to keep the key beside).
+                """)
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var postgres: PostgresOption
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port to listen on.") var port = 8080
         @Option(name: .customLong("api-key"), help: "Require this key in X-API-Key on every /api call (default: $AUDIT_STATION_API_KEY).")
         var apiKey: String?
         @Option(name: .customLong("jwt-key-file"),
-                help: "The token-signing key file, created mode 0600 (default: <database>.jwt-key; $AUDIT_STATION_JWT_SECRET overrides).")
+                help: "The token-signing key file, created mode 0600 (default: <database>.jwt-key; required with --postgres unless $AUDIT_STATION_JWT_SECRET is set, which overrides it).")
         var jwtKeyFile: String?
         @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
         var maxConnections = 512
+        @Option(name: .customLong("pool-size"), help: "With --postgres: the database connections this server opens at most.")
+        var poolSize = 40
 
         func validate() throws {
             if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
             if !(1...100_000).contains(maxConnections) {
                 throw ValidationError("--max-connections must be between 1 and 100000, not \(maxConnections)")
             }
+            if !(1...1000).contains(poolSize) { throw ValidationError("--pool-size must be between 1 and 1000, not \(poolSize)") }
         }
 
         func run() async throws {
             try await runReportingErrors {
                 let config = try StationConfig.load(path: global.config)
-                let path = global.database ?? StationContext.defaultDatabasePath()
+                let database = try ServerDatabase(postgres, global: global, config: config)
                 let key = apiKey ?? ProcessInfo.processInfo.environment["AUDIT_STATION_API_KEY"]
-                let settings = ServerSettings(host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                                              signingKey: try SigningKeySource.resolve(file: jwtKeyFile, database: path),
-                                              limits: ConnectionLimits(maxConnections: maxConnections))
-                let backend = ServerBackend.sqlite(try AppDatabase(path: path), caseSensitive: config.caseSensitiveTags,
-                                                   defaultStation: config.resolvedStationName)
-                let parts = try await ServerParts(backend: backend, settings: settings)
-                var logger = Logger(label: "audit-station.serve")
-                logger.logLevel = .info
-                let app = buildApplication(parts, settings: settings, logger: logger) { port in
-                    Terminal.error("Serving the audit API of \(path) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
+                guard let signingKey = try SigningKeySource.resolve(file: jwtKeyFile, database: database.filePath) else {
+                    throw StationError.usage("""
+                        a server on PostgreSQL needs its token-signing key: give --jwt-key-file PATH or set \
+                        \(SigningKeySource.environmentVariable), the same on every server of the database
+                        """)
                 }
-                try await app.runService()
+                let settings = ServerSettings(host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
+                                              signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections))
+                try await database.withBackend(config: config, maxConnections: poolSize) { backend in
+                    let parts = try await ServerParts(backend: backend, settings: settings)
+                    var logger = Logger(label: "audit-station.serve")
+                    logger.logLevel = .info
+                    let app = buildApplication(parts, settings: settings, logger: logger) { port in
+                        Terminal.error("Serving the audit API of \(database.description) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
+                    }
+                    try await app.runService()
+                }
             }
         }
     }

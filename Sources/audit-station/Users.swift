@@ -18,6 +18,7 @@ extension AuditStation.Users {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; use it for the first admin.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var postgres: PostgresOption
         @Option var email: String
         @Flag(name: .customLong("password-stdin"),
               help: "Read the password (at least 8 characters) from the first line of standard input; without it, it is asked for at the terminal.")
@@ -32,11 +33,11 @@ extension AuditStation.Users {
         func run() async throws {
             try await runReportingErrors {
                 let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
-                let path = global.database ?? StationContext.defaultDatabasePath()
-                let directory = UserDirectory(store: SQLiteUserStore(database: try AppDatabase(path: path)))
                 let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                let user = try await directory.create(email: email, password: secret, name: name, type: type,
-                                                      countries: codes, canEditAssets: canEditAssets)
+                let user = try await AuditStation.Users.withStore(global, postgres) { store in
+                    try await UserDirectory(store: store).create(email: email, password: secret, name: name, type: type,
+                                                                 countries: codes, canEditAssets: canEditAssets)
+                }
                 if json { return try Terminal.json(user) }
                 let scope = user.countries.isEmpty ? "every country" : user.countries.joined(separator: ", ")
                 Terminal.line("Created user \(user.id): \(user.name) <\(user.email)>, \(user.userType.rawValue), audits \(scope)\(user.canEditAssets ? ", can edit assets" : "")")
