@@ -59,11 +59,12 @@ extension AuditStation.Assets {
             abstract: "Import assets from CSV: every row or none.",
             discussion: "The header row names the columns with API field names: \(AssetImport.columns.joined(separator: ", ")). asset_tag, name and country are required.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var postgres: PostgresOption
         @Argument(help: "The CSV file.") var file: String
 
         func run() async throws {
             try await runReportingErrors {
-                let context = try StationContext.make(global)
+                let config = try StationConfig.load(path: global.config)
                 guard let handle = FileHandle(forReadingAtPath: file) else {
                     throw StationError.io("cannot read \(file): no such file, or not allowed")
                 }
@@ -73,7 +74,16 @@ extension AuditStation.Assets {
                 let blocks = FileBlocks.stream(handle) { read in progress.update(read >> 10, max(size, read) >> 10) }
                 let count: Int
                 do {
-                    count = try await context.assets.importAssets(csv: blocks) { _ in }
+                    // A PostgreSQL server's inventory when --postgres (or postgres.url) names one;
+                    // else the station's own (its file, or its server when connected).
+                    let database = try ServerDatabase(postgres, global: global, config: config)
+                    if case .postgres = database {
+                        count = try await database.withBackend(config: config, maxConnections: 2) { backend in
+                            try await backend.assets.importAssets(csv: blocks) { _ in }
+                        }
+                    } else {
+                        count = try await StationContext.make(global).assets.importAssets(csv: blocks) { _ in }
+                    }
                 } catch let error as InventoryError {
                     guard case .invalid(let problems) = error else { throw error }
                     throw ImportFailure(file: file, problems: problems)
