@@ -142,7 +142,10 @@ def example(doc, schema, mode):
     wherever null is allowed) or "extra" (every field with a value, and unknown fields)."""
     schema = resolve(doc, schema)
     if "allOf" in schema:
-        return example(doc, merged(doc, schema["allOf"]), mode)
+        parts = [resolve(doc, part) for part in schema["allOf"]]
+        if any("properties" in part or "required" in part or "allOf" in part for part in parts):
+            return example(doc, merged(doc, schema["allOf"]), mode)
+        return example(doc, parts[0], mode)
     if "const" in schema:
         return schema["const"]
     branches = schema.get("anyOf") or schema.get("oneOf")
