@@ -3,7 +3,7 @@
 # another country, which a station must not copy) and reports the time and the station's peak
 # memory for `audit start` (which streams the local copy), then a new process's first scans
 # after that: an expected tag, a repeat, and one outside the copy (pending until the server
-# decides it), each process timed from start to exit.
+# decides it), each process timed from start to exit; then a second station's join alone.
 set -euo pipefail
 N=${1:-1000000}
 B=${AUDIT_STATION:-.build/release/audit-station}
@@ -33,5 +33,9 @@ print(f"the copy holds {held[0]} expected assets, {held[1] or 0} of another coun
 PY
 ls -l $W/station.sqlite | awk '{printf "station database: %.0f MiB\n", $5 / 1048576}'
 for tag in J5 J5 K5; do
-  /usr/bin/time -f "a new process's scan of $tag (start to exit): %e s, peak %M KiB" sh -c "printf '$tag\n' | $B --database $W/station.sqlite audit scan --json" | head -c 100; echo
+  /usr/bin/time -f "a new process's scan of $tag (start to exit): %e s, peak %M KiB" sh -c "printf '$tag\n' | $B --database $W/station.sqlite audit scan --json 2>/dev/null" | head -c 100; echo
 done
+# A second station joins the running audit: its first scan streams the copy (the audit is
+# already started, so this is the join alone).
+printf 'join-pass-1\n' | $B --database $W/second.sqlite login --server http://127.0.0.1:$PORT --email j@x.io --password-stdin >/dev/null
+/usr/bin/time -f "a second station joins (streams the copy of $N assets) and scans J7: %e s, peak %M KiB" sh -c "printf 'J7\n' | $B --database $W/second.sqlite audit scan --json 2>/dev/null" | head -c 100; echo

@@ -13,7 +13,7 @@ final class CopyFeed {
     init(replica: StationReplica, copy: ReplicaCopy) { self.replica = replica; self.copy = copy }
 
     /// Rows per chunk written in one transaction.
-    static let chunk = 4_000
+    static let chunk = 10_000
 
     /// Unexpected entries are kept for the end: they are few, and written with the copy's completion.
     func take(_ entries: [AuditSnapshot.Unexpected]) { unexpected += entries }

@@ -50,8 +50,10 @@ extension StationReplica {
         }
     }
 
+    /// Chunks of a copy are written without waiting for the disk (synchronous=OFF): a copy cut
+    /// short is discarded anyway, and `completeCopy` commits with FULL, which syncs them all.
     private func write(_ entries: [AuditSnapshot.Expected], ref: Int64) async throws {
-        try await database.write { db in
+        try await database.writeUnsynced { db in
             let encoder = JSONEncoder.auditStation()
             let statement = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO replica_expected (ref, asset_id, asset_tag, serial_num, name, model, status, location, company, country,
@@ -110,5 +112,25 @@ extension StationReplica {
         let copy = try await beginCopy(auditID: audit.id)
         try await add(.expected(expected), to: copy)
         try await completeCopy(copy, session: audit, unexpected: unexpected, caseSensitive: caseSensitive)
+    }
+}
+
+extension AppDatabase {
+    /// One transaction committed without syncing to disk, for rows that matter only once a
+    /// later FULL commit (which syncs everything before it) makes them count.
+    func writeUnsynced<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                var value: T?
+                try db.inTransaction {
+                    value = try body(db)
+                    return .commit
+                }
+                guard let value else { throw InventoryError.storage("a copy's chunk was not written") }
+                return value
+            }
+        } catch let error as DatabaseError { throw StoreErrors.map(error) }
     }
 }
