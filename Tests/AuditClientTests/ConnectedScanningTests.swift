@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Connected stations: local feedback, outbox, sync", .serialized)
 struct ConnectedScanningTests {
-    @Test func aStationDecidesAtOnceAndTheServerAgreesAfterSync() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func aStationDecidesAtOnceAndTheServerAgreesAfterSync(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
             let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
@@ -37,8 +37,8 @@ struct ConnectedScanningTests {
         }
     }
 
-    @Test func twoStationsScanningTheSameAuditAtOnceGiveExactCounts() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func twoStationsScanningTheSameAuditAtOnceGiveExactCounts(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             try await server.admin("one@example.com")
             try await server.admin("two@example.com")
             try await server.seed((1...60).map { ("T\($0)", "SG") })
@@ -61,8 +61,8 @@ struct ConnectedScanningTests {
 
     /// The camera and the keyboard record at the same moment: no scan may be missing from the
     /// station's local copy afterwards.
-    @Test func scansRecordedAtTheSameMomentAreAllKept() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func scansRecordedAtTheSameMomentAreAllKept(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             try await server.admin("both@example.com")
             try await server.seed((1...20).map { ("C\($0)", "SG") })
             let station = try await Station.make(server, email: "both@example.com", name: "kiosk-1")
@@ -80,8 +80,8 @@ struct ConnectedScanningTests {
         for identifier in identifiers { _ = try await station.scan(identifier) }
     }
 
-    @Test func anExpiredOrRevokedLoginStopsSyncAndSaysToLogInAgain() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func anExpiredOrRevokedLoginStopsSyncAndSaysToLogInAgain(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             try await server.admin("gone@example.com")
             try await server.seed([("A1", "SG")])
             let station = try await Station.make(server, email: "gone@example.com", name: "kiosk-9")

@@ -19,8 +19,8 @@ struct RemoteImportTests {
         "asset_tag,name,country\n" + (0..<count).map { "R-\($0),Laptop,MY\n" }.joined() + extra
     }
 
-    @Test func theFileIsStreamedAndImportedWithItsLineNumbers() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: Backend.allCases) func theFileIsStreamedAndImportedWithItsLineNumbers(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
             let token = try await server.user("admin@example.com")
             let assets: any AssetService = RemoteAssetService(client: APIClient(baseURL: server.baseURL, token: token, http: TestServer.http))
             let count = try await assets.importAssets(csv: Self.blocks(Self.csv(12_000))) { _ in }
