@@ -86,6 +86,9 @@ extension PostgresAssetService {
             }
             try await writer.write(buffer)
         }
+        // Temporary tables get no statistics of their own; without them the planner may join
+        // the chunk's rows one by one.
+        try await c.run("ANALYZE import_rows")
         for row in try await c.rows("""
             DELETE FROM import_rows r WHERE r.customer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM customers WHERE id = r.customer_id)
             RETURNING r.line, r.customer_id
@@ -182,6 +185,8 @@ enum CopyText {
     private static func field(_ text: String?, _ buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt8(ascii: "\t"))
         guard let text else { buffer.writeString("\\N"); return }
+        let special = text.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        guard special else { buffer.writeString(text); return }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): buffer.writeString("\\\\")
