@@ -123,3 +123,52 @@ struct PostgresBackendTests {
         #expect(try PostgresURL("postgres://u:secret@db.example:6432/audits").description == "postgres://u@db.example:6432/audits")
     }
 }
+
+/// The PostgreSQL import: chunks copied into one transaction, every bad row named by its line.
+@Suite("Importing assets into PostgreSQL")
+struct PostgresImportTests {
+    static func chunks(_ rows: [ImportRow], size: Int) -> AsyncThrowingStream<[ImportRow], any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [ImportRow].self)
+        for start in stride(from: 0, to: rows.count, by: size) { continuation.yield(Array(rows[start..<min(start + size, rows.count)])) }
+        continuation.finish()
+        return stream
+    }
+
+    static func row(_ line: Int, tag: String, serial: String? = nil, customer: Int64? = nil) -> ImportRow {
+        ImportRow(line: line, input: AssetInput(assetTag: tag, serialNum: serial, name: "Laptop", country: "SG", customerId: customer))
+    }
+
+    @Test("Bad rows in any chunk are each reported by line and nothing is stored; a clean file is stored whole", arguments: [true, false])
+    func everyBadRowIsNamed(caseSensitive: Bool) async throws {
+        let database = try await PostgresCluster.openNewDatabase()
+        let assets = ServerBackend.postgres(database, caseSensitive: caseSensitive).assets
+        do {
+            _ = try await assets.create(AssetInput(assetTag: "OLD-1", serialNum: "OLD-SN", name: "Laptop", country: "SG"))
+            var rows = (2..<2_502).map { Self.row($0, tag: "N-\($0)", serial: "S-\($0)") }
+            rows.append(Self.row(2_502, tag: "N-10"))                         // repeats line 10, two chunks later
+            rows.append(Self.row(2_503, tag: "OLD-1"))                        // already in the inventory
+            rows.append(Self.row(2_504, tag: "N-X", serial: "S-20"))          // serial repeats line 20
+            rows.append(Self.row(2_505, tag: "N-Y", customer: 99))            // no such customer
+            rows.append(ImportRow(line: 2_506, input: AssetInput(assetTag: "N-Z", name: "", country: "SG")))
+            if !caseSensitive { rows.append(Self.row(2_507, tag: "n-11")) }   // repeats line 11 but for case
+            await #expect {
+                try await assets.importAssets(streaming: Self.chunks(rows, size: 1_000)) { _ in }
+            } throws: { error in
+                guard case .invalid(let problems) = error as? InventoryError else { return false }
+                let expected = ["line 2502": "repeats line 10", "line 2503": "already in the inventory", "line 2504": "repeats line 20",
+                                "line 2505": "not a customer", "line 2506": "name"]
+                    .merging(caseSensitive ? [:] : ["line 2507": "repeats line 11"]) { $1 }
+                return Set(problems.fields.keys) == Set(expected.keys)
+                    && expected.allSatisfy { key, words in problems.fields[key]?.contains { $0.contains(words) } == true }
+            }
+            #expect(try await assets.list(AssetFilter(), query: ListQuery()).pagination.total == 1, "nothing was stored")
+            let clean = (2..<2_502).map { Self.row($0, tag: "N-\($0)", serial: "S-\($0)") }
+            #expect(try await assets.importAssets(streaming: Self.chunks(clean, size: 1_000)) { _ in } == 2_500)
+            #expect(try await assets.find(identifier: "S-2501")?.assetTag == "N-2501")
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+    }
+}
