@@ -199,4 +199,23 @@ final class PostgresServeProcess: @unchecked Sendable {
         let audit = try #require((status["data"] as? [String: Any])?["audit"] as? [String: Any])
         #expect(audit["scanned_count"] as? Int == 200 && audit["unexpected_count"] as? Int == 0)
     }
+
+    @Test("serve --postgres without a signing key, and a server that refuses, are each one line naming what to do, never the password")
+    func setupMistakesAreOneLine() async throws {
+        let (folder, _) = try StationProcess.scratch()
+        let config = folder.appendingPathComponent("station.json")
+        try Data(#"{"postgres": {"url": "postgres://kim:hunter22@127.0.0.1:1/audits"}}"#.utf8).write(to: config)
+        let (noKey, refused, flagWins) = try await offPool {
+            (try StationProcess.run(["serve", "--postgres", "postgres://kim:hunter22@127.0.0.1:1/audits"],
+                                    environment: ["AUDIT_STATION_JWT_SECRET": ""]),
+             try StationProcess.run(["--config", config.path, "users", "list"]),
+             try StationProcess.run(["--config", config.path, "users", "list", "--postgres", "postgres://kim:hunter22@127.0.0.1:2/other"]))
+        }
+        #expect(noKey.status != 0 && noKey.stderr.contains("--jwt-key-file") && noKey.stderr.contains("AUDIT_STATION_JWT_SECRET"), "\(noKey.stderr)")
+        #expect(refused.status != 0 && refused.stderr.contains("127.0.0.1:1/audits") && refused.stderr.contains("connection refused"), "\(refused.stderr)")
+        #expect(flagWins.stderr.contains("127.0.0.1:2/other"), "the option wins over the config: \(flagWins.stderr)")
+        for output in [noKey, refused, flagWins] {
+            #expect(!output.stderr.contains("hunter22") && output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+        }
+    }
 }
