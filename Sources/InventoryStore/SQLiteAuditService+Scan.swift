@@ -3,27 +3,8 @@ import GRDB
 import InventoryCore
 
 extension SQLiteAuditService {
-    /// A scan's fields after their checks, ready to store.
-    struct PreparedScan: Sendable {
-        var identifier: String
-        var scanID: String
-        var station: String
-        var user: String
-        var source: ScanSource
-        var scannedAt: Date
-        var auditID: AuditID?
-    }
-
     func prepare(_ request: ScanRequest) throws -> PreparedScan {
-        let (identifier, scanID, station, user) = try checked {
-            (try Identifier.normalize(request.identifier),
-             try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased(),
-             try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation,
-             try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown")
-        }
-        let scannedAt = try checked { try Self.scanTime(request.scannedAt) }
-        return PreparedScan(identifier: identifier, scanID: scanID, station: station, user: user, source: request.source ?? .manual,
-                            scannedAt: scannedAt, auditID: request.auditId)
+        try PreparedScan(request, defaultStation: defaultStation)
     }
 
     /// Decides the outcome and writes the scan and the audit's counters in one transaction;
@@ -146,17 +127,5 @@ extension SQLiteAuditService {
         }
         return try Row.fetchOne(db.cachedStatement(sql: AuditRows.unexpectedSQL + " AND u.asset_id = ?"), arguments: [auditID, assetID])
             .map(AuditRows.unexpectedEntry)
-    }
-
-    /// When a scan was made: now when not given; otherwise from 2000 to a day ahead of this
-    /// machine's clock (a station's clock may run a little fast). Anything else is a clock or a
-    /// client gone wrong, and would print as nonsense in the report.
-    static func scanTime(_ given: Date?, now: Date = Date()) throws(ValidationError) -> Date {
-        guard let given else { return now }
-        let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
-        guard given >= earliest, given <= now.addingTimeInterval(86_400) else {
-            throw ValidationError(field: "scanned_at", message: "\(ISOTime.string(given)) is not a time a scan could have been made (2000 to a day from now)")
-        }
-        return given
     }
 }

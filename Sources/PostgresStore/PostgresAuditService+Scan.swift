@@ -3,30 +3,12 @@ import InventoryCore
 import PostgresNIO
 
 extension PostgresAuditService {
-    /// A scan's fields after their checks, ready to store.
-    struct PreparedScan: Sendable {
-        var identifier: String
-        var scanID: String
-        var station: String
-        var user: String
-        var source: ScanSource
-        var scannedAt: Date
-        var auditID: AuditID?
-    }
-
-    /// The checks of the SQLite store, field for field. The time is kept to the millisecond, as
+    /// The checks of every store (`PreparedScan`); the time is kept to the millisecond, as
     /// SQLite keeps it, so an answer and a later read of the same scan agree on either back end.
     func prepare(_ request: ScanRequest) throws -> PreparedScan {
-        let (identifier, scanID, station, user) = try checked {
-            (try Identifier.normalize(request.identifier),
-             try request.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased(),
-             try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation,
-             try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown")
-        }
-        let scannedAt = try checked { try Self.scanTime(request.scannedAt) }
-        return PreparedScan(identifier: identifier, scanID: scanID, station: station, user: user, source: request.source ?? .manual,
-                            scannedAt: Date(timeIntervalSince1970: (scannedAt.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
-                            auditID: request.auditId)
+        var scan = try PreparedScan(request, defaultStation: defaultStation)
+        scan.scannedAt = Date(timeIntervalSince1970: (scan.scannedAt.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        return scan
     }
 
     /// Decides the outcome and writes the scan and the audit's counters in one transaction;
@@ -181,16 +163,5 @@ extension PostgresAuditService {
         case 1: return try running[0].get("id")
         default: throw InventoryError.ambiguousAudit(countries: try running.map { try $0.get("country", as: String.self) }.sorted())
         }
-    }
-
-    /// When a scan was made: now when not given; otherwise from 2000 to a day ahead of this
-    /// machine's clock, as the SQLite store accepts.
-    static func scanTime(_ given: Date?, now: Date = Date()) throws(ValidationError) -> Date {
-        guard let given else { return now }
-        let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
-        guard given >= earliest, given <= now.addingTimeInterval(86_400) else {
-            throw ValidationError(field: "scanned_at", message: "\(ISOTime.string(given)) is not a time a scan could have been made (2000 to a day from now)")
-        }
-        return given
     }
 }
