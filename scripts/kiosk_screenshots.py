@@ -238,6 +238,9 @@ def connected(run, out):
                 break
             time.sleep(0.2)
         shot(driver, out, "kiosk-offline")
+        # A tag outside the station's copy waits for the server's decision.
+        type_tag(driver, "ZZ-404", "awaiting")
+        shot(driver, out, "kiosk-pending")
     finally:
         driver.quit()
         run.stop(kiosk)

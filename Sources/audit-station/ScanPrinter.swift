@@ -28,7 +28,7 @@ struct ScanPrinter: Sendable {
         case .alreadyScanned: ("↺ ALREADY SCANNED", .yellow)
         case .unexpected: ("⚠ UNEXPECTED", .magenta)
         case .unknown: ("✖ UNKNOWN", .red)
-        case .pending: ("⧗ PENDING", .bold)
+        case .pending: ("◷ PENDING", .bold)
         }
         let bell = result.status.isProblem && result.status != .pending && Terminal.stdoutIsTTY ? "\u{07}" : ""
         let prefix = decided ? Terminal.paint("decided: ", .dim) : ""

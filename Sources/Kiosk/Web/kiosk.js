@@ -24,7 +24,7 @@
     rejected: { symbol: '\u2716', title: 'NOT RECORDED', word: 'Not recorded' },
     pending: { symbol: '\u2026', title: 'SENDING\u2026', word: 'Sending' },
     // A connected station's scan of a tag outside its copy: the server decides it.
-    awaiting: { symbol: '\u29D7', title: 'PENDING', word: 'Pending' },
+    awaiting: { symbol: '\u25F7', title: 'PENDING', word: 'Pending' },
     idle: { symbol: '\u25B8', title: 'READY', word: 'Ready' }
   };
 
