@@ -77,10 +77,7 @@ public struct SQLiteAccessoryService: AccessoryService {
     }
 
     private func move(id: Int64, _ movement: AccessoryMovement, kind: String) async throws -> Accessory {
-        var errors = ValidationError()
-        let condition = errors.collect { () throws(ValidationError) in try FreeText.optional(movement.condition, field: "condition") } ?? nil
-        let notes = errors.collect { () throws(ValidationError) in try FreeText.optional(movement.notes, field: "notes") } ?? nil
-        if !errors.isEmpty { throw InventoryError.invalid(errors) }
+        let (condition, notes) = try movement.checkedText()
         return try await database.write { db in
             let accessory = try Self.fetch(db, id: id)
             _ = try SQLiteCustomerService.fetch(db, id: movement.customerId)

@@ -90,10 +90,7 @@ public struct PostgresAccessoryService: AccessoryService {
     }
 
     private func move(id: Int64, _ movement: AccessoryMovement, kind: String) async throws -> Accessory {
-        var errors = ValidationError()
-        let condition = errors.collect { () throws(ValidationError) in try FreeText.optional(movement.condition, field: "condition") } ?? nil
-        let notes = errors.collect { () throws(ValidationError) in try FreeText.optional(movement.notes, field: "notes") } ?? nil
-        if !errors.isEmpty { throw InventoryError.invalid(errors) }
+        let (condition, notes) = try movement.checkedText()
         return try await database.transaction { c in
             let accessory = try await Self.fetch(c, id: id, lock: true)
             _ = try await PostgresCustomerService.fetch(c, id: movement.customerId)

@@ -109,13 +109,7 @@ public struct PostgresAssetService: AssetService {
     }
 
     public func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset {
-        var errors = ValidationError()
-        if let date = request.effectiveDate, !Self.isCalendarDate(date) {
-            errors.add("effective_date", "'\(date.prefix(20))' is not a date in the form YYYY-MM-DD")
-        }
-        let reason = errors.collect { () throws(ValidationError) in try FreeText.optional(request.reason, field: "reason") } ?? nil
-        let notes = errors.collect { () throws(ValidationError) in try FreeText.optional(request.notes, field: "notes") } ?? nil
-        if !errors.isEmpty { throw InventoryError.invalid(errors) }
+        let (reason, notes) = try request.checkedText()
         return try await database.transaction { c in
             var asset = try await Self.fetch(c, id: id)
             try await Self.checkCustomer(c, request.customerId)
@@ -131,17 +125,6 @@ public struct PostgresAssetService: AssetService {
     }
 
     /// The same calendar check as the SQLite store.
-    static func isCalendarDate(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let components = DateComponents(year: year, month: month, day: day)
-        guard let date = calendar.date(from: components) else { return false }
-        return calendar.dateComponents([.year, .month, .day], from: date) == components
-    }
-
     /// Tags and serials are unique; case-insensitively too when tags match that way.
     func checkUnique(_ c: PostgresConnection, _ asset: Asset) async throws {
         let match = { (column: String) in caseSensitive ? "\(column) = $1" : "audit_fold(\(column)) = audit_fold($1)" }
