@@ -41,3 +41,20 @@ public struct PreparedScan: Sendable {
         return given
     }
 }
+
+extension PreparedScan {
+    /// The first step of a batch: each request checked by `prepare`. The answers start as
+    /// "not stored", with each refused request's own error in its place; the prepared scans
+    /// keep the index of their request.
+    public static func batch(_ requests: [ScanRequest], _ prepare: (ScanRequest) throws -> PreparedScan)
+        -> (results: [Result<ScanResult, InventoryError>], prepared: [(index: Int, scan: PreparedScan)]) {
+        var results = [Result<ScanResult, InventoryError>](repeating: .failure(.storage("not stored")), count: requests.count)
+        var prepared: [(index: Int, scan: PreparedScan)] = []
+        for (index, request) in requests.enumerated() {
+            do { prepared.append((index, try prepare(request))) } catch {
+                results[index] = .failure(InventoryError(error) ?? .storage("\(error)"))
+            }
+        }
+        return (results, prepared)
+    }
+}

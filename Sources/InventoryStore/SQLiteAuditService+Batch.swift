@@ -8,15 +8,10 @@ extension SQLiteAuditService {
     /// the others are stored; a failure of the database itself stores none. Idempotent per
     /// `scan_id` like `record`, and as exact, since SQLite runs one writer at a time.
     public func record(batch requests: [ScanRequest]) async throws -> [Result<ScanResult, InventoryError>] {
-        var results = [Result<ScanResult, InventoryError>](repeating: .failure(.storage("not stored")), count: requests.count)
-        var prepared: [(index: Int, scan: PreparedScan)] = []
-        for (index, request) in requests.enumerated() {
-            do { prepared.append((index, try prepare(request))) } catch {
-                results[index] = .failure(InventoryError(error) ?? .storage("\(error)"))
-            }
-        }
+        let checked = PreparedScan.batch(requests, prepare)
+        var results = checked.results
         let caseSensitive = caseSensitive
-        let items = prepared
+        let items = checked.prepared
         let stored = try await database.write { db in
             try items.map { item -> (Int, Result<ScanResult, InventoryError>) in
                 var outcome = Result<ScanResult, InventoryError>.failure(.storage("not stored"))

@@ -9,15 +9,10 @@ extension PostgresAuditService {
     /// `scan_id` like `record`, and as exact: each scan takes the audit's row lock as `store`
     /// says, and the transaction holds it to the end.
     public func record(batch requests: [ScanRequest]) async throws -> [Result<ScanResult, InventoryError>] {
-        var results = [Result<ScanResult, InventoryError>](repeating: .failure(.storage("not stored")), count: requests.count)
-        var prepared: [(index: Int, scan: PreparedScan)] = []
-        for (index, request) in requests.enumerated() {
-            do { prepared.append((index, try prepare(request))) } catch {
-                results[index] = .failure(InventoryError(error) ?? .storage("\(error)"))
-            }
-        }
+        let checked = PreparedScan.batch(requests, prepare)
+        var results = checked.results
         let caseSensitive = caseSensitive
-        let items = prepared
+        let items = checked.prepared
         let stored = try await database.transaction { c in
             var outcomes: [(Int, Result<ScanResult, InventoryError>)] = []
             for item in items {
