@@ -11,26 +11,54 @@ extension PostgresAuditService {
         return scan
     }
 
-    /// Decides the outcome and writes the scan and the audit's counters in one transaction;
-    /// returns only after the commit. A `scan_id` seen before returns the stored outcome and
-    /// counts nothing again.
+    /// Decides the outcome and writes the scan and the audit's counters as one statement, which
+    /// commits alone; returns only after the commit. A `scan_id` seen before returns the stored
+    /// outcome and counts nothing again.
     public func record(_ request: ScanRequest) async throws -> ScanResult {
         let scan = try prepare(request)
         let caseSensitive = caseSensitive
-        return try await database.transaction { c in try await Self.store(c, scan, caseSensitive: caseSensitive) }
+        return try await database.read { c in
+            try await Self.deciding { try await Self.store(c, scan, caseSensitive: caseSensitive) }
+        }
     }
 
-    /// Stores one scan inside the caller's READ COMMITTED transaction.
+    /// A decision made on facts that changed before its write (`ScanWrite.staleSQLState`) is
+    /// made again on the facts as they are now. Each retry follows another scan's commit, so
+    /// this ends; the bound is for a database that misbehaves.
+    static func deciding<T>(onStale rollback: () async throws -> Void = {}, _ body: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do { return try await body() } catch where ScanWrite.isStale(error) {
+                guard attempt < 50 else { throw error }
+                attempt += 1
+                try await rollback()
+            }
+        }
+    }
+
+    /// Stores one scan: on its own (each statement commits alone), or inside the caller's
+    /// transaction (a batch).
     ///
-    /// Why the counts are exact with several servers on one database: the first statement locks
-    /// the audit's row (`FOR UPDATE`), and every scan of that audit takes the same lock, so the
-    /// scans of one audit are stored one after another, each holding the lock until its commit.
-    /// The lookup is a later statement, and under READ COMMITTED each statement reads a new
-    /// snapshot, so it sees every scan committed before the lock was granted: no two scans can
-    /// both decide "first find" for one asset, or both open one unexpected entry, and the
-    /// counters are only ever changed under the lock. (Serialisable isolation would give the
-    /// same answers but abort and retry under contention; the lock makes scans wait instead.)
-    /// Scans of different audits take different locks and do not wait for each other.
+    /// Why the counts are exact with several servers on one database, under READ COMMITTED:
+    /// the facts are read first, without a lock, and the rules decide on them. The write is
+    /// one statement whose first step locks the audit's row (`FOR NO KEY UPDATE`), so the
+    /// writes of one audit's scans happen one after another, each holding the lock until its
+    /// commit (a statement of its own commits at once; a batch holds it to its end). Every
+    /// change the write makes is conditional on the facts the decision relied on, checked
+    /// against the latest committed rows (PostgreSQL re-checks an UPDATE's condition on the
+    /// newest row version, and `ON CONFLICT` sees every committed key): a first find only sets
+    /// an entry's first scan if it has none, a new unexpected entry is only inserted if its key
+    /// is free, and the counters are added to the row as it is now. When a condition fails,
+    /// another scan of the same asset committed in between: the statement raises
+    /// `staleSQLState`, nothing of it is kept, and `deciding` decides again on the new facts.
+    /// The facts that a decision relies on only ever change one way (an entry gains a first
+    /// scan, an unexpected key gets an entry), so one re-check per fact is enough. So no two
+    /// scans can both decide "first find" for one asset or both open one unexpected entry,
+    /// and scans wait for the lock only for the length of one statement and its commit.
+    /// (Serialisable isolation would give the same answers but abort far more often under
+    /// contention: every scan of an audit updates its row.) Scans of different audits take
+    /// different locks and do not wait for each other. The audit's row is always the first
+    /// row a scan locks, so scans, batches and the end of an audit cannot deadlock.
     static func store(_ c: PostgresConnection, _ scan: PreparedScan, caseSensitive: Bool) async throws -> ScanResult {
         let auditID: AuditID
         if let named = scan.auditID {
@@ -39,28 +67,22 @@ extension PostgresAuditService {
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             auditID = try await onlyRunningAudit(c)
         }
-        guard let audit = try await c.row("""
-            SELECT a.country, a.ended_at, (SELECT s.id FROM scans s WHERE s.scan_id = \(scan.scanID)) AS stored
-            FROM audits a WHERE a.id = \(auditID) FOR UPDATE OF a
-            """) else {
+        guard let (lookup, audit) = try await PrefetchedLookup.fetch(c, auditID: auditID, identifier: scan.identifier, scanID: scan.scanID,
+                                                                      caseSensitive: caseSensitive) else {
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             throw InventoryError.notFound("audit \(auditID)")
         }
-        if try audit.get("stored", as: Int64?.self) != nil, let stored = try await storedScan(c, scanID: scan.scanID) {
+        if audit.scanStored, let stored = try await storedScan(c, scanID: scan.scanID) {
             return try await replay(c, scan, stored: stored)
         }
-        guard try audit.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
-        let country: String = try audit.get("country")
-        let lookup = try await PrefetchedLookup.fetch(c, auditID: auditID, identifier: scan.identifier, caseSensitive: caseSensitive)
-        let decision = try AuditRules.decide(scan.identifier, country: country, lookup: lookup)
-        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: country)
-        guard let row = try await c.row(write(scan, decision, message: message, auditID: auditID)) else {
-            // The scan_id was stored by a transaction that committed after this one's lookup
-            // (a replay sent twice at once): answer as a replay.
-            guard let stored = try await storedScan(c, scanID: scan.scanID) else {
-                throw InventoryError.storage("the scan \(scan.scanID) was neither stored nor found")
-            }
-            return try await replay(c, scan, stored: stored)
+        guard !audit.ended else { throw InventoryError.auditEnded(auditID) }
+        let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
+        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
+        guard let row = try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) else {
+            // Nothing was written: the scan_id was stored in between (a replay sent twice at
+            // once), or the audit ended or went. The facts as they are now say which.
+            if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
+            throw ScanWrite.Stale()
         }
         let progress = AuditProgress(totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
                                      unexpectedCount: try row.get("unexpected_count"))
@@ -82,77 +104,6 @@ extension PostgresAuditService {
         }
         return ScanResult(identifier: scan.identifier, status: decision.status, message: message, asset: entry,
                           reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID)
-    }
-
-    /// One statement that inserts the scan, updates its expected or unexpected entry and the
-    /// audit's counters, and returns the counters and the entry. Every change hangs off the
-    /// insert, so when the scan_id is already taken nothing is changed and no row comes back.
-    static func write(_ scan: PreparedScan, _ decision: ScanDecision, message: String, auditID: AuditID) -> PostgresQuery {
-        var binds = PostgresBindings()
-        binds.append(auditID)                                  // $1
-        binds.append(scan.scanID)                              // $2
-        binds.append(scan.identifier)                          // $3
-        binds.append(decision.asset?.id)                       // $4
-        binds.append(decision.status.rawValue)                 // $5
-        binds.append(decision.reason?.rawValue)                // $6
-        binds.append(message)                                  // $7
-        binds.append(scan.source.rawValue)                     // $8
-        binds.append(scan.station)                             // $9
-        binds.append(scan.user)                                // $10
-        binds.append(scan.scannedAt)                           // $11
-        binds.append(Date())                                   // $12
-        binds.append(decision.addsScanned ? 1 : 0)             // $13
-        binds.append(decision.addsUnexpected ? 1 : 0)          // $14
-        let asset = decision.asset
-        let recorded = "asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country, scan_count AS entry_scan_count, first_scan_id"
-        let entrySQL: String
-        if let key = decision.unexpectedKey {
-            binds.append(key)                                  // $15
-            binds.append(decision.reason?.rawValue ?? "unknown") // $16
-            for value in [asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
-                          asset?.location, asset?.company, asset?.country] { binds.append(value) }  // $17…$24
-            let returning = "RETURNING \(recorded), identifier AS entry_identifier, reason AS entry_reason"
-            if decision.addsUnexpected {
-                entrySQL = """
-                    INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, serial_num, name,
-                        model, status, location, company, country)
-                    SELECT $1, $15, $3, $4::BIGINT, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins \(returning)
-                    """
-            } else {
-                // An identifier recorded as unknown and registered since now names its asset,
-                // with the asset's fields as they are at this scan.
-                let named = "u.asset_id IS NULL AND $4::BIGINT IS NOT NULL"
-                let fields = ["asset_tag", "serial_num", "name", "model", "status", "location", "company", "country"]
-                let sets = fields.enumerated().map { "\($1) = CASE WHEN \(named) THEN $\($0 + 17) ELSE u.\($1) END" }.joined(separator: ", ")
-                entrySQL = """
-                    UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
-                        reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
-                    FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(returning)
-                    """
-            }
-        } else if decision.addsScanned {
-            entrySQL = """
-                UPDATE audit_expected e SET first_scan_id = ins.id, scan_count = 1 FROM ins
-                WHERE e.audit_id = $1 AND e.asset_id = $4::BIGINT AND e.first_scan_id IS NULL RETURNING \(recorded)
-                """
-        } else {
-            entrySQL = """
-                UPDATE audit_expected e SET scan_count = e.scan_count + 1 FROM ins
-                WHERE e.audit_id = $1 AND e.asset_id = $4::BIGINT RETURNING \(recorded)
-                """
-        }
-        let sql = """
-            WITH ins AS (
-                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user_name,
-                    scanned_at, recorded_at)
-                VALUES ($2, $1, $3, $4::BIGINT, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (scan_id) DO NOTHING RETURNING id),
-            entry AS (\(entrySQL)),
-            counted AS (
-                UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14 FROM ins
-                WHERE audits.id = $1 RETURNING audits.total_assets, audits.scanned_count, audits.unexpected_count)
-            SELECT ins.id AS scan_row, counted.*, entry.* FROM ins CROSS JOIN counted LEFT JOIN entry ON true
-            """
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
     /// The running audit a scan with no audit id goes to: the only one running.

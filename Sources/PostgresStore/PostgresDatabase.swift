@@ -149,6 +149,35 @@ extension PostgresConnection {
     }
 }
 
+/// A statement of the scan path that each connection prepares once and then runs by name:
+/// its plan is made once per connection instead of on every call, which is most of a small
+/// statement's cost. The parameter types are given, so a value's type never depends on
+/// which call came first.
+protocol PreparedSQL: Sendable {
+    static var sql: String { get }
+    static var types: [PostgresDataType] { get }
+}
+
+/// The postgres-nio form of a `PreparedSQL`: named after the type, so each variant is its own
+/// prepared statement.
+struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
+    typealias Row = PostgresRandomAccessRow
+    static var sql: String { Statement.sql }
+    static var bindingDataTypes: [PostgresDataType] { Statement.types }
+    let bindings: PostgresBindings
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRandomAccessRow { row.makeRandomAccess() }
+}
+
+extension PostgresConnection {
+    /// Every row of a prepared statement, prepared on this connection at its first use.
+    func rows<Statement: PreparedSQL>(_ statement: Statement.Type, _ bindings: PostgresBindings) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await execute(Prepared<Statement>(bindings: bindings), logger: PostgresDatabase.logger) { rows.append(row) }
+        return rows
+    }
+}
+
 extension PostgresRowSequence {
     /// Reads and drops the rows.
     func consume() async throws {

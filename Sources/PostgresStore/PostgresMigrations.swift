@@ -14,6 +14,7 @@ enum PostgresMigrations {
         (1, "inventory", inventory),
         (2, "audits", audits),
         (3, "users", users),
+        (4, "scan write check", scanWriteCheck),
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -212,6 +213,22 @@ enum PostgresMigrations {
             created_at TIMESTAMPTZ NOT NULL,
             last_login_at TIMESTAMPTZ NOT NULL,
             UNIQUE (user_id, device_name))
+        """,
+    ]
+
+    /// The check at the end of a scan's write (`ScanWrite`): true, or an error with the SQLSTATE
+    /// of a serialization failure when the entry the decision relied on had changed, so that
+    /// the whole statement is undone and the scan decided again.
+    static let scanWriteCheck = [
+        """
+        CREATE FUNCTION audit_scan_checked(ok boolean) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+        BEGIN
+            IF ok IS NOT TRUE THEN
+                RAISE EXCEPTION 'the scan was decided on an entry that another scan changed since; decide again'
+                    USING ERRCODE = 'serialization_failure';
+            END IF;
+            RETURN true;
+        END $$
         """,
     ]
 }

@@ -20,38 +20,26 @@ struct PrefetchedLookup: AuditLookup {
     func knownAsset(matching identifier: String) -> AssetBrief? { knownByTag ?? knownBySerial }
     func unexpectedFirstScan(key: String) -> FirstScan? { unexpected[key] }
 
-    /// Fetches the facts for `identifier` in audit `auditID`: the expected asset by tag then by
-    /// serial (with its first scan), the known asset by tag then by serial, and the first scans
-    /// of the unexpected entries under the identifier's key and those assets' keys.
-    static func fetch(_ c: PostgresConnection, auditID: AuditID, identifier: String, caseSensitive: Bool) async throws -> PrefetchedLookup {
-        func match(_ column: String) -> String {
-            caseSensitive ? "a.\(column) = $2" : "audit_fold(a.\(column)) = audit_fold($2)"
-        }
-        let columns = "a.id, a.asset_tag, a.serial_num, a.name, a.model, a.status, a.location, a.company, a.country"
-        func candidate(_ column: String, expected: Bool) -> String {
-            let join = expected ? " JOIN audit_expected e ON e.audit_id = $1 AND e.asset_id = a.id" : ""
-            return "SELECT \(columns), \(expected ? "e.first_scan_id" : "NULL::BIGINT AS first_scan_id") FROM assets a\(join) WHERE \(match(column)) ORDER BY a.\(column) = $2 DESC, a.id LIMIT 1"
-        }
-        let sql = """
-            WITH et AS (\(candidate("asset_tag", expected: true))), es AS (\(candidate("serial_num", expected: true))),
-                 kt AS (\(candidate("asset_tag", expected: false))), ks AS (\(candidate("serial_num", expected: false))),
-                 found AS (SELECT 'et' AS kind, * FROM et UNION ALL SELECT 'es', * FROM es UNION ALL SELECT 'kt', * FROM kt
-                           UNION ALL SELECT 'ks', * FROM ks)
-            SELECT f.kind, NULL AS key, f.id, f.asset_tag, f.serial_num, f.name, f.model, f.status, f.location, f.company, f.country,
-                   \(PGRows.firstScanColumns)
-            FROM found f LEFT JOIN scans s ON s.id = f.first_scan_id
-            UNION ALL
-            SELECT 'u', u.key, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \(PGRows.firstScanColumns)
-            FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
-            WHERE u.audit_id = $1 AND u.key IN ($3, (SELECT 'asset:' || id FROM kt), (SELECT 'asset:' || id FROM ks))
-            """
+    /// The facts for `identifier` in audit `auditID`, and the audit's own: the expected asset
+    /// by tag then by serial (with its first scan), the known asset by tag then by serial, the
+    /// first scans of the unexpected entries under the identifier's key and those assets' keys;
+    /// the audit's country, whether it has ended, and whether `scanID` is stored. One prepared
+    /// statement, one round trip. Nil when there is no such audit.
+    static func fetch(_ c: PostgresConnection, auditID: AuditID, identifier: String, scanID: String,
+                      caseSensitive: Bool) async throws -> (lookup: PrefetchedLookup, audit: ScanAuditFacts)? {
         var binds = PostgresBindings()
         binds.append(auditID)
         binds.append(identifier)
         binds.append(AuditRules.unexpectedKey(identifier: Identifier.matchKey(identifier, caseSensitive: caseSensitive)))
+        binds.append(scanID)
+        let rows = caseSensitive ? try await c.rows(ExactFacts.self, binds) : try await c.rows(FoldedFacts.self, binds)
         var lookup = PrefetchedLookup(caseSensitive: caseSensitive)
-        for row in try await c.rows(PostgresQuery(unsafeSQL: sql, binds: binds)) {
+        var audit: ScanAuditFacts?
+        for row in rows {
             switch try row.get("kind", as: String.self) {
+            case "audit":
+                audit = ScanAuditFacts(country: try row.get("country"), ended: try row.get("first_scanned_at", as: Date?.self) != nil,
+                                       scanStored: try row.get("id", as: Int64?.self) != nil)
             case "et": lookup.expectedByTag = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "es": lookup.expectedBySerial = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "kt": lookup.knownByTag = try PGRows.brief(row)
@@ -60,6 +48,59 @@ struct PrefetchedLookup: AuditLookup {
                 if let key = try row.get("key", as: String?.self), let first = try PGRows.firstScan(row) { lookup.unexpected[key] = first }
             }
         }
-        return lookup
+        return audit.map { (lookup, $0) }
     }
+
+    /// The statement of `fetch`. Its first row (kind `audit`) carries the audit's facts in the
+    /// columns of the others: the stored scan's row id as `id`, the end time as
+    /// `first_scanned_at`. $1 audit, $2 identifier, $3 the identifier's unexpected key, $4 scan_id.
+    static func sql(caseSensitive: Bool) -> String {
+        func match(_ column: String) -> String {
+            caseSensitive ? "a.\(column) = $2" : "audit_fold(a.\(column)) = audit_fold($2)"
+        }
+        let columns = "a.id, a.asset_tag, a.serial_num, a.name, a.model, a.status, a.location, a.company, a.country"
+        func candidate(_ column: String, expected: Bool) -> String {
+            let join = expected ? " JOIN audit_expected e ON e.audit_id = $1 AND e.asset_id = a.id" : ""
+            return "SELECT \(columns), \(expected ? "e.first_scan_id" : "NULL::BIGINT AS first_scan_id") FROM assets a\(join) WHERE \(match(column)) ORDER BY a.\(column) = $2 DESC, a.id LIMIT 1"
+        }
+        return """
+            WITH et AS (\(candidate("asset_tag", expected: true))), es AS (\(candidate("serial_num", expected: true))),
+                 kt AS (\(candidate("asset_tag", expected: false))), ks AS (\(candidate("serial_num", expected: false))),
+                 found AS (SELECT 'et' AS kind, * FROM et UNION ALL SELECT 'es', * FROM es UNION ALL SELECT 'kt', * FROM kt
+                           UNION ALL SELECT 'ks', * FROM ks)
+            SELECT 'audit' AS kind, NULL::TEXT AS key, (SELECT s.id FROM scans s WHERE s.scan_id = $4) AS id, NULL::TEXT AS asset_tag,
+                   NULL::TEXT AS serial_num, NULL::TEXT AS name, NULL::TEXT AS model, NULL::TEXT AS status, NULL::TEXT AS location,
+                   NULL::TEXT AS company, au.country, au.ended_at AS first_scanned_at, NULL::TEXT AS first_station,
+                   NULL::TEXT AS first_user, NULL::TEXT AS first_source
+            FROM audits au WHERE au.id = $1
+            UNION ALL
+            SELECT f.kind, NULL, f.id, f.asset_tag, f.serial_num, f.name, f.model, f.status, f.location, f.company, f.country,
+                   \(PGRows.firstScanColumns)
+            FROM found f LEFT JOIN scans s ON s.id = f.first_scan_id
+            UNION ALL
+            SELECT 'u', u.key, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \(PGRows.firstScanColumns)
+            FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+            WHERE u.audit_id = $1 AND u.key IN ($3, (SELECT 'asset:' || id FROM kt), (SELECT 'asset:' || id FROM ks))
+            """
+    }
+}
+
+/// What a scan needs to know of its audit before deciding.
+struct ScanAuditFacts {
+    var country: String
+    var ended: Bool
+    /// A scan with this scan_id is stored (in this audit or another).
+    var scanStored: Bool
+}
+
+/// The facts statement with tags and serials matched exactly.
+enum ExactFacts: PreparedSQL {
+    static let sql = PrefetchedLookup.sql(caseSensitive: true)
+    static let types: [PostgresDataType] = [.text, .text, .text, .text]
+}
+
+/// The facts statement with ASCII letters' case ignored (`audit_fold`, indexed).
+enum FoldedFacts: PreparedSQL {
+    static let sql = PrefetchedLookup.sql(caseSensitive: false)
+    static let types: [PostgresDataType] = [.text, .text, .text, .text]
 }

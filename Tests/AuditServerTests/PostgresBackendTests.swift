@@ -2,7 +2,7 @@ import AuditServer
 import AuditTestSupport
 import Foundation
 import InventoryCore
-import PostgresStore
+@testable import PostgresStore
 import Testing
 
 /// What only the PostgreSQL back end has: several pools (as several server processes have) on
@@ -68,6 +68,47 @@ struct PostgresBackendTests {
             let trail = try await first.audits.scans(auditID: audit.id, query: ListQuery(page: 1, perPage: 1))
             #expect(trail.pagination.total == identifiers.count)
         }
+    }
+
+    @Test("A decision whose entry another scan changed before the write is undone whole and made again",
+          arguments: ["A-1", "NOPE-1"])
+    func aStaleDecisionIsMadeAgain(identifier: String) async throws {
+        let url = try await PostgresCluster.shared().newDatabase()
+        let database = try await PostgresDatabase.open(url, maxConnections: 4)
+        defer { Task { await database.close() } }
+        let service = PostgresAuditService(database: database)
+        _ = try await PostgresAssetService(database: database).create(AssetInput(assetTag: "A-1", name: "Laptop", country: "SG"))
+        let audit = try await service.start(country: "SG", by: Actor(user: "alice", station: "k1"))
+        let late = try PreparedScan(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"),
+                                    defaultStation: "server")
+        // The late scan decides first, on facts where nothing of the identifier is scanned yet …
+        let decision = try await database.read { c in
+            let facts = try #require(try await PrefetchedLookup.fetch(c, auditID: audit.id, identifier: identifier, scanID: "late",
+                                                                      caseSensitive: true))
+            return try AuditRules.decide(identifier, country: "SG", lookup: facts.lookup)
+        }
+        #expect(decision.firstScan == nil)
+        // … then another scan of the same identifier commits …
+        let first = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "first", deviceName: "k1", user: "alice"))
+        #expect(first.firstScan == nil)
+        // … and the late write, on the old decision, is refused whole.
+        let refusal = try await database.read { c -> String? in
+            do {
+                _ = try await ScanWrite.run(c, late, decision, message: "stale", auditID: audit.id)
+                return nil
+            } catch {
+                return ScanWrite.isStale(error) ? "stale" : "\(error)"
+            }
+        }
+        #expect(refusal == "stale")
+        #expect(try await service.scans(auditID: audit.id, query: ListQuery(page: 1, perPage: 10)).pagination.total == 1)
+        #expect(try await service.audit(id: audit.id).progress.scannedCount == (identifier == "A-1" ? 1 : 0))
+        #expect(try await service.audit(id: audit.id).progress.unexpectedCount == (identifier == "A-1" ? 0 : 1))
+        // Recorded the normal way, the late scan is decided on the new facts: a repeat of the first.
+        let again = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"))
+        #expect(again.status == (identifier == "A-1" ? .alreadyScanned : .unknown))
+        #expect(again.firstScan?.station == "k1")
+        #expect(try await service.audit(id: audit.id).progress == first.progress)
     }
 
     @Test("The same scan_id sent to two servers at once is stored once, and both get its outcome")
