@@ -16,9 +16,9 @@ extension PostgresAuditService {
     /// outcome and counts nothing again.
     public func record(_ request: ScanRequest) async throws -> ScanResult {
         let scan = try prepare(request)
-        let caseSensitive = caseSensitive
+        let caseSensitive = caseSensitive, turns = database.turns
         return try await database.read { c in
-            try await Self.deciding { try await Self.store(c, scan, caseSensitive: caseSensitive) }
+            try await Self.deciding { try await Self.store(c, scan, caseSensitive: caseSensitive, turns: turns) }
         }
     }
 
@@ -36,8 +36,9 @@ extension PostgresAuditService {
         }
     }
 
-    /// Stores one scan: on its own (each statement commits alone), or inside the caller's
-    /// transaction (a batch).
+    /// Stores one scan: on its own (each statement commits alone; the write waits for its turn
+    /// among this process's writes to the audit, `turns`), or inside the caller's transaction
+    /// (a batch, which holds the audit's row lock from its first write anyway; no `turns`).
     ///
     /// Why the counts are exact with several servers on one database, under READ COMMITTED:
     /// the facts are read first, without a lock, and the rules decide on them. The write is
@@ -59,7 +60,7 @@ extension PostgresAuditService {
     /// contention: every scan of an audit updates its row.) Scans of different audits take
     /// different locks and do not wait for each other. The audit's row is always the first
     /// row a scan locks, so scans, batches and the end of an audit cannot deadlock.
-    static func store(_ c: PostgresConnection, _ scan: PreparedScan, caseSensitive: Bool) async throws -> ScanResult {
+    static func store(_ c: PostgresConnection, _ scan: PreparedScan, caseSensitive: Bool, turns: AuditTurns? = nil) async throws -> ScanResult {
         let auditID: AuditID
         if let named = scan.auditID {
             auditID = named
@@ -78,7 +79,9 @@ extension PostgresAuditService {
         guard !audit.ended else { throw InventoryError.auditEnded(auditID) }
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
         let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
-        guard let row = try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) else {
+        let write = { try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) }
+        let written = if let turns { try await turns.run(auditID, write) } else { try await write() }
+        guard let row = written else {
             // Nothing was written: the scan_id was stored in between (a replay sent twice at
             // once), or the audit ended or went. The facts as they are now say which.
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }

@@ -3,12 +3,17 @@ import InventoryCore
 import Logging
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL database shared by every server process that points at it: a pool of
 /// connections, and transactions that turn database failures into `InventoryError`s.
 public final class PostgresDatabase: Sendable {
     public let url: PostgresURL
     let client: PostgresClient
+    /// The turns this process's scans take at each audit's write.
+    let turns = AuditTurns()
+    /// The countries of audits seen by this process (see `PostgresAuditService.country(ofAudit:)`).
+    let auditCountries = Mutex<[AuditID: String]>([:])
     private let runner: Task<Void, Never>
 
     static let logger = Logger(label: "audit-station.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
