@@ -40,9 +40,13 @@ struct AuditController {
             var request = request
             let user = try context.requireUser()
             var scan = try await request.decodeJSON(ScanRequest.self)
-            let audit = try await resolve(auditID: scan.auditId, country: nil, user: user)
-            try user.requireAuditing(audit.country)
-            scan.auditId = audit.id
+            if let auditID = scan.auditId, !auditID.isEmpty {
+                try user.requireAuditing(try await audits.country(ofAudit: auditID))
+            } else {
+                let audit = try await resolve(auditID: nil, country: nil, user: user)
+                try user.requireAuditing(audit.country)
+                scan.auditId = audit.id
+            }
             scan.user = user.name
             let result = try await audits.record(scan)
             return try Response.envelope(result, message: result.message)

@@ -21,6 +21,13 @@ public protocol ServerAuditService: AuditService {
     /// the first), in key order, at most `limit`, each with its asset as recorded (nil for an
     /// unknown identifier) and its first scan.
     func snapshotUnexpected(auditID: AuditID, after: String?, limit: Int) async throws -> [AuditSnapshot.Unexpected]
+    /// The country of an audit, running or ended (it never changes), for the permission check
+    /// of each scan; a back end may keep it in memory.
+    func country(ofAudit id: AuditID) async throws -> String
+}
+
+extension ServerAuditService {
+    public func country(ofAudit id: AuditID) async throws -> String { try await audit(id: id).country }
 }
 
 /// The server's users and their tokens: stored users (passwords only as hashes), revoked

@@ -49,6 +49,17 @@ public struct PostgresAuditService: ServerAuditService {
         try await database.read { c in try await PGRows.fetchSession(c, id: id) }
     }
 
+    /// From this process's memory after the first time: an audit's country never changes.
+    public func country(ofAudit id: AuditID) async throws -> String {
+        if let country = database.auditCountries.withLock({ $0[id] }) { return country }
+        let country = try await audit(id: id).country
+        database.auditCountries.withLock { countries in
+            if countries.count >= 10_000 { countries.removeAll() }
+            countries[id] = country
+        }
+        return country
+    }
+
     /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
     /// and opens the audit, in one transaction. The partial unique index on running audits
     /// decides between two servers starting the same country at once: the second is told to join.

@@ -38,10 +38,11 @@ public struct PostgresUserStore: UserStore {
     /// The user of a token, or nil when the user is gone or disabled, the token's user key is
     /// not this user's, or the token was revoked; one query.
     public func tokenUser(id: Int64, tokenKey: String, tokenID: String) async throws -> StoredUser? {
-        try await database.read { c in
-            guard let row = try await c.row("""
-                SELECT u.*, EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = \(tokenID)) AS revoked FROM users u WHERE u.id = \(id)
-                """), try !row.get("revoked", as: Bool.self) else { return nil }
+        var binds = PostgresBindings()
+        binds.append(tokenID)
+        binds.append(id)
+        return try await database.read { c in
+            guard let row = try await c.rows(TokenUser.self, binds).first, try !row.get("revoked", as: Bool.self) else { return nil }
             let user = try PGRows.user(row)
             guard user.disabledAt == nil, ConstantTime.equal(user.tokenKey, tokenKey) else { return nil }
             return user
@@ -95,4 +96,11 @@ public struct PostgresUserStore: UserStore {
             return user
         }
     }
+}
+
+/// The statement of every authenticated request: the token's user and whether the token was
+/// revoked. $1 token id, $2 user id.
+enum TokenUser: PreparedSQL {
+    static let sql = "SELECT u.*, EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = $1) AS revoked FROM users u WHERE u.id = $2"
+    static let types: [PostgresDataType] = [.text, .int8]
 }
