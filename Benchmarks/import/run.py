@@ -16,9 +16,42 @@ and the server are measured apart.
 
   swift build -c release --product audit-station
   python3 Benchmarks/import/run.py .build/release/audit-station --assets 1000000 --bad
+  python3 Benchmarks/import/run.py .build/release/audit-station --postgres
   python3 Benchmarks/import/run.py .build/release/audit-station --server-args "--postgres URL"
+
+--postgres starts a private PostgreSQL cluster (Debian's postgresql: initdb and pg_ctl in a
+temporary folder, on a free port, as the postgres user when run as root) and measures the API
+on it; it is stopped and removed at the end.
 """
-import argparse, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import argparse, glob, os, shutil, signal, socket, subprocess, sys, tempfile, time
+
+
+class PrivateCluster:
+    """A throwaway PostgreSQL cluster with one database, `audit`."""
+
+    def __init__(self, folder):
+        self.folder = os.path.join(folder, "pg")
+        os.mkdir(self.folder)
+        os.chmod(folder, 0o755)
+        self.bin = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]))[-1]
+        self.run_as = []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+            self.run_as = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
+        data = os.path.join(self.folder, "data")
+        subprocess.run(self.run_as + [f"{self.bin}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(self.run_as + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.folder, "pg.log"), "-w", "-o",
+                                      f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"], check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run(self.run_as + [f"{self.bin}/createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "audit"],
+                       check=True)
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/audit"
+
+    def stop(self):
+        subprocess.run(self.run_as + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.folder, "data"), "-m", "immediate", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def run_measured(binary, db, args, stdin=None):
@@ -75,9 +108,16 @@ def main():
     parser.add_argument("--no-api", action="store_true")
     parser.add_argument("--server-args", default="", help="extra arguments for the server's `users create` and `serve`, "
                         "such as \"--postgres postgres://…\" to measure the API on PostgreSQL")
+    parser.add_argument("--postgres", action="store_true", help="measure the API on a private PostgreSQL cluster")
     parser.add_argument("--keep", action="store_true")
     a = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="audit-import-bench-")
+    cluster = None
+    if a.postgres:
+        cluster = PrivateCluster(folder)
+        a.server_args = f"--postgres {cluster.url} {a.server_args}"
+        os.environ.setdefault("AUDIT_STATION_JWT_SECRET", os.urandom(32).hex())
+        print(f"PostgreSQL: {cluster.bin}, a private cluster on port {cluster.port}")
     csv_path = os.path.join(folder, "inventory.csv")
     write_csv(csv_path, a.assets)
     print(f"inventory: {a.assets:,} assets, CSV {os.path.getsize(csv_path) / 2**20:.0f} MiB")
@@ -125,6 +165,8 @@ def main():
         if server is not None:
             server.kill()
             server.wait()
+        if cluster is not None:
+            cluster.stop()
         if a.keep:
             print(f"kept {folder}")
         else:
