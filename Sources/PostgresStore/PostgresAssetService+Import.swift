@@ -25,15 +25,17 @@ extension PostgresAssetService {
                     is_erased BOOLEAN, has_keyboard BOOLEAN, has_charger BOOLEAN, created_at TIMESTAMPTZ, updated_at TIMESTAMPTZ)
                     ON COMMIT DROP
                 """)
-            try await c.run("CREATE TEMP TABLE import_lines (line INTEGER PRIMARY KEY, asset_id BIGINT NOT NULL UNIQUE) ON COMMIT DROP")
+            // Indexed only once a chunk has rows to explain (`ImportLines`): most imports never do.
+            try await c.run("CREATE TEMP TABLE import_lines (line INTEGER NOT NULL, asset_id BIGINT NOT NULL) ON COMMIT DROP")
             var problems = ImportProblems()
             var taken = 0, stored = 0
+            var lines = ImportLines()
             for try await chunk in chunks {
                 if taken > 0 { progress(taken) }
                 var chunkProblems: [(line: Int, messages: [String])] = []
                 let assets = Self.prepare(chunk, now: now, caseSensitive: caseSensitive, problems: &chunkProblems)
                 if !assets.isEmpty {
-                    stored += try await Self.store(c, assets, caseSensitive: caseSensitive, problems: &chunkProblems)
+                    stored += try await Self.store(c, assets, caseSensitive: caseSensitive, lines: &lines, problems: &chunkProblems)
                 }
                 for problem in chunkProblems.sorted(by: { $0.line < $1.line }) { problems.report(problem.line, problem.messages) }
                 taken += chunk.count
@@ -74,7 +76,7 @@ extension PostgresAssetService {
     }
 
     /// Stores one chunk's assets; returns how many were stored and adds the others' problems.
-    static func store(_ c: PostgresConnection, _ assets: [(line: Int, asset: Asset)], caseSensitive: Bool,
+    static func store(_ c: PostgresConnection, _ assets: [(line: Int, asset: Asset)], caseSensitive: Bool, lines: inout ImportLines,
                       problems: inout [(line: Int, messages: [String])]) async throws -> Int {
         try await c.run("TRUNCATE import_rows")
         let stamp = CopyText.stamp(assets[0].asset.createdAt)
@@ -87,15 +89,21 @@ extension PostgresAssetService {
             try await writer.write(buffer)
         }
         // Temporary tables get no statistics of their own; without them the planner may join
-        // the chunk's rows one by one.
-        try await c.run("ANALYZE import_rows")
+        // the chunk's rows one by one. The first chunk's are kept for the others, which are
+        // alike (TRUNCATE keeps them).
+        if !lines.analyzed {
+            try await c.run("ANALYZE import_rows")
+            lines.analyzed = true
+        }
+        var candidates = assets.count
         for row in try await c.rows("""
             DELETE FROM import_rows r WHERE r.customer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM customers WHERE id = r.customer_id)
             RETURNING r.line, r.customer_id
             """) {
             problems.append((try row.get("line"), ["customer_id \(try row.get("customer_id", as: Int64.self)) is not a customer"]))
+            candidates -= 1
         }
-        let match = { (column: String) in caseSensitive ? "a.\(column) = r.\(column)" : "audit_fold(a.\(column)) = audit_fold(r.\(column))" }
+        let match = { (column: String) in caseSensitive ? "a.\(column) = r.\(column)" : PGFold.match("a.\(column)", "r.\(column)") }
         let folded = caseSensitive ? "" : """
              WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE \(match("asset_tag")))
                AND (r.serial_num IS NULL OR NOT EXISTS (SELECT 1 FROM assets a WHERE \(match("serial_num"))))
@@ -108,6 +116,13 @@ extension PostgresAssetService {
                 AND NOT EXISTS (SELECT 1 FROM import_rows o WHERE o.asset_tag = r.asset_tag AND o.line < r.line)
             RETURNING line
             """)).count
+        guard stored < candidates else { return stored }
+        if !lines.indexed {
+            try await c.run("CREATE UNIQUE INDEX ON import_lines (line)")
+            try await c.run("CREATE UNIQUE INDEX ON import_lines (asset_id)")
+            try await c.run("ANALYZE import_lines")
+            lines.indexed = true
+        }
         for row in try await c.rows(PostgresQuery(unsafeSQL: """
             SELECT r.line, r.asset_tag, r.serial_num, t.id AS tag_id, tl.line AS tag_line, s.id AS serial_id, sl.line AS serial_line
             FROM import_rows r
@@ -137,6 +152,14 @@ extension PostgresAssetService {
     static func fold(_ text: String) -> String {
         String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
+}
+
+/// What one import has set up in its temporary tables so far.
+struct ImportLines {
+    /// `import_rows` has statistics.
+    var analyzed = false
+    /// `import_lines` has its indexes, built when the first skipped row is to be explained.
+    var indexed = false
 }
 
 /// The problems of one import: the first 50 lines' messages, and how many rows had problems.
