@@ -127,7 +127,7 @@ public struct PostgresAssetService: AssetService {
     /// The same calendar check as the SQLite store.
     /// Tags and serials are unique; case-insensitively too when tags match that way.
     func checkUnique(_ c: PostgresConnection, _ asset: Asset) async throws {
-        let match = { (column: String) in caseSensitive ? "\(column) = $1" : "audit_fold(\(column)) = audit_fold($1)" }
+        let match = { (column: String) in caseSensitive ? "\(column) = $1" : PGFold.match(column, "$1") }
         var binds = PostgresBindings()
         binds.append(asset.assetTag)
         binds.append(asset.id)

@@ -15,6 +15,7 @@ enum PostgresMigrations {
         (2, "audits", audits),
         (3, "users", users),
         (4, "scan write check", scanWriteCheck),
+        (5, "smaller fold indexes", smallerFoldIndexes),
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -230,5 +231,20 @@ enum PostgresMigrations {
             RETURN true;
         END $$
         """,
+    ]
+
+    /// The case-folded indexes of tags and serials hold only the values with a lower-case ASCII
+    /// letter. A value without one (most tags and serials: upper case and digits) is found by
+    /// the unique index instead, as `audit_upfold` of what is looked for (`PGFold.match`). An
+    /// index every asset insert had to update twice is now almost empty: imports are faster.
+    static let smallerFoldIndexes = [
+        """
+        CREATE FUNCTION audit_upfold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            AS $$ SELECT translate($1, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') $$
+        """,
+        "DROP INDEX assets_tag_fold",
+        "DROP INDEX assets_serial_fold",
+        "CREATE INDEX assets_tag_fold ON assets (audit_fold(asset_tag)) WHERE asset_tag <> audit_upfold(asset_tag)",
+        "CREATE INDEX assets_serial_fold ON assets (audit_fold(serial_num)) WHERE serial_num <> audit_upfold(serial_num)",
     ]
 }

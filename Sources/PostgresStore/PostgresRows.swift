@@ -140,3 +140,13 @@ struct Binds {
         return "$\(bindings.count)"
     }
 }
+
+/// Matching a tag or serial with ASCII letters' case ignored, as SQLite's NOCASE does, using
+/// the indexes of migration 5: a value with no lower-case ASCII letter equals the upper-case
+/// fold of what is looked for (unique index); any other is in the partial fold index.
+enum PGFold {
+    /// SQL true when `column` (a column reference) matches `value` (an SQL expression) in any case.
+    static func match(_ column: String, _ value: String) -> String {
+        "(\(column) = audit_upfold(\(value)) OR (audit_fold(\(column)) = audit_fold(\(value)) AND \(column) <> audit_upfold(\(column))))"
+    }
+}

@@ -56,7 +56,7 @@ struct PrefetchedLookup: AuditLookup {
     /// `first_scanned_at`. $1 audit, $2 identifier, $3 the identifier's unexpected key, $4 scan_id.
     static func sql(caseSensitive: Bool) -> String {
         func match(_ column: String) -> String {
-            caseSensitive ? "a.\(column) = $2" : "audit_fold(a.\(column)) = audit_fold($2)"
+            caseSensitive ? "a.\(column) = $2" : PGFold.match("a.\(column)", "$2")
         }
         let columns = "a.id, a.asset_tag, a.serial_num, a.name, a.model, a.status, a.location, a.company, a.country"
         func candidate(_ column: String, expected: Bool) -> String {
@@ -99,7 +99,7 @@ enum ExactFacts: PreparedSQL {
     static let types: [PostgresDataType] = [.text, .text, .text, .text]
 }
 
-/// The facts statement with ASCII letters' case ignored (`audit_fold`, indexed).
+/// The facts statement with ASCII letters' case ignored (`PGFold`, indexed).
 enum FoldedFacts: PreparedSQL {
     static let sql = PrefetchedLookup.sql(caseSensitive: false)
     static let types: [PostgresDataType] = [.text, .text, .text, .text]
