@@ -43,7 +43,7 @@ class PrivateCluster:
         subprocess.run(self.run_as + [f"{self.bin}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
                        check=True, stdout=subprocess.DEVNULL)
         subprocess.run(self.run_as + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.folder, "pg.log"), "-w", "-o",
-                                      f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"], check=True,
+                                      f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1", "start"], check=True,
                        stdout=subprocess.DEVNULL)
         subprocess.run(self.run_as + [f"{self.bin}/createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "audit"],
                        check=True)
