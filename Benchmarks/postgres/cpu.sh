@@ -8,30 +8,8 @@
 #   Benchmarks/postgres/cpu.sh [N=20000]
 set -euo pipefail
 N=${1:-20000}
-B=${AUDIT_STATION:-.build/release/audit-station}
-LOAD=${SERVER_BENCHMARK:-.build/release/server-benchmark}
-PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
-W=$(mktemp -d /tmp/audit-pg-cpu.XXXXXX)
-chmod 755 "$W"
-AS=""
-if [ "$(id -u)" -eq 0 ]; then chown postgres "$W"; AS="runuser -u postgres --"; fi
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-PGPORT=$(free_port)
-SERVER=""
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
-    $AS "$PGBIN/pg_ctl" -D "$W/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$W"
-}
-trap cleanup EXIT
-$AS "$PGBIN/initdb" -D "$W/data" -A trust -U postgres >/dev/null
-$AS "$PGBIN/pg_ctl" -D "$W/data" -l "$W/pg.log" -w -o "-p $PGPORT -k $W -c listen_addresses=127.0.0.1 -c max_connections=200 \
-    -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on" start >/dev/null
-$AS "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U postgres audit
-PSQL="$AS $PGBIN/psql -h 127.0.0.1 -p $PGPORT -U postgres audit"
-URL="postgres://postgres@127.0.0.1:$PGPORT/audit"
-export AUDIT_STATION_JWT_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-export BENCH_PASSWORD=bench-password-1
+PG_SETTINGS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on"
+. "$(dirname "$0")/cluster.sh"
 python3 -c "
 print('asset_tag,name,country')
 for i in range($N): print(f'SG-{i},Laptop {i},SG')" > "$W/assets.csv"
@@ -42,6 +20,7 @@ $PSQL -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
 port=$(free_port)
 $B serve --port "$port" --postgres "$URL" > "$W/serve.log" 2>&1 &
 SERVER=$!
+echo $SERVER > "$W/serve.pid"
 for _ in $(seq 1 100); do grep -q Serving "$W/serve.log" && break; sleep 0.1; done
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 pg_ticks() { local t=0; for p in $(pgrep -u postgres -f "postgres.*$W|postgres:" ); do t=$((t + $(ticks "$p" 2>/dev/null || echo 0))); done; echo $t; }

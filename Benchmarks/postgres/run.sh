@@ -7,34 +7,10 @@
 #   swift build -c release --product audit-station && swift build -c release --product server-benchmark
 #   Benchmarks/postgres/run.sh [N=20000]
 #
-# Needs Debian's postgresql (scripts/setup.sh). The cluster is private: a temporary folder, a
-# free port, run as the postgres user when this runs as root, removed at the end.
+# Needs Debian's postgresql (scripts/setup.sh). The cluster is private (cluster.sh).
 set -euo pipefail
 N=${1:-20000}
-B=${AUDIT_STATION:-.build/release/audit-station}
-LOAD=${SERVER_BENCHMARK:-.build/release/server-benchmark}
-PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
-W=$(mktemp -d /tmp/audit-pg-bench.XXXXXX)
-chmod 755 "$W"
-AS=""
-if [ "$(id -u)" -eq 0 ]; then chown postgres "$W"; AS="runuser -u postgres --"; fi
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-PGPORT=$(free_port)
-cleanup() {
-    for pid in $(cat "$W"/*.pid 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
-    $AS "$PGBIN/pg_ctl" -D "$W/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$W"
-}
-trap cleanup EXIT
-
-$AS "$PGBIN/initdb" -D "$W/data" -A trust -U postgres >/dev/null
-$AS "$PGBIN/pg_ctl" -D "$W/data" -l "$W/pg.log" -w \
-    -o "-p $PGPORT -k $W -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
-$AS "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U postgres audit
-URL="postgres://postgres@127.0.0.1:$PGPORT/audit"
-
-export AUDIT_STATION_JWT_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-export BENCH_PASSWORD=bench-password-1
+. "$(dirname "$0")/cluster.sh"
 python3 - "$N" > "$W/assets.csv" <<'PY'
 import sys
 print("asset_tag,name,country")
