@@ -37,7 +37,7 @@ struct QualityComparison {
         let plain = try decoders(config), extended = try decoders(fullASCII)
         let files = try FileManager.default.contentsOfDirectory(atPath: samples)
             .filter { ["png", "jpg", "pgm", "ppm"].contains(($0 as NSString).pathExtension) }.sorted()
-        let readers = ["both", "zbar", "zxing", "both-1pass", "zbarimg"]
+        let readers = ["both", "zbar", "zxing", "both-1pass", "camera", "zbarimg"]
         var tallies: [String: Tally] = [:]
         for file in files {
             let path = "\(samples)/\(file)"
@@ -52,6 +52,7 @@ struct QualityComparison {
                 "zbar": zbar.decode(image).map(\.text),
                 "zxing": zxing.decode(image).map(\.text),
                 "both-1pass": decoder.decodeOnce(image).map(\.text),
+                "camera": decoder.decodeFrame(image).map(\.text),
                 "zbarimg": try zbarimg(path: path, symbologies: config.symbologies.filter { $0 != .datamatrix }),
             ]
             if passes, results["both-1pass"]?.isEmpty ?? true, expected != nil {

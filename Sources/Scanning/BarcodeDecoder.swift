@@ -6,8 +6,8 @@
 /// A first pass runs on the image as it is. When that finds nothing and `config.retry` is on,
 /// every configured `RetryPass` runs on a transformed copy (we scale and invert; zxing-cpp's
 /// own downscaling stays off), and their reads are pooled. `SymbolFilter` then drops whatever
-/// could be a wrong read. `decode` accepts EAN/UPC, ITF and Codabar only when read twice (by
-/// both engines, or in two passes); `decodeOnce` leaves that to the camera's confirmation.
+/// could be a wrong read. `decode` and `decodeFrame` accept EAN/UPC, ITF and Codabar only when
+/// read twice (by both engines, or in two passes); `decodeOnce` does not check that.
 public final class BarcodeDecoder {
     public let config: DecoderConfig
     private let zbar: ZBarScanner?
@@ -49,6 +49,22 @@ public final class BarcodeDecoder {
         let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
                                                   originalWidth: image.width, originalHeight: image.height)
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
+    }
+
+    /// What the camera loop runs on each frame: the first pass, and for a read by one engine
+    /// of a symbology that a partial scan line of a longer code can produce (EAN-8, UPC-E, ITF,
+    /// Codabar), a second reading of the frame (full size when the first pass was reduced,
+    /// otherwise a smoothed copy); no retries. The camera's confirmation over consecutive
+    /// frames does not catch a misread that every frame repeats, such as zbar reading an EAN-8
+    /// out of part of a UPC-A held at 45°: that one is not read again from the second copy, so
+    /// it is dropped. Other weak reads (EAN-13, UPC-A) are left to the camera's confirmation.
+    /// Costs a second pass only on frames with such a read.
+    public func decodeFrame(_ image: GrayImage) -> [DecodedCode] {
+        let first = decodeOnce(image)
+        let doubtful = first.filter { !$0.isConfirmed && $0.symbology.canBePartOfLongerCode }
+        guard !doubtful.isEmpty else { return first }
+        let again = confirmed(doubtful, in: image)
+        return first.filter { code in !doubtful.contains { $0.isSameCode(as: code) } } + again
     }
 
     /// One retry pass on its own (for tuning: which pass reads which image).

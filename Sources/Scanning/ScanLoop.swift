@@ -25,8 +25,8 @@ public final class ScanLoop: Sendable {
     public let preview = PreviewTap()
 
     /// A loop over the V4L2 camera of `config`, decoding with the configured engines (zxing-cpp
-    /// and zbar by default, so Data Matrix too). Frames get the decoder's
-    /// first pass only unless `config.decodeRetry` is set. zbar's own symbol cache stays off
+    /// and zbar by default, so Data Matrix too). Frames get the decoder's first pass and a
+    /// second reading of weak one-engine reads (`decodeFrame`) unless `config.decodeRetry` is set. zbar's own symbol cache stays off
     /// (with its test-inverted option it breaks duplicate suppression on video); repeats are
     /// suppressed here by `DedupFilter` instead.
     public convenience init(config: CameraConfig, decoderConfig: DecoderConfig) throws {
@@ -35,7 +35,7 @@ public final class ScanLoop: Sendable {
         let retry = config.decodeRetry
         self.init(config: config, makeSource: { V4L2Camera(config: config) }, makeDecoder: {
             let decoder = try BarcodeDecoder(config: decoderConfig)
-            return retry ? { decoder.decode($0) } : { decoder.decodeOnce($0) }
+            return retry ? { decoder.decode($0) } : { decoder.decodeFrame($0) }
         })
     }
 

@@ -40,4 +40,14 @@ extension Symbology {
         default: false
         }
     }
+
+    /// A read a partial scan line across a longer code can produce: EAN-8 and UPC-E out of an
+    /// EAN-13 or UPC-A, ITF and Codabar of any length. A camera held still repeats such a
+    /// misread in every frame, so frames alike do not confirm it (`decodeFrame`).
+    var canBePartOfLongerCode: Bool {
+        switch self {
+        case .ean8, .upce, .i25, .codabar: true
+        default: false
+        }
+    }
 }
