@@ -22,6 +22,10 @@ enum PostgresErrors {
             return .duplicate(field: field, value: value)
         case "40001", "40P01", "55P03":
             return .storage("the database was busy with a conflicting change; nothing was stored, try again")
+        case "22021", "22P05", "54000":
+            // A NUL character (or other text PostgreSQL cannot store) in a value that was not
+            // checked first, such as an id in a path: the request's fault, not the server's.
+            return .invalid(ValidationError(field: "input", message: "contains text PostgreSQL cannot store (\(message))"))
         case "53100":
             return .storage("the database's disk is full; nothing was stored")
         case "57P01", "57P02", "57P03":

@@ -111,6 +111,22 @@ struct PostgresBackendTests {
         #expect(try await service.audit(id: audit.id).progress == first.progress)
     }
 
+    @Test("An id with a NUL character, which PostgreSQL cannot store, is the request's error, not the server's")
+    func nulInAnIdIsInvalidInput() async throws {
+        let url = try await PostgresCluster.shared().newDatabase()
+        let database = try await PostgresDatabase.open(url, maxConnections: 2)
+        defer { Task { await database.close() } }
+        let service = PostgresAuditService(database: database)
+        for call in [{ _ = try await service.audit(id: "a\u{0}b") }, { _ = try await service.country(ofAudit: "a\u{0}b") }] {
+            do {
+                try await call()
+                Issue.record("an id with NUL was accepted")
+            } catch let error as InventoryError {
+                guard case .invalid = error else { Issue.record("not an input error: \(error)"); continue }
+            }
+        }
+    }
+
     @Test("The same scan_id sent to two servers at once is stored once, and both get its outcome")
     func concurrentReplaysAreOneScan() async throws {
         try await Self.withTwoServers { first, second, _ in
