@@ -4,16 +4,21 @@ import Scanning
 /// Reading distance at 720p: for frames from `Benchmarks/peers/distance_frames.py`, which
 /// module sizes the camera's first pass (`decodeOnce`) reads, with the 640-px reduction and at
 /// full size, per engine set (zxing always reads at full size; `default` is zxing at full size
-/// with zbar reduced). Prints one row per frame and the smallest module read per column.
+/// with zbar at full size on the parts `RegionFinder` marks). Prints one row per frame and the smallest module read per column.
 struct DistanceBenchmark {
     let folder: String
 
     func run() throws {
-        let columns: [(String, [DecodeEngine], Int)] = [
-            ("zbar-640", [.zbar], 640), ("zbar-full", [.zbar], 0), ("zxing-full", [.zxing], 0),
-            ("default", [.zxing, .zbar], 640), ("both-full", [.zxing, .zbar], 0),
+        // (column, engines, maxScanWidth, zbarRegions): "zbar-regions" and "default" read with zbar
+        // at full size on RegionFinder's parts; "reduced" is both with zbar on the frame at 640 px.
+        let columns: [(String, [DecodeEngine], Int, Bool)] = [
+            ("zbar-640", [.zbar], 640, false), ("zbar-regions", [.zbar], 640, true), ("zbar-full", [.zbar], 0, false),
+            ("zxing-full", [.zxing], 0, false), ("reduced", [.zxing, .zbar], 640, false), ("default", [.zxing, .zbar], 640, true),
+            ("both-full", [.zxing, .zbar], 0, false),
         ]
-        let decoders = try columns.map { try BarcodeDecoder(config: DecoderConfig(maxScanWidth: $0.2, engines: $0.1)) }
+        let decoders = try columns.map {
+            try BarcodeDecoder(config: DecoderConfig(maxScanWidth: $0.2, zbarRegions: $0.3, engines: $0.1))
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
         var smallest: [String: [Double]] = [:]
         print("frame                " + columns.map { $0.0.leftPad(11) }.joined() + "   (ok = read right, x = misread, - = nothing)")

@@ -40,12 +40,19 @@ public final class BarcodeDecoder {
     }
 
     /// The first pass only: what a camera loop that cannot afford retries would use. zxing
-    /// reads the image at full size (it is fast there and reads small, distant codes); for zbar
-    /// an image wider than `config.maxScanWidth` is averaged down first. Weak symbologies read
+    /// reads the image at full size (it is fast there and reads small, distant codes). On an
+    /// image wider than `config.maxScanWidth`, zbar reads at full size only the parts where
+    /// `RegionFinder` sees bars or modules (`config.zbarRegions`), or, when those cover much of
+    /// the image or the option is off, the whole image averaged down. Weak symbologies read
     /// by one engine are included: the camera confirms them over consecutive frames.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
+        if config.zbarRegions, let zbar, let regions = RegionFinder.regions(in: image) {
+            let pass = full(image)
+            let zbarCodes = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0)) }
+            return filter.accepted(EngineCombiner.combine(zxingCodes(pass), zbarCodes))
+        }
         let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
                                                   originalWidth: image.width, originalHeight: image.height)
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
@@ -99,9 +106,10 @@ public final class BarcodeDecoder {
         let zbarCodes = zbarPass.flatMap { pass in
             zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) }
         } ?? []
-        let zxingCodes = zxingPass.flatMap { pass in
-            zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original)) }
-        } ?? []
-        return EngineCombiner.combine(zxingCodes, zbarCodes)
+        return EngineCombiner.combine(zxingPass.map(zxingCodes) ?? [], zbarCodes)
+    }
+
+    private func zxingCodes(_ pass: PassImage) -> [DecodedCode] {
+        zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original)) } ?? []
     }
 }

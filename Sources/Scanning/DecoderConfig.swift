@@ -2,7 +2,7 @@
 /// `"decoder"`; every key is optional and falls back to the default below.
 ///
 /// ```json
-/// {"symbologies": ["qrcode", "code128"], "density": 2, "maxScanWidth": 640, "retry": true,
+/// {"symbologies": ["qrcode", "code128"], "density": 2, "maxScanWidth": 640, "zbarRegions": true, "retry": true,
 ///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2, "engines": ["zxing", "zbar"],
 ///  "code39FullASCII": false, "gs1Text": "parentheses"}
 /// ```
@@ -17,6 +17,11 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// at full size. Still images also get a full-size pass when the first finds nothing.
     /// 0 scans every image at full size with both engines.
     public var maxScanWidth: Int
+    /// On a first pass over an image wider than `maxScanWidth`, zbar reads at full size only
+    /// the parts with bars or modules in them (`RegionFinder`), which costs less than the whole
+    /// image reduced and reads codes the reduction would blur away. A busy image where those
+    /// parts cover more than 40% is read reduced. Off: always reduced.
+    public var zbarRegions: Bool
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
     /// a camera loop that gets a new frame every 33 ms may prefer `false`.
@@ -42,6 +47,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         symbologies: [Symbology] = Symbology.assetTagDefaults,
         density: Int = DecoderConfig.defaultDensity,
         maxScanWidth: Int = 640,
+        zbarRegions: Bool = true,
         retry: Bool = true,
         retryPasses: [RetryPass] = RetryPass.allCases,
         minLinearQuality: Int = 2,
@@ -52,6 +58,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         self.symbologies = symbologies
         self.density = density
         self.maxScanWidth = maxScanWidth
+        self.zbarRegions = zbarRegions
         self.retry = retry
         self.retryPasses = retryPasses
         self.minLinearQuality = minLinearQuality
@@ -61,7 +68,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case symbologies, density, maxScanWidth, retry, retryPasses, minLinearQuality, engines, code39FullASCII, gs1Text
+        case symbologies, density, maxScanWidth, zbarRegions, retry, retryPasses, minLinearQuality, engines, code39FullASCII, gs1Text
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +77,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         symbologies = try container.decodeIfPresent([Symbology].self, forKey: .symbologies) ?? defaults.symbologies
         density = try container.decodeIfPresent(Int.self, forKey: .density) ?? defaults.density
         maxScanWidth = try container.decodeIfPresent(Int.self, forKey: .maxScanWidth) ?? defaults.maxScanWidth
+        zbarRegions = try container.decodeIfPresent(Bool.self, forKey: .zbarRegions) ?? defaults.zbarRegions
         retry = try container.decodeIfPresent(Bool.self, forKey: .retry) ?? defaults.retry
         retryPasses = try container.decodeIfPresent([RetryPass].self, forKey: .retryPasses) ?? defaults.retryPasses
         minLinearQuality = try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)

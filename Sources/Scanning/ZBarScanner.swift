@@ -42,6 +42,12 @@ final class ZBarScanner {
 
     /// Scans one image and returns every symbol zbar found (empty on a zbar error).
     func scan(_ image: GrayImage) -> [RawSymbol] {
+        scan(image, regions: [PixelRect(x: 0, y: 0, width: image.width, height: image.height)])
+    }
+
+    /// Scans only the given rectangles of the image (zbar's crop), each on its own; points are
+    /// in the whole image's coordinates.
+    func scan(_ image: GrayImage, regions: [PixelRect]) -> [RawSymbol] {
         guard image.width > 0, image.height > 0, let zimage = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, czbar_fourcc_y800())
@@ -49,12 +55,22 @@ final class ZBarScanner {
         return image.pixels.withUnsafeBufferPointer { buffer -> [RawSymbol] in
             // No cleanup handler: zbar borrows the buffer only for the duration of this call.
             zbar_image_set_data(zimage, buffer.baseAddress, UInt(buffer.count), nil)
-            guard zbar_scan_image(scanner, zimage) > 0 else { return [] }
             var symbols: [RawSymbol] = []
-            var symbol = zbar_image_first_symbol(zimage)
-            while let current = symbol {
-                if let raw = Self.rawSymbol(current) { symbols.append(raw) }
-                symbol = zbar_symbol_next(current)
+            for region in regions {
+                let x = max(0, min(region.x, image.width)), y = max(0, min(region.y, image.height))
+                let width = min(region.width, image.width - x), height = min(region.height, image.height - y)
+                guard width > 0, height > 0 else { continue }
+                zbar_image_set_crop(zimage, UInt32(x), UInt32(y), UInt32(width), UInt32(height))
+                guard zbar_scan_image(scanner, zimage) > 0 else { continue }
+                var symbol = zbar_image_first_symbol(zimage)
+                while let current = symbol {
+                    // A code inside two overlapping regions is one reading, not two.
+                    if let raw = Self.rawSymbol(current),
+                       !symbols.contains(where: { $0.symbology == raw.symbology && $0.bytes == raw.bytes }) {
+                        symbols.append(raw)
+                    }
+                    symbol = zbar_symbol_next(current)
+                }
             }
             return symbols
         }

@@ -22,6 +22,8 @@ struct DecoderConfigTests {
         #expect(config.density == 1)
         #expect(config.retryPasses == [.inverted])
         #expect(config.minLinearQuality == DecoderConfig().minLinearQuality)
+        #expect(config.zbarRegions)
+        #expect(try decode(#"{"zbarRegions": false}"#).zbarRegions == false)
     }
 
     @Test("an unknown symbology names the ones that exist")

@@ -83,7 +83,7 @@ struct SampleImageTests {
         }
     }
 
-    @Test("a 720p frame is scanned averaged down, and the points still land on the full-size code")
+    @Test("a 720p frame's first pass gives points on the full-size code")
     func wideFrameFirstPass() throws {
         let image = try ImageLoader.load(path: Fixtures.sample("frame-1280x720-qrcode.jpg"))
         let code = try #require(try BarcodeDecoder().decodeOnce(image).first)
