@@ -41,20 +41,23 @@ public final class BarcodeDecoder {
 
     /// The first pass only: what a camera loop that cannot afford retries would use. zxing
     /// reads the image at full size (it is fast there and reads small, distant codes). On an
-    /// image wider than `config.maxScanWidth`, zbar reads at full size only the parts where
-    /// `RegionFinder` sees bars or modules (`config.zbarRegions`), or, when those cover much of
-    /// the image or the option is off, the whole image averaged down. Weak symbologies read
+    /// image wider than `config.maxScanWidth`, zbar reads the whole image averaged down, and
+    /// also at full size the parts where `RegionFinder` sees bars or modules
+    /// (`config.zbarRegions`, unless those cover much of the image). Weak symbologies read
     /// by one engine are included: the camera confirms them over consecutive frames.
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
-        if config.zbarRegions, let zbar, let regions = RegionFinder.regions(in: image) {
-            let pass = full(image)
-            let zbarCodes = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0)) }
-            return filter.accepted(EngineCombiner.combine(zxingCodes(pass), zbarCodes))
-        }
         let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
                                                   originalWidth: image.width, originalHeight: image.height)
+        if config.zbarRegions, let zbar, let small, let regions = RegionFinder.regions(in: image) {
+            // zbar reads the marked parts at full size (small, distant codes) and the whole frame
+            // reduced (averaging smooths the noise off faint, low-contrast codes): one reading of
+            // zbar's, whichever view found it.
+            let sharp = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0)) }
+            let smooth = zbar.scan(small.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(small.original)) }
+            return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, smooth)))
+        }
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
     }
 
@@ -107,6 +110,18 @@ public final class BarcodeDecoder {
             zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) }
         } ?? []
         return EngineCombiner.combine(zxingPass.map(zxingCodes) ?? [], zbarCodes)
+    }
+
+    /// One engine's reads of two views of one image as one view's: a code both found is one
+    /// reading (the first view's), and reads of the two that overlap and disagree are dropped.
+    static func oneView(_ first: [DecodedCode], _ second: [DecodedCode]) -> [DecodedCode] {
+        var codes = first
+        for code in second where !first.contains(where: { $0.isSameCode(as: code) }) {
+            let box = SymbolFilter.Box(code.points)
+            let disagrees = { (other: DecodedCode) in SymbolFilter.Box(other.points).intersects(box) && !other.isExplained(by: code) }
+            if codes.contains(where: disagrees) { codes.removeAll(where: disagrees) } else { codes.append(code) }
+        }
+        return codes
     }
 
     private func zxingCodes(_ pass: PassImage) -> [DecodedCode] {

@@ -17,10 +17,9 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// at full size. Still images also get a full-size pass when the first finds nothing.
     /// 0 scans every image at full size with both engines.
     public var maxScanWidth: Int
-    /// On a first pass over an image wider than `maxScanWidth`, zbar reads at full size only
-    /// the parts with bars or modules in them (`RegionFinder`), which costs less than the whole
-    /// image reduced and reads codes the reduction would blur away. A busy image where those
-    /// parts cover more than 40% is read reduced. Off: always reduced.
+    /// On a first pass over an image wider than `maxScanWidth`, zbar also reads at full size
+    /// the parts with bars or modules in them (`RegionFinder`): small, distant codes that the
+    /// reduction blurs away. Skipped on a busy image where those parts cover more than 40%.
     public var zbarRegions: Bool
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;

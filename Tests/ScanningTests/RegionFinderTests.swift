@@ -51,4 +51,19 @@ struct RegionFinderTests {
         #expect(RegionFinder.regions(in: GrayImage(width: 1280, height: 720, pixels: pixels)) == nil)
     }
 
+    @Test("zbar's two views of a frame count as one reading: a code both found stays unconfirmed, and reads that disagree are dropped")
+    func twoViewsAreOneReading() {
+        func code(_ text: String, _ symbology: Symbology, x: Int) -> DecodedCode {
+            DecodedCode(text: text, symbology: symbology, points: [CodePoint(x: x, y: 10), CodePoint(x: x + 100, y: 10),
+                                                                    CodePoint(x: x + 100, y: 60), CodePoint(x: x, y: 60)],
+                        quality: 3, engines: [.zbar])
+        }
+        let ean = code("96385074", .ean8, x: 0)
+        let both = BarcodeDecoder.oneView([ean], [ean])
+        #expect(both.count == 1 && both[0].readings == 1 && !both[0].isConfirmed)
+        // The same place read as two different Code 128 texts: neither is kept.
+        #expect(BarcodeDecoder.oneView([code("AST-1", .code128, x: 0)], [code("AST-7", .code128, x: 20)]).isEmpty)
+        // Codes apart from each other all stay.
+        #expect(BarcodeDecoder.oneView([code("AST-1", .code128, x: 0)], [code("AST-7", .code128, x: 500)]).count == 2)
+    }
 }
