@@ -28,19 +28,7 @@ public final class PostgresDatabase: Sendable {
     /// wrong password is one clear error, not a pool's retries), brings the schema up to date
     /// under an advisory lock, then opens a pool of up to `maxConnections` connections.
     public static func open(_ url: PostgresURL, maxConnections: Int = 40) async throws -> PostgresDatabase {
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(url), id: 0, logger: logger)
-        } catch {
-            throw PostgresErrors.connection(error, url: url)
-        }
-        do {
-            try await PostgresMigrations.run(on: connection)
-            try? await connection.close()
-        } catch {
-            try? await connection.close()
-            throw PostgresErrors.map(error)
-        }
+        try await withOneConnection(url) { try await PostgresMigrations.run(on: $0) }
         var configuration = try clientConfiguration(url)
         configuration.options.maximumConnections = maxConnections
         return PostgresDatabase(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger))
@@ -197,6 +185,13 @@ extension PostgresDatabase {
         guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (48...57).contains($0) || (97...122).contains($0) }) else {
             throw InventoryError.invalid(ValidationError(field: "database", message: "'\(name)' is not a plain database name"))
         }
+        try await withOneConnection(url) { try await $0.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+    }
+
+    /// Runs `body` on a connection of its own, outside the pool, and closes it. A failure to
+    /// connect is one line naming the server (`PostgresErrors.connection`); a failure of `body`
+    /// is mapped as any query's.
+    static func withOneConnection(_ url: PostgresURL, _ body: (PostgresConnection) async throws -> Void) async throws {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(url), id: 0, logger: logger)
@@ -204,7 +199,7 @@ extension PostgresDatabase {
             throw PostgresErrors.connection(error, url: url)
         }
         do {
-            try await connection.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            try await body(connection)
             try? await connection.close()
         } catch {
             try? await connection.close()
