@@ -55,8 +55,7 @@ public final class BarcodeDecoder {
             // reduced (averaging smooths the noise off faint, low-contrast codes): one reading of
             // zbar's, whichever view found it.
             let sharp = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0)) }
-            let smooth = zbar.scan(small.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(small.original)) }
-            return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, smooth)))
+            return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, zbarCodes(small))))
         }
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
     }
@@ -106,10 +105,7 @@ public final class BarcodeDecoder {
     private func candidates(_ pass: PassImage) -> [DecodedCode] { candidates(zbar: pass, zxing: pass) }
 
     private func candidates(zbar zbarPass: PassImage?, zxing zxingPass: PassImage?) -> [DecodedCode] {
-        let zbarCodes = zbarPass.flatMap { pass in
-            zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) }
-        } ?? []
-        return EngineCombiner.combine(zxingPass.map(zxingCodes) ?? [], zbarCodes)
+        EngineCombiner.combine(zxingPass.map(zxingCodes) ?? [], zbarPass.map(zbarCodes) ?? [])
     }
 
     /// One engine's reads of two views of one image as one view's: a code both found is one
@@ -122,6 +118,10 @@ public final class BarcodeDecoder {
             if codes.contains(where: disagrees) { codes.removeAll(where: disagrees) } else { codes.append(code) }
         }
         return codes
+    }
+
+    private func zbarCodes(_ pass: PassImage) -> [DecodedCode] {
+        zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) } ?? []
     }
 
     private func zxingCodes(_ pass: PassImage) -> [DecodedCode] {

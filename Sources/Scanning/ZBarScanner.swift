@@ -57,6 +57,7 @@ final class ZBarScanner {
             zbar_image_set_data(zimage, buffer.baseAddress, UInt(buffer.count), nil)
             var symbols: [RawSymbol] = []
             for region in regions {
+                let earlier = symbols.count
                 let x = max(0, min(region.x, image.width)), y = max(0, min(region.y, image.height))
                 let width = min(region.width, image.width - x), height = min(region.height, image.height - y)
                 guard width > 0, height > 0 else { continue }
@@ -64,9 +65,10 @@ final class ZBarScanner {
                 guard zbar_scan_image(scanner, zimage) > 0 else { continue }
                 var symbol = zbar_image_first_symbol(zimage)
                 while let current = symbol {
-                    // A code inside two overlapping regions is one reading, not two.
+                    // A code inside two overlapping regions is one reading, not two (two alike
+                    // codes inside one region stay two, as in a whole-image scan).
                     if let raw = Self.rawSymbol(current),
-                       !symbols.contains(where: { $0.symbology == raw.symbology && $0.bytes == raw.bytes }) {
+                       !symbols[..<earlier].contains(where: { $0.symbology == raw.symbology && $0.bytes == raw.bytes }) {
                         symbols.append(raw)
                     }
                     symbol = zbar_symbol_next(current)
