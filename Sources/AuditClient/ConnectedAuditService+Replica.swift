@@ -89,13 +89,6 @@ extension [AuditSession] {
     }
 }
 
-extension AuditSession {
-    mutating func setProgress(_ progress: AuditProgress) {
-        totalAssets = progress.totalAssets; scannedCount = progress.scannedCount; missingCount = progress.missingCount
-        unexpectedCount = progress.unexpectedCount; completionPercentage = progress.completionPercentage
-    }
-}
-
 /// How a connected station stands, for `audit status` and `sync`.
 public struct ConnectedStatus: Sendable, Equatable {
     public var server: String

@@ -217,13 +217,6 @@ int cv4l2_set_control(int fd, uint32_t id, int32_t value) {
     return xioctl(fd, VIDIOC_S_CTRL, &c);
 }
 
-int cv4l2_get_control(int fd, uint32_t id, int32_t *value) {
-    struct v4l2_control c = {.id = id, .value = 0};
-    if (xioctl(fd, VIDIOC_G_CTRL, &c) == -1) return -1;
-    *value = c.value;
-    return 0;
-}
-
 int cv4l2_wait(int fd, int wake_fd, int timeout_ms) {
     struct pollfd fds[2] = {{.fd = fd, .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
     nfds_t count = wake_fd >= 0 ? 2 : 1;

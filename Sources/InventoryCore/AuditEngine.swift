@@ -1,8 +1,13 @@
 import Foundation
 
 /// The audit state held in memory: the expected set by tag and by serial number, the scanned
-/// set and the unexpected set, with an O(1) outcome per scan. A connected station keeps one as
-/// its local copy of the server's audit, so feedback never waits on the network.
+/// set and the unexpected set, with an O(1) outcome per scan.
+///
+/// No product code uses it: it is the tests' reference model of SPEC's audit rules. The rules
+/// table (`AuditRulesTableTests`) runs every case through it and through the SQLite and
+/// PostgreSQL stores, which must all give the same outcome, message and numbers; it answers
+/// the rules through the same `AuditRules` from plain dictionaries, so a disagreement points at
+/// a store's queries rather than at the rules.
 public struct AuditEngine: Sendable, AuditLookup {
     public let auditID: AuditID
     public let country: String

@@ -125,11 +125,6 @@ final class V4L2Device {
         return clamped == value ? nil : "\(name) \(value) is out of range; set to \(clamped)"
     }
 
-    func controlValue(id: UInt32) -> Int32? {
-        var value: Int32 = 0
-        return cv4l2_get_control(fd, id, &value) == 0 ? value : nil
-    }
-
     /// Requests and maps `count` buffers, queues them all and starts streaming.
     func startStreaming(bufferCount: Int) throws(CameraError) {
         let granted = cv4l2_request_buffers(fd, UInt32(clamping: bufferCount))

@@ -107,7 +107,6 @@ int cv4l2_stream_on(int fd);
 int cv4l2_stream_off(int fd);
 int cv4l2_query_control(int fd, uint32_t id, cv4l2_control *out);
 int cv4l2_set_control(int fd, uint32_t id, int32_t value);
-int cv4l2_get_control(int fd, uint32_t id, int32_t *value);
 
 /// Waits until `fd` has a frame or `wake_fd` is readable (wake_fd may be -1).
 /// Returns 1 when a frame is ready, 2 when woken, 0 on timeout, -1 with errno on error
