@@ -4,15 +4,13 @@ import InventoryCore
 import InventoryStore
 
 extension ConnectedAuditService {
-    /// The audit a scan goes to: the one named, else the only running audit this station holds.
+    /// The audit a scan goes to: the one named, else the only running audit this station holds,
+    /// else (it holds none) the only one running as the server, or the copy, says.
     func auditForScan(_ auditID: AuditID?) async throws -> AuditID {
         if let auditID { return auditID }
-        let held = try await replica.audits().filter(\.isActive)
-        switch held.count {
-        case 1: return held[0].id
-        case 0: return try await activeAudits().resolveOne().id
-        default: throw InventoryError.ambiguousAudit(countries: held.map(\.country).sorted())
-        }
+        var running = try await replica.audits().filter(\.isActive)
+        if running.isEmpty { running = try await activeAudits() }
+        return try AuditSession.onlyRunning(among: running).id
     }
 
     /// Readies the copy of an audit this station holds: nothing is loaded (the copy answers
@@ -76,16 +74,6 @@ extension ConnectedAuditService {
     public func syncNow() async -> SyncReport {
         await ensureHandler()
         return await sync.pushNow()
-    }
-}
-
-extension [AuditSession] {
-    func resolveOne() throws -> AuditSession {
-        switch count {
-        case 0: throw InventoryError.noActiveAudit(country: nil)
-        case 1: return self[0]
-        default: throw InventoryError.ambiguousAudit(countries: map(\.country).sorted())
-        }
     }
 }
 

@@ -174,16 +174,7 @@ struct AuditController {
     private func resolve(auditID: AuditID?, country: String?, user: UserInfo) async throws -> AuditSession {
         if let auditID, !auditID.isEmpty { return try await audits.audit(id: auditID) }
         let running = try await audits.activeAudits().filter { user.mayAudit($0.country) }
-        if let country {
-            let code = try Country.normalize(country)
-            guard let audit = running.first(where: { $0.country == code }) else { throw InventoryError.noActiveAudit(country: code) }
-            return audit
-        }
-        switch running.count {
-        case 0: throw InventoryError.noActiveAudit(country: nil)
-        case 1: return running[0]
-        default: throw InventoryError.ambiguousAudit(countries: running.map(\.country).sorted())
-        }
+        return try AuditSession.onlyRunning(among: running, country: country)
     }
 }
 

@@ -34,17 +34,7 @@ extension AuditService {
     /// only one. Several running audits and no choice is an error that lists them.
     public func resolveActive(auditID: AuditID? = nil, country: String? = nil) async throws -> AuditSession {
         if let auditID { return try await audit(id: auditID) }
-        let active = try await activeAudits()
-        if let country {
-            let code = try Country.normalize(country)
-            guard let audit = active.first(where: { $0.country == code }) else { throw InventoryError.noActiveAudit(country: code) }
-            return audit
-        }
-        switch active.count {
-        case 0: throw InventoryError.noActiveAudit(country: nil)
-        case 1: return active[0]
-        default: throw InventoryError.ambiguousAudit(countries: active.map(\.country).sorted())
-        }
+        return try AuditSession.onlyRunning(among: try await activeAudits(), country: country)
     }
 }
 

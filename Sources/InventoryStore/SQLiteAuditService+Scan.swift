@@ -54,11 +54,7 @@ extension SQLiteAuditService {
             return audit
         }
         let running = try Row.fetchAll(db, sql: "SELECT * FROM audits WHERE ended_at IS NULL").map(AuditRows.session)
-        switch running.count {
-        case 0: throw InventoryError.noActiveAudit(country: nil)
-        case 1: return running[0]
-        default: throw InventoryError.ambiguousAudit(countries: running.map(\.country).sorted())
-        }
+        return try AuditSession.onlyRunning(among: running)
     }
 
     /// Updates the expected or unexpected entry and the audit's counters for one stored scan.

@@ -111,11 +111,7 @@ extension PostgresAuditService {
 
     /// The running audit a scan with no audit id goes to: the only one running.
     static func onlyRunningAudit(_ c: PostgresConnection) async throws -> AuditID {
-        let running = try await c.rows("SELECT id, country FROM audits WHERE ended_at IS NULL")
-        switch running.count {
-        case 0: throw InventoryError.noActiveAudit(country: nil)
-        case 1: return try running[0].get("id")
-        default: throw InventoryError.ambiguousAudit(countries: try running.map { try $0.get("country", as: String.self) }.sorted())
-        }
+        let running = try await c.rows("SELECT \(unescaped: PGRows.sessionColumns) FROM audits WHERE ended_at IS NULL").map(PGRows.session)
+        return try AuditSession.onlyRunning(among: running).id
     }
 }

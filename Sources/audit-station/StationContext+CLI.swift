@@ -16,10 +16,8 @@ extension StationContext {
             if let id = choice.auditID {
                 if let found = held.first(where: { $0.id == id }) { return found }
             } else {
-                let country = try choice.country.map { try Country.normalize($0) }
-                let matching = held.filter { country == nil || $0.country == country }
-                if matching.count == 1 { return matching[0] }
-                if matching.count > 1 { throw InventoryError.ambiguousAudit(countries: matching.map(\.country)) }
+                // The copy held decides, unless it holds none (of the country): then the server does.
+                do { return try AuditSession.onlyRunning(among: held, country: choice.country) } catch InventoryError.noActiveAudit {}
             }
             // No copy to decide from: the server must answer, but a short check says at once
             // when it cannot, instead of the HTTP client's full deadline.
