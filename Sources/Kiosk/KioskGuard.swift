@@ -52,11 +52,14 @@ struct KioskGuard: RouterMiddleware {
                 throw KioskError(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json")
             }
         }
-        let open: Set<String> = ["/", "/index.html", "/kiosk.css", "/kiosk.js", "/api/state", "/api/pin"]
-        if !open.contains(path) && !gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) {
+        if !Self.openPaths.contains(path) && !gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) {
             throw KioskError(status: .unauthorized, code: "PIN_REQUIRED", message: "Enter the station's PIN first")
         }
     }
+
+    /// What a page on another machine loads before its PIN: the page's files, the state (which
+    /// says a PIN is needed) and the PIN call itself.
+    static let openPaths = Set(WebAssets.files.keys).union(["/api/state", "/api/pin"])
 
     private func hostAllowed(_ authority: String) -> Bool {
         var host = authority.lowercased()

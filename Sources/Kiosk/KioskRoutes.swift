@@ -14,19 +14,18 @@ struct KioskRoutes: Sendable {
     let gate: PinGate
     let preview: PreviewStream?
 
-    /// Paths and the methods they take; another method on one of them answers 405.
-    static let methods: [String: Set<HTTPRequest.Method>] = [
-        "/": [.get, .head], "/index.html": [.get, .head], "/kiosk.css": [.get, .head], "/kiosk.js": [.get, .head],
+    /// Paths and the methods they take; another method on one of them answers 405. The page's
+    /// files (`WebAssets.files`) take GET and HEAD.
+    static let methods: [String: Set<HTTPRequest.Method>] = WebAssets.files.mapValues { _ in [.get, .head] }.merging([
         "/api/state": [.get], "/api/events": [.get], "/api/preview.mjpg": [.get], "/api/summary": [.get],
         "/api/report": [.get], "/api/details/all": [.get], "/api/details/scanned": [.get],
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
         "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post],
-    ]
+    ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {
-        for (path, asset) in [("/", WebAssets.index), ("/index.html", WebAssets.index),
-                              ("/kiosk.css", WebAssets.css), ("/kiosk.js", WebAssets.js)] {
+        for (path, asset) in WebAssets.files {
             router.get(RouterPath(path)) { _, _ in asset.response() }
             router.head(RouterPath(path)) { _, _ in asset.response() }
         }

@@ -7,9 +7,41 @@ struct WebAssets: Sendable {
     let bytes: [UInt8]
     let type: String
 
+    /// Every file the page loads, by the path it is served at: the one list of them (the routes,
+    /// the allowed methods and the paths open without the PIN all come from it). The script is
+    /// ES modules under /js/ that the browser loads as they are; /js/main.js imports the others.
+    /// A new file also needs its `.embedInCode` entry in the Kiosk target of Package.swift.
+    static let files: [String: WebAssets] = [
+        "/": index,
+        "/index.html": index,
+        "/kiosk.css": WebAssets(bytes: PackageResources.kiosk_css, type: "text/css; charset=utf-8"),
+        "/js/main.js": script(PackageResources.main_js),
+        "/js/app.js": script(PackageResources.app_js),
+        "/js/dom.js": script(PackageResources.dom_js),
+        "/js/format.js": script(PackageResources.format_js),
+        "/js/api.js": script(PackageResources.api_js),
+        "/js/screens.js": script(PackageResources.screens_js),
+        "/js/connection.js": script(PackageResources.connection_js),
+        "/js/pin.js": script(PackageResources.pin_js),
+        "/js/start.js": script(PackageResources.start_js),
+        "/js/scanqueue.js": script(PackageResources.scanqueue_js),
+        "/js/outcomes.js": script(PackageResources.outcomes_js),
+        "/js/progress.js": script(PackageResources.progress_js),
+        "/js/recent.js": script(PackageResources.recent_js),
+        "/js/lists.js": script(PackageResources.lists_js),
+        "/js/focus.js": script(PackageResources.focus_js),
+        "/js/dialogs.js": script(PackageResources.dialogs_js),
+        "/js/summary.js": script(PackageResources.summary_js),
+        "/js/camera.js": script(PackageResources.camera_js),
+        "/js/sound.js": script(PackageResources.sound_js),
+    ]
+
     static let index = WebAssets(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")
-    static let css = WebAssets(bytes: PackageResources.kiosk_css, type: "text/css; charset=utf-8")
-    static let js = WebAssets(bytes: PackageResources.kiosk_js, type: "text/javascript; charset=utf-8")
+
+    /// A module script must come with a JavaScript type, or the browser refuses to run it.
+    static func script(_ bytes: [UInt8]) -> WebAssets {
+        WebAssets(bytes: bytes, type: "text/javascript; charset=utf-8")
+    }
 
     func response() -> Response {
         Response(status: .ok,

@@ -1,0 +1,126 @@
+/* The camera: its status on the scanning screen, the live preview (an MJPEG stream, started and
+ * stopped with the screen and retried when it breaks) and the outlines of the codes it reads,
+ * drawn over the picture for a moment. */
+
+import { app } from './app.js';
+import { el, setText } from './dom.js';
+import { arr, num, obj, str } from './format.js';
+
+const OUTLINE_CLEAR_MS = 600;
+
+let previewActive = false;
+let previewRetry = null;
+let lastCameraState = null;
+let outlineTimer = null;
+let lastOutlines = null;
+let previewWatch = null;
+
+export function renderCamera() {
+  var cam = obj(app.state && app.state.camera) || {};
+  var st = ['none', 'starting', 'ready', 'lost'].indexOf(cam.state) >= 0 ? cam.state : 'none';
+  el.previewBox.setAttribute('data-camera', st);
+  var headline = st === 'starting' ? 'Camera starting\u2026'
+    : st === 'lost' ? 'Camera not working'
+      : st === 'ready' ? 'Connecting to the camera\u2026' : 'No camera';
+  setText(el.cameraHeadline, headline);
+  setText(el.cameraMessage, st === 'ready' ? '' : str(cam.message));
+  var want = app.screen === 'scan' && (st === 'ready' || st === 'starting');
+  if (!want) stopPreview();
+  else if (st === 'ready' && (lastCameraState !== 'ready' || !previewActive)) startPreview();
+  else if (!previewActive) startPreview();
+  lastCameraState = st;
+}
+
+function startPreview() {
+  clearTimeout(previewRetry);
+  previewActive = true;
+  el.previewBox.setAttribute('data-loaded', 'false');
+  el.preview.src = '/api/preview.mjpg?t=' + Date.now();
+  // A multipart stream does not always fire `load`: watch for the first frame too.
+  clearInterval(previewWatch);
+  previewWatch = setInterval(function () {
+    if (!previewActive) { clearInterval(previewWatch); return; }
+    if (el.preview.naturalWidth > 0) { clearInterval(previewWatch); onPreviewLoad(); }
+  }, 300);
+}
+
+export function stopPreview() {
+  clearTimeout(previewRetry);
+  if (previewActive || el.preview.getAttribute('src')) {
+    previewActive = false;
+    el.preview.removeAttribute('src');
+    el.previewBox.setAttribute('data-loaded', 'false');
+  }
+}
+
+export function onPreviewLoad() {
+  if (!previewActive) return;
+  el.previewBox.setAttribute('data-loaded', 'true');
+  placeOutlines();
+}
+
+export function onPreviewError() {
+  if (!previewActive) return;
+  previewActive = false;
+  el.previewBox.setAttribute('data-loaded', 'false');
+  clearTimeout(previewRetry);
+  previewRetry = setTimeout(function () {
+    var cam = obj(app.state && app.state.camera) || {};
+    if (app.screen === 'scan' && (cam.state === 'ready' || cam.state === 'starting')) startPreview();
+  }, 5000);
+}
+
+/** The SVG covers exactly the part of the box the picture is drawn in (object-fit: contain). */
+export function placeOutlines() {
+  var box = el.previewBox;
+  var bw = box.clientWidth, bh = box.clientHeight;
+  var cam = obj(app.state && app.state.camera) || {};
+  var nw = el.preview.naturalWidth || num(cam.width) || (lastOutlines && num(lastOutlines.width)) || 16;
+  var nh = el.preview.naturalHeight || num(cam.height) || (lastOutlines && num(lastOutlines.height)) || 9;
+  if (!bw || !bh || !nw || !nh) return;
+  var scale = Math.min(bw / nw, bh / nh);
+  var w = nw * scale, h = nh * scale;
+  el.outlines.style.left = ((bw - w) / 2) + 'px';
+  el.outlines.style.top = ((bh - h) / 2) + 'px';
+  el.outlines.style.width = w + 'px';
+  el.outlines.style.height = h + 'px';
+}
+
+export function clearOutlines() {
+  clearTimeout(outlineTimer);
+  while (el.outlines.firstChild) el.outlines.removeChild(el.outlines.firstChild);
+}
+
+export function drawOutlines(data) {
+  data = obj(data);
+  if (!data || app.screen !== 'scan') return;
+  var codes = arr(data.codes);
+  clearOutlines();
+  if (!codes.length) return;
+  var w = num(data.width), h = num(data.height);
+  if (!(w > 0 && h > 0)) return;
+  lastOutlines = data;
+  el.outlines.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
+  placeOutlines();
+  var ns = 'http://www.w3.org/2000/svg';
+  codes.forEach(function (code) {
+    code = obj(code);
+    if (!code) return;
+    var pts = arr(code.points).filter(obj).map(function (p) { return num(p.x) + ',' + num(p.y); });
+    if (!pts.length) return;
+    var poly = document.createElementNS(ns, 'polygon');
+    poly.setAttribute('points', pts.join(' '));
+    el.outlines.appendChild(poly);
+    if (code.text) {
+      var first = obj(arr(code.points)[0]) || { x: 0, y: 0 };
+      var minY = Math.min.apply(null, arr(code.points).filter(obj).map(function (p) { return num(p.y); }));
+      var label = document.createElementNS(ns, 'text');
+      label.setAttribute('x', String(num(first.x)));
+      label.setAttribute('y', String(Math.max(24, minY - 10)));
+      label.setAttribute('font-size', String(Math.max(16, Math.round(h / 22))));
+      label.textContent = str(code.text).slice(0, 60);
+      el.outlines.appendChild(label);
+    }
+  });
+  outlineTimer = setTimeout(clearOutlines, OUTLINE_CLEAR_MS);
+}

@@ -1,0 +1,102 @@
+/* The page's links: the pushed events from the kiosk (EventSource on /api/events: state, scan,
+ * progress, outlines), the "kiosk service not responding" banner when that stream is lost, and
+ * the top bar's badge of the station's link to the server (online, offline, standalone). */
+
+import { app } from './app.js';
+import { el, setText } from './dom.js';
+import { fmtInt, fmtTime, num, obj, parseJSON, plural, str } from './format.js';
+import { drawOutlines, stopPreview } from './camera.js';
+import { scheduleLists } from './lists.js';
+import { handleScan } from './outcomes.js';
+import { applyProgress } from './progress.js';
+import { pump } from './scanqueue.js';
+import { applyState, loadState } from './screens.js';
+
+export function renderConnection() {
+  var c = obj(app.state && app.state.connection) || {};
+  var st = c.state === 'online' || c.state === 'offline' ? c.state : 'standalone';
+  el.connection.setAttribute('data-state', st);
+  var text = st === 'online' ? '\u25CF Online'
+    : st === 'offline' ? '\u25B2 Offline \u00B7 scans kept'
+      : '\u25A0 Standalone';
+  setText(el.connection, text);
+  el.connection.title = st === 'offline'
+    ? 'The server cannot be reached' + (c.last_error ? ' (' + str(c.last_error) + ')' : '') + ': scans are kept on this station and sent when it is back'
+    : st === 'online' ? 'Connected to ' + str(c.server || 'the server') : 'This PC keeps the audit';
+  if (st === 'standalone') {
+    el.pending.hidden = true;
+    el.lastSync.hidden = true;
+  } else {
+    var n = num(c.pending_scans);
+    el.pending.hidden = false;
+    setText(el.pending, n === 0 ? 'all synced' : fmtInt(n) + ' to sync');
+    el.pending.title = n === 0 ? 'No scans wait for the server' : plural(n, 'scan waits', 'scans wait') + ' in this station\u2019s outbox for the server';
+    el.pending.setAttribute('data-count', String(n));
+    el.lastSync.hidden = false;
+    setText(el.lastSync, c.last_sync_at ? 'synced ' + fmtTime(c.last_sync_at) : 'not synced yet');
+    el.lastSync.title = c.last_sync_at ? str(c.last_sync_at) : '';
+  }
+}
+
+let events = null;
+let eventsRetry = null;
+let lostTimer = null;
+let eventsFailed = false;
+
+export function openEvents() {
+  if (events || !window.EventSource) return;
+  clearTimeout(eventsRetry);
+  var es;
+  try { es = new EventSource('/api/events'); } catch (e) { eventsRetry = setTimeout(openEvents, 3000); return; }
+  events = es;
+  es.addEventListener('open', function () {
+    if (events !== es) return;
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    setServiceLost(false);
+    if (eventsFailed) {
+      eventsFailed = false;
+      // The kiosk may have restarted: the preview stream is gone too. The state event that
+      // opens the stream starts it again.
+      stopPreview();
+      loadState();
+      pump();
+    }
+  });
+  es.addEventListener('error', function () {
+    if (events !== es) return;
+    eventsFailed = true;
+    if (!lostTimer) lostTimer = setTimeout(function () { lostTimer = null; setServiceLost(true); }, 3000);
+    if (es.readyState === 2) {
+      // The browser gave up (the kiosk answered with an error): start again ourselves.
+      es.close();
+      events = null;
+      eventsRetry = setTimeout(function () { loadState(); openEvents(); }, 3000);
+    }
+  });
+  es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) applyState(d); });
+  es.addEventListener('scan', function (e) { var d = parseJSON(e.data); if (d) handleScan(d, null); });
+  es.addEventListener('progress', function (e) {
+    var d = obj(parseJSON(e.data));
+    if (!d) return;
+    var audit = obj(app.state && app.state.audit);
+    if (audit && d.audit_id === audit.id) {
+      applyProgress(d.audit_id, d.progress, false);
+      if (app.screen === 'scan') scheduleLists(700);
+    }
+  });
+  es.addEventListener('outlines', function (e) { drawOutlines(parseJSON(e.data)); });
+}
+
+export function closeEvents() {
+  clearTimeout(eventsRetry);
+  if (events) { events.close(); events = null; }
+  clearTimeout(lostTimer);
+  lostTimer = null;
+  setServiceLost(false);
+}
+
+function setServiceLost(lost) {
+  el.serviceStatus.hidden = !lost;
+  document.body.setAttribute('data-service', lost ? 'lost' : 'ok');
+}

@@ -1,0 +1,129 @@
+/* The dialogs of the scanning screen (end the audit, who is scanning), with the focus kept
+ * inside them, and leaving an audit (from the scanning or the summary screen). */
+
+import { app } from './app.js';
+import { el, setText } from './dom.js';
+import { fmtInt, obj, str } from './format.js';
+import { api, errorMessage } from './api.js';
+import { cancelIdleReturn, focusEntry } from './focus.js';
+import { showIdle } from './outcomes.js';
+import { loadState, renderTopbar, showScreen } from './screens.js';
+import { saveUser } from './start.js';
+import { renderSummary, showSummaryError } from './summary.js';
+
+let dialogOpener = null;
+
+function openDialog(dialog, focusNode) {
+  if (dialog.open) return;
+  dialogOpener = document.activeElement;
+  cancelIdleReturn();
+  try { dialog.showModal(); } catch (e) { dialog.setAttribute('open', ''); }
+  if (focusNode) focusNode.focus();
+}
+
+export function closeDialog(dialog) {
+  if (!dialog || !dialog.open) return;
+  try { dialog.close(); } catch (e) { dialog.removeAttribute('open'); }
+}
+
+export function onDialogClosed() {
+  if (app.screen === 'scan') {
+    dialogOpener = null;
+    setTimeout(focusEntry, 0);
+  } else if (dialogOpener && dialogOpener.focus && document.contains(dialogOpener)) {
+    dialogOpener.focus();
+  }
+}
+
+/** Tab and Shift+Tab stay inside an open dialog. */
+export function trapTab(e) {
+  if (e.key !== 'Tab') return;
+  var dialog = e.currentTarget;
+  var nodes = Array.prototype.filter.call(dialog.querySelectorAll('button, input, a[href]'), function (n) {
+    return !n.disabled && n.offsetParent !== null;
+  });
+  if (!nodes.length) return;
+  var first = nodes[0], last = nodes[nodes.length - 1];
+  if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+}
+
+export function openConfirm() {
+  var audit = obj(app.state && app.state.audit);
+  if (!audit) return;
+  var p = app.progress || {};
+  setText(el.confirmTitle, 'End the audit of ' + str(audit.country) + '?');
+  setText(el.confirmText, fmtInt(p.scanned_count) + ' of ' + fmtInt(p.total_assets) + ' expected assets scanned, ' +
+    fmtInt(p.missing_count) + ' missing, ' + fmtInt(p.unexpected_count) + ' unexpected.');
+  setText(el.confirmError, '');
+  el.confirmYes.disabled = false;
+  el.confirmNo.disabled = false;
+  openDialog(el.confirmDialog, el.confirmNo);
+}
+
+export function confirmEnd() {
+  var audit = obj(app.state && app.state.audit);
+  if (!audit) { closeDialog(el.confirmDialog); return; }
+  el.confirmYes.disabled = true;
+  setText(el.confirmError, '');
+  setText(el.confirmYes, 'Ending\u2026');
+  api('POST', '/api/end', { audit_id: audit.id }, 60000).then(function (res) {
+    el.confirmYes.disabled = false;
+    setText(el.confirmYes, 'End audit');
+    var s = obj(res.data) && obj(res.data.summary);
+    if (res.ok && s && obj(s.audit)) {
+      app.summary = s;
+      closeDialog(el.confirmDialog);
+      if (app.state) app.state.audit = s.audit;
+      showScreen('summary');
+      renderTopbar();
+      renderSummary();
+      el.backToStart.focus();
+    } else {
+      setText(el.confirmError, '\u2716 ' + errorMessage(res, 'The audit was not ended'));
+      el.confirmNo.focus();
+      if (res.status === 409) loadState();
+    }
+  }, function () {
+    el.confirmYes.disabled = false;
+    setText(el.confirmYes, 'End audit');
+    setText(el.confirmError, '\u2716 The kiosk service is not responding; the audit was not ended. Try again.');
+  });
+}
+
+export function openUserDialog() {
+  el.userDialogName.value = str(app.state && app.state.user);
+  setText(el.userDialogError, '');
+  openDialog(el.userDialog, el.userDialogName);
+  el.userDialogName.select();
+}
+
+export function submitUserDialog(e) {
+  e.preventDefault();
+  var name = el.userDialogName.value.trim();
+  if (!name) { setText(el.userDialogError, 'Type who is scanning.'); return; }
+  el.userDialogSave.disabled = true;
+  saveUser(name, el.userDialogError).then(function (ok) {
+    el.userDialogSave.disabled = false;
+    if (ok) closeDialog(el.userDialog);
+  });
+}
+
+export function leave() {
+  var buttons = [el.leaveButton, el.backToStart];
+  buttons.forEach(function (b) { b.disabled = true; });
+  api('POST', '/api/leave', {}, 15000).then(function (res) {
+    buttons.forEach(function (b) { b.disabled = false; });
+    if (res.ok) {
+      app.summary = null;
+      if (app.state) app.state.audit = null;
+      showIdle();
+      loadState();
+    } else if (app.screen === 'summary') {
+      showSummaryError(errorMessage(res, 'Could not go back to the start'));
+    }
+  }, function () {
+    buttons.forEach(function (b) { b.disabled = false; });
+    if (app.screen === 'summary') showSummaryError('The kiosk service is not responding. Try again in a moment.');
+  });
+}

@@ -1,0 +1,37 @@
+/* The page's elements and small DOM helpers: el holds every element the modules use, filled once
+ * by bindElements(); setText changes a node only when its text differs. */
+
+export function $(id) { return document.getElementById(id); }
+
+/** Every element the modules use, by its id in camelCase (#outcome-title is el.outcomeTitle). */
+export const el = {};
+
+/** Fills `el` once the page is parsed. */
+export function bindElements() {
+  [
+    'service-status', 'topbar', 'station-name', 'audit-label', 'scanner-label', 'connection', 'pending', 'last-sync',
+    'scan-controls', 'change-user', 'mute', 'leave-button', 'end-button', 'loading-message', 'pin-station', 'pin-form',
+    'pin', 'pin-submit', 'pin-error', 'start-station', 'user-name', 'user-save', 'user-status', 'start-message', 'countries-error',
+    'countries', 'countries-empty', 'outcome', 'outcome-symbol', 'outcome-title', 'outcome-detail', 'outcome-info',
+    'outcome-message', 'entry', 'sending', 'preview-box', 'preview', 'outlines', 'camera-status', 'camera-headline',
+    'camera-message', 'percent', 'audit-country', 'progress-bar', 'progress-fill', 'count-total', 'count-scanned',
+    'count-missing', 'count-unexpected', 'recent', 'recent-empty', 'missing-search', 'unexpected-search',
+    'summary-heading', 'summary-times', 'download-csv', 'download-json', 'back-to-start', 'summary-error',
+    'summary-total', 'summary-scanned', 'summary-missing', 'summary-unexpected', 'summary-percent', 'summary-duration',
+    'confirm-dialog', 'confirm-title', 'confirm-text', 'confirm-error', 'confirm-no', 'confirm-yes', 'user-dialog',
+    'user-dialog-form', 'user-dialog-name', 'user-dialog-error', 'user-dialog-cancel', 'user-dialog-save'
+  ].forEach(function (id) {
+    el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
+  });
+}
+
+export function setText(node, text) { if (node && node.textContent !== text) node.textContent = text; }
+
+export function make(tag, cls, text) {
+  var n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+}
+
+export function cssEscape(v) { return window.CSS && CSS.escape ? CSS.escape(v) : String(v).replace(/["\\]/g, '\\$&'); }

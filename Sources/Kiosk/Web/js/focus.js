@@ -1,0 +1,88 @@
+/* The entry field keeps the focus on the scanning screen, so a barcode gun's keys always land
+ * in it: keys typed elsewhere go to it, and focus on another control comes back after a while. */
+
+import { app } from './app.js';
+import { el } from './dom.js';
+import { closeDialog } from './dialogs.js';
+import { ensureAudio } from './sound.js';
+
+let idleTimer = null;
+
+function dialogOpen() { return el.confirmDialog.open || el.userDialog.open; }
+
+export function focusEntry() {
+  if (app.screen !== 'scan' || dialogOpen()) return;
+  if (document.activeElement !== el.entry) {
+    try { el.entry.focus({ preventScroll: true }); } catch (e) { el.entry.focus(); }
+  }
+}
+
+function isTextField(node) {
+  if (!node || !node.tagName) return false;
+  var tag = node.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT' || node.isContentEditable) return true;
+  if (tag !== 'INPUT') return false;
+  var type = (node.getAttribute('type') || 'text').toLowerCase();
+  return ['text', 'search', 'password', 'number', 'email', 'tel', 'url'].indexOf(type) >= 0;
+}
+
+function isControl(node) {
+  if (!node || node === document.body || !node.tagName) return false;
+  return /^(INPUT|BUTTON|SELECT|TEXTAREA|A)$/.test(node.tagName);
+}
+
+/** Focus on another control (a search box, a button) is allowed, but comes back to the entry
+ *  field once the person stops using it. */
+export function armIdleReturn() {
+  clearTimeout(idleTimer);
+  if (app.screen !== 'scan') return;
+  var active = document.activeElement;
+  if (active === el.entry || dialogOpen()) return;
+  var wait = isTextField(active) ? 20000 : 6000;
+  idleTimer = setTimeout(function () {
+    if (app.screen === 'scan' && !dialogOpen() && document.activeElement !== el.entry) focusEntry();
+  }, wait);
+}
+
+export function onEntryBlur(e) {
+  if (app.screen !== 'scan') return;
+  var to = e.relatedTarget;
+  if (to && isControl(to)) { armIdleReturn(); return; }
+  setTimeout(function () {
+    var active = document.activeElement;
+    if (app.screen === 'scan' && !dialogOpen() && (!active || active === document.body || !isControl(active))) focusEntry();
+  }, 0);
+}
+
+export function isPrintable(e) {
+  return e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !(e.altKey && !e.getModifierState('AltGraph'));
+}
+
+export function onKeyDown(e) {
+  ensureAudio();
+  if (app.screen !== 'scan') return;
+  var active = document.activeElement;
+  if (el.confirmDialog.open) {
+    // A tag scanned while the end confirmation is open: keep scanning, and keep the tag.
+    if (isPrintable(e) && e.key !== ' ') {
+      e.preventDefault();
+      closeDialog(el.confirmDialog);
+      focusEntry();
+      el.entry.value += e.key;
+    }
+    return;
+  }
+  if (dialogOpen() || active === el.entry) return;
+  if (isTextField(active)) { armIdleReturn(); return; }
+  if (isPrintable(e) && e.key !== ' ') {
+    // A barcode gun typing while a button has the focus: the characters go to the entry field.
+    e.preventDefault();
+    focusEntry();
+    el.entry.value += e.key;
+    return;
+  }
+  armIdleReturn();
+}
+
+/** A dialog opens: the entry field does not take the focus back meanwhile. */
+export function cancelIdleReturn() { clearTimeout(idleTimer); }

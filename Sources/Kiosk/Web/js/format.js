@@ -1,0 +1,57 @@
+/* Pure helpers: values from the kiosk made safe to use (str, obj, arr, num), numbers, times and
+ * durations as the page writes them, localStorage that never throws, JSON that never throws,
+ * and random scan ids (UUID v4). No elements and no page state. */
+
+export function str(v) { return v === null || v === undefined ? '' : String(v); }
+export function obj(v) { return v && typeof v === 'object' && !Array.isArray(v) ? v : null; }
+export function arr(v) { return Array.isArray(v) ? v : []; }
+export function num(v) { var n = Number(v); return isFinite(n) ? n : 0; }
+export function fmtInt(v) { return Math.round(num(v)).toLocaleString('en-US'); }
+export function fmtPercent(v) { return String(Math.round(num(v) * 100) / 100); }
+
+export function parseTime(iso) {
+  if (!iso) return null;
+  var d = new Date(iso);
+  return isNaN(d.getTime()) ? null : d;
+}
+
+function two(n) { return (n < 10 ? '0' : '') + n; }
+
+export function fmtTime(iso) {
+  var d = parseTime(iso);
+  if (!d) return str(iso);
+  var t = two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds());
+  var now = new Date();
+  if (d.toDateString() === now.toDateString()) return t;
+  var months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  var day = d.getDate() + ' ' + months[d.getMonth()];
+  if (d.getFullYear() !== now.getFullYear()) day += ' ' + d.getFullYear();
+  return day + ', ' + t;
+}
+
+export function fmtDuration(seconds) {
+  var s = Math.max(0, Math.round(num(seconds)));
+  var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  if (h > 0) return h + ' h ' + two(m) + ' min';
+  if (m > 0) return m + ' min ' + two(r) + ' s';
+  return r + ' s';
+}
+
+export function plural(n, one, many) { return fmtInt(n) + ' ' + (num(n) === 1 ? one : many); }
+
+export function storageGet(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } }
+export function storageSet(key, value) { try { window.localStorage.setItem(key, value); return true; } catch (e) { return false; } }
+
+export function newScanId() {
+  var b = new Uint8Array(16);
+  if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(b);
+  else for (var i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  var h = [];
+  for (var j = 0; j < 16; j++) h.push((b[j] + 0x100).toString(16).slice(1));
+  return h.slice(0, 4).join('') + '-' + h.slice(4, 6).join('') + '-' + h.slice(6, 8).join('') + '-' +
+    h.slice(8, 10).join('') + '-' + h.slice(10, 16).join('');
+}
+
+export function parseJSON(text) { try { return JSON.parse(text); } catch (e) { return null; } }

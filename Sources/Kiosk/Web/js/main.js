@@ -1,0 +1,111 @@
+/* AuditStation kiosk page (docs/kiosk-api.md): the entry module. Plain JavaScript in ES modules
+ * that the browser loads as they are: no build step, no libraries. This module wires the page's
+ * controls to the modules that own them and starts the page.
+ *
+ * The modules, by concern:
+ *   app.js         what several modules share: the kiosk's last state, the screen shown, the summary and the progress
+ *   dom.js         the page's elements (el) and small DOM helpers
+ *   format.js      values from the kiosk made safe, numbers, times, localStorage, scan ids
+ *   api.js         one call to the kiosk (fetch with a deadline, the X-Kiosk header)
+ *   screens.js     the kiosk's state decides the screen: loading, pin, start, scan or summary; the top bar
+ *   connection.js  the pushed events, the "service not responding" banner, the station's link to the server
+ *   pin.js         the PIN screen
+ *   start.js       the start screen: countries, start or join an audit, who is scanning
+ *   scanqueue.js   typed scans: kept in localStorage until the kiosk answers, then sent again with the same scan_id
+ *   outcomes.js    the big outcome box of each scan, and the window.kiosk hooks for tests and benchmarks
+ *   progress.js    the audit's numbers and completion bar
+ *   recent.js      the last scans
+ *   lists.js       the missing and unexpected lists and their search boxes
+ *   focus.js       the entry field keeps the focus, so a barcode gun's keys land in it
+ *   dialogs.js     ending the audit, changing the scanner's name, leaving
+ *   summary.js     the summary screen of an ended audit
+ *   camera.js      the camera preview and the outlines of the codes it reads
+ *   sound.js       the outcome sounds (Web Audio, made here) and the mute button
+ *
+ * Everything that comes from the kiosk is shown with textContent. Module-level code only
+ * declares; everything runs from init() once every module is loaded, so the modules may
+ * import each other in a circle. */
+
+import { app } from './app.js';
+import { bindElements, el } from './dom.js';
+import { onPreviewError, onPreviewLoad, placeOutlines } from './camera.js';
+import {
+  closeDialog, confirmEnd, leave, onDialogClosed, openConfirm, openUserDialog, submitUserDialog, trapTab
+} from './dialogs.js';
+import { armIdleReturn, focusEntry, onEntryBlur, onKeyDown } from './focus.js';
+import { bindSearches } from './lists.js';
+import { showIdle } from './outcomes.js';
+import { submitPin } from './pin.js';
+import { renderProgress } from './progress.js';
+import { onStorageChange, pump, renderSending, submitEntry } from './scanqueue.js';
+import { loadState } from './screens.js';
+import { ensureAudio, renderMute, toggleMute } from './sound.js';
+import { onCountryClick, saveUser } from './start.js';
+
+function bind() {
+  bindElements();
+
+  el.pinForm.addEventListener('submit', submitPin);
+
+  el.userName.addEventListener('change', function () { saveUser(el.userName.value, el.userStatus); });
+  el.userName.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); saveUser(el.userName.value, el.userStatus); }
+  });
+  el.userSave.addEventListener('click', function () { saveUser(el.userName.value, el.userStatus); });
+  el.countries.addEventListener('click', onCountryClick);
+
+  el.entry.addEventListener('keydown', function (e) {
+    if (e.isComposing) return;
+    // Enter ends a tag; so does Tab after text (some barcode guns are set up to send Tab).
+    if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey && el.entry.value.trim())) {
+      e.preventDefault();
+      submitEntry();
+    }
+  });
+  el.entry.addEventListener('blur', onEntryBlur);
+  document.addEventListener('keydown', onKeyDown, true);
+  document.addEventListener('pointerdown', function () { ensureAudio(); armIdleReturn(); }, true);
+  document.addEventListener('focusin', function () { if (app.screen === 'scan') armIdleReturn(); });
+  window.addEventListener('focus', function () { setTimeout(focusEntry, 0); });
+
+  bindSearches();
+
+  var afterClick = function (e) { if (e.detail > 0) setTimeout(focusEntry, 0); };
+  el.mute.addEventListener('click', function (e) {
+    toggleMute();
+    afterClick(e);
+  });
+  el.changeUser.addEventListener('click', openUserDialog);
+  el.leaveButton.addEventListener('click', leave);
+  el.endButton.addEventListener('click', openConfirm);
+  el.confirmNo.addEventListener('click', function () { closeDialog(el.confirmDialog); });
+  el.confirmYes.addEventListener('click', confirmEnd);
+  el.userDialogForm.addEventListener('submit', submitUserDialog);
+  el.userDialogCancel.addEventListener('click', function () { closeDialog(el.userDialog); });
+  [el.confirmDialog, el.userDialog].forEach(function (d) {
+    d.addEventListener('keydown', trapTab);
+    d.addEventListener('close', onDialogClosed);
+    d.addEventListener('cancel', function () { /* Escape: the safe choice */ });
+  });
+  el.backToStart.addEventListener('click', leave);
+
+  el.preview.addEventListener('load', onPreviewLoad);
+  el.preview.addEventListener('error', onPreviewError);
+  window.addEventListener('resize', placeOutlines);
+  window.addEventListener('online', function () { pump(); });
+  window.addEventListener('storage', onStorageChange);
+}
+
+function init() {
+  bind();
+  renderMute();
+  renderProgress();
+  showIdle();
+  renderSending();
+  // Scans typed before a reload or a power cut that never got an answer are sent again as
+  // soon as the state is in (applyState calls pump).
+  loadState();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+else init();

@@ -1,0 +1,90 @@
+/* The outcome sounds, made with Web Audio (no sound files), and the mute button, whose choice is
+ * kept in localStorage. */
+
+import { el, setText } from './dom.js';
+import { storageGet, storageSet } from './format.js';
+
+const MUTE_KEY = 'auditstation.kiosk.muted';
+
+let audio = null;
+let muted = storageGet(MUTE_KEY) === '1';
+
+export function ensureAudio() {
+  try {
+    if (!audio) {
+      var AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return null;
+      audio = new AC();
+    }
+    if (audio.state === 'suspended' && audio.resume) {
+      var p = audio.resume();
+      if (p && p.catch) p.catch(function () {});
+    }
+    return audio;
+  } catch (e) {
+    audio = null;
+    return null;
+  }
+}
+
+function tone(ctx, start, duration, freq, type, volume, freqEnd) {
+  var osc = ctx.createOscillator();
+  var gain = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, start);
+  if (freqEnd) osc.frequency.linearRampToValueAtTime(freqEnd, start + duration);
+  gain.gain.setValueAtTime(0.0001, start);
+  gain.gain.exponentialRampToValueAtTime(volume, start + 0.012);
+  gain.gain.setValueAtTime(volume, start + Math.max(0.015, duration - 0.03));
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + duration);
+  osc.connect(gain);
+  gain.connect(ctx.destination);
+  osc.start(start);
+  osc.stop(start + duration + 0.02);
+  return osc;
+}
+
+export function playSound(status) {
+  if (muted) return;
+  try {
+    var ctx = ensureAudio();
+    if (!ctx || ctx.state === 'closed') return;
+    var t = ctx.currentTime + 0.01;
+    switch (status) {
+      case 'found_expected':       // short, bright, rising two-tone
+        tone(ctx, t, 0.08, 988, 'sine', 0.35);
+        tone(ctx, t + 0.085, 0.13, 1480, 'sine', 0.35);
+        break;
+      case 'already_scanned':      // neutral double low blip
+        tone(ctx, t, 0.07, 440, 'triangle', 0.4);
+        tone(ctx, t + 0.14, 0.07, 440, 'triangle', 0.4);
+        break;
+      case 'unexpected': {         // warbling alert
+        var osc = tone(ctx, t, 0.62, 880, 'square', 0.18);
+        for (var i = 1; i < 8; i++) osc.frequency.setValueAtTime(i % 2 ? 620 : 880, t + i * 0.078);
+        break;
+      }
+      case 'unknown':
+      case 'rejected':             // low buzz
+        tone(ctx, t, 0.38, 130, 'sawtooth', 0.22);
+        tone(ctx, t, 0.38, 137, 'square', 0.08);
+        break;
+      default:
+        break;
+    }
+  } catch (e) { /* no sound is better than a broken page */ }
+}
+
+export function renderMute() {
+  el.mute.setAttribute('aria-pressed', muted ? 'true' : 'false');
+  setText(el.mute, muted ? 'Sound: off' : 'Sound: on');
+  el.mute.title = muted ? 'Turn the sounds back on' : 'Mute the sounds';
+}
+
+/** The mute button: the choice is kept for this kiosk; turning the sound on plays the found sound. */
+export function toggleMute() {
+  muted = !muted;
+  storageSet(MUTE_KEY, muted ? '1' : '0');
+  renderMute();
+  if (!muted) { ensureAudio(); playSound('found_expected'); }
+}

@@ -1,0 +1,143 @@
+/* The start screen: the countries with their running audits, starting or joining one, and the
+ * name of who is scanning (saved with the kiosk; the name dialog uses saveUser too). */
+
+import { app } from './app.js';
+import { cssEscape, el, make, setText } from './dom.js';
+import { arr, obj, plural, str } from './format.js';
+import { api, errorMessage } from './api.js';
+import { enterAudit, loadState, renderTopbar } from './screens.js';
+
+let startMessageFor = null;
+let countriesKey = null;
+
+export function renderStart() {
+  var s = app.state || {};
+  setText(el.startStation, str(s.station));
+  if (document.activeElement !== el.userName) el.userName.value = str(s.user);
+  renderTopbar();
+  if (s.countries_error) {
+    el.countriesError.hidden = false;
+    setText(el.countriesError, '\u26A0 The countries could not be listed: ' + str(s.countries_error));
+  } else {
+    el.countriesError.hidden = true;
+  }
+  var countries = arr(s.countries);
+  var key = JSON.stringify(countries);
+  if (key === countriesKey) { focusStart(); return; }
+  countriesKey = key;
+  var focusedCountry = null;
+  var active = document.activeElement;
+  if (active && active.getAttribute && active.getAttribute('data-country')) focusedCountry = active.getAttribute('data-country');
+  el.countries.textContent = '';
+  countries.forEach(function (c) {
+    c = obj(c);
+    if (!c) return;
+    var code = str(c.country);
+    var running = !!c.active_audit_id;
+    var li = make('li', 'country');
+    li.setAttribute('data-country', code);
+    li.setAttribute('data-running', running ? 'true' : 'false');
+    var codeId = 'country-' + code.replace(/[^A-Za-z0-9_-]/g, '_');
+    var codeEl = make('span', 'country-code', code);
+    codeEl.id = codeId;
+    li.appendChild(codeEl);
+    li.appendChild(make('span', 'country-count', plural(c.expected_assets, 'expected asset', 'expected assets')));
+    li.appendChild(make('span', 'country-running', running ? '\u25CF Audit running' : 'No audit running'));
+    var button = make('button', 'button ' + (running ? 'primary' : ''), running ? 'Join running audit' : 'Start audit');
+    button.type = 'button';
+    button.setAttribute('data-country', code);
+    button.setAttribute('data-action', running ? 'join' : 'start');
+    if (running) button.setAttribute('data-audit-id', str(c.active_audit_id));
+    button.setAttribute('aria-describedby', codeId);
+    li.appendChild(button);
+    el.countries.appendChild(li);
+  });
+  el.countriesEmpty.hidden = countries.length > 0 || !!s.countries_error;
+  if (focusedCountry) {
+    var again = el.countries.querySelector('button[data-country="' + cssEscape(focusedCountry) + '"]');
+    if (again) again.focus();
+  }
+  focusStart();
+}
+
+/** Nothing focused on the start screen: the first button; after a refused start: its join. */
+function focusStart() {
+  if (startMessageFor) {
+    var join = el.countries.querySelector('button[data-action="join"][data-country="' + cssEscape(startMessageFor) + '"]');
+    if (join) { join.focus(); startMessageFor = null; return; }
+  }
+  var active = document.activeElement;
+  if (!active || active === document.body || active.offsetParent === null) {
+    var first = el.countries.querySelector('button');
+    if (first) first.focus();
+  }
+}
+
+export function startMessage(text) {
+  el.startMessage.hidden = !text;
+  setText(el.startMessage, text || '');
+}
+
+export function onCountryClick(e) {
+  var button = e.target.closest ? e.target.closest('button[data-action]') : null;
+  if (!button || button.disabled) return;
+  var action = button.getAttribute('data-action');
+  var country = button.getAttribute('data-country');
+  var buttons = el.countries.querySelectorAll('button');
+  var setBusy = function (busy) { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy; };
+  setBusy(true);
+  startMessage(action === 'join' ? 'Joining the audit of ' + country + '…' : 'Starting the audit of ' + country + '…');
+  saveUserIfChanged().then(function () {
+    return action === 'join'
+      ? api('POST', '/api/join', { audit_id: button.getAttribute('data-audit-id') }, 15000)
+      : api('POST', '/api/start', { country: country }, 15000);
+  }).then(function (res) {
+    setBusy(false);
+    if (res.ok && obj(res.data) && obj(res.data.audit)) {
+      startMessage('');
+      enterAudit(res.data.audit);
+    } else if (res.status === 409 && obj(res.data) && res.data.error === 'AUDIT_ALREADY_ACTIVE') {
+      startMessage('An audit of ' + country + ' is already running. Join it to scan into it.');
+      startMessageFor = country;
+      loadState();
+    } else {
+      startMessage('\u2716 ' + errorMessage(res, 'That did not work'));
+      loadState();
+    }
+  }, function () {
+    setBusy(false);
+    startMessage('\u2716 The kiosk service is not responding. Try again in a moment.');
+  });
+}
+
+export function saveUser(name, statusNode) {
+  var trimmed = str(name).trim();
+  if (!trimmed) {
+    if (statusNode) { statusNode.setAttribute('data-kind', 'error'); setText(statusNode, 'Type who is scanning.'); }
+    return Promise.resolve(false);
+  }
+  if (statusNode) { statusNode.removeAttribute('data-kind'); setText(statusNode, 'Saving…'); }
+  return api('POST', '/api/user', { name: trimmed }, 10000).then(function (res) {
+    if (res.ok && obj(res.data)) {
+      var user = str(res.data.user || trimmed);
+      if (app.state) app.state.user = user;
+      renderTopbar();
+      if (statusNode) { statusNode.removeAttribute('data-kind'); setText(statusNode, '\u2714 Saved: scans are recorded as ' + user + '.'); }
+      return true;
+    }
+    if (statusNode) { statusNode.setAttribute('data-kind', 'error'); setText(statusNode, '\u2716 ' + errorMessage(res, 'The name was not saved')); }
+    return false;
+  }, function () {
+    if (statusNode) { statusNode.setAttribute('data-kind', 'error'); setText(statusNode, '\u2716 The kiosk service is not responding; the name was not saved.'); }
+    return false;
+  });
+}
+
+function saveUserIfChanged() {
+  var name = el.userName.value.trim();
+  if (!name || name === str(app.state && app.state.user)) return Promise.resolve(true);
+  return saveUser(name, el.userStatus);
+}
+
+/** The countries are drawn again the next time the start screen shows. */
+export function forgetCountries() { countriesKey = null; }

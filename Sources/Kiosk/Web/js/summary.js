@@ -1,0 +1,96 @@
+/* The summary screen of an ended audit: its numbers, who started and ended it and when, the
+ * missing and unexpected assets, and the links to the CSV and JSON reports. */
+
+import { app } from './app.js';
+import { $, el, make, setText } from './dom.js';
+import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, str } from './format.js';
+import { api, errorMessage } from './api.js';
+import { assetItem } from './lists.js';
+
+let summaryLoading = null;   // the audit id being fetched
+
+export function showSummaryError(text) {
+  el.summaryError.hidden = !text;
+  setText(el.summaryError, text ? '\u26A0 ' + text : '');
+}
+
+export function ensureSummary(audit) {
+  if (app.summary && obj(app.summary.audit) && app.summary.audit.id === audit.id) { renderSummary(); return; }
+  app.summary = { audit: audit, duration_seconds: null, missing: null, unexpected: null };
+  renderSummary();
+  if (summaryLoading === audit.id) return;
+  summaryLoading = audit.id;
+  api('GET', '/api/summary?audit_id=' + encodeURIComponent(audit.id), null, 30000).then(function (res) {
+    summaryLoading = null;
+    var s = obj(res.data) && obj(res.data.summary);
+    if (res.ok && s && obj(s.audit)) {
+      if (app.screen === 'summary' && app.summary && app.summary.audit && app.summary.audit.id === s.audit.id) {
+        app.summary = s;
+        showSummaryError('');
+        renderSummary();
+      }
+    } else {
+      showSummaryError(errorMessage(res, 'The summary could not be loaded'));
+    }
+  }, function () {
+    summaryLoading = null;
+    showSummaryError('The summary could not be loaded: the kiosk service is not responding.');
+  });
+}
+
+export function renderSummary() {
+  var s = app.summary || {};
+  var a = obj(s.audit) || {};
+  setText(el.summaryHeading, (a.is_active === false ? 'Audit of ' : 'Running audit of ') + str(a.country) + (a.is_active === false ? ' ended' : ''));
+  setText(el.summaryTotal, fmtInt(a.total_assets));
+  setText(el.summaryScanned, fmtInt(a.scanned_count));
+  setText(el.summaryMissing, fmtInt(a.missing_count));
+  setText(el.summaryUnexpected, fmtInt(a.unexpected_count));
+  setText(el.summaryPercent, fmtPercent(a.completion_percentage));
+  var seconds = s.duration_seconds;
+  if (seconds === null || seconds === undefined) {
+    var st = parseTime(a.started_at), en = parseTime(a.ended_at);
+    seconds = st && en ? (en - st) / 1000 : null;
+  }
+  setText(el.summaryDuration, seconds === null ? '\u2013' : fmtDuration(seconds));
+  el.summaryTimes.textContent = '';
+  var addPart = function (label, who, when) {
+    if (!who && !when) return;
+    if (el.summaryTimes.childNodes.length) el.summaryTimes.appendChild(document.createTextNode(' \u00B7 '));
+    el.summaryTimes.appendChild(document.createTextNode(label + ' '));
+    if (when) el.summaryTimes.appendChild(make('strong', null, fmtTime(when)));
+    if (who) {
+      el.summaryTimes.appendChild(document.createTextNode(' by '));
+      el.summaryTimes.appendChild(make('strong', null, str(who)));
+    }
+  };
+  addPart('Started', a.started_by, a.started_at);
+  addPart('Ended', a.ended_by, a.ended_at);
+  var id = encodeURIComponent(str(a.id));
+  el.downloadCsv.href = '/api/report?audit_id=' + id + '&format=csv';
+  el.downloadJson.href = '/api/report?audit_id=' + id + '&format=json';
+  el.downloadCsv.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.csv');
+  el.downloadJson.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.json');
+  summaryList('missing', s.missing, s.missing_total !== undefined ? s.missing_total : a.missing_count);
+  summaryList('unexpected', s.unexpected, s.unexpected_total !== undefined ? s.unexpected_total : a.unexpected_count);
+}
+
+function summaryList(name, items, total) {
+  var listEl = $('summary-' + name + '-list');
+  var note = $('summary-' + name + '-note');
+  listEl.textContent = '';
+  if (items === null || items === undefined) {
+    setText($('summary-' + name + '-count'), '');
+    setText(note, 'Loading\u2026');
+    return;
+  }
+  var list = arr(items);
+  var frag = document.createDocumentFragment();
+  list.forEach(function (a) { if (obj(a)) frag.appendChild(assetItem(a, name)); });
+  listEl.appendChild(frag);
+  var count = Math.max(num(total), list.length);
+  setText($('summary-' + name + '-count'), '(' + fmtInt(count) + ')');
+  if (list.length === 0) setText(note, name === 'missing' ? 'Nothing is missing.' : 'Nothing unexpected was scanned.');
+  else if (count > list.length) setText(note, 'Showing ' + fmtInt(list.length) + ' of ' + fmtInt(count) + '; the reports list every one.');
+  else setText(note, '');
+}
