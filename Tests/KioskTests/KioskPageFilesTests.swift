@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import Kiosk
+import Testing
+
+/// The page's files as a browser fetches them: the page, then every ES module it imports and
+/// the modules those import. A browser runs a module only if it comes with a JavaScript type,
+/// so a module left out of Package.swift's embeds or out of `WebAssets.files` fails here.
+@Suite("The kiosk serves its page and every module the page imports")
+struct KioskPageFilesTests {
+    @Test("Every module the page imports, and every module those import, answers 200 as JavaScript")
+    func everyImportedModuleIsServed() async throws {
+        let kiosk = try await KioskProcess(inventory: [])
+        try await kiosk.start(["--no-camera"])
+        let page = try await kiosk.file("/")
+        #expect(page.status == 200)
+        #expect(page.type?.hasPrefix("text/html") == true, "\(page.type ?? "no type")")
+        let entries = Self.moduleScripts(inPage: page.text)
+        #expect(entries == ["/js/main.js"], "the page's module scripts: \(entries)")
+
+        var waiting = entries
+        var fetched: Set<String> = []
+        while let path = waiting.popLast() {
+            guard fetched.insert(path).inserted else { continue }
+            let module = try await kiosk.file(path)
+            #expect(module.status == 200, "\(path): \(module.text.prefix(200))")
+            #expect(module.type?.hasPrefix("text/javascript") == true, "\(path) came as \(module.type ?? "no type")")
+            // Same-origin module imports need nothing more than script-src 'self'.
+            #expect(module.policy?.contains("script-src 'self'") == true, "\(path): \(module.policy ?? "no CSP")")
+            waiting += Self.imports(inModule: module.text).map { Self.resolve($0, from: path) }
+        }
+        await kiosk.stop()
+
+        // Every module in Sources/Kiosk/Web/js is reached from the page, and the kiosk serves no other script.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Kiosk/Web/js").standardizedFileURL
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }.map { "/js/" + $0 })
+        #expect(onDisk.count > 1)
+        #expect(fetched == onDisk, "not imported: \(onDisk.subtracting(fetched).sorted()); not in Web/js: \(fetched.subtracting(onDisk).sorted())")
+        #expect(Set(WebAssets.files.keys.filter { $0.hasSuffix(".js") }) == fetched)
+    }
+
+    @Test("A page on another machine loads every file of the page before its PIN, by GET or HEAD only")
+    func pageFilesAreOpenBeforeThePin() {
+        for path in WebAssets.files.keys {
+            #expect(KioskGuard.openPaths.contains(path), "\(path)")
+            #expect(KioskRoutes.methods[path]?.map(\.rawValue).sorted() == ["GET", "HEAD"], "\(path)")
+        }
+        #expect(KioskGuard.openPaths.subtracting(WebAssets.files.keys) == ["/api/state", "/api/pin"])
+    }
+
+    /// The `src` of each `<script type="module">` of the page.
+    static func moduleScripts(inPage html: String) -> [String] {
+        html.matches(of: /<script\b([^>]*)>/).compactMap { tag -> String? in
+            let attributes = String(tag.1)
+            guard attributes.contains(#"type="module""#), let src = attributes.firstMatch(of: /\bsrc="([^"]+)"/) else { return nil }
+            return String(src.1)
+        }
+    }
+
+    /// What a module imports: `import … from "x"`, `import "x"` and `export … from "x"`, one
+    /// statement at the start of a line (the names may span lines).
+    static func imports(inModule text: String) -> [String] {
+        let statements = text.matches(of: /(?m)^[ \t]*import\b[^;'"]*?['"]([^'"]+)['"]/).map { String($0.1) }
+        let reexports = text.matches(of: /(?m)^[ \t]*export\s*(?:\*|\{[^}]*\})\s*(?:as\s+\w+\s*)?from\s*['"]([^'"]+)['"]/).map { String($0.1) }
+        return statements + reexports
+    }
+
+    /// An import's path, relative to the module that imports it, as the server's path.
+    static func resolve(_ specifier: String, from module: String) -> String {
+        URL(string: specifier, relativeTo: URL(string: "http://kiosk" + module))?.path ?? specifier
+    }
+}
+
+extension KioskProcess {
+    /// One GET, as the browser loads the page's files: status, content type, CSP and text.
+    func file(_ path: String) async throws -> (status: Int, type: String?, policy: String?, text: String) {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.timeoutInterval = 20
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"),
+                http?.value(forHTTPHeaderField: "Content-Security-Policy"), String(decoding: data, as: UTF8.self))
+    }
+}
