@@ -39,18 +39,6 @@ public struct FailureDetail: Codable, Sendable, Equatable {
     }
 }
 
-/// What a client reads first: whether the call succeeded.
-public struct EnvelopeHead: Decodable, Sendable {
-    public var success: Bool
-}
-
-/// A successful answer as a client decodes it.
-public struct DataEnvelope<Payload: Decodable & Sendable>: Decodable, Sendable {
-    public var success: Bool
-    public var data: Payload
-    public var message: String?
-}
-
 /// An empty `data` object.
 public struct Empty: Codable, Sendable, Equatable {
     public init() {}
