@@ -31,6 +31,11 @@ let package = Package(
             name: "InventoryStore",
             dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A connected station's outbox and copy of its audits, in the station's SQLite file with migrations of their own.
+        .target(
+            name: "ConnectedStore",
+            dependencies: ["InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The server's services over PostgreSQL (postgres-nio): migrations, the same audit rules.
         .target(
             name: "PostgresStore",
@@ -74,11 +79,11 @@ let package = Package(
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
-        // The HTTP client, the remote services and the connected station (replica, outbox, sync).
+        // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
             name: "AuditClient",
             dependencies: [
-                "InventoryCore", "InventoryStore", "AuditAPI",
+                "InventoryCore", "InventoryStore", "ConnectedStore", "AuditAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -135,9 +140,9 @@ let package = Package(
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
-        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport"]),
         .testTarget(name: "CLITests", dependencies: [
-            "audit-station", "InventoryCore", "InventoryStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "audit-station", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             "PostgresStore", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // MARK: more test targets
@@ -157,7 +162,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
-            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
+            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

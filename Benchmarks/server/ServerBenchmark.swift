@@ -151,9 +151,9 @@ enum ServerBenchmark {
     /// A station queues `queued` scans offline-style (outbox only), then pushes them.
     static func syncTest(base: String, login: LoginResponse, folder: URL, queued: Int, country: String, batchSize: Int) async throws -> AuditID {
         let database = try AppDatabase(path: folder.appendingPathComponent("station-\(country).sqlite").path)
-        let station = ConnectedAuditService(client: APIClient(baseURL: base, token: login.token), database: database,
-                                            actor: Actor(user: login.user.name, station: "bench-station"),
-                                            policy: SyncPolicy(batchSize: batchSize), autoSync: false)
+        let station = try ConnectedAuditService(client: APIClient(baseURL: base, token: login.token), database: database,
+                                                actor: Actor(user: login.user.name, station: "bench-station"),
+                                                policy: SyncPolicy(batchSize: batchSize), autoSync: false)
         let audit = try await station.start(country: country, by: Actor(user: login.user.name, station: "bench-station"))
         // Queue the scans: record() stores each in the outbox (one durable transaction each).
         let queueStart = ContinuousClock.now

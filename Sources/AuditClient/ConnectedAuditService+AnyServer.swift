@@ -1,7 +1,7 @@
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// Finding audits on any audit API server: `/status` is SPEC's; `audits` in it and
 /// `GET /audit/{id}` are ours, used when they come and done without otherwise.

@@ -1,7 +1,7 @@
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 extension ConnectedAuditService {
     /// The audit a scan goes to: the one named, else the only running audit this station holds,

@@ -1,4 +1,5 @@
 import AuditAPI
+import ConnectedStore
 import Foundation
 import InventoryCore
 import InventoryStore
@@ -31,12 +32,13 @@ public actor ConnectedAuditService: AuditService {
     private var recording = false
     private var waitingToRecord: [CheckedContinuation<Void, Never>] = []
 
+    /// Opens the station's outbox and copy in `database`'s file, making their tables if needed.
     public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
-                autoSync: Bool = true) {
+                autoSync: Bool = true) throws {
         self.autoSync = autoSync
         self.client = client
-        self.outbox = StationOutbox(database: database)
-        self.replica = StationReplica(database: database)
+        self.outbox = try StationOutbox(database: database)
+        self.replica = try StationReplica(database: database)
         self.sync = SyncEngine(client: client, outbox: outbox, replica: replica, policy: policy)
         self.caseSensitive = caseSensitive
         self.actor = actor

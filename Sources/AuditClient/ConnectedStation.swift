@@ -15,12 +15,12 @@ public struct ConnectedStation: Sendable {
     public let customers: RemoteCustomerService
 
     public init(login: StationLogin, database: AppDatabase, station: String, caseSensitive: Bool = true,
-                policy: SyncPolicy = SyncPolicy()) {
+                policy: SyncPolicy = SyncPolicy()) throws {
         self.login = login
         client = APIClient(baseURL: login.server, token: login.token, apiKey: login.apiKey,
                            loginHint: "log in again with `audit-station login --server \(login.server) --email \(login.user.email)`")
-        audit = ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: station),
-                                      caseSensitive: caseSensitive, policy: policy)
+        audit = try ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: station),
+                                          caseSensitive: caseSensitive, policy: policy)
         assets = RemoteAssetService(client: client)
         accessories = RemoteAccessoryService(client: client)
         customers = RemoteCustomerService(client: client)
@@ -29,7 +29,7 @@ public struct ConnectedStation: Sendable {
     /// The connected station of this database, or nil when it has not logged in (standalone).
     public static func open(databasePath: String, database: AppDatabase, station: String, caseSensitive: Bool = true) throws -> ConnectedStation? {
         guard let login = try StationLogin.load(databasePath: databasePath) else { return nil }
-        return ConnectedStation(login: login, database: database, station: station, caseSensitive: caseSensitive)
+        return try ConnectedStation(login: login, database: database, station: station, caseSensitive: caseSensitive)
     }
 
     /// Logs in and saves the token next to the database (mode 0600).

@@ -1,6 +1,6 @@
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// Takes the pieces of an audit's copy as they arrive and writes them into the replica, one
 /// chunk while the next is read: at most two chunks are held, whatever the audit's size.

@@ -1,7 +1,7 @@
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// The local copy of an audit built from the calls every audit API server has, for a server
 /// without our snapshot stream: the expected set from `/details/all` pages, which of it is

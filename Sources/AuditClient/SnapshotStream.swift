@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 import NIOCore
 
 /// Reads our snapshot stream (`SnapshotLines`) into a copy as it arrives: lines are parsed

@@ -1,7 +1,7 @@
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// Pushing the outbox in batches, when the server offers `POST /api/v1/audit/scans` (ours
 /// does): up to 500 scans a call, their answers taken in one local transaction. A server

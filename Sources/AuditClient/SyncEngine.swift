@@ -1,7 +1,7 @@
 import AuditAPI
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// Pushes the outbox to the server, oldest scan first: in batches of up to 500 when the server
 /// offers `POST /audit/scans`, else one at a time. A failure that may pass

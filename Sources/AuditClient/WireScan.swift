@@ -1,6 +1,6 @@
 import Foundation
 import InventoryCore
-import InventoryStore
+import ConnectedStore
 
 /// An entry of an audit list or a scan answer as any server sends it. SPEC's Asset in audit
 /// lists is `id, asset_tag, serial_num?, name, model?, status, location?, company?` (and in the

@@ -57,13 +57,13 @@ public struct AppDatabase: Sendable {
     }
 
     /// Runs one write transaction, turning database failures into `InventoryError`.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await writer.write(body) }
         catch let error as DatabaseError { throw StoreErrors.map(error) }
         catch let error as ValidationError { throw InventoryError.invalid(error) }
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await writer.read(body) }
         catch let error as DatabaseError { throw StoreErrors.map(error) }
         catch let error as ValidationError { throw InventoryError.invalid(error) }
@@ -77,8 +77,8 @@ func checked<T>(_ body: () throws -> T) throws -> T {
 }
 
 /// Turns SQLite failures into errors a person can act on.
-enum StoreErrors {
-    static func map(_ error: DatabaseError, context: String? = nil) -> InventoryError {
+package enum StoreErrors {
+    package static func map(_ error: DatabaseError, context: String? = nil) -> InventoryError {
         let prefix = context.map { "\($0): " } ?? ""
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:

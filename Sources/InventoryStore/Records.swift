@@ -39,7 +39,7 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
 
 extension AssetBrief {
     /// Reads the brief from a row that selected `assets.*` (or the same columns).
-    init(row: Row) {
+    package init(row: Row) {
         self.init(id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
                   model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
                   location: row["location"], company: row["company"], country: row["country"])

@@ -121,14 +121,28 @@ enum Schema {
                     PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("users", migrate: ConnectedSchema.users)
-        migrator.registerMigration("station_outbox", migrate: ConnectedSchema.outbox)
-        migrator.registerMigration("station_replica", migrate: ConnectedSchema.replica)
-        migrator.registerMigration("user_keys", migrate: ConnectedSchema.userKeys)
+        migrator.registerMigration("users", migrate: ServerSchema.users)
+        // "station_outbox" and "station_replica" were here, and "station_replica_lookup" after
+        // "devices": they are ConnectedStore's now (its `ConnectedSchema`).
+        migrator.registerMigration("user_keys", migrate: ServerSchema.userKeys)
         migrator.registerMigration("audit_records", migrate: recordedAssets)
-        migrator.registerMigration("devices", migrate: ConnectedSchema.devices)
-        migrator.registerMigration("station_replica_lookup", migrate: ConnectedSchema.replicaLookup)
+        migrator.registerMigration("devices", migrate: ServerSchema.devices)
+        migrator.registerMigration("connected_tables_moved", migrate: connectedTablesMoved)
         return migrator
+    }
+
+    /// The connected station's outbox and replica have a module and a migrator of their own
+    /// (ConnectedStore), so a server's or a standalone station's file no longer gets them. A
+    /// file that has them from before loses them where they are all empty, with the identifiers
+    /// of the migrations that made them, so a station that connects later makes them again. A
+    /// file where any holds rows (scans queued in the outbox, a copy of an audit) keeps them
+    /// all as they are: nothing is lost, and the connected station goes on using them.
+    static func connectedTablesMoved(_ db: Database) throws {
+        let tables = ["replica_unexpected", "replica_expected", "replica_assets", "replica_audits", "outbox", "sync_state"]
+        let present = try tables.filter { try db.tableExists($0) }
+        for table in present where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true { return }
+        for table in present { try db.execute(sql: "DROP TABLE \(table)") }
+        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('station_outbox', 'station_replica', 'station_replica_lookup')")
     }
 
     /// An audit keeps the asset fields it showed: each expected entry holds them as they were

@@ -1,9 +1,9 @@
 @testable import AuditClient
 import AuditAPI
 import AuditTestSupport
+import ConnectedStore
 import Foundation
 import InventoryCore
-import InventoryStore
 import Testing
 
 /// The client against the OpenAPI document: every answer it reads is read from bodies made from

@@ -33,8 +33,8 @@ struct Station {
         }
         let database = try AppDatabase(path: path)
         let client = APIClient(baseURL: url ?? login.server, token: login.token, http: TestServer.http, timeout: timeout)
-        let audit = ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: name),
-                                          policy: fastPolicy, autoSync: autoSync)
+        let audit = try ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: name),
+                                              policy: fastPolicy, autoSync: autoSync)
         return Station(path: path, database: database, audit: audit, login: login)
     }
 

@@ -1,4 +1,5 @@
 import AuditTestSupport
+import ConnectedStore
 import Foundation
 import GRDB
 import InventoryCore

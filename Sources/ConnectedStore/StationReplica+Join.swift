@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryCore
+import InventoryStore
 
 /// A piece of an audit's expected set, as it arrives from the server.
 public enum ReplicaPart: Sendable {

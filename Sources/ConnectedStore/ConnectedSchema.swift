@@ -1,70 +1,29 @@
 import GRDB
+import InventoryStore
 
-/// Migrations for the server's users and for a connected station's outbox and replica.
-/// Registered by name in `Schema.migrator`; like every migration, they never change once shipped.
+/// The connected station's tables: the outbox of scans waiting for the server and the copy
+/// (replica) of the audits it works on. They share the station's SQLite file with the inventory
+/// (`AppDatabase`) under a migrator of their own, which the outbox and the replica apply when
+/// they open the file; like every migration, these never change once shipped.
+///
+/// The identifiers are the ones these migrations had when every database ran them, so a file
+/// that already holds the tables (with its queued scans) is left as it is, and one made before
+/// `station_replica_lookup` is brought up to date. InventoryStore's `connected_tables_moved`
+/// drops the tables from a file where they hold nothing, and these identifiers with them, so
+/// they are made again here when that station connects.
 enum ConnectedSchema {
-    /// Server side: users with bcrypt hashes, revoked tokens, and the server's secrets.
-    static func users(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE users (
-                id INTEGER PRIMARY KEY,
-                email TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (email <> ''),
-                name TEXT NOT NULL CHECK (name <> ''),
-                password_hash TEXT NOT NULL CHECK (password_hash LIKE '$2%'),
-                user_type TEXT NOT NULL CHECK (user_type IN ('ADMIN','STAFF','CLIENT')),
-                can_edit_assets BOOLEAN NOT NULL DEFAULT 0,
-                countries TEXT NOT NULL DEFAULT '',
-                created_at DATETIME NOT NULL);
-            CREATE TABLE revoked_tokens (
-                token_id TEXT PRIMARY KEY,
-                expires_at DATETIME NOT NULL) WITHOUT ROWID;
-            CREATE TABLE server_secrets (
-                name TEXT PRIMARY KEY,
-                value BLOB NOT NULL) WITHOUT ROWID;
-            """)
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("station_outbox", migrate: outbox)
+        migrator.registerMigration("station_replica", migrate: replica)
+        migrator.registerMigration("station_replica_lookup", migrate: replicaLookup)
+        return migrator
     }
 
-    /// Users get ids that are never handed out again (AUTOINCREMENT), a random token key that
-    /// tokens must carry, and a disabled mark. The signing secret leaves the database: it
-    /// lives in a key file of mode 0600 or in the environment, so tokens signed with the old
-    /// one stop working.
-    static func userKeys(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE users_v2 (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                email TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (email <> ''),
-                name TEXT NOT NULL CHECK (name <> ''),
-                password_hash TEXT NOT NULL CHECK (password_hash LIKE '$2%'),
-                user_type TEXT NOT NULL CHECK (user_type IN ('ADMIN','STAFF','CLIENT')),
-                can_edit_assets BOOLEAN NOT NULL DEFAULT 0,
-                countries TEXT NOT NULL DEFAULT '',
-                created_at DATETIME NOT NULL,
-                token_key TEXT NOT NULL UNIQUE CHECK (length(token_key) >= 32),
-                disabled_at DATETIME);
-            INSERT INTO users_v2 (id, email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
-                SELECT id, email, name, password_hash, user_type, can_edit_assets, countries, created_at, lower(hex(randomblob(16)))
-                FROM users;
-            DROP TABLE users;
-            ALTER TABLE users_v2 RENAME TO users;
-            DROP TABLE server_secrets;
-            """)
-    }
-
-    /// Server side: the devices users log in from (seed 000's device_name), with the push
-    /// token a device may register; scans are counted per device name from `scans`.
-    static func devices(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE devices (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                device_name TEXT NOT NULL CHECK (device_name <> ''),
-                platform TEXT,
-                push_token TEXT,
-                created_at DATETIME NOT NULL,
-                last_login_at DATETIME NOT NULL,
-                UNIQUE (user_id, device_name));
-            CREATE INDEX scans_station_user ON scans(station, user);
-            """)
+    /// Brings the connected station's tables in `database`'s file up to date.
+    static func migrate(_ database: AppDatabase) throws {
+        do { try migrator.migrate(database.writer) }
+        catch let error as DatabaseError { throw StoreErrors.map(error, context: "cannot prepare the station's outbox") }
     }
 
     /// Station side: scans waiting for the server, in the order they were made.

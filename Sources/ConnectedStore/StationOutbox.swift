@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryCore
+import InventoryStore
 
 public enum OutboxState: String, Sendable, Codable {
     /// Stored here, not yet acknowledged by the server.
@@ -72,14 +73,10 @@ public struct OutboxCounts: Sendable, Equatable {
 public struct StationOutbox: Sendable {
     let database: AppDatabase
 
-    public init(database: AppDatabase) { self.database = database }
-
-    /// Stores a new scan; a scan_id seen before returns the stored entry and stores nothing.
-    public func enqueue(_ entry: OutboxEntry) async throws -> OutboxEntry {
-        try await database.write { db in
-            if let stored = try Self.fetch(db, scanID: entry.scanID) { return stored }
-            return try Self.insert(db, entry)
-        }
+    /// The outbox in `database`'s file, its tables made or brought up to date (`ConnectedSchema`).
+    public init(database: AppDatabase) throws {
+        try ConnectedSchema.migrate(database)
+        self.database = database
     }
 
     /// Inserts a new scan inside the caller's transaction.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryCore
+import InventoryStore
 
 /// Answers the audit rules' questions from a station's copy of one audit with indexed queries:
 /// the expected set by tag, then by serial number (exact matches first when tags fold case),

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryCore
+import InventoryStore
 
 /// A connected station's local copy of the audits it works on: the expected set and the
 /// unexpected entries the server streamed, kept up to date with every answer the server gives
@@ -10,7 +11,11 @@ import InventoryCore
 public struct StationReplica: Sendable {
     let database: AppDatabase
 
-    public init(database: AppDatabase) { self.database = database }
+    /// The copy in `database`'s file, its tables made or brought up to date (`ConnectedSchema`).
+    public init(database: AppDatabase) throws {
+        try ConnectedSchema.migrate(database)
+        self.database = database
+    }
 
     /// The audits this station holds, as the server last described them.
     public func audits() async throws -> [AuditSession] {
