@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 @testable import Kiosk
 import Testing
@@ -81,7 +81,9 @@ extension KioskProcess {
         request.timeoutInterval = 20
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
-        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"),
-                http?.value(forHTTPHeaderField: "Content-Security-Policy"), String(decoding: data, as: UTF8.self))
+        return (
+            http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"),
+            http?.value(forHTTPHeaderField: "Content-Security-Policy"), String(decoding: data, as: UTF8.self)
+        )
     }
 }
