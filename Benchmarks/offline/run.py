@@ -6,7 +6,8 @@ Sets up a connected station through the real command line (a `serve` over a fres
 `audit scan --json` against three networks:
   refused      the server's port is closed (connection refused)
   black-hole   a socket that accepts nothing and never answers
-  unreachable  192.0.2.1 (TEST-NET-1), an address never routed
+  unreachable  a listener on 127.0.0.1 whose queue is full and that never accepts: the kernel
+               drops every new SYN, as for a host that is down (traffic stays on loopback)
 and, as a baseline, a standalone station (the server's own database) with the same audit;
 it measures, per run:
   from launch     from starting the process to the first outcome printed (the tag is written
@@ -34,6 +35,34 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def dead_end():
+    """A listener with a backlog of 0 whose queue is filled and never accepted: connections to
+    it hang in SYN_SENT, as to an unreachable host. Returns the sockets to keep open."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        try:
+            filler.connect(listener.getsockname())
+        except BlockingIOError:
+            pass
+        fillers.append(filler)
+    time.sleep(0.1)
+    probe = socket.socket()
+    probe.settimeout(0.3)
+    try:
+        probe.connect(listener.getsockname())
+        sys.exit("the full listener still accepted a connection; cannot stand for an unreachable host")
+    except (socket.timeout, TimeoutError):
+        pass
+    finally:
+        probe.close()
+    return [listener] + fillers
 
 
 def setup(binary, folder):
@@ -109,9 +138,10 @@ def main():
         hole = socket.socket()
         hole.bind(("127.0.0.1", 0))
         hole.listen(1024)
+        dead = dead_end()
         networks = [("refused", f"http://127.0.0.1:{port}"),
                     ("black-hole", f"http://127.0.0.1:{hole.getsockname()[1]}"),
-                    ("unreachable", "http://192.0.2.1:8080")]
+                    ("unreachable", f"http://127.0.0.1:{dead[0].getsockname()[1]}")]
         extra = ["--sync-before-exit", str(a.sync_before_exit)] if a.sync_before_exit else []
         n = 0
         starts = []

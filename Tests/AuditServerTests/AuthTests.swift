@@ -8,7 +8,7 @@ import Testing
 @Suite("Login, tokens and the API key")
 struct AuthTests {
     @Test(arguments: Backend.allCases) func loginReturnsABearerTokenTheUserAndAbilities(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             _ = try await server.parts.users.create(email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
                                                     countries: ["sg"], canEditAssets: false)
             let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
@@ -31,7 +31,7 @@ struct AuthTests {
     }
 
     @Test(arguments: Backend.allCases) func aWrongPasswordOrUnknownEmailIs401WithTheEnvelope(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             _ = try await server.user("bob@example.com")
             for body in [#"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
                          #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#] {
@@ -45,7 +45,7 @@ struct AuthTests {
     }
 
     @Test(arguments: Backend.allCases) func callsWithoutAValidTokenAre401(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("carl@example.com")
             #expect(try await server.call("GET", "/api/v1/audit/status").status == 401)
             #expect(try await server.call("GET", "/api/v1/audit/status", token: "not.a.token").status == 401)
@@ -57,7 +57,7 @@ struct AuthTests {
     }
 
     @Test(arguments: Backend.allCases) func logoutRevokesTheToken(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("dora@example.com")
             #expect(try await server.call("POST", "/api/v1/auth/logout", token: token).status == 200)
             let after = try await server.call("GET", "/api/v1/auth/me", token: token)
@@ -67,7 +67,7 @@ struct AuthTests {
     }
 
     @Test(arguments: Backend.allCases) func aServerWithAnAPIKeyRefusesCallsWithoutIt(backend: Backend) async throws {
-        try await TestServer.with(backend, apiKey: "k-123") { server in
+        try await TestServer.routes(backend, apiKey: "k-123") { server in
             _ = try await server.parts.users.create(email: "eve@example.com", password: "secret-pass", name: "Eve", type: .admin)
             let login = #"{"email":"eve@example.com","password":"secret-pass","device_name":"x"}"#
             let without = try await server.call("POST", "/api/v1/auth/login", json: login)
@@ -95,7 +95,7 @@ struct AuthTests {
 
     @Test("Guessed passwords are limited per account with 429 and Retry-After; other accounts and calls go on", arguments: Backend.allCases)
     func guessingIsLimited(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             _ = try await server.parts.users.create(email: "gus@example.com", password: "secret-pass", name: "Gus", type: .staff)
             _ = try await server.parts.users.create(email: "ida@example.com", password: "secret-pass", name: "Ida", type: .staff)
             func login(_ email: String, _ password: String) async throws -> TestServer.Answer {

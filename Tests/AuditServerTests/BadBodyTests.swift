@@ -19,7 +19,7 @@ struct BadBodyTests {
         (#"{"identifier": "A1", "scanned_at": "1999-12-31T23:59:59Z"}"#, 422, "VALIDATION_ERROR"),
     ])
     func aBadScanBodyGetsTheEnvelope(body: String, status: Int, code: String) async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("a@example.com")
             try await server.seed([("A1", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
@@ -63,7 +63,7 @@ struct BadBodyTests {
     }
 
     @Test func aWronglyTypedFieldIsNamedInErrors() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("b@example.com")
             let answer = try await server.call("POST", "/api/v2/assets", json: #"{"asset_tag": "T1", "name": "X", "country": "SG", "customer_id": "seven"}"#, token: token)
             #expect(answer.status == 422)
@@ -72,7 +72,7 @@ struct BadBodyTests {
     }
 
     @Test func anOversizedBodyIs400AndStoresNothing() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("c@example.com")
             let huge = #"{"asset_tag": "T1", "name": "X", "country": "SG", "notes": ""# + String(repeating: "x", count: 100_000) + #""}"#
             let answer = try await server.call("POST", "/api/v2/assets", json: huge, token: token)
@@ -84,7 +84,7 @@ struct BadBodyTests {
     }
 
     @Test func anUnknownRouteIs404WithTheEnvelope() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("d@example.com")
             let answer = try await server.call("GET", "/api/v1/nothing-here", token: token)
             #expect(answer.status == 404)
@@ -100,7 +100,7 @@ struct BadBodyTests {
         ("/api/v2/assets", #"{"asset_tag":"T9","name":"Laptop","status":"IN_STOCK","country":"SG","customer_id":-9223372036854775808}"#, "customer_id"),
     ])
     func integersOutOfRangeAreRefused(path: String, body: String, field: String) async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("n@example.com")
             let answer = try await server.call("POST", path, json: body, token: token)
             #expect(answer.status == 422 && answer.error == "VALIDATION_ERROR", "\(answer.text)")

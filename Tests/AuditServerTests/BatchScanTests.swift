@@ -16,7 +16,7 @@ struct BatchScanTests {
 
     @Test("One answer per scan in order; refused scans do not stop the others; resending changes nothing", arguments: Backend.allCases)
     func aBatchAnswersEachScan(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
@@ -42,7 +42,7 @@ struct BatchScanTests {
 
     @Test("Scans into an audit the user may not run, or an ended one, are refused one by one", arguments: Backend.allCases)
     func permissionsAndEndedAuditsPerScan(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
             try await server.seed([("A1", "SG"), ("M1", "MY")])
@@ -63,7 +63,7 @@ struct BatchScanTests {
 
     @Test("More than 500 scans a call is a 422 naming scans, and nothing is stored", arguments: Backend.allCases)
     func aBatchHasALimit(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)

@@ -11,7 +11,7 @@ struct DeviceTests {
 
     @Test("Logins record the device; its scans and last activity are counted; a user sees only their own", arguments: Backend.allCases)
     func devicesListLoginsAndScans(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             _ = try await server.parts.users.create(email: "sam@example.com", password: "secret-pass", name: "Sam", type: .staff)
             let sam = try await login(server, "sam@example.com", device: "Dock scanner 1")

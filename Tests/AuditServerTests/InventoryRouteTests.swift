@@ -5,7 +5,7 @@ import Testing
 @Suite("The v2 inventory routes")
 struct InventoryRouteTests {
     @Test(arguments: Backend.allCases) func assetsCreateListFindEditTransferArchiveDelete(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("admin@example.com")
             let created = try await server.call("POST", "/api/v2/assets", json: #"{"asset_tag":"T1","serial_num":"S1","name":"Laptop","country":"sg","status":"DEPLOYED"}"#, token: token)
             #expect(created.status == 201 && created.data?["country"] as? String == "SG")
@@ -42,7 +42,7 @@ struct InventoryRouteTests {
     }
 
     @Test(arguments: Backend.allCases) func accessoriesCheckoutAndCheckinFollowTheQuantityRules(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("admin@example.com")
             let customer = try await server.call("POST", "/api/v2/customers", json: #"{"name":"Acme","contact_number":"123","address":"1 Road","country":"SG"}"#, token: token)
             let customerID = try #require(customer.data?["id"] as? Int)

@@ -26,7 +26,7 @@ struct OpenAPITests {
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let (_, routes) = buildRouter(server.parts, settings: server.settings, logger: Logger(label: "test"))
             let served = Set(routes.map(\.description))
             let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
@@ -50,7 +50,7 @@ struct OpenAPITests {
 
     @Test("Every documented route, in odd spellings and without credentials, is refused")
     func oddSpellingsGetNoFurtherThanTheChecks() async throws {
-        try await TestServer.with(apiKey: "k-odd") { server in
+        try await TestServer.routes(apiKey: "k-odd") { server in
             _ = try await server.parts.users.create(email: "odd@example.com", password: "secret-pass", name: "odd", type: .admin,
                                                     countries: [], canEditAssets: true)
             let login = #"{"email":"odd@example.com","password":"secret-pass","device_name":"t"}"#
@@ -89,7 +89,7 @@ struct OpenAPITests {
         let body = String(buffer: sink.buffer)
         #expect(body.contains("\"success\":false"), "the envelope: \(body)")
         #expect(!body.contains("hunter2") && !body.contains("/srv/db.sqlite") && !body.contains("Secret"), "\(body)")
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("db@example.com")
             try await server.parts.database.writer.write { db in try db.execute(sql: "DROP TABLE accessory_holdings") }
             let failed = try await server.call("GET", "/api/v2/accessories", token: token)

@@ -5,7 +5,7 @@ import Testing
 @Suite("Permissions: user_type, can_edit_assets, countries")
 struct PermissionTests {
     @Test(arguments: Backend.allCases) func staffAuditOnlyTheirCountries(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
             try await server.seed([("A1", "SG"), ("M1", "MY")])
@@ -26,7 +26,7 @@ struct PermissionTests {
 
     @Test("Replaying another audit's scan_id reveals nothing of that audit", arguments: Backend.allCases)
     func replaysStayInTheirAudit(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             let myStaff = try await server.user("my@example.com", type: "STAFF", countries: ["MY"], canEditAssets: false)
             try await server.seed([("SECRET-1", "SG"), ("M1", "MY")])
@@ -46,7 +46,7 @@ struct PermissionTests {
     }
 
     @Test(arguments: Backend.allCases) func clientsMayReadButNotAuditOrChangeCustomers(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             let client = try await server.user("client@example.com", type: "CLIENT", canEditAssets: false)
             try await server.seed([("A1", "SG")])
@@ -61,7 +61,7 @@ struct PermissionTests {
     }
 
     @Test(arguments: Backend.allCases) func assetAndAccessoryChangesNeedCanEditAssets(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let viewer = try await server.user("view@example.com", type: "STAFF", canEditAssets: false)
             let editor = try await server.user("edit@example.com", type: "STAFF", canEditAssets: true)
             let asset = #"{"asset_tag":"T1","name":"Laptop","country":"SG"}"#
@@ -76,7 +76,7 @@ struct PermissionTests {
 
     @Test("History counts and pages only the audits of the user's countries", arguments: Backend.allCases)
     func historyIsFilteredBeforePaging(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let admin = try await server.user("root@example.com")
             let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG"], canEditAssets: false)
             try await server.seed([("A1", "SG"), ("M1", "MY")])

@@ -20,9 +20,8 @@ final class RawConnection: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
-        // Every read gives up after 10 s, so a test that waits for an answer cannot hang.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Reads never block: `answer()` polls, so a test that waits for an answer holds no thread.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { close(descriptor) }
@@ -32,21 +31,23 @@ final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Everything the server sends until it closes the connection (or 10 s pass).
-    func readUntilClosed() -> String {
+    /// Everything the server sends until it closes the connection (or 10 s pass), read
+    /// without blocking: when nothing is there yet, the task sleeps 10 ms and looks again.
+    func answer() async throws -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
+            if count > 0 {
+                received += buffer[0..<count]
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                try await Task.sleep(for: .milliseconds(10))
+            } else {
+                break
+            }
         }
         return String(decoding: received, as: UTF8.self)
-    }
-
-    /// The same, read on a thread of its own, so the test server keeps its share of the pool.
-    func answer() async throws -> String {
-        try await offPool { self.readUntilClosed() }
     }
 
     /// The body of an HTTP answer, parsed as a JSON object.

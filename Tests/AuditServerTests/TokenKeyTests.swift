@@ -15,7 +15,7 @@ struct TokenKeyTests {
 
     @Test("The key is a 0600 file beside the database, not a row in it, and the database files are 0600")
     func theKeyLivesInAnOwnerOnlyFile() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             _ = try await server.user("kim@example.com")
             #expect(mode(keyPath(server)) == 0o600)
             let path = server.parts.database.writer.path
@@ -39,7 +39,7 @@ struct TokenKeyTests {
 
     @Test("Rotating the key logs everyone out of a running server")
     func rotationLogsEveryoneOut() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("lou@example.com")
             #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 200)
             try SigningKeyFile.rotate(path: keyPath(server))
@@ -55,7 +55,7 @@ struct TokenKeyTests {
 
     @Test("An expired token is 401 and says the login expired")
     func anExpiredTokenIsRefused() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             _ = try await server.user("max@example.com")
             let stored = try #require(try await server.parts.users.store.find(email: "max@example.com"))
             let past = Date().addingTimeInterval(-TokenSigner.lifetime - 60)
@@ -71,7 +71,7 @@ struct TokenKeyTests {
 
     @Test("User ids are never handed out again, and a token does not pass to a user with its id")
     func aTokenCannotBeInherited() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("ned@example.com")
             let old = try #require(try await server.parts.users.store.find(email: "ned@example.com"))
             try await server.parts.database.writer.write { db in try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [old.id]) }
@@ -91,7 +91,7 @@ struct TokenKeyTests {
 
     @Test("Tokens with no signature, another algorithm or another key are refused")
     func forgedTokensAreRefused() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             _ = try await server.user("ola@example.com")
             let stored = try #require(try await server.parts.users.store.find(email: "ola@example.com"))
             let payload = #"{"sub":"\#(stored.id)","uky":"\#(stored.tokenKey)","jti":"x","iat":1,"exp":4102444800}"#
@@ -119,7 +119,7 @@ struct TokenKeyTests {
 struct UserStateTests {
     @Test("A disabled user cannot log in and its tokens stop working; a new password ends earlier logins")
     func disablingAndPasswordsEndLogins() async throws {
-        try await TestServer.with { server in
+        try await TestServer.routes { server in
             let token = try await server.user("pat@example.com")
             _ = try await server.parts.users.store.setDisabled(email: "pat@example.com", true)
             #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 401)

@@ -1,5 +1,6 @@
 import AuditServer
 import Foundation
+import TestKit
 
 /// The schemas of the served OpenAPI document, checked by scripts/openapi_check.py (python3 with
 /// PyYAML, jsonschema and openapi-schema-validator). A target is a schema pointer
@@ -71,38 +72,16 @@ public enum OpenAPICheck {
         try JSONDecoder().decode([String: Examples].self, from: try await run(["examples"] + targets))
     }
 
-    /// Runs the script on its own thread (it blocks) and returns its standard output.
+    /// Runs the script to its end and returns its standard output.
     static func run(_ arguments: [String], input: Data = Data()) async throws -> Data {
-        let document = documentFile.path
-        return try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, document] + arguments
-            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            let writer = Thread {
-                stdin.fileHandleForWriting.write(input)
-                try? stdin.fileHandleForWriting.close()
-            }
-            writer.start()
-            let errors = ErrorText()
-            let reader = Thread { errors.data = stderr.fileHandleForReading.readDataToEndOfFile() }
-            reader.start()
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-                throw ScriptFailure(message: "openapi_check.py \(arguments.first ?? "") failed: " + String(decoding: errors.data, as: UTF8.self).suffix(3000))
-            }
-            return output
+        let output = try await Child.run("/usr/bin/env", ["python3", script.path, documentFile.path] + arguments, input: input)
+        guard output.status == 0 else {
+            throw ScriptFailure(message: "openapi_check.py \(arguments.first ?? "") failed: " + output.stderr.suffix(3000))
         }
+        return Data(output.stdout.utf8)
     }
 
     struct ScriptFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
-    final class ErrorText: @unchecked Sendable { var data = Data() }
 }
 
 /// Any JSON value, to carry bodies between the tests and the script.

@@ -1,6 +1,7 @@
 import Foundation
 import InventoryCore
 import PostgresStore
+import TestKit
 
 /// A private PostgreSQL cluster for the tests: `initdb` and `pg_ctl` in a temporary folder, on
 /// a free port, trusting connections from 127.0.0.1 only (and run as the `postgres` user when
@@ -31,9 +32,39 @@ public final class PostgresCluster: Sendable {
         try PostgresURL("postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable")
     }
 
-    /// Opens a new database with its schema; close it when done.
-    public static func openNewDatabase() async throws -> PostgresDatabase {
-        try await PostgresDatabase.open(try await shared().newDatabase())
+    /// Runs `body` with a new database, its schema made and its pool running; closed after.
+    public static func withNewDatabase<T>(_ body: (PostgresDatabase) async throws -> T) async throws -> T {
+        let database = try await PostgresDatabase.open(try await shared().newDatabase())
+        return try await database.whileRunning { try await body(database) }
+    }
+
+    /// A new database, its schema made and its pool running until `close`: for a fixture that
+    /// outlives one scope (a test server started now and stopped later). It is
+    /// `withNewDatabase` in a task of its own, whose body waits for `close`.
+    public static func openNewDatabase() async throws -> (database: PostgresDatabase, close: @Sendable () async -> Void) {
+        let (opened, opening) = AsyncThrowingStream.makeStream(of: PostgresDatabase.self)
+        let (closed, closing) = AsyncStream.makeStream(of: Never.self)
+        let task = Task {
+            do {
+                try await withNewDatabase { database in
+                    opening.yield(database)
+                    for await _ in closed {}
+                }
+                opening.finish()
+            } catch {
+                opening.finish(throwing: error)
+            }
+        }
+        let close: @Sendable () async -> Void = {
+            closing.finish()
+            await task.value
+        }
+        var iterator = opened.makeAsyncIterator()
+        guard let database = try await iterator.next() else {
+            await close()
+            throw InventoryError.unavailable("the test database did not open")
+        }
+        return (database, close)
     }
 
     // MARK: starting and stopping
@@ -41,39 +72,40 @@ public final class PostgresCluster: Sendable {
     static let prefix = "audit-pg-"
 
     private static func start() async throws -> PostgresCluster {
-        try await offPool {
-            removeAbandoned()
-            let bin = try binaries()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            if geteuid() == 0 { try run("/bin/chown", ["postgres:postgres", folder]) }
-            let port = try freePort()
-            try runAsPostgres(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-            let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-            try runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
-            stopAtExit = (bin, folder)
-            atexit { PostgresCluster.stopNow() }
-            return PostgresCluster(port: port, folder: folder)
-        }
+        await removeAbandoned()
+        let bin = try binaries()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if geteuid() == 0 { try await run("/bin/chown", ["postgres:postgres", folder]) }
+        let port = try Loopback.freePort()
+        try await runAsPostgres(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+        try await runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        stopAtExit = (bin, folder)
+        atexit { PostgresCluster.stopNow() }
+        return PostgresCluster(port: port, folder: folder)
     }
 
     /// What `atexit` stops: set once, when the cluster has started.
     nonisolated(unsafe) private static var stopAtExit: (bin: String, folder: String)?
 
+    /// Stops the cluster as the test process exits: no task runs any more then, so this one
+    /// place spawns and waits synchronously (`spawnAndWaitAtExit`).
     private static func stopNow() {
         guard let (bin, folder) = stopAtExit else { return }
-        try? runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "-t", "30", "stop"])
+        let pgctl = [bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "-t", "30", "stop"]
+        spawnAndWaitAtExit(geteuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + pgctl : pgctl)
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Stops the clusters of test processes that are gone (killed before their exit handler ran).
-    private static func removeAbandoned() {
+    private static func removeAbandoned() async {
         let temporary = FileManager.default.temporaryDirectory.path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary), let bin = try? binaries() else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count).split(separator: "-").first ?? ""), kill(pid, 0) != 0, errno == ESRCH else { continue }
             let folder = temporary + "/" + name
-            try? runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "-t", "30", "stop"])
+            try? await runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "-t", "30", "stop"])
             try? FileManager.default.removeItem(atPath: folder)
         }
     }
@@ -89,56 +121,46 @@ public final class PostgresCluster: Sendable {
         return "\(root)/\(newest)/bin"
     }
 
-    private static func runAsPostgres(_ tool: String, _ arguments: [String]) throws {
-        if geteuid() == 0 { try run("/usr/sbin/runuser", ["-u", "postgres", "--", tool] + arguments) } else { try run(tool, arguments) }
+    private static func runAsPostgres(_ tool: String, _ arguments: [String]) async throws {
+        if geteuid() == 0 {
+            try await run("/usr/sbin/runuser", ["-u", "postgres", "--", tool] + arguments)
+        } else {
+            try await run(tool, arguments)
+        }
     }
 
-    /// Runs a tool to its end; returns what it printed, or throws with it when it failed. It is
-    /// spawned and awaited with `waitpid`, its output going to a file: the server that
-    /// `pg_ctl start` leaves running inherits what `Process` would use to notice the tool's
-    /// exit (and a pipe's write end), so waiting through those would never end.
+    /// Runs a tool to its end; returns what it printed, or throws with it when it failed. Its
+    /// output goes to a file, not a pipe: the server that `pg_ctl start` leaves running inherits
+    /// the output, and a pipe would then never reach its end. swift-subprocess notices the
+    /// tool's own exit through its pidfd.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("audit-pg-output-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, tool, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw InventoryError.unavailable("cannot run \(tool): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw InventoryError.unavailable("cannot wait for \(tool): \(String(cString: strerror(errno)))") }
-        }
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        guard exited, (status >> 8) & 0xff == 0 else {
+    static func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("audit-pg-output-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = try await Child.start(tool, arguments, log: output)
+        let status = await child.wait()
+        let text = child.logText
+        guard status == 0, !child.isRunning else {
             throw InventoryError.unavailable("\(tool) \(arguments.joined(separator: " ")) failed (status \(status)): \(text.suffix(2000))")
         }
         return text
     }
 
-    /// A port nothing listens on now: one the kernel hands out for 127.0.0.1.
-    private static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw InventoryError.unavailable("cannot open a socket to find a free port") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw InventoryError.unavailable("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+    /// Spawns `argv` and waits for it with `waitpid`, its output discarded. Only for `atexit`,
+    /// where no task can run and blocking the exiting thread harms nothing.
+    private static func spawnAndWaitAtExit(_ argv: [String]) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, argv[0], &actions, nil, pointers, environ) == 0 else { return }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }
 
@@ -149,9 +171,8 @@ extension PostgresCluster {
     public func psql(_ sql: String, database: String = "postgres") async throws -> [String] {
         let bin = try Self.binaries()
         let port = port
-        return try await offPool {
-            try Self.run(bin + "/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1",
-                                         "-q", "-At", "-c", sql])
-        }.split(separator: "\n").map(String.init)
+        return try await Self.run(bin + "/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database,
+                                                  "-v", "ON_ERROR_STOP=1", "-q", "-At", "-c", sql])
+            .split(separator: "\n").map(String.init)
     }
 }

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import AuditServer
 import Foundation
 import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
 import InventoryCore
 import InventoryStore
 import Logging
@@ -29,25 +31,47 @@ public enum Backend: String, CaseIterable, Sendable {
             let database = try AppDatabase(path: TestServer.temporaryPath())
             return (.sqlite(database, caseSensitive: caseSensitive), .sqlite(database), {})
         case .postgres:
-            let database = try await PostgresCluster.openNewDatabase()
-            return (.postgres(database, caseSensitive: caseSensitive), .postgres(database), { await database.close() })
+            let (database, close) = try await PostgresCluster.openNewDatabase()
+            return (.postgres(database, caseSensitive: caseSensitive), .postgres(database), close)
         }
     }
 }
 
-/// A real server on 127.0.0.1 over a temporary database, with bcrypt cost 4 to stay quick.
-/// Shared by the server and client tests.
+/// How a test reaches the server.
+public enum Transport: Sendable {
+    /// A real server on 127.0.0.1: for clients, connection guards, slow clients and raw bytes.
+    case sockets
+    /// In process, through HummingbirdTesting's router framework (`app.test(.router)`): each
+    /// call goes straight to the router and its middleware, with no socket, for tests of what
+    /// the routes answer.
+    case router
+}
+
+/// The audit server over a temporary database, with bcrypt cost 4 to stay quick: a real one on
+/// 127.0.0.1, or in process (`Transport.router`). Shared by the server and client tests.
 public final class TestServer: Sendable {
+    /// The port on 127.0.0.1; 0 for a server reached in process.
     public let port: Int
     public let parts: ServerParts
     public let settings: ServerSettings
     private let task: Task<Void, any Error>
+    /// The in-process client, when the transport is `.router`.
+    private let router: (any TestClientProtocol)?
+    /// Ends an in-process server's test closure.
+    private let release: @Sendable () -> Void
     /// Closes the back end once the server has stopped (a PostgreSQL pool).
     private let closeBackend: @Sendable () async -> Void
 
     private init(port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>,
+                 router: (any TestClientProtocol)? = nil, release: @escaping @Sendable () -> Void = {},
                  closeBackend: @escaping @Sendable () async -> Void) {
-        self.port = port; self.parts = parts; self.settings = settings; self.task = task; self.closeBackend = closeBackend
+        self.port = port
+        self.parts = parts
+        self.settings = settings
+        self.task = task
+        self.router = router
+        self.release = release
+        self.closeBackend = closeBackend
     }
 
     public static func temporaryPath() -> String {
@@ -56,14 +80,14 @@ public final class TestServer: Sendable {
         return folder.appendingPathComponent("server.sqlite").path
     }
 
-    public static func start(_ backend: Backend = .sqlite, apiKey: String? = nil) async throws -> TestServer {
-        try await start(backend, settings: ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey))
+    public static func start(_ backend: Backend = .sqlite, apiKey: String? = nil, transport: Transport = .sockets) async throws -> TestServer {
+        try await start(backend, settings: ServerSettings(host: "127.0.0.1", port: 0, apiKey: apiKey), transport: transport)
     }
 
     /// Starts a server over a new back end of the kind given, with `settings`. A server on
     /// PostgreSQL has no file to keep its signing key beside, so it gets a random key unless
     /// the settings name one.
-    public static func start(_ backend: Backend, settings: ServerSettings) async throws -> TestServer {
+    public static func start(_ backend: Backend, settings: ServerSettings, transport: Transport = .sockets) async throws -> TestServer {
         var settings = settings
         if backend == .postgres, settings.signingKey == nil {
             settings.signingKey = .secret(Data((0..<48).map { _ in UInt8.random(in: .min ... .max) }))
@@ -71,7 +95,7 @@ public final class TestServer: Sendable {
         let (made, close) = try await backend.make()
         do {
             let parts = try await ServerParts(backend: made, settings: settings, bcryptCost: 4)
-            return try await start(parts: parts, settings: settings, closeBackend: close)
+            return try await start(parts: parts, settings: settings, transport: transport, closeBackend: close)
         } catch {
             await close()
             throw error
@@ -80,10 +104,13 @@ public final class TestServer: Sendable {
 
     /// Starts (or restarts) the server over `parts` on `settings.port` (0: any free port);
     /// `closeBackend` runs once it has stopped.
-    public static func start(parts: ServerParts, settings: ServerSettings,
+    public static func start(parts: ServerParts, settings: ServerSettings, transport: Transport = .sockets,
                              closeBackend: @escaping @Sendable () async -> Void = {}) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
+        if transport == .router {
+            return try await startInProcess(parts: parts, settings: settings, logger: logger, closeBackend: closeBackend)
+        }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
         let task = Task { try await app.run() }
@@ -97,15 +124,51 @@ public final class TestServer: Sendable {
         return TestServer(port: port, parts: parts, settings: bound, task: task, closeBackend: closeBackend)
     }
 
+    /// The router under `app.test(.router)`, its client handed out of the test closure, which
+    /// stays open until `stop()`: the client is valid exactly as long as the server.
+    private static func startInProcess(parts: ServerParts, settings: ServerSettings, logger: Logger,
+                                       closeBackend: @escaping @Sendable () async -> Void) async throws -> TestServer {
+        let app = buildApplication(parts, settings: settings, logger: logger)
+        let (clients, clientContinuation) = AsyncStream<any TestClientProtocol>.makeStream()
+        let (done, doneContinuation) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            defer { clientContinuation.finish() }
+            try await app.test(.router) { client in
+                clientContinuation.yield(client)
+                for await _ in done {}
+            }
+        }
+        var iterator = clients.makeAsyncIterator()
+        guard let client = await iterator.next() else {
+            _ = try? await task.value
+            await closeBackend()
+            throw InventoryError.unavailable("the in-process test server did not start")
+        }
+        return TestServer(port: 0, parts: parts, settings: settings, task: task, router: client,
+                          release: { doneContinuation.finish() }, closeBackend: closeBackend)
+    }
+
     /// Runs `body` with a fresh server and awaits the server's stop before returning, whether
     /// `body` returns or throws, so no server outlives its test.
-    public static func with<T>(_ backend: Backend = .sqlite, apiKey: String? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
-        try await running(try await start(backend, apiKey: apiKey), body)
+    public static func with<T>(_ backend: Backend = .sqlite, apiKey: String? = nil, transport: Transport = .sockets,
+                               _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(backend, apiKey: apiKey, transport: transport), body)
     }
 
     /// The same with settings of the test's own (limits, keys), over a new database.
-    public static func with<T>(_ backend: Backend = .sqlite, settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
-        try await running(try await start(backend, settings: settings), body)
+    public static func with<T>(_ backend: Backend = .sqlite, settings: ServerSettings, transport: Transport = .sockets,
+                               _ body: (TestServer) async throws -> T) async throws -> T {
+        try await running(try await start(backend, settings: settings, transport: transport), body)
+    }
+
+    /// A server reached in process (`Transport.router`), for tests of what the routes answer.
+    public static func routes<T>(_ backend: Backend = .sqlite, apiKey: String? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await with(backend, apiKey: apiKey, transport: .router, body)
+    }
+
+    /// The same with settings of the test's own.
+    public static func routes<T>(_ backend: Backend = .sqlite, settings: ServerSettings, _ body: (TestServer) async throws -> T) async throws -> T {
+        try await with(backend, settings: settings, transport: .router, body)
     }
 
     /// The same for a server restarted over `parts` on `settings.port`.
@@ -125,6 +188,7 @@ public final class TestServer: Sendable {
     }
 
     public func stop() async {
+        release()
         task.cancel()
         _ = try? await task.value
         await closeBackend()
@@ -133,10 +197,13 @@ public final class TestServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// One client for the tests, whose idle connections close soon, so a stopped server is not
-    /// kept waiting for them.
+    /// kept waiting for them. A refused connection fails at once instead of being retried until
+    /// the request's deadline: the station's own retry policy, which the tests check, decides
+    /// what happens next (with the retry on, each attempt at a stopped server took its 5 s).
     public static let http: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .milliseconds(300))
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -168,8 +235,21 @@ public final class TestServer: Sendable {
         public var error: String? { body["error"] as? String }
     }
 
-    /// One HTTP call with a raw body, as any client would send it.
+    /// One HTTP call with a raw body, as any client would send it: over a socket, or straight
+    /// to the router for a server reached in process.
     public func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+        if let router {
+            var fields = HTTPFields()
+            if let token { fields.append(HTTPField(name: .authorization, value: "Bearer \(token)")) }
+            for (name, value) in headers {
+                guard let field = HTTPField.Name(name) else { continue }
+                fields.append(HTTPField(name: field, value: value))
+            }
+            if json != nil { fields.append(HTTPField(name: .contentType, value: "application/json")) }
+            let response = try await router.executeRequest(uri: path, method: HTTPRequest.Method(rawValue: method) ?? .get, headers: fields,
+                                                           body: json.map { ByteBuffer(string: $0) })
+            return Self.answer(status: response.status.code, text: String(buffer: response.body))
+        }
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .init(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -180,9 +260,12 @@ public final class TestServer: Sendable {
         }
         let response = try await Self.http.execute(request, timeout: .seconds(20))
         let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        let text = String(buffer: buffer)
+        return Self.answer(status: Int(response.status.code), text: String(buffer: buffer))
+    }
+
+    static func answer(status: Int, text: String) -> Answer {
         let body = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        return Answer(status: Int(response.status.code), body: body, text: text)
+        return Answer(status: status, body: body, text: text)
     }
 }
 

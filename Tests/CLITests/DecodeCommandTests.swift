@@ -7,9 +7,9 @@ struct DecodeCommandTests {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleImages")
 
     @Test("decode --json reads Data Matrix and names the engines of each code, in the order of the files")
-    func jsonNamesEngines() throws {
+    func jsonNamesEngines() async throws {
         let files = ["datamatrix-01-clean.png", "qrcode-01-clean.png", "none-01-white.png", "code128-40-fnc4.png"]
-        let output = try StationProcess.run(["decode", "--json"] + files.map { Self.samples.appendingPathComponent($0).path })
+        let output = try await StationProcess.run(["decode", "--json"] + files.map { Self.samples.appendingPathComponent($0).path })
         #expect(output.status == 0)
         let lines = try output.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
         #expect(lines.compactMap { ($0["file"] as? String).map { ($0 as NSString).lastPathComponent } } == files)
@@ -23,11 +23,11 @@ struct DecodeCommandTests {
     }
 
     @Test("decoder.engines in the config chooses the engines: zbar alone reads no Data Matrix")
-    func engineChoiceFromConfig() throws {
+    func engineChoiceFromConfig() async throws {
         let scratch = try StationProcess.scratch()
         let config = scratch.folder.appendingPathComponent("station.json")
         try Data(#"{"decoder": {"engines": ["zbar"]}}"#.utf8).write(to: config)
-        let output = try StationProcess.run(["--config", config.path, "decode", "--json",
+        let output = try await StationProcess.run(["--config", config.path, "decode", "--json",
                                              Self.samples.appendingPathComponent("datamatrix-01-clean.png").path,
                                              Self.samples.appendingPathComponent("qrcode-01-clean.png").path])
         #expect(output.status == 0)

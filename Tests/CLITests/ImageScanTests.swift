@@ -7,13 +7,13 @@ import Testing
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SampleImages")
 
-    @Test func codesInImageFilesAndFoldersAreScanned() throws {
+    @Test func codesInImageFilesAndFoldersAreScanned() async throws {
         let scratch = try StationProcess.scratch()
         let csv = "asset_tag,name,country\nAST-000456,Desktop,SG\nAST-000123,Printer,SG\nTAG-7781,Jack,MY\n"
         let file = scratch.folder.appendingPathComponent("inventory.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
-        #expect(try StationProcess.run(["--database", scratch.database, "assets", "import", file.path]).status == 0)
-        #expect(try StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "SG"]).status == 0)
+        #expect(try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path]).status == 0)
+        #expect(try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "SG"]).status == 0)
 
         let folder = scratch.folder.appendingPathComponent("labels")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ import Testing
             try FileManager.default.copyItem(at: Self.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("broken.png"))
-        let result = try StationProcess.run(["--database", scratch.database, "audit", "scan", "--json", "--images",
+        let result = try await StationProcess.run(["--database", scratch.database, "audit", "scan", "--json", "--images",
                                              folder.path, Self.samples.appendingPathComponent("code39-01-clean.png").path])
         #expect(result.status == 2, "the broken file makes the exit status 2: \(result.stderr)")
         let objects = try result.lines.map(jsonObject)

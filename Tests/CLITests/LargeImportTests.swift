@@ -15,14 +15,14 @@ import Testing
         try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM assets") ?? -1 }
     }
 
-    @Test func badRowsInSeveralChunksAreListedAndTheFixedFileImportsWhole() throws {
+    @Test func badRowsInSeveralChunksAreListedAndTheFixedFileImportsWhole() async throws {
         let scratch = try StationProcess.scratch()
         let file = scratch.folder.appendingPathComponent("large.csv")
         let bad = [7: "L-X7,,Laptop,XX,", 15_000: "L-3,,Laptop,SG,", 29_999: "L-X29999,LSN-10,Laptop,SG,", 30_001: "L-Y,\"open"]
         let text = Self.csv(30_000, bad: bad)
         #expect(text.utf8.count > 1 << 20)
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let failed = try StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        let failed = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(failed.status != 0)
         for expected in ["line 7: country", "line 15000: asset_tag 'L-3' repeats line 5", "line 29999: serial_num 'LSN-10' repeats line 12",
                          "line 30001: opens a quoted field that never closes"] {
@@ -31,7 +31,7 @@ import Testing
         #expect(try Self.assetCount(scratch.database) == 0)
 
         try Self.csv(30_000).write(to: file, atomically: true, encoding: .utf8)
-        let imported = try StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("Imported 30000 assets"))
         #expect(try Self.assetCount(scratch.database) == 30_000)

@@ -7,16 +7,16 @@ import Testing
 /// A standalone station driven through its command line, on real SQLite files.
 @Suite struct ManualScanTests {
     /// A database with SG and MY assets and a running audit of SG.
-    static func prepared(assets: Int = 20) throws -> (folder: URL, database: String) {
+    static func prepared(assets: Int = 20) async throws -> (folder: URL, database: String) {
         let scratch = try StationProcess.scratch()
         var csv = "asset_tag,serial_num,name,country,status\n"
         for n in 1...assets { csv += "SG-\(n),SN-SG-\(n),Laptop \(n),SG,IN_STOCK\n" }
         csv += "MY-1,SN-MY-1,Laptop MY,MY,IN_STOCK\nSG-ARCH,,Old laptop,SG,ARCHIVED\n"
         let file = scratch.folder.appendingPathComponent("inventory.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
-        let imported = try StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        let started = try StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "sg", "--user", "alice"])
+        let started = try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "sg", "--user", "alice"])
         #expect(started.status == 0, "\(started.stderr)")
         return scratch
     }
@@ -26,10 +26,10 @@ import Testing
         return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM scans") ?? -1 }
     }
 
-    @Test func pipedTagsGiveEachOutcomeAsJSONLines() throws {
-        let (_, database) = try Self.prepared()
+    @Test func pipedTagsGiveEachOutcomeAsJSONLines() async throws {
+        let (_, database) = try await Self.prepared()
         let input = "SG-1\nSG-1\nMY-1\nSN-SG-2\nSG-ARCH\nNOPE-1\n\n   \n"
-        let result = try StationProcess.run(["--database", database, "audit", "scan", "--json", "--user", "bob"], input: Data(input.utf8))
+        let result = try await StationProcess.run(["--database", database, "audit", "scan", "--json", "--user", "bob"], input: Data(input.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try result.lines.map(jsonObject)
         #expect(objects.map { $0["status"] as? String } == ["found_expected", "already_scanned", "unexpected", "found_expected", "unexpected", "unknown"])
@@ -53,9 +53,9 @@ import Testing
         ("bytes that are not UTF-8", Data([0x53, 0x47, 0xFF, 0xFE, 0x0A]), "not UTF-8"),
         ("a megabyte on one line", Data(repeating: 0x41, count: 1_000_000) + Data([10]), "too long"),
     ])
-    func badInputIsRefusedAndStoresNothing(_ name: String, _ input: Data, _ expected: String) throws {
-        let (_, database) = try Self.prepared(assets: 3)
-        let result = try StationProcess.run(["--database", database, "audit", "scan", "--json"], input: input + Data("SG-2\n".utf8))
+    func badInputIsRefusedAndStoresNothing(_ name: String, _ input: Data, _ expected: String) async throws {
+        let (_, database) = try await Self.prepared(assets: 3)
+        let result = try await StationProcess.run(["--database", database, "audit", "scan", "--json"], input: input + Data("SG-2\n".utf8))
         #expect(result.status == 2, "a refused input makes the exit status 2")
         let objects = try result.lines.map(jsonObject)
         #expect(objects.count == 2)
@@ -65,50 +65,50 @@ import Testing
         #expect(try Self.scanCount(database) == 1)
     }
 
-    @Test func unknownCountryIsAClearErrorAndStartsNothing() throws {
+    @Test func unknownCountryIsAClearErrorAndStartsNothing() async throws {
         let scratch = try StationProcess.scratch()
-        let result = try StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "XX"])
+        let result = try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "XX"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("'XX' is not an ISO 3166-1 alpha-2 country code"))
         #expect(result.stderr.split(separator: "\n").count == 1, "one clear line: \(result.stderr)")
-        let status = try StationProcess.run(["--database", scratch.database, "audit", "status", "--json"])
+        let status = try await StationProcess.run(["--database", scratch.database, "audit", "status", "--json"])
         #expect(try jsonObject(status.stdout)["active"] as? Bool == false)
     }
 
-    @Test func scansAfterTheEndAreRefused() throws {
-        let (_, database) = try Self.prepared(assets: 2)
-        #expect(try StationProcess.run(["--database", database, "audit", "end"]).status == 0)
-        let result = try StationProcess.run(["--database", database, "audit", "scan"], input: Data("SG-1\n".utf8))
+    @Test func scansAfterTheEndAreRefused() async throws {
+        let (_, database) = try await Self.prepared(assets: 2)
+        #expect(try await StationProcess.run(["--database", database, "audit", "end"]).status == 0)
+        let result = try await StationProcess.run(["--database", database, "audit", "scan"], input: Data("SG-1\n".utf8))
         #expect(result.status != 0)
         #expect(result.stderr.contains("No audit is running"))
         #expect(try Self.scanCount(database) == 0)
     }
 
-    @Test func badImportListsLinesAndImportsNothing() throws {
+    @Test func badImportListsLinesAndImportsNothing() async throws {
         let scratch = try StationProcess.scratch()
         let csv = "asset_tag,name,country,status\nA-1,One,SG,IN_STOCK\nA-2,,SG,IN_STOCK\nA-1,Dup,SG,IN_STOCK\nA-4,Four,QQ,IN_STOCK\nA-5,Five,SG,BROKEN\n"
         let file = scratch.folder.appendingPathComponent("bad.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
-        let result = try StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        let result = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(result.status != 0)
         for line in ["line 3:", "line 4:", "line 5:", "line 6:"] { #expect(result.stderr.contains(line), "\(line) in \(result.stderr)") }
         #expect(!result.stderr.contains("line 2:"))
-        let list = try StationProcess.run(["--database", scratch.database, "assets", "list", "--json"])
+        let list = try await StationProcess.run(["--database", scratch.database, "assets", "list", "--json"])
         let pagination = try #require(try jsonObject(list.stdout)["pagination"] as? [String: Any])
         #expect(pagination["total"] as? Int == 0)
     }
 
-    @Test func reportsAreWrittenForARunningAudit() throws {
-        let (folder, database) = try Self.prepared(assets: 3)
-        _ = try StationProcess.run(["--database", database, "audit", "scan"], input: Data("SG-1\n=cmd|'/c calc'!A1\n".utf8))
+    @Test func reportsAreWrittenForARunningAudit() async throws {
+        let (folder, database) = try await Self.prepared(assets: 3)
+        _ = try await StationProcess.run(["--database", database, "audit", "scan"], input: Data("SG-1\n=cmd|'/c calc'!A1\n".utf8))
         let csvPath = folder.appendingPathComponent("r.csv").path
-        let csv = try StationProcess.run(["--database", database, "audit", "report", "--format", "csv", "--output", csvPath])
+        let csv = try await StationProcess.run(["--database", database, "audit", "report", "--format", "csv", "--output", csvPath])
         #expect(csv.status == 0, "\(csv.stderr)")
         let text = try String(contentsOfFile: csvPath, encoding: .utf8)
         #expect(text.hasPrefix("identifier,asset_tag,serial_num,name,outcome,reason,first_scanned_at,scan_count,station,user,source\r\n"))
         #expect(text.contains("'=cmd|'/c calc'!A1"), "formula cells are escaped")
         #expect(text.split(separator: "\r\n").count == 5)
-        let json = try StationProcess.run(["--database", database, "audit", "report", "--format", "json"])
+        let json = try await StationProcess.run(["--database", database, "audit", "report", "--format", "json"])
         let object = try jsonObject(json.stdout)
         let summary = try #require(object["summary"] as? [String: Any])
         #expect(summary["scanned_count"] as? Int == 1)
@@ -116,10 +116,10 @@ import Testing
         #expect((object["assets"] as? [Any])?.count == 4)
     }
 
-    @Test func demoRunsAWholeAuditAndWritesBothReports() throws {
+    @Test func demoRunsAWholeAuditAndWritesBothReports() async throws {
         let scratch = try StationProcess.scratch()
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = try StationProcess.run(["demo", "--output", scratch.folder.path], directory: packageRoot)
+        let result = try await StationProcess.run(["demo", "--output", scratch.folder.path], directory: packageRoot)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("FOUND"))
         #expect(result.stdout.contains("ALREADY SCANNED"))

@@ -1,6 +1,7 @@
 import AuditTestSupport
 import Foundation
 import Testing
+import TestKit
 
 /// scripts/schemathesis.sh, bounded, against the built `audit-station serve`: every operation of
 /// /openapi.yaml with a few generated requests, none answered 5xx, every answer as documented.
@@ -9,24 +10,10 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("scripts/schemathesis.sh")
 
     @Test func everyOperationAnswersWithoutServerErrorsAndAsDocumented() async throws {
-        let (status, text) = try await offPool { try Self.run() }
+        let output = try await Child.run("/usr/bin/env", ["bash", Self.script.path, "5", "120"],
+                                         environment: ["AUDIT_STATION": StationProcess.executable.path])
+        let (status, text) = (output.status, output.stdout + output.stderr)
         #expect(status == 0, "schemathesis found problems:\n\(text.suffix(6000))")
         #expect(text.contains("passed"), "no summary from schemathesis:\n\(text.suffix(2000))")
-    }
-
-    private static func run() throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", script.path, "5", "120"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["AUDIT_STATION"] = StationProcess.executable.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -1,14 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Runs the built `audit-station` executable as a child process, as a person or a script would.
 struct StationProcess {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-    }
+    typealias Output = ChildOutput
 
     /// The executable next to the test bundle (swift test builds it because this target
     /// depends on it).
@@ -32,48 +28,16 @@ struct StationProcess {
         return (folder, folder.appendingPathComponent("station.sqlite").path)
     }
 
-    /// Runs to completion, feeding `input` on standard input.
+    /// Runs to completion, feeding `input` on standard input. With `timeout`, a run still going
+    /// then is killed and its output says `hung`: a command that must never hang is caught
+    /// instead of hanging the tests.
     @discardableResult
     static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
-                    directory: URL? = nil, onStart: (pid_t) -> Void = { _ in }) throws -> Output {
-        let process = Process()
-        if let directory { process.currentDirectoryURL = directory }
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        onStart(process.processIdentifier)
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errData = Locked(Data())
-        let errReader = Thread { errData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        errReader.start()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while errReader.isExecuting || !errReader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: errData.get(), as: UTF8.self))
+                    directory: URL? = nil, timeout: Duration? = nil,
+                    onStart: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Output {
+        try await Child.run(executable.path, arguments, environment: environment, input: input, directory: directory,
+                            timeout: timeout, onStart: onStart)
     }
-}
-
-/// A value shared with a reader thread.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
 }
 
 /// Parses one JSON line into a dictionary.

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 
 /// Drives the emulated V4L2 device (Tests/FakeCamera) for end-to-end tests: builds the
 /// LD_PRELOAD library and draws frames; the camera and kiosk tests then run a child process
@@ -12,14 +13,14 @@ public final class FakeCamera {
     public var device = "/dev/video" + String(Int.random(in: 40...99))
     public var environment: [String: String] = [:]
 
-    public init() throws {
+    public init() async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("fakecam-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         library = directory.appendingPathComponent("libfakev4l2.so")
         let cFiles = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
             .filter { $0.hasSuffix(".c") }.map { Self.sources.appendingPathComponent($0).path }
-        try Self.run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
+        try await Self.run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
                      + ["-ldl", "-lpthread", "-lturbojpeg"])
     }
 
@@ -28,9 +29,9 @@ public final class FakeCamera {
     }
 
     /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
-    public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) throws -> String {
+    public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) async throws -> String {
         let path = directory.appendingPathComponent(name + ".pgm").path
-        try Self.run("/usr/bin/env", ["python3", Self.sources.appendingPathComponent("make_frame.py").path,
+        try await Self.run("/usr/bin/env", ["python3", Self.sources.appendingPathComponent("make_frame.py").path,
                                       "--width", "\(width)", "--height", "\(height)", "--out", path] + codes)
         return path
     }
@@ -51,29 +52,16 @@ public final class FakeCamera {
         (try? String(contentsOf: directory.appendingPathComponent("device.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Runs a tool to its end (through swift-subprocess); its standard output, or an error with
+    /// its standard error when it failed.
     @discardableResult
-    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let errors = DispatchQueue(label: "stderr")
-        nonisolated(unsafe) var errorData = Data()
-        errors.async { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errors.sync {}
-        guard process.terminationStatus == 0 else {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+        let output = try await Child.run(tool, arguments, environment: environment)
+        guard output.status == 0 else {
             throw FakeCameraError.failed(tool: URL(fileURLWithPath: tool).lastPathComponent + " " + (arguments.first ?? ""),
-                                         status: process.terminationStatus,
-                                         stderr: String(decoding: errorData, as: UTF8.self))
+                                         status: output.status, stderr: output.stderr)
         }
-        return String(decoding: data, as: UTF8.self)
+        return output.stdout
     }
 }
 

@@ -4,10 +4,10 @@ import Testing
 @testable import Scanning
 
 struct CameraCatalogTests {
-    @Test func listsTheCamerasFormatsAndSizes() throws {
-        let camera = try FakeCamera()
-        try camera.play([(try camera.frame("empty", width: 320, height: 240), 1)], fps: 30, format: "YUYV")
-        let description = try camera.list()
+    @Test func listsTheCamerasFormatsAndSizes() async throws {
+        let camera = try await FakeCamera()
+        try camera.play([(try await camera.frame("empty", width: 320, height: 240), 1)], fps: 30, format: "YUYV")
+        let description = try await camera.list()
         #expect(description["device"] as? String == camera.device)
         #expect(description["driver"] as? String == "fakev4l2")
         let formats = try #require(description["formats"] as? [[String: Any]])

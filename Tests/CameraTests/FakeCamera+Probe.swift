@@ -6,23 +6,23 @@ import Testing
 extension FakeCamera {
     /// Runs the probe until the camera stalls (the playlist ended) or `seconds` pass.
     func probe(config: [String: Any], seconds: Double = 60, exitOnStall: Bool = true,
-               preload: Bool = true) throws -> ProbeOutput {
+               preload: Bool = true) async throws -> ProbeOutput {
         var camera = config
         camera["device"] = camera["device"] ?? device
         let json = String(decoding: try JSONSerialization.data(withJSONObject: camera), as: UTF8.self)
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var env = environment
         if preload { env["LD_PRELOAD"] = library.path }
         var arguments = ["--config", json, "--seconds", "\(seconds)"]
         if exitOnStall { arguments.append("--exit-on-stall") }
-        let output = try Self.run(Self.probePath, arguments, environment: env)
+        let output = try await Self.run(Self.probePath, arguments, environment: env)
         return try ProbeOutput(lines: output)
     }
 
     /// `camera-probe --list`: the catalogue's description of the emulated device.
-    func list() throws -> [String: Any] {
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    func list() async throws -> [String: Any] {
+        var env = environment
         env["LD_PRELOAD"] = library.path
-        let output = try Self.run(Self.probePath, ["--list", device], environment: env)
+        let output = try await Self.run(Self.probePath, ["--list", device], environment: env)
         return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     }
 

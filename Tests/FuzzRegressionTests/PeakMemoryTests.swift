@@ -1,6 +1,7 @@
 import AuditTestSupport
 import Foundation
 import Testing
+import TestKit
 
 /// The built `fuzz-images` (swift test builds it: this target depends on it) replays every image
 /// of FuzzRegressions/images and SampleImages/ in its own process and reports its peak resident
@@ -17,25 +18,18 @@ import Testing
     }()
 
     @Test func everyImageStaysWithin256MiBAboveTheBaseline() async throws {
-        let (status, text) = try await offPool { try Self.runReplay() }
+        let (status, text) = try await Self.runReplay()
         #expect(status == 0, "\(text.suffix(3000))")
         let figure = text.split(separator: "\n").last { $0.hasPrefix("baseline-rss-kib:") }
         let above = try #require(figure?.split(separator: " ").last.flatMap { Int($0) }, "no memory figure in:\n\(text.suffix(2000))")
         #expect(above <= Self.budgetKiB, "peak \(above) KiB above the baseline:\n\(text)")
     }
 
-    /// Runs the replay on a thread of its own (see offPool) and returns its status and output.
-    private static func runReplay() throws -> (Int32, String) {
+    /// Runs the replay to its end; its status and output.
+    private static func runReplay() async throws -> (Int32, String) {
         let samples = Regression.root.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("SampleImages")
-        let process = Process()
-        process.executableURL = replay
-        process.arguments = [Regression.root.appendingPathComponent("images").path, samples.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let output = try await Child.run(replay.path, [Regression.root.appendingPathComponent("images").path, samples.path])
+        return (output.status, output.stdout)
     }
 }

@@ -1,279 +1,282 @@
 import CameraTestSupport
 import Foundation
 import Testing
+import TestKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The kiosk as a person sees it: `audit-station kiosk` in a child process on 127.0.0.1 with a
-/// temporary database, opened in headless Chromium over WebDriver. One browser test at a time,
-/// so Chromium and the kiosk are not starved on a 2-core machine.
-@Suite("The kiosk in a real browser", .serialized)
-struct KioskBrowserTests {
-    static let inventory: [(tag: String, name: String, country: String)] = [
-        ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY"),
-    ]
+extension TimingSensitive {
+    /// The kiosk as a person sees it: `audit-station kiosk` in a child process on 127.0.0.1 with a
+    /// temporary database, opened in headless Chromium over WebDriver. One browser test at a time,
+    /// so Chromium and the kiosk are not starved on a 2-core machine.
+    @Suite("The kiosk in a real browser")
+    struct KioskBrowserTests {
+        static let inventory: [(tag: String, name: String, country: String)] = [
+            ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY"),
+        ]
 
-    @Test("A kiosk started while one audit runs opens on the scanning screen; typed tags show their outcome and numbers")
-    func typedTagsShowTheirOutcomes() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG", "--user", "ann"])
-        try kiosk.start(["--no-camera", "--user", "Ben"])
-        try await withPage(kiosk) { page in
-            // No clicks: straight to scanning, with the entry field focused.
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
-            #expect(try await page.find("#screen-start").isDisplayed() == false)
+        @Test("A kiosk started while one audit runs opens on the scanning screen; typed tags show their outcome and numbers")
+        func typedTagsShowTheirOutcomes() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG", "--user", "ann"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                // No clicks: straight to scanning, with the entry field focused.
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
+                #expect(try await page.find("#screen-start").isDisplayed() == false)
 
-            try await page.type("T-1", expect: "found_expected")
-            #expect(try await page.number("#count-total") == 3)
-            #expect(try await page.number("#count-scanned") == 1)
-            #expect(try await page.number("#count-missing") == 2)
-            #expect(try await page.number("#count-unexpected") == 0)
-            #expect(try await page.find("#outcome").text().contains("Laptop one"))
+                try await page.type("T-1", expect: "found_expected")
+                #expect(try await page.number("#count-total") == 3)
+                #expect(try await page.number("#count-scanned") == 1)
+                #expect(try await page.number("#count-missing") == 2)
+                #expect(try await page.number("#count-unexpected") == 0)
+                #expect(try await page.find("#outcome").text().contains("Laptop one"))
 
-            try await page.type("T-1", expect: "already_scanned")
-            let repeatText = try await page.find("#outcome").text()
-            #expect(repeatText.contains("Ben"), "a repeat says who scanned it first: \(repeatText)")
+                try await page.type("T-1", expect: "already_scanned")
+                let repeatText = try await page.find("#outcome").text()
+                #expect(repeatText.contains("Ben"), "a repeat says who scanned it first: \(repeatText)")
 
-            try await page.type("NOT-A-TAG-404", expect: "unknown")
-            try await page.type("M-1", expect: "unexpected")
-            #expect(try await page.find("#outcome").text().lowercased().contains("country"))
-            try await page.waitUntil("2 unexpected") { try await page.number("#count-unexpected") == 2 }
+                try await page.type("NOT-A-TAG-404", expect: "unknown")
+                try await page.type("M-1", expect: "unexpected")
+                #expect(try await page.find("#outcome").text().lowercased().contains("country"))
+                try await page.waitUntil("2 unexpected") { try await page.number("#count-unexpected") == 2 }
 
-            // A tag of 200 characters is refused with the same message as at the terminal.
-            try await page.type(String(repeating: "A", count: 200), expect: "rejected")
-            #expect(try await page.find("#outcome").text().contains("128"))
-            // The focus is back in the field for the next scan.
-            #expect(try await page.activeElement().attribute("id") == "entry")
-            try await page.expectNoScriptErrors()
-        }
-        let status = try jsonObject(try kiosk.run(["audit", "status", "--json"]))
-        let audit = try #require(status["audit"] as? [String: Any])
-        #expect(audit["scanned_count"] as? Int == 1)
-        #expect(audit["unexpected_count"] as? Int == 2)
-    }
-
-    @Test("A tag held up to the emulated camera shows its outcome with no typing, beside the live preview")
-    func cameraTagsNeedNoTyping() async throws {
-        let camera = try FakeCamera()
-        let blank = try camera.frame("blank", width: 1280, height: 720)
-        let tag = try camera.frame("t2", width: 1280, height: 720, ["--qr", "T-2"])
-        // Blank long enough for the page to open, then the tag for two seconds.
-        try camera.play([(blank, 240), (tag, 60), (blank, 600)], fps: 30)
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        var environment = camera.environment
-        environment["LD_PRELOAD"] = camera.library.path
-        try kiosk.start(["--device", camera.device], environment: environment)
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.waitUntil(timeout: 15, "the preview to show camera frames") {
-                try await page.execute("const i = document.getElementById('preview'); return !!i && i.naturalWidth === 1280").boolValue == true
+                // A tag of 200 characters is refused with the same message as at the terminal.
+                try await page.type(String(repeating: "A", count: 200), expect: "rejected")
+                #expect(try await page.find("#outcome").text().contains("128"))
+                // The focus is back in the field for the next scan.
+                #expect(try await page.activeElement().attribute("id") == "entry")
+                try await page.expectNoScriptErrors()
             }
-            try await page.waitUntil(timeout: 90, "the camera's scan of T-2 on the page") {
-                try await page.outcomes().contains { $0["identifier"]?.stringValue == "T-2" && $0["status"]?.stringValue == "found_expected" }
-            }
-            #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
-            #expect(try await page.number("#count-scanned") == 1)
-            try await page.expectNoScriptErrors()
+            let status = try jsonObject(try await kiosk.run(["audit", "status", "--json"]))
+            let audit = try #require(status["audit"] as? [String: Any])
+            #expect(audit["scanned_count"] as? Int == 1)
+            #expect(audit["unexpected_count"] as? Int == 2)
         }
-        let state = try await kiosk.call("GET", "/api/state")
-        #expect((state.body["camera"] as? [String: Any])?["state"] as? String == "ready")
-        let recent = try #require(state.body["recent"] as? [[String: Any]])
-        #expect(recent.first?["source"] as? String == "camera")
-    }
 
-    @Test("Without a camera the page says so and typing still works")
-    func noCameraStillTakesTypedTags() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        try kiosk.start(["--device", "/dev/video-missing-\(UUID().uuidString.prefix(6))"])
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the camera message") {
-                let text = try await page.find("#camera-status").text().lowercased()
-                return text.contains("camera") && (text.contains("not") || text.contains("no "))
-            }
-            try await page.type("T-3", expect: "found_expected")
-        }
-    }
-
-    @Test("The scanner's name changes on the page, by keyboard, and the next scans are recorded under it")
-    func scannerNameChanges() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        try kiosk.start(["--no-camera", "--user", "Ben"])
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.find("#change-user").sendKeys(Element.enter)
-            try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
-            let field = try await page.find("#user-dialog-name")
-            try await field.clear()
-            try await field.sendKeys("Chidi Okafor" + Element.enter)
-            try await page.waitUntil("the dialog to close") { try await page.find("#user-dialog").isDisplayed() == false }
-            try await page.waitUntil("the entry field to have the focus again") { try await page.activeElement().attribute("id") == "entry" }
-            try await page.type("T-1", expect: "found_expected")
-        }
-        let report = try jsonObject(try kiosk.run(["audit", "report", "--format", "json"]))
-        let row = try #require((report["assets"] as? [[String: Any]])?.first { $0["asset_tag"] as? String == "T-1" })
-        #expect(row["user"] as? String == "Chidi Okafor")
-        // Kept for the station: a restarted kiosk still scans as Chidi Okafor.
-        kiosk.stop()
-        try kiosk.start(["--no-camera", "--user", "Ben"])
-        #expect(try await kiosk.call("GET", "/api/state").body["user"] as? String == "Chidi Okafor")
-    }
-
-    @Test("Two pages on one audit both show each other's scans")
-    func twoPagesSeeEachOther() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        try kiosk.start(["--no-camera"])
-        let driver = try await Chromedriver.start()
-        defer { driver.stop() }
-        let first = try await driver.session()
-        let second = try await driver.session()
-        for page in [first, second] {
-            try await page.open(kiosk.baseURL)
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-        }
-        try await first.type("T-1", expect: "found_expected")
-        try await second.type("T-2", expect: "found_expected")
-        for page in [first, second] {
-            try await page.waitUntil("both scans in the last scans") {
-                let text = try await page.find("#recent").text()
-                return text.contains("T-1") && text.contains("T-2")
-            }
-            try await page.waitUntil("2 scanned on both pages") { try await page.number("#count-scanned") == 2 }
-        }
-        await first.quit()
-        await second.quit()
-    }
-
-    @Test("Start from the page, end with a confirmation by keyboard, and download a CSV whose rows match the store")
-    func startEndAndDownload() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.start(["--no-camera"])
-        var auditID = ""
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
-            let start = try await page.execute("""
-                const b = [...document.querySelectorAll('#screen-start button')].find(b => /start/i.test(b.textContent) && /SG/.test(b.closest('li,tr,div')?.textContent ?? ''));
-                if (b) b.focus();
-                return !!b
-                """)
-            #expect(start.boolValue == true)
-            try await page.activeElement().sendKeys(Element.enter)
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.type("T-1", expect: "found_expected")
-            try await page.type("T-2", expect: "found_expected")
-
-            // Escape keeps scanning.
-            try await page.find("#end-button").sendKeys(Element.enter)
-            try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
-            #expect(try await page.activeElement().attribute("id") == "confirm-no", "the safe choice has the focus")
-            try await page.activeElement().sendKeys(Element.escape)
-            try await page.waitUntil("the dialog to close") { try await page.find("#confirm-dialog").isDisplayed() == false }
-            #expect(try await page.find("#screen-scan").isDisplayed())
-
-            try await page.find("#end-button").sendKeys(Element.enter)
-            try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
-            try await page.find("#confirm-yes").sendKeys(Element.enter)
-            try await page.waitUntil("the summary") { try await page.find("#screen-summary").isDisplayed() }
-            let href = try #require(try await page.find("#download-csv").property("href").stringValue)
-            let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: href)))
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
-            let fromPage = String(decoding: data, as: UTF8.self)
-            auditID = try #require(URLComponents(string: href)?.queryItems?.first { $0.name == "audit_id" }?.value)
-            let fromStore = try kiosk.run(["audit", "report", "--format", "csv", "--audit", auditID])
-            #expect(fromPage == fromStore)
-            #expect(fromPage.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 4, "a header and the three SG assets")
-            #expect(try await page.find("#screen-summary").text().contains("T-3"), "the missing asset is listed")
-        }
-        let history = try kiosk.run(["audit", "history"])
-        #expect(history.contains(auditID.prefix(8)))
-        let after = try await kiosk.call("POST", "/api/scan", json: #"{"identifier":"T-3","scan_id":"after-end"}"#)
-        #expect(after.status == 409)
-    }
-
-    @Test("A reload right after Enter neither loses nor doubles the scan")
-    func reloadMidScan() async throws {
-        let kiosk = try KioskProcess(inventory: Self.inventory)
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        try kiosk.start(["--no-camera"])
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.find("#entry").sendKeys("T-3" + Element.enter)
-            try await page.refresh()
-            try await page.waitUntil("the scanning screen after the reload") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.waitUntil(timeout: 15, "the scan stored") { try await page.number("#count-scanned") == 1 }
-            try await Task.sleep(for: .seconds(2))
-        }
-        let report = try kiosk.run(["audit", "report", "--format", "json"])
-        let assets = try #require(try jsonObject(report)["assets"] as? [[String: Any]])
-        let row = try #require(assets.first { $0["asset_tag"] as? String == "T-3" })
-        #expect(row["scan_count"] as? Int == 1)
-        #expect(row["outcome"] as? String == "scanned")
-    }
-
-    @Test("Connected: with the server down the page says offline, keeps taking scans, and catches up when it is back")
-    func offlineAndBack() async throws {
-        // The server is `audit-station serve` in a process of its own, killed outright (as a
-        // crashed or unplugged server is) and started again on the same port.
-        let server = try KioskProcess(inventory: [("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG")])
-        try server.run(["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
-                       input: "secret-pass\n")
-        try server.serve()
-        let kiosk = try KioskProcess(inventory: [])
-        try kiosk.run(["login", "--server", server.baseURL, "--email", "ann@example.com", "--password-stdin"], input: "secret-pass\n")
-        try kiosk.run(["audit", "start", "--country", "SG"])
-        try kiosk.start(["--no-camera"])
-        try await withPage(kiosk) { page in
-            try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-            try await page.waitUntil("online") { try await page.find("#connection").attribute("data-state") == "online" }
-            try await page.type("T-1", expect: "found_expected")
-
-            server.kill()
-            try await page.waitUntil(timeout: 15, "offline") { try await page.find("#connection").attribute("data-state") == "offline" }
-            try await page.type("T-2", expect: "found_expected")
-            let seen = Locked("")
-            do {
-                try await page.waitUntil(timeout: 20, "2 scanned, one of them waiting to sync") {
-                    let state = try await kiosk.call("GET", "/api/state")
-                    let waiting = (state.body["connection"] as? [String: Any])?["pending_scans"] as? Int ?? 0
-                    let shown = try await page.number("#count-scanned")
-                    seen.set("page shows \(shown ?? -1) scanned; kiosk state \(state.text.prefix(600))")
-                    return shown == 2 && waiting >= 1
+        @Test("A tag held up to the emulated camera shows its outcome with no typing, beside the live preview")
+        func cameraTagsNeedNoTyping() async throws {
+            let camera = try await FakeCamera()
+            let blank = try await camera.frame("blank", width: 1280, height: 720)
+            let tag = try await camera.frame("t2", width: 1280, height: 720, ["--qr", "T-2"])
+            // Blank long enough for the page to open, then the tag for two seconds.
+            try camera.play([(blank, 240), (tag, 60), (blank, 600)], fps: 30)
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            var environment = camera.environment
+            environment["LD_PRELOAD"] = camera.library.path
+            try await kiosk.start(["--device", camera.device], environment: environment)
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil(timeout: 15, "the preview to show camera frames") {
+                    try await page.execute("const i = document.getElementById('preview'); return !!i && i.naturalWidth === 1280").boolValue == true
                 }
-            } catch {
-                throw KioskTestError("\(error); last seen: \(seen.get())")
+                try await page.waitUntil(timeout: 90, "the camera's scan of T-2 on the page") {
+                    try await page.outcomes().contains { $0["identifier"]?.stringValue == "T-2" && $0["status"]?.stringValue == "found_expected" }
+                }
+                #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
+                #expect(try await page.number("#count-scanned") == 1)
+                try await page.expectNoScriptErrors()
             }
+            let state = try await kiosk.call("GET", "/api/state")
+            #expect((state.body["camera"] as? [String: Any])?["state"] as? String == "ready")
+            let recent = try #require(state.body["recent"] as? [[String: Any]])
+            #expect(recent.first?["source"] as? String == "camera")
+        }
 
-            try server.serve(port: server.port)
-            try await page.waitUntil(timeout: 30, "online again with nothing waiting") {
-                let state = try await kiosk.call("GET", "/api/state").body["connection"] as? [String: Any]
-                return try await page.find("#connection").attribute("data-state") == "online" && state?["pending_scans"] as? Int == 0
+        @Test("Without a camera the page says so and typing still works")
+        func noCameraStillTakesTypedTags() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--device", "/dev/video-missing-\(UUID().uuidString.prefix(6))"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the camera message") {
+                    let text = try await page.find("#camera-status").text().lowercased()
+                    return text.contains("camera") && (text.contains("not") || text.contains("no "))
+                }
+                try await page.type("T-3", expect: "found_expected")
             }
         }
-        let status = try jsonObject(try server.run(["audit", "status", "--json"]))
-        let audit = try #require(status["audit"] as? [String: Any])
-        #expect(audit["scanned_count"] as? Int == 2)
-    }
 
-    /// Opens the kiosk in one headless Chromium at 1280×720, runs `body`, and always closes it.
-    func withPage(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
-        let driver = try await Chromedriver.start()
-        defer { driver.stop() }
-        let page = try await driver.session()
-        do {
-            try await page.open(kiosk.baseURL)
-            try await body(page)
-        } catch {
-            let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png").path
-            try? await page.screenshot(to: shot)
-            await page.quit()
-            throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+        @Test("The scanner's name changes on the page, by keyboard, and the next scans are recorded under it")
+        func scannerNameChanges() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.find("#change-user").sendKeys(Element.enter)
+                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                let field = try await page.find("#user-dialog-name")
+                try await field.clear()
+                try await field.sendKeys("Chidi Okafor" + Element.enter)
+                try await page.waitUntil("the dialog to close") { try await page.find("#user-dialog").isDisplayed() == false }
+                try await page.waitUntil("the entry field to have the focus again") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.type("T-1", expect: "found_expected")
+            }
+            let report = try jsonObject(try await kiosk.run(["audit", "report", "--format", "json"]))
+            let row = try #require((report["assets"] as? [[String: Any]])?.first { $0["asset_tag"] as? String == "T-1" })
+            #expect(row["user"] as? String == "Chidi Okafor")
+            // Kept for the station: a restarted kiosk still scans as Chidi Okafor.
+            await kiosk.stop()
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            #expect(try await kiosk.call("GET", "/api/state").body["user"] as? String == "Chidi Okafor")
         }
-        await page.quit()
+
+        @Test("Two pages on one audit both show each other's scans")
+        func twoPagesSeeEachOther() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"])
+            try await Chromedriver.with { driver in
+                let first = try await driver.session()
+                let second = try await driver.session()
+                for page in [first, second] {
+                    try await page.open(kiosk.baseURL)
+                    try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                }
+                try await first.type("T-1", expect: "found_expected")
+                try await second.type("T-2", expect: "found_expected")
+                for page in [first, second] {
+                    try await page.waitUntil("both scans in the last scans") {
+                        let text = try await page.find("#recent").text()
+                        return text.contains("T-1") && text.contains("T-2")
+                    }
+                    try await page.waitUntil("2 scanned on both pages") { try await page.number("#count-scanned") == 2 }
+                }
+                await first.quit()
+                await second.quit()
+            }
+        }
+
+        @Test("Start from the page, end with a confirmation by keyboard, and download a CSV whose rows match the store")
+        func startEndAndDownload() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.start(["--no-camera"])
+            var auditID = ""
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                let start = try await page.execute("""
+                    const b = [...document.querySelectorAll('#screen-start button')].find(b => /start/i.test(b.textContent) && /SG/.test(b.closest('li,tr,div')?.textContent ?? ''));
+                    if (b) b.focus();
+                    return !!b
+                    """)
+                #expect(start.boolValue == true)
+                try await page.activeElement().sendKeys(Element.enter)
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.type("T-1", expect: "found_expected")
+                try await page.type("T-2", expect: "found_expected")
+
+                // Escape keeps scanning.
+                try await page.find("#end-button").sendKeys(Element.enter)
+                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                #expect(try await page.activeElement().attribute("id") == "confirm-no", "the safe choice has the focus")
+                try await page.activeElement().sendKeys(Element.escape)
+                try await page.waitUntil("the dialog to close") { try await page.find("#confirm-dialog").isDisplayed() == false }
+                #expect(try await page.find("#screen-scan").isDisplayed())
+
+                try await page.find("#end-button").sendKeys(Element.enter)
+                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                try await page.find("#confirm-yes").sendKeys(Element.enter)
+                try await page.waitUntil("the summary") { try await page.find("#screen-summary").isDisplayed() }
+                let href = try #require(try await page.find("#download-csv").property("href").stringValue)
+                let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: href)))
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                let fromPage = String(decoding: data, as: UTF8.self)
+                auditID = try #require(URLComponents(string: href)?.queryItems?.first { $0.name == "audit_id" }?.value)
+                let fromStore = try await kiosk.run(["audit", "report", "--format", "csv", "--audit", auditID])
+                #expect(fromPage == fromStore)
+                #expect(fromPage.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 4, "a header and the three SG assets")
+                #expect(try await page.find("#screen-summary").text().contains("T-3"), "the missing asset is listed")
+            }
+            let history = try await kiosk.run(["audit", "history"])
+            #expect(history.contains(auditID.prefix(8)))
+            let after = try await kiosk.call("POST", "/api/scan", json: #"{"identifier":"T-3","scan_id":"after-end"}"#)
+            #expect(after.status == 409)
+        }
+
+        @Test("A reload right after Enter neither loses nor doubles the scan")
+        func reloadMidScan() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.find("#entry").sendKeys("T-3" + Element.enter)
+                try await page.refresh()
+                try await page.waitUntil("the scanning screen after the reload") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil(timeout: 15, "the scan stored") { try await page.number("#count-scanned") == 1 }
+                try await Task.sleep(for: .seconds(2))
+            }
+            let report = try await kiosk.run(["audit", "report", "--format", "json"])
+            let assets = try #require(try jsonObject(report)["assets"] as? [[String: Any]])
+            let row = try #require(assets.first { $0["asset_tag"] as? String == "T-3" })
+            #expect(row["scan_count"] as? Int == 1)
+            #expect(row["outcome"] as? String == "scanned")
+        }
+
+        @Test("Connected: with the server down the page says offline, keeps taking scans, and catches up when it is back")
+        func offlineAndBack() async throws {
+            // The server is `audit-station serve` in a process of its own, killed outright (as a
+            // crashed or unplugged server is) and started again on the same port.
+            let server = try await KioskProcess(inventory: [("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG")])
+            try await server.run(["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
+                           input: "secret-pass\n")
+            try await server.serve()
+            let kiosk = try await KioskProcess(inventory: [])
+            try await kiosk.run(["login", "--server", server.baseURL, "--email", "ann@example.com", "--password-stdin"], input: "secret-pass\n")
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil("online") { try await page.find("#connection").attribute("data-state") == "online" }
+                try await page.type("T-1", expect: "found_expected")
+
+                await server.kill()
+                try await page.waitUntil(timeout: 15, "offline") { try await page.find("#connection").attribute("data-state") == "offline" }
+                try await page.type("T-2", expect: "found_expected")
+                let seen = Locked("")
+                do {
+                    try await page.waitUntil(timeout: 20, "2 scanned, one of them waiting to sync") {
+                        let state = try await kiosk.call("GET", "/api/state")
+                        let waiting = (state.body["connection"] as? [String: Any])?["pending_scans"] as? Int ?? 0
+                        let shown = try await page.number("#count-scanned")
+                        seen.set("page shows \(shown ?? -1) scanned; kiosk state \(state.text.prefix(600))")
+                        return shown == 2 && waiting >= 1
+                    }
+                } catch {
+                    throw KioskTestError("\(error); last seen: \(seen.get())")
+                }
+
+                try await server.serve(port: server.port)
+                try await page.waitUntil(timeout: 30, "online again with nothing waiting") {
+                    let state = try await kiosk.call("GET", "/api/state").body["connection"] as? [String: Any]
+                    return try await page.find("#connection").attribute("data-state") == "online" && state?["pending_scans"] as? Int == 0
+                }
+            }
+            let status = try jsonObject(try await server.run(["audit", "status", "--json"]))
+            let audit = try #require(status["audit"] as? [String: Any])
+            #expect(audit["scanned_count"] as? Int == 2)
+        }
+
+        /// Opens the kiosk in one headless Chromium at 1280×720, runs `body`, and always closes it.
+        func withPage(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
+            try await Chromedriver.with { driver in
+                let page = try await driver.session()
+                do {
+                    try await page.open(kiosk.baseURL)
+                    try await body(page)
+                } catch {
+                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png").path
+                    try? await page.screenshot(to: shot)
+                    await page.quit()
+                    throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+                }
+                await page.quit()
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Testing
+import TestKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ final class KioskProcess: @unchecked Sendable {
     let folder: URL
     let database: String
     private(set) var port = 0
-    private var process: Process?
+    private let child = Locked<RunningChild?>(nil)
     private let log: URL
 
     /// The built executable next to the test bundle.
@@ -30,7 +31,7 @@ final class KioskProcess: @unchecked Sendable {
     }()
 
     /// A fresh database holding `inventory` (asset_tag, name, country rows).
-    init(inventory: [(tag: String, name: String, country: String)]) throws {
+    init(inventory: [(tag: String, name: String, country: String)]) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         database = folder.appendingPathComponent("station.sqlite").path
@@ -39,12 +40,14 @@ final class KioskProcess: @unchecked Sendable {
             let csv = folder.appendingPathComponent("inventory.csv")
             try (["asset_tag,name,country"] + inventory.map { "\($0.tag),\($0.name),\($0.country)" })
                 .joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
-            try run(["assets", "import", csv.path])
+            try await run(["assets", "import", csv.path])
         }
     }
 
+    /// A test that ends without `stop()` leaves nothing running: SIGKILL, never a wait (the
+    /// child's own task reaps it).
     deinit {
-        stop()
+        child.get()?.send(SIGKILL)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -52,41 +55,26 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Runs another command on the same database to completion; its standard output.
     @discardableResult
-    func run(_ arguments: [String], input: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--database", database] + arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let errors = Locked(Data())
-        let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        guard process.terminationStatus == 0 else {
-            throw KioskTestError("audit-station \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors.get(), as: UTF8.self))")
+    func run(_ arguments: [String], input: String = "") async throws -> String {
+        let output = try await Child.run(Self.executable.path, ["--database", database] + arguments, input: Data(input.utf8))
+        guard output.status == 0 else {
+            throw KioskTestError("audit-station \(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)")
         }
-        return String(decoding: out, as: UTF8.self)
+        return output.stdout
     }
 
     /// Starts the kiosk and waits until it listens. `arguments` go after `kiosk`.
-    func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0) throws {
-        try launch(["kiosk", "--port", String(port)] + arguments, environment: environment, what: "the kiosk") { log in
+    func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0) async throws {
+        try await launch(["kiosk", "--port", String(port)] + arguments, environment: environment, what: "the kiosk") { log in
             log.firstMatch(of: /Kiosk on http:\/\/[^:]+:(\d+)/).flatMap { Int($0.1) }
         }
     }
 
     /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
     /// listens; `kill()` stops it at once.
-    func serve(port: Int = 0) throws {
-        let chosen = port == 0 ? try freeTCPPort() : port
-        try launch(["serve", "--port", String(chosen)], environment: [:], what: "serve") { log in
+    func serve(port: Int = 0) async throws {
+        let chosen = port == 0 ? try Loopback.freePort() : port
+        try await launch(["serve", "--port", String(chosen)], environment: [:], what: "serve") { log in
             log.contains("Serving the audit API") ? chosen : nil
         }
     }
@@ -94,53 +82,29 @@ final class KioskProcess: @unchecked Sendable {
     /// Starts a long-running command with its output in the log, and waits up to 30 s until
     /// `listening` finds the port in the log.
     private func launch(_ arguments: [String], environment: [String: String], what: String,
-                        listening: (String) -> Int?) throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--database", database] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let bound = listening(logText) {
-                port = bound
-                return
-            }
-            guard process.isRunning else { throw KioskTestError("\(what) exited \(process.terminationStatus): \(logText)") }
-            Thread.sleep(forTimeInterval: 0.05)
+                        listening: (String) -> Int?) async throws {
+        let started = try await Child.start(Self.executable.path, ["--database", database] + arguments,
+                                            environment: environment, log: log)
+        child.set(started)
+        do {
+            port = try await started.waitForLog(what, listening)
+        } catch let error as ChildError {
+            throw KioskTestError(error.description)
         }
-        throw KioskTestError("\(what) did not start within 30 s: \(logText)")
     }
 
     /// SIGKILL: the process ends at once, as in a crash or a power cut.
-    func kill() {
-        guard let process, process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    func kill() async {
+        await child.get()?.kill9()
     }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-    var isRunning: Bool { process?.isRunning ?? false }
+    var isRunning: Bool { child.get()?.isRunning ?? false }
 
     /// SIGTERM, then SIGKILL after 10 s; returns the exit status.
     @discardableResult
-    func stop() -> Int32? {
-        guard let process, process.isRunning else { return process?.terminationStatus }
-        Glibc.kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+    func stop() async -> Int32? {
+        await child.get()?.stop()
     }
 
     /// One call to the kiosk, as the page makes it.
@@ -164,15 +128,6 @@ final class KioskProcess: @unchecked Sendable {
 struct KioskTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A value shared with a reader thread.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }
 
 /// Parses a JSON object printed by a command.

@@ -1,18 +1,20 @@
 // A small W3C WebDriver client for the kiosk's browser tests: chromedriver + headless Chromium.
 //
-// Foundation only (HTTP over a 127.0.0.1 socket, Process for chromedriver). Every wait is bounded,
-// and Chromedriver.stop() (also run by deinit) kills chromedriver and every Chromium process it started.
+// Foundation only (HTTP over a 127.0.0.1 socket; chromedriver through TestKit's swift-subprocess
+// child). Every wait is bounded, and Chromedriver.stop() kills chromedriver and every Chromium
+// process it started (deinit sends SIGKILL to what is left, without waiting).
 //
-//     let driver = try await Chromedriver.start()
-//     defer { driver.stop() }
+//     try await Chromedriver.with { driver in
 //     let browser = try await driver.session(width: 1280, height: 720)
 //     try await browser.open("http://127.0.0.1:\(port)/")
 //     try await browser.find("#tag").sendKeys("A1" + Element.enter)
 //     try await browser.waitUntil("the result shows A1") { try await browser.find("#result").text() == "A1" }
 //     #expect(try await browser.consoleErrors().isEmpty)
 //     await browser.quit()
+//     }
 
 import Foundation
+import TestKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -166,23 +168,6 @@ private enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
-}
-
-/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, read back, closed).
-func freeTCPPort() throws -> Int {
-    let fd = try Socket.tcp()
-    defer { close(fd) }
-    var address = Socket.loopback(port: 0)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard bound == 0 else { throw WebDriverError("transport", "bind(127.0.0.1:0) failed: errno \(errno)") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let named = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    guard named == 0 else { throw WebDriverError("transport", "getsockname failed: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 // MARK: - HTTP
@@ -363,19 +348,19 @@ private enum ProcessTable {
     #endif
 
     /// SIGTERM, wait up to `grace` seconds, then SIGKILL whatever is left and wait up to 2 s more.
-    static func terminate(_ pids: [Int32], grace: Double = 2) {
+    static func terminate(_ pids: [Int32], grace: Double = 2) async {
         guard !pids.isEmpty else { return }
         for pid in pids { kill(pid, SIGTERM) }
-        if waitGone(pids, timeout: grace) { return }
+        if await waitGone(pids, timeout: grace) { return }
         for pid in pids where isAlive(pid) { kill(pid, SIGKILL) }
-        _ = waitGone(pids, timeout: 2)
+        _ = await waitGone(pids, timeout: 2)
     }
 
-    static func waitGone(_ pids: [Int32], timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+    static func waitGone(_ pids: [Int32], timeout: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while pids.contains(where: isAlive) {
-            if Date() >= deadline { return false }
-            usleep(20_000)
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return true
     }
@@ -394,15 +379,15 @@ final class Chromedriver: @unchecked Sendable {
     /// Holds the browser profiles and chromedriver.log; removed by stop().
     let workDirectory: URL
     var logURL: URL { workDirectory.appendingPathComponent("chromedriver.log") }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     let wire: WebDriverWire
 
-    private let process: Process
+    private let process: RunningChild
     private let lock = NSLock()
     private var stopped = false
     private var sessionCount = 0
 
-    private init(process: Process, port: Int, workDirectory: URL) {
+    private init(process: RunningChild, port: Int, workDirectory: URL) {
         self.process = process
         self.port = port
         self.workDirectory = workDirectory
@@ -410,7 +395,26 @@ final class Chromedriver: @unchecked Sendable {
         self.wire = WebDriverWire(port: port)
     }
 
-    deinit { stop() }
+    /// A driver dropped without `stop()`: SIGKILL to its browsers and itself, never a wait.
+    deinit {
+        guard !stopped else { return }
+        for pid in ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: process.pid) { kill(pid, SIGKILL) }
+        process.send(SIGKILL)
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Runs `body` with a started driver and always stops it, whether `body` returns or throws.
+    static func with<T>(_ body: (Chromedriver) async throws -> T) async throws -> T {
+        let driver = try await start()
+        do {
+            let result = try await body(driver)
+            await driver.stop()
+            return result
+        } catch {
+            await driver.stop()
+            throw error
+        }
+    }
 
     /// Starts chromedriver and waits until `GET /status` says it is ready.
     static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 90) async throws -> Chromedriver {
@@ -430,63 +434,42 @@ final class Chromedriver: @unchecked Sendable {
     }
 
     private static func launch(executable: String, timeout: Double) async throws -> Chromedriver {
-        let port = try freeTCPPort()
+        let port = try Loopback.freePort()
         let workDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("webdriver-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         let logURL = workDirectory.appendingPathComponent("chromedriver.log")
-        guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
-            throw WebDriverError("chromedriver startup", "could not create \(logURL.path)")
-        }
-        let log = try FileHandle(forWritingTo: logURL)
-        defer { try? log.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port=\(port)"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        let driver = Chromedriver(process: process, port: port, workDirectory: workDirectory)
+        // swift-subprocess starts the child with an empty signal mask, so chromedriver (and the
+        // Chromium it starts) can be terminated although the pool's threads block those signals.
+        let process: RunningChild
         do {
-            try runUnblockingTermination(process)
+            process = try await Child.start(executable, ["--port=\(port)"], log: logURL)
         } catch {
             try? FileManager.default.removeItem(at: workDirectory)
             throw WebDriverError("chromedriver startup", "could not run \(executable): \(error)")
         }
+        let driver = Chromedriver(process: process, port: port, workDirectory: workDirectory)
         // From here on, driver.stop() (or deinit) cleans up.
         let started = ContinuousClock.now
         while true {
             if !process.isRunning {
                 let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-                driver.stop()
+                let status = await process.wait()
+                await driver.stop()
                 throw WebDriverError("chromedriver startup",
-                                     "chromedriver exited with status \(process.terminationStatus) on port \(port): \(output.suffix(1000))")
+                                     "chromedriver exited with status \(status) on port \(port): \(output.suffix(1000))")
             }
             if let status = try? await driver.wire.send("GET", "/status", timeout: 2), status["ready"]?.boolValue == true {
                 return driver
             }
             if ContinuousClock.now - started > .seconds(timeout) {
                 let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-                driver.stop()
+                await driver.stop()
                 throw WebDriverError("chromedriver startup",
                                      "chromedriver on port \(port) was not ready after \(timeout) s: \(output.suffix(1000))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-    }
-
-    /// Runs `process` with SIGTERM, SIGINT, SIGHUP and SIGQUIT unblocked on this thread, so that the child
-    /// (and the Chromium it starts, which inherits chromedriver's mask) can be terminated: a child inherits
-    /// the spawning thread's signal mask, and Swift concurrency's dispatch worker threads block them.
-    private static func runUnblockingTermination(_ process: Process) throws {
-        var termination = sigset_t()
-        sigemptyset(&termination)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&termination, signal) }
-        var previous = sigset_t()
-        pthread_sigmask(SIG_UNBLOCK, &termination, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
     }
 
     /// The Chromium flags of every session (and `--window-size`).
@@ -532,28 +515,19 @@ final class Chromedriver: @unchecked Sendable {
         return browser
     }
 
-    /// Kills every browser it started and chromedriver itself, and removes the profiles. Idempotent; blocks ≤ ~8 s.
-    func stop() {
+    /// Kills every browser it started and chromedriver itself, and removes the profiles. Idempotent; waits ≤ ~8 s.
+    func stop() async {
         let alreadyStopped = lock.withLock {
             defer { stopped = true }
             return stopped
         }
         guard !alreadyStopped else { return }
-        let root: Int32? = process.isRunning ? process.processIdentifier : nil
+        let root: Int32? = process.isRunning ? process.pid : nil
         // Browsers first (found by their profile path, or as chromedriver's descendants), then chromedriver.
         let browsers = ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: root)
             .filter { $0 != root }
-        ProcessTable.terminate(browsers)
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                let hardDeadline = Date().addingTimeInterval(2)
-                while process.isRunning && Date() < hardDeadline { usleep(20_000) }
-            }
-        }
+        await ProcessTable.terminate(browsers)
+        await process.stop(grace: .seconds(2))
         try? FileManager.default.removeItem(at: workDirectory)
     }
 }
@@ -734,7 +708,7 @@ struct BrowserSession: Sendable {
     func quit() async {
         _ = try? await wire.send("DELETE", path, timeout: 10)
         // Whatever still runs with this profile (the NUL ends the argument: profile-1 is not profile-10).
-        ProcessTable.terminate(ProcessTable.processes(containing: "--user-data-dir=\(profile.path)\u{0}", orDescendingFrom: nil))
+        await ProcessTable.terminate(ProcessTable.processes(containing: "--user-data-dir=\(profile.path)\u{0}", orDescendingFrom: nil))
         try? FileManager.default.removeItem(at: profile)
     }
 }
