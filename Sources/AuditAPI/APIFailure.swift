@@ -68,12 +68,21 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
 }
 
 extension InventoryError {
-    /// The HTTP status of each error code.
+    /// The HTTP status of each error: the one mapping that the server's API and the kiosk's
+    /// calls both answer with.
+    ///
+    /// "No audit is running" (`NO_ACTIVE_AUDIT`) is 409, not 404: the call and what it names
+    /// exist, and it fails only on the state of the audits, as `AUDIT_ALREADY_ACTIVE` and
+    /// `AUDIT_ENDED` do (SPEC: 409 conflict, "such as an audit already active"); the same call
+    /// succeeds once an audit is started. 404 stays "no such thing": this station's client
+    /// reads a 404 on one of our extension calls as "this server does not offer it", and the
+    /// kiosk's page reloads its state on a 409 from `/api/end`. Clients tell the errors apart by
+    /// the `error` code, so a server that answers 404 here is still read correctly.
     public var httpStatus: Int {
         switch self {
         case .invalid: 422
-        case .notFound, .noActiveAudit: 404
-        case .duplicate, .auditAlreadyActive, .auditEnded, .inUse, .ambiguousAudit: 409
+        case .notFound: 404
+        case .duplicate, .auditAlreadyActive, .noActiveAudit, .auditEnded, .inUse, .ambiguousAudit: 409
         case .forbidden: 403
         case .unauthorized: 401
         case .storage, .unavailable: 503

@@ -1,3 +1,4 @@
+import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
@@ -13,23 +14,16 @@ struct KioskError: Error, Sendable {
     static func invalid(_ message: String) -> KioskError { KioskError(status: .unprocessableContent, code: "INVALID_INPUT", message: message) }
     static func notFound(_ message: String) -> KioskError { KioskError(status: .notFound, code: "NOT_FOUND", message: message) }
 
-    /// The store's and the server's errors, with the status the audit API gives them.
+    /// The store's and the server's errors, with the status the audit API gives them
+    /// (`InventoryError.httpStatus`, the one mapping of both).
     init(_ error: any Error) {
         if let kiosk = error as? KioskError { self = kiosk; return }
         guard let inventory = InventoryError(error) else {
             self.init(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
             return
         }
-        let status: HTTPResponse.Status = switch inventory {
-        case .invalid: .unprocessableContent
-        case .notFound: .notFound
-        case .duplicate, .auditAlreadyActive, .noActiveAudit, .ambiguousAudit, .auditEnded, .inUse: .conflict
-        case .forbidden: .forbidden
-        case .unauthorized: .unauthorized
-        case .storage, .unavailable: .serviceUnavailable
-        }
         let code = if case .invalid = inventory { "INVALID_INPUT" } else { inventory.code }
-        self.init(status: status, code: code, message: inventory.errorDescription ?? "\(inventory)")
+        self.init(status: HTTPResponse.Status(code: inventory.httpStatus), code: code, message: inventory.errorDescription ?? "\(inventory)")
     }
 
     init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {

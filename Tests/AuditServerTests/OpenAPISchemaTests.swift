@@ -89,7 +89,7 @@ final class SchemaCalls: @unchecked Sendable {
         try await inventory(token)
         try await call("POST /api/v1/audit/end", json: nil, token: token, expect: 200)
         try await call("POST /api/v1/audit/scan", json: #"{"identifier":"SG-2","audit_id":"\#(auditID)"}"#, token: token, expect: 409)
-        try await call("POST /api/v1/audit/end", json: "{}", token: token, expect: 404)
+        try await call("POST /api/v1/audit/end", json: "{}", token: token, expect: 409)
         try await call("POST /api/v1/auth/logout", token: token, expect: 200)
         try await call("GET /api/v1/auth/me", token: token, expect: 401)
     }
