@@ -77,9 +77,7 @@ public struct StationReplica: Sendable {
             }
             for (auditID, progress) in latest {
                 guard var session = try Self.session(db, auditID: auditID, decoder: decoder) else { continue }
-                session.totalAssets = progress.totalAssets; session.scannedCount = progress.scannedCount
-                session.missingCount = progress.missingCount; session.unexpectedCount = progress.unexpectedCount
-                session.completionPercentage = progress.completionPercentage
+                session.progress = progress
                 try db.cachedStatement(sql: "UPDATE replica_audits SET session = ? WHERE id = ?")
                     .execute(arguments: [try Self.text(encoder, session), session.id])
             }
@@ -132,12 +130,9 @@ public struct StationReplica: Sendable {
 
         var localSession: AuditSession {
             var local = session
-            let progress = AuditProgress(totalAssets: session.totalAssets,
-                                         scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
-                                         unexpectedCount: session.unexpectedCount + pendingUnexpected)
-            local.totalAssets = progress.totalAssets; local.scannedCount = progress.scannedCount
-            local.missingCount = progress.missingCount; local.unexpectedCount = progress.unexpectedCount
-            local.completionPercentage = progress.completionPercentage
+            local.progress = AuditProgress(totalAssets: session.totalAssets,
+                                           scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
+                                           unexpectedCount: session.unexpectedCount + pendingUnexpected)
             return local
         }
     }

@@ -31,15 +31,15 @@ public struct AuditProgress: Codable, Sendable, Equatable {
     }
 }
 
-/// One audit of one country.
+/// One audit of one country. Its numbers are those of `progress`, kept flat as the API sends them.
 public struct AuditSession: Codable, Sendable, Equatable {
     public var id: AuditID
     public var country: String
-    public var totalAssets: Int
-    public var scannedCount: Int
-    public var missingCount: Int
-    public var unexpectedCount: Int
-    public var completionPercentage: Double
+    public var totalAssets = 0
+    public var scannedCount = 0
+    public var missingCount = 0
+    public var unexpectedCount = 0
+    public var completionPercentage: Double = 0
     public var startedAt: Date
     /// The name of the user who started it.
     public var startedBy: String
@@ -50,15 +50,19 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public init(id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
                 endedAt: Date? = nil, endedBy: String? = nil) {
         self.id = id; self.country = country
-        self.totalAssets = progress.totalAssets; self.scannedCount = progress.scannedCount
-        self.missingCount = progress.missingCount; self.unexpectedCount = progress.unexpectedCount
-        self.completionPercentage = progress.completionPercentage
         self.startedAt = startedAt; self.startedBy = startedBy; self.endedAt = endedAt; self.endedBy = endedBy
         self.isActive = endedAt == nil
+        self.progress = progress
     }
 
+    /// The audit's numbers. Setting them is the one way a session takes new numbers: the
+    /// missing count and the completion come with them, never set apart.
     public var progress: AuditProgress {
-        AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount)
+        get { AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount) }
+        set {
+            totalAssets = newValue.totalAssets; scannedCount = newValue.scannedCount; missingCount = newValue.missingCount
+            unexpectedCount = newValue.unexpectedCount; completionPercentage = newValue.completionPercentage
+        }
     }
 }
 

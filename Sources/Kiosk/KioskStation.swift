@@ -211,7 +211,7 @@ actor KioskStation {
             let decided = if case .decided = event { true } else { false }
             scan = KioskScan(result, origin: origin, pending: isConnected && !decided && result.status != .pending)
             if var current = audit, current.id == result.auditId {
-                current.apply(result.progress)
+                current.progress = result.progress
                 audit = current
             }
         case .refused(let refusal): scan = KioskScan(refusal)
@@ -312,12 +312,5 @@ actor KioskStation {
             connection = next
             publishState()
         }
-    }
-}
-
-extension AuditSession {
-    mutating func apply(_ progress: AuditProgress) {
-        totalAssets = progress.totalAssets; scannedCount = progress.scannedCount; missingCount = progress.missingCount
-        unexpectedCount = progress.unexpectedCount; completionPercentage = progress.completionPercentage
     }
 }
