@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Pure Swift: models, validation, the audit engine, report writers, service protocols.
@@ -31,6 +33,11 @@ let package = Package(
             name: "InventoryStore",
             dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A connected station's outbox and copy of its audits, in the station's SQLite file with migrations of their own.
+        .target(
+            name: "ConnectedStore",
+            dependencies: ["InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The server's services over PostgreSQL (postgres-nio): migrations, the same audit rules.
         .target(
             name: "PostgresStore",
@@ -39,6 +46,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // MARK: scanning targets
@@ -74,11 +82,11 @@ let package = Package(
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
-        // The HTTP client, the remote services and the connected station (replica, outbox, sync).
+        // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
             name: "AuditClient",
             dependencies: [
-                "InventoryCore", "InventoryStore", "AuditAPI",
+                "InventoryCore", "InventoryStore", "ConnectedStore", "AuditAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -112,7 +120,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/kiosk.css"), .embedInCode("Web/kiosk.js")]
+            // The page's files, served by WebAssets.files; the script is ES modules in Web/js.
+            resources: [
+                "index.html", "kiosk.css", "js/main.js", "js/app.js", "js/dom.js", "js/format.js", "js/api.js", "js/screens.js",
+                "js/connection.js", "js/pin.js", "js/start.js", "js/scanqueue.js", "js/outcomes.js", "js/progress.js", "js/recent.js",
+                "js/lists.js", "js/focus.js", "js/dialogs.js", "js/summary.js", "js/camera.js", "js/sound.js",
+            ].map { Resource.embedInCode("Web/\($0)") }
         ),
 
         // The executable: argument parsing, configuration and wiring only.
@@ -133,31 +146,39 @@ let package = Package(
         .executableTarget(name: "fuzz-images", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/images"),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/csv"),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport", "TestKit"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
-        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport"]),
         .testTarget(name: "CLITests", dependencies: [
-            "audit-station", "InventoryCore", "InventoryStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "audit-station", "TestKit", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             "PostgresStore", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // MARK: more test targets
+        // What every test target shares: child processes through swift-subprocess (nothing
+        // blocks a thread of the concurrency pool), loopback stand-ins for dead servers, `Locked`.
+        .target(name: "TestKit", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], path: "Tests/TestKit"),
         // The real server on 127.0.0.1 that the server and client tests share.
         .target(name: "AuditTestSupport", dependencies: [
-            "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
+            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
-            "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
+            "TestKit", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
-            "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
+            "TestKit", "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -167,11 +188,11 @@ let package = Package(
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
         .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),
         // The emulated V4L2 camera (Tests/FakeCamera, loaded with LD_PRELOAD into a child process).
-        .target(name: "CameraTestSupport", path: "Tests/CameraTestSupport"),
-        .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport"]),
+        .target(name: "CameraTestSupport", dependencies: ["TestKit"], path: "Tests/CameraTestSupport"),
+        .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "Kiosk", "InventoryCore", "InventoryStore", "CameraTestSupport",
+            "audit-station", "TestKit", "Kiosk", "InventoryCore", "InventoryStore", "CameraTestSupport",
         ]),
     ],
     cxxLanguageStandard: .cxx17

@@ -5,7 +5,7 @@ import Testing
 @Suite("The audit routes")
 struct AuditRouteTests {
     @Test(arguments: Backend.allCases) func aWholeAuditThroughTheAPI(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
             let countries = try await server.call("GET", "/api/v1/audit/countries", token: token)
@@ -74,7 +74,7 @@ struct AuditRouteTests {
     }
 
     @Test(arguments: Backend.allCases) func aScanWithNoRunningAuditIs409(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("solo@example.com")
             let answer = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: token)
             #expect(answer.status == 409 && answer.error == "NO_ACTIVE_AUDIT")
@@ -83,7 +83,7 @@ struct AuditRouteTests {
 
     @Test("POST /end with no body at all ends the only running audit", arguments: Backend.allCases)
     func endWithoutBody(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("ender@example.com")
             try await server.seed([("E1", "SG")])
             #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token).status == 201)
@@ -97,7 +97,7 @@ struct AuditRouteTests {
 
     @Test("An unknown identifier's asset fields are null in the unexpected list, not left out", arguments: Backend.allCases)
     func unknownIdentifiersSendNullAssetFields(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG")])
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
@@ -113,7 +113,7 @@ struct AuditRouteTests {
 
     @Test("A country the user may audit is listed with 0 assets when it has none", arguments: Backend.allCases)
     func emptyCountriesOfTheUserAreListed(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let staff = try await server.user("sg@example.com", type: "STAFF", countries: ["SG", "MY"], canEditAssets: false)
             try await server.seed([("M1", "MY"), ("T1", "TH")])
             let answer = try await server.call("GET", "/api/v1/audit/countries", token: staff)
@@ -125,7 +125,7 @@ struct AuditRouteTests {
 
     @Test("The scan trail lists every scan in order with who, where, how and the outcome; the summary counts per station and user", arguments: Backend.allCases)
     func theScanTrailAndTallies(backend: Backend) async throws {
-        try await TestServer.with(backend) { server in
+        try await TestServer.routes(backend) { server in
             let ann = try await server.user("ann@example.com")
             let bob = try await server.user("bob@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG")])
