@@ -43,38 +43,31 @@ extension PostgresAuditService {
     /// whole; each cell's bytes go straight to the writer, and chunks of about 1 MB to `output`.
     /// One REPEATABLE READ transaction, so both parts and the summary are of one moment.
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
-        try await database.read { c in
-            try await c.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            do {
-                let audit = try await PGRows.fetchSession(c, id: auditID)
-                var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
-                let flushSize = 1 << 20
-                let columns = ReportWriter.columns.count
-                for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
-                    var binds = PostgresBindings()
-                    binds.append(auditID)
-                    for try await row in try await c.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresDatabase.logger) {
-                        writer.beginRow()
-                        var index = 0
-                        for cell in row where index < columns {
-                            if let bytes = cell.bytes {
-                                bytes.withUnsafeReadableBytes { writer.appendCell($0) }
-                            } else {
-                                writer.appendCell(nil)
-                            }
-                            index += 1
+        try await database.transaction(.snapshotReadOnly) { c in
+            let audit = try await PGRows.fetchSession(c, id: auditID)
+            var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
+            let flushSize = 1 << 20
+            let columns = ReportWriter.columns.count
+            for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
+                var binds = PostgresBindings()
+                binds.append(auditID)
+                for try await row in try await c.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresDatabase.logger) {
+                    writer.beginRow()
+                    var index = 0
+                    for cell in row where index < columns {
+                        if let bytes = cell.bytes {
+                            bytes.withUnsafeReadableBytes { writer.appendCell($0) }
+                        } else {
+                            writer.appendCell(nil)
                         }
-                        writer.endRow()
-                        if writer.buffer.count >= flushSize { try output(writer.drain()) }
+                        index += 1
                     }
+                    writer.endRow()
+                    if writer.buffer.count >= flushSize { try output(writer.drain()) }
                 }
-                writer.finish()
-                try output(writer.drain())
-                try await c.run("COMMIT")
-            } catch {
-                try? await c.run("ROLLBACK")
-                throw error
             }
+            writer.finish()
+            try output(writer.drain())
         }
     }
 

@@ -46,20 +46,14 @@ public final class PostgresDatabase: Sendable {
         catch { throw PostgresErrors.map(error) }
     }
 
-    /// Runs `body` in one READ COMMITTED transaction: committed when it returns, rolled back
-    /// when it throws (and the error rethrown as it was, mapped to an `InventoryError`).
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// Runs `body` in one transaction (postgres-nio's `withTransaction`): committed when it
+    /// returns, rolled back when it throws, and the error rethrown as it was, mapped to an
+    /// `InventoryError`. `mode` is set as the transaction's first statement.
+    func transaction<T: Sendable>(_ mode: TransactionMode = .readCommitted, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { connection in
-                try await connection.run("BEGIN")
-                do {
-                    let value = try await body(connection)
-                    try await connection.run("COMMIT")
-                    return value
-                } catch {
-                    try? await connection.run("ROLLBACK")
-                    throw error
-                }
+            return try await client.withTransaction(logger: Self.logger) { connection in
+                if let setting = mode.setting { try await connection.run(setting) }
+                return try await body(connection)
             }
         } catch { throw PostgresErrors.map(error) }
     }
@@ -115,6 +109,24 @@ public final class PostgresDatabase: Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         if url.tls != .verifyFull { tls.certificateVerification = .none }
         return tls
+    }
+}
+
+/// What a transaction sees and may do.
+enum TransactionMode: Sendable {
+    /// The server's default, PostgreSQL's READ COMMITTED: each statement sees what was
+    /// committed before it began. Nothing is set.
+    case readCommitted
+    /// One snapshot for the whole transaction, which only reads: the parts of a report are of
+    /// one moment.
+    case snapshotReadOnly
+
+    /// The `SET TRANSACTION` that gives this mode, run first in the transaction.
+    var setting: PostgresQuery? {
+        switch self {
+        case .readCommitted: nil
+        case .snapshotReadOnly: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+        }
     }
 }
 

@@ -6,6 +6,11 @@ import PostgresNIO
 /// description says nothing (on purpose), so the server's SQLSTATE and message are read here.
 enum PostgresErrors {
     static func map(_ error: any Error) -> InventoryError {
+        // postgres-nio's `withTransaction` wraps what failed (the body, else COMMIT, else
+        // BEGIN; a failed ROLLBACK after the body's error is not news): that is the error.
+        if let error = error as? PostgresTransactionError, let cause = error.closureError ?? error.commitError ?? error.beginError {
+            return map(cause)
+        }
         if let error = InventoryError(error) { return error }
         guard let error = error as? PSQLError else {
             if error is CancellationError { return .unavailable("the request was cancelled") }

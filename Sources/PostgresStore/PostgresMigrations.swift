@@ -19,8 +19,7 @@ enum PostgresMigrations {
     ]
 
     static func run(on connection: PostgresConnection) async throws {
-        try await connection.run("BEGIN")
-        do {
+        try await connection.withTransaction(logger: PostgresDatabase.logger) { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))")
             try await connection.run("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -31,10 +30,6 @@ enum PostgresMigrations {
                 for statement in migration.statements { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
                 try await connection.run("INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))")
             }
-            try await connection.run("COMMIT")
-        } catch {
-            try? await connection.run("ROLLBACK")
-            throw error
         }
     }
 
