@@ -61,9 +61,11 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
 }
 
 /// The application: the router on `settings.host:settings.port`. `onRunning` gets the bound
-/// port (useful with port 0).
+/// port (useful with port 0). What must run beside the server (a PostgreSQL pool) is added to
+/// its services (`addServices`): they start before the HTTP server, and a graceful shutdown
+/// stops the HTTP server first.
 public func buildApplication(_ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> Application<RouterResponder<AuditRequestContext>> {
     let (router, _) = buildRouter(parts, settings: settings, logger: logger)
     let connections = ConnectionCount()
     let limits = settings.limits

@@ -3,30 +3,34 @@ import InventoryCore
 import Logging
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// One PostgreSQL database shared by every server process that points at it: a pool of
 /// connections, and transactions that turn database failures into `InventoryError`s.
-public final class PostgresDatabase: Sendable {
+///
+/// The pool works while the database runs, as a `Service`: a server's `ServiceGroup` runs it
+/// beside the HTTP server and, on a graceful shutdown, closes it once the HTTP server has
+/// stopped. Anything else runs it for a scope with `whileRunning`. Queries wait until it runs.
+public final class PostgresDatabase: Service, Sendable {
     public let url: PostgresURL
     let client: PostgresClient
     /// The turns this process's scans take at each audit's write.
     let turns = AuditTurns()
     /// The countries of audits seen by this process (see `PostgresAuditService.country(ofAudit:)`).
     let auditCountries = Mutex<[AuditID: String]>([:])
-    private let runner: Task<Void, Never>
 
     static let logger = Logger(label: "audit-station.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     private init(url: PostgresURL, client: PostgresClient) {
         self.url = url
         self.client = client
-        self.runner = Task { await client.run() }
     }
 
     /// Connects once to check the address and the credentials (so a refused connection or a
     /// wrong password is one clear error, not a pool's retries), brings the schema up to date
-    /// under an advisory lock, then opens a pool of up to `maxConnections` connections.
+    /// under an advisory lock, then makes a pool of up to `maxConnections` connections, which
+    /// opens them once it runs (`run`, `whileRunning`).
     public static func open(_ url: PostgresURL, maxConnections: Int = 40) async throws -> PostgresDatabase {
         try await withOneConnection(url) { try await PostgresMigrations.run(on: $0) }
         var configuration = try clientConfiguration(url)
@@ -34,10 +38,20 @@ public final class PostgresDatabase: Sendable {
         return PostgresDatabase(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger))
     }
 
-    /// Closes the pool; queries after this fail.
-    public func close() async {
-        runner.cancel()
-        await runner.value
+    /// Runs the pool until this task is cancelled or its service group shuts down gracefully,
+    /// then closes its connections; queries after that fail. A database runs once.
+    public func run() async {
+        await client.run()
+    }
+
+    /// Runs the pool for the span of `body` and closes it after, whether `body` returns or
+    /// throws: the way to use the database outside a server (a command, a test).
+    public func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
     }
 
     /// Runs `body` on one connection outside a transaction (each statement commits alone).

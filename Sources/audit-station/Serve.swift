@@ -50,15 +50,17 @@ extension AuditStation {
                 }
                 let settings = ServerSettings(host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
                                               signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections))
-                try await database.withBackend(config: config, maxConnections: poolSize) { backend in
-                    let parts = try await ServerParts(backend: backend, settings: settings)
-                    var logger = Logger(label: "audit-station.serve")
-                    logger.logLevel = .info
-                    let app = buildApplication(parts, settings: settings, logger: logger) { port in
-                        Terminal.error("Serving the audit API of \(database.description) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
-                    }
-                    try await app.runService()
+                let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
+                let parts = try await ServerParts(backend: backend, settings: settings)
+                var logger = Logger(label: "audit-station.serve")
+                logger.logLevel = .info
+                var app = buildApplication(parts, settings: settings, logger: logger) { port in
+                    Terminal.error("Serving the audit API of \(database.description) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
                 }
+                // The PostgreSQL pool runs in the server's service group: on SIGTERM or SIGINT the
+                // HTTP server stops first, then the pool closes its connections.
+                if let pool { app.addServices(pool) }
+                try await app.runService()
             }
         }
     }

@@ -41,23 +41,25 @@ enum ServerDatabase {
         return nil
     }
 
-    /// Runs `body` with the back end open (on PostgreSQL: the schema migrated and a pool of
-    /// `maxConnections`), and closes a PostgreSQL pool after it.
-    func withBackend<T>(config: StationConfig, maxConnections: Int = 8, _ body: (ServerBackend) async throws -> T) async throws -> T {
+    /// The back end open (on PostgreSQL: the schema migrated), and on PostgreSQL the pool of
+    /// `maxConnections` that must run while the back end is used: a server runs it among its
+    /// services; `withBackend` runs it for a scope.
+    func open(config: StationConfig, maxConnections: Int = 8) async throws -> (backend: ServerBackend, pool: PostgresDatabase?) {
         switch self {
         case .sqlite(let path):
-            return try await body(.sqlite(try AppDatabase(path: path), caseSensitive: config.caseSensitiveTags,
-                                          defaultStation: config.resolvedStationName))
+            let database = try AppDatabase(path: path)
+            return (.sqlite(database, caseSensitive: config.caseSensitiveTags, defaultStation: config.resolvedStationName), nil)
         case .postgres(let url):
             let database = try await PostgresDatabase.open(url, maxConnections: maxConnections)
-            do {
-                let result = try await body(.postgres(database, caseSensitive: config.caseSensitiveTags, defaultStation: config.resolvedStationName))
-                await database.close()
-                return result
-            } catch {
-                await database.close()
-                throw error
-            }
+            return (.postgres(database, caseSensitive: config.caseSensitiveTags, defaultStation: config.resolvedStationName), database)
         }
+    }
+
+    /// Runs `body` with the back end open (on PostgreSQL: its pool running for the span of
+    /// `body`, and closed after).
+    func withBackend<T>(config: StationConfig, maxConnections: Int = 8, _ body: (ServerBackend) async throws -> T) async throws -> T {
+        let (backend, pool) = try await open(config: config, maxConnections: maxConnections)
+        guard let pool else { return try await body(backend) }
+        return try await pool.whileRunning { try await body(backend) }
     }
 }

@@ -10,19 +10,15 @@ import Testing
 /// servers run at once, and connection failures said in one line.
 @Suite("The server on PostgreSQL")
 struct PostgresBackendTests {
-    /// Two pools on one new database, as two server processes would have; closed after `body`.
+    /// Two pools on one new database, opened (and migrating) at once as two server processes
+    /// would; they run for the span of `body`.
     static func withTwoServers<T>(_ body: (ServerBackend, ServerBackend, PostgresURL) async throws -> T) async throws -> T {
         let url = try await PostgresCluster.shared().newDatabase()
         async let openFirst = PostgresDatabase.open(url, maxConnections: 16)
         async let openSecond = PostgresDatabase.open(url, maxConnections: 16)
         let (first, second) = try await (openFirst, openSecond)
-        do {
-            let result = try await body(.postgres(first), .postgres(second), url)
-            await first.close(); await second.close()
-            return result
-        } catch {
-            await first.close(); await second.close()
-            throw error
+        return try await first.whileRunning {
+            try await second.whileRunning { try await body(.postgres(first), .postgres(second), url) }
         }
     }
 
@@ -75,54 +71,58 @@ struct PostgresBackendTests {
     func aStaleDecisionIsMadeAgain(identifier: String) async throws {
         let url = try await PostgresCluster.shared().newDatabase()
         let database = try await PostgresDatabase.open(url, maxConnections: 4)
-        defer { Task { await database.close() } }
-        let service = PostgresAuditService(database: database)
-        _ = try await PostgresAssetService(database: database).create(AssetInput(assetTag: "A-1", name: "Laptop", country: "SG"))
-        let audit = try await service.start(country: "SG", by: Actor(user: "alice", station: "k1"))
-        let late = try PreparedScan(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"),
-                                    defaultStation: "server")
-        // The late scan decides first, on facts where nothing of the identifier is scanned yet …
-        let decision = try await database.read { c in
-            let facts = try #require(try await PrefetchedLookup.fetch(c, auditID: audit.id, identifier: identifier, scanID: "late",
-                                                                      caseSensitive: true))
-            return try AuditRules.decide(identifier, country: "SG", lookup: facts.lookup)
-        }
-        #expect(decision.firstScan == nil)
-        // … then another scan of the same identifier commits …
-        let first = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "first", deviceName: "k1", user: "alice"))
-        #expect(first.firstScan == nil)
-        // … and the late write, on the old decision, is refused whole.
-        let refusal = try await database.read { c -> String? in
-            do {
-                _ = try await ScanWrite.run(c, late, decision, message: "stale", auditID: audit.id)
-                return nil
-            } catch {
-                return ScanWrite.isStale(error) ? "stale" : "\(error)"
+        try await database.whileRunning {
+            let service = PostgresAuditService(database: database)
+            _ = try await PostgresAssetService(database: database).create(AssetInput(assetTag: "A-1", name: "Laptop", country: "SG"))
+            let audit = try await service.start(country: "SG", by: Actor(user: "alice", station: "k1"))
+            let late = try PreparedScan(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"),
+                                        defaultStation: "server")
+            // The late scan decides first, on facts where nothing of the identifier is scanned yet …
+            let decision = try await database.read { c in
+                let facts = try #require(try await PrefetchedLookup.fetch(c, auditID: audit.id, identifier: identifier, scanID: "late",
+                                                                          caseSensitive: true))
+                return try AuditRules.decide(identifier, country: "SG", lookup: facts.lookup)
             }
+            #expect(decision.firstScan == nil)
+            // … then another scan of the same identifier commits …
+            let first = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "first", deviceName: "k1",
+                                                             user: "alice"))
+            #expect(first.firstScan == nil)
+            // … and the late write, on the old decision, is refused whole.
+            let refusal = try await database.read { c -> String? in
+                do {
+                    _ = try await ScanWrite.run(c, late, decision, message: "stale", auditID: audit.id)
+                    return nil
+                } catch {
+                    return ScanWrite.isStale(error) ? "stale" : "\(error)"
+                }
+            }
+            #expect(refusal == "stale")
+            #expect(try await service.scans(auditID: audit.id, query: ListQuery(page: 1, perPage: 10)).pagination.total == 1)
+            #expect(try await service.audit(id: audit.id).progress.scannedCount == (identifier == "A-1" ? 1 : 0))
+            #expect(try await service.audit(id: audit.id).progress.unexpectedCount == (identifier == "A-1" ? 0 : 1))
+            // Recorded the normal way, the late scan is decided on the new facts: a repeat of the first.
+            let again = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2",
+                                                             user: "bob"))
+            #expect(again.status == (identifier == "A-1" ? .alreadyScanned : .unknown))
+            #expect(again.firstScan?.station == "k1")
+            #expect(try await service.audit(id: audit.id).progress == first.progress)
         }
-        #expect(refusal == "stale")
-        #expect(try await service.scans(auditID: audit.id, query: ListQuery(page: 1, perPage: 10)).pagination.total == 1)
-        #expect(try await service.audit(id: audit.id).progress.scannedCount == (identifier == "A-1" ? 1 : 0))
-        #expect(try await service.audit(id: audit.id).progress.unexpectedCount == (identifier == "A-1" ? 0 : 1))
-        // Recorded the normal way, the late scan is decided on the new facts: a repeat of the first.
-        let again = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"))
-        #expect(again.status == (identifier == "A-1" ? .alreadyScanned : .unknown))
-        #expect(again.firstScan?.station == "k1")
-        #expect(try await service.audit(id: audit.id).progress == first.progress)
     }
 
     @Test("An id with a NUL character, which PostgreSQL cannot store, is the request's error, not the server's")
     func nulInAnIdIsInvalidInput() async throws {
         let url = try await PostgresCluster.shared().newDatabase()
         let database = try await PostgresDatabase.open(url, maxConnections: 2)
-        defer { Task { await database.close() } }
-        let service = PostgresAuditService(database: database)
-        for call in [{ _ = try await service.audit(id: "a\u{0}b") }, { _ = try await service.country(ofAudit: "a\u{0}b") }] {
-            do {
-                try await call()
-                Issue.record("an id with NUL was accepted")
-            } catch let error as InventoryError {
-                guard case .invalid = error else { Issue.record("not an input error: \(error)"); continue }
+        try await database.whileRunning {
+            let service = PostgresAuditService(database: database)
+            for call in [{ _ = try await service.audit(id: "a\u{0}b") }, { _ = try await service.country(ofAudit: "a\u{0}b") }] {
+                do {
+                    try await call()
+                    Issue.record("an id with NUL was accepted")
+                } catch let error as InventoryError {
+                    guard case .invalid = error else { Issue.record("not an input error: \(error)"); continue }
+                }
             }
         }
     }
@@ -152,14 +152,15 @@ struct PostgresBackendTests {
         let database = try await PostgresDatabase.open(url)
         let settings = ServerSettings(host: "127.0.0.1", port: 0, signingKey: .secret(Data(repeating: 7, count: 48)))
         let parts = try await ServerParts(backend: .postgres(database), settings: settings, bcryptCost: 4)
-        try await TestServer.with(parts: parts, settings: settings) { server in
-            let up = try await server.call("GET", "/health")
-            #expect(up.status == 200 && up.data?["database"] as? String == "reachable", "\(up.text)")
-            try await cluster.psql("DROP DATABASE \(url.database) WITH (FORCE)")
-            let down = try await server.call("GET", "/health")
-            #expect(down.status == 503 && down.error == "UNAVAILABLE", "\(down.text)")
+        try await database.whileRunning {
+            try await TestServer.with(parts: parts, settings: settings) { server in
+                let up = try await server.call("GET", "/health")
+                #expect(up.status == 200 && up.data?["database"] as? String == "reachable", "\(up.text)")
+                try await cluster.psql("DROP DATABASE \(url.database) WITH (FORCE)")
+                let down = try await server.call("GET", "/health")
+                #expect(down.status == 503 && down.error == "UNAVAILABLE", "\(down.text)")
+            }
         }
-        await database.close()
     }
 
     @Test("A refused connection, a missing database and a bad URL are one clear line, without the password")
@@ -197,9 +198,8 @@ struct PostgresImportTests {
 
     @Test("Bad rows in any chunk are each reported by line and nothing is stored; a clean file is stored whole", arguments: [true, false])
     func everyBadRowIsNamed(caseSensitive: Bool) async throws {
-        let database = try await PostgresCluster.openNewDatabase()
-        let assets = ServerBackend.postgres(database, caseSensitive: caseSensitive).assets
-        do {
+        try await PostgresCluster.withNewDatabase { database in
+            let assets = ServerBackend.postgres(database, caseSensitive: caseSensitive).assets
             _ = try await assets.create(AssetInput(assetTag: "OLD-1", serialNum: "OLD-SN", name: "Laptop", country: "SG"))
             var rows = (2..<2_502).map { Self.row($0, tag: "N-\($0)", serial: "S-\($0)") }
             rows.append(Self.row(2_502, tag: "N-10"))                         // repeats line 10, two chunks later
@@ -222,10 +222,6 @@ struct PostgresImportTests {
             let clean = (2..<2_502).map { Self.row($0, tag: "N-\($0)", serial: "S-\($0)") }
             #expect(try await assets.importAssets(streaming: Self.chunks(clean, size: 1_000)) { _ in } == 2_500)
             #expect(try await assets.find(identifier: "S-2501")?.assetTag == "N-2501")
-        } catch {
-            await database.close()
-            throw error
         }
-        await database.close()
     }
 }
