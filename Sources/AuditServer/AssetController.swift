@@ -28,22 +28,9 @@ struct AssetController {
             }
             return try Response.envelope(try await assets.find(identifier: identifier))
         }
-        routes.add(.get, Routes.asset, on: router) { _, context in
-            _ = try context.requireUser()
-            return try Response.envelope(try await assets.get(id: try context.id()))
-        }
-        routes.add(.post, Routes.assets, on: router) { request, context in
-            var request = request
-            try context.requireUser().requireAssetEditing()
-            let input = try await request.decodeJSON(AssetInput.self)
-            return try Response.envelope(try await assets.create(input), status: .created, message: "Asset created")
-        }
-        routes.add(.put, Routes.asset, on: router) { request, context in
-            var request = request
-            try context.requireUser().requireAssetEditing()
-            let input = try await request.decodeJSON(AssetInput.self)
-            return try Response.envelope(try await assets.update(id: try context.id(), input), message: "Asset updated")
-        }
+        RecordRoutes<Asset, AssetInput>(collection: Routes.assets, one: Routes.asset, noun: "Asset") { try $0.requireAssetEditing() }
+            .addOne(to: routes, on: router, get: { try await assets.get(id: $0) }, create: { try await assets.create($0) },
+                    update: { try await assets.update(id: $0, $1) })
         routes.add(.delete, Routes.asset, on: router) { request, context in
             try context.requireUser().requireAssetEditing()
             let modeText = request.query("mode") ?? "archive"

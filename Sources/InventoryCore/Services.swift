@@ -148,24 +148,26 @@ extension AssetService {
     }
 }
 
-public protocol AccessoryService: Sendable {
-    func list(query: ListQuery) async throws -> Page<Accessory>
-    func get(id: Int64) async throws -> Accessory
-    func create(_ input: AccessoryInput) async throws -> Accessory
-    func update(id: Int64, _ input: AccessoryInput) async throws -> Accessory
-    /// Refused with `inUse` while any are checked out.
+/// What the services over accessories and over customers have in common: a page of records,
+/// one by id, create and update from the fields a caller gives (`Input`), and delete. The
+/// server's routes, the remote services and the CLI's commands take one path for both.
+public protocol RecordService<Record, Input>: Sendable {
+    associatedtype Record: Sendable
+    associatedtype Input: Sendable
+    func list(query: ListQuery) async throws -> Page<Record>
+    func get(id: Int64) async throws -> Record
+    func create(_ input: Input) async throws -> Record
+    func update(id: Int64, _ input: Input) async throws -> Record
     func delete(id: Int64) async throws
+}
+
+/// Accessories; `delete` is refused with `inUse` while any are checked out.
+public protocol AccessoryService: RecordService where Record == Accessory, Input == AccessoryInput {
     /// No more than are available.
     func checkout(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory
     /// No more than the customer holds.
     func checkin(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory
 }
 
-public protocol CustomerService: Sendable {
-    func list(query: ListQuery) async throws -> Page<Customer>
-    func get(id: Int64) async throws -> Customer
-    func create(_ input: CustomerInput) async throws -> Customer
-    func update(id: Int64, _ input: CustomerInput) async throws -> Customer
-    /// Refused with `inUse` while assets or accessories are assigned.
-    func delete(id: Int64) async throws
-}
+/// Customers; `delete` is refused with `inUse` while assets or accessories are assigned.
+public protocol CustomerService: RecordService where Record == Customer, Input == CustomerInput {}

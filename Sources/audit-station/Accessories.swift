@@ -1,5 +1,4 @@
 import ArgumentParser
-import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -8,7 +7,7 @@ extension AuditStation {
     struct Accessories: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage accessories and check them out to customers.",
-            subcommands: [List.self, Show.self, Create.self, Update.self, Delete.self, Checkout.self, Checkin.self])
+            subcommands: Accessories.commands + [Checkout.self, Checkin.self])
     }
 }
 
@@ -29,76 +28,28 @@ struct AccessoryFields: ParsableArguments {
     }
 }
 
-func show(_ accessory: Accessory, json: Bool) throws {
-    if json { return try Terminal.prettyJSON(accessory) }
-    Terminal.line("\(accessory.id)  \(accessory.name) [\(accessory.category)]  \(accessory.availableQuantity) of \(accessory.totalQuantity) available")
+extension AuditStation.Accessories: RecordKind {
+    static func service(_ context: StationContext) -> any RecordService<Accessory, AccessoryInput> { recordService(context.accessories) }
+    static let noun = "accessory"
+    static let listKey = "accessories"
+    static let abstracts = RecordAbstracts(
+        list: "List accessories.", show: "Show one accessory.", create: "Create an accessory (name and category are required).",
+        update: "Change fields of an accessory.", delete: "Delete an accessory (refused while any are checked out).")
+    static let columns = ["ID", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY"]
+
+    static func row(_ accessory: Accessory) -> [String] {
+        [String(accessory.id), accessory.name, accessory.category, String(accessory.availableQuantity), String(accessory.totalQuantity),
+         accessory.country ?? ""]
+    }
+
+    static func line(_ accessory: Accessory) -> String {
+        "\(accessory.id)  \(accessory.name) [\(accessory.category)]  \(accessory.availableQuantity) of \(accessory.totalQuantity) available"
+    }
+
+    static func input(_ fields: AccessoryFields) -> AccessoryInput { fields.input }
 }
 
 extension AuditStation.Accessories {
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List accessories.")
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var paging: PageOptions
-
-        func run() async throws {
-            try await runReportingErrors {
-                let page = try await StationContext.make(global).accessories.list(query: paging.query)
-                if paging.json { return try Terminal.json(ListResponse(page, key: "accessories")) }
-                Terminal.table(["ID", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY"], page.items.map {
-                    [String($0.id), $0.name, $0.category, String($0.availableQuantity), String($0.totalQuantity), $0.country ?? ""]
-                })
-                Terminal.line(page.pagination.footer)
-            }
-        }
-    }
-
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one accessory.")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).accessories.get(id: id), json: json) }
-        }
-    }
-
-    struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an accessory (name and category are required).")
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var fields: AccessoryFields
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).accessories.create(fields.input), json: json) }
-        }
-    }
-
-    struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change fields of an accessory.")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-        @OptionGroup var fields: AccessoryFields
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).accessories.update(id: id, fields.input), json: json) }
-        }
-    }
-
-    struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an accessory (refused while any are checked out).")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-
-        func run() async throws {
-            try await runReportingErrors {
-                try await StationContext.make(global).accessories.delete(id: id)
-                Terminal.line("Deleted accessory \(id)")
-            }
-        }
-    }
-
     struct Checkout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Check accessories out to a customer (no more than are available).")
         @OptionGroup var global: GlobalOptions
@@ -112,7 +63,7 @@ extension AuditStation.Accessories {
             try await runReportingErrors {
                 let accessory = try await StationContext.make(global).accessories.checkout(
                     id: id, AccessoryMovement(customerId: customerId, quantity: quantity, notes: notes))
-                try show(accessory, json: json)
+                try AuditStation.Accessories.show(accessory, json: json)
             }
         }
     }
@@ -131,7 +82,7 @@ extension AuditStation.Accessories {
             try await runReportingErrors {
                 let accessory = try await StationContext.make(global).accessories.checkin(
                     id: id, AccessoryMovement(customerId: customerId, quantity: quantity, condition: condition, notes: notes))
-                try show(accessory, json: json)
+                try AuditStation.Accessories.show(accessory, json: json)
             }
         }
     }

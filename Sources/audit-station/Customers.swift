@@ -1,5 +1,4 @@
 import ArgumentParser
-import AuditAPI
 import Foundation
 import Station
 import InventoryCore
@@ -8,7 +7,7 @@ extension AuditStation {
     struct Customers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage customers.",
-            subcommands: [List.self, Show.self, Create.self, Update.self, Delete.self])
+            subcommands: Customers.commands)
     }
 }
 
@@ -25,73 +24,23 @@ struct CustomerFields: ParsableArguments {
     }
 }
 
-func show(_ customer: Customer, json: Bool) throws {
-    if json { return try Terminal.prettyJSON(customer) }
-    Terminal.line("\(customer.id)  \(customer.name)  \(customer.contactNumber)  \(customer.country)  \(customer.email ?? "")")
-}
+extension AuditStation.Customers: RecordKind {
+    static func service(_ context: StationContext) -> any RecordService<Customer, CustomerInput> { recordService(context.customers) }
+    static let noun = "customer"
+    static let listKey = "customers"
+    static let abstracts = RecordAbstracts(
+        list: "List customers.", show: "Show one customer.",
+        create: "Create a customer (name, contact number, address and country are required).",
+        update: "Change fields of a customer.", delete: "Delete a customer (refused while assets or accessories are assigned).")
+    static let columns = ["ID", "NAME", "CONTACT", "COUNTRY", "EMAIL"]
 
-extension AuditStation.Customers {
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List customers.")
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var paging: PageOptions
-
-        func run() async throws {
-            try await runReportingErrors {
-                let page = try await StationContext.make(global).customers.list(query: paging.query)
-                if paging.json { return try Terminal.json(ListResponse(page, key: "customers")) }
-                Terminal.table(["ID", "NAME", "CONTACT", "COUNTRY", "EMAIL"], page.items.map {
-                    [String($0.id), $0.name, $0.contactNumber, $0.country, $0.email ?? ""]
-                })
-                Terminal.line(page.pagination.footer)
-            }
-        }
+    static func row(_ customer: Customer) -> [String] {
+        [String(customer.id), customer.name, customer.contactNumber, customer.country, customer.email ?? ""]
     }
 
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one customer.")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).customers.get(id: id), json: json) }
-        }
+    static func line(_ customer: Customer) -> String {
+        "\(customer.id)  \(customer.name)  \(customer.contactNumber)  \(customer.country)  \(customer.email ?? "")"
     }
 
-    struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a customer (name, contact number, address and country are required).")
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var fields: CustomerFields
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).customers.create(fields.input), json: json) }
-        }
-    }
-
-    struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change fields of a customer.")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-        @OptionGroup var fields: CustomerFields
-        @Flag var json = false
-
-        func run() async throws {
-            try await runReportingErrors { try show(try await StationContext.make(global).customers.update(id: id, fields.input), json: json) }
-        }
-    }
-
-    struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a customer (refused while assets or accessories are assigned).")
-        @OptionGroup var global: GlobalOptions
-        @Argument var id: Int64
-
-        func run() async throws {
-            try await runReportingErrors {
-                try await StationContext.make(global).customers.delete(id: id)
-                Terminal.line("Deleted customer \(id)")
-            }
-        }
-    }
+    static func input(_ fields: CustomerFields) -> CustomerInput { fields.input }
 }
