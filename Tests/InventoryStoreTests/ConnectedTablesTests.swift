@@ -173,7 +173,8 @@ struct ConnectedTablesTests {
                            arguments: [session, Date()])
             for index in 1...3 {
                 try db.execute(sql: """
-                    INSERT INTO replica_expected (ref, asset_id, asset_tag, name, status, country, first_scan) VALUES (1, ?, ?, ?, 'IN_STOCK', 'SG', ?)
+                    INSERT INTO replica_expected (ref, asset_id, asset_tag, name, status, country, first_scan)
+                    VALUES (1, ?, ?, ?, 'IN_STOCK', 'SG', ?)
                     """, arguments: [index, "A\(index)", "Laptop \(index)", index == 1 ? firstScan : nil])
             }
             try Self.queue(db, Self.scan("A1", id: "scan-1"))
