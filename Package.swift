@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "InventoryCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         // zxing-cpp 1.4 (C++) behind an extern "C" shim that catches every exception.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
-        .target(name: "Scanning", dependencies: ["InventoryCore", "CZBar", "CZXing", "CPNG", "CTurboJPEG", "CV4L2"]),
+        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPNG", "CTurboJPEG", "CV4L2"]),
         // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
         .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode",
                          exclude: ["pyzbar_speed.py"]),
@@ -90,14 +91,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans.
         .executableTarget(
             name: "server-benchmark",
-            dependencies: ["AuditServer", "AuditClient", "InventoryStore",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["AuditServer", "AuditClient", "AuditAPI", "InventoryCore", "InventoryStore",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio")],
             path: "Benchmarks/server"
         ),
 
@@ -132,8 +135,9 @@ let package = Package(
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore", "Scanning", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
+                "InventoryCore", "InventoryStore", "Scanning", "AuditAPI", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -148,7 +152,9 @@ let package = Package(
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport", "TestKit"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
-        .testTarget(name: "InventoryStoreTests", dependencies: ["InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: [
+            "InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "CLITests", dependencies: [
             "audit-station", "TestKit", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             "PostgresStore", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
@@ -171,18 +177,21 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
-            "TestKit", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "AuditTestSupport",
+            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
             "TestKit", "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
@@ -192,7 +201,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "InventoryCore", "InventoryStore", "CameraTestSupport",
+            "audit-station", "TestKit", "Kiosk", "CameraTestSupport",
         ]),
     ],
     cxxLanguageStandard: .cxx17
