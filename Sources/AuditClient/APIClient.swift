@@ -17,7 +17,7 @@ public struct APIClient: Sendable {
     /// How to log in again, shown with a 401.
     let loginHint: String
 
-    public init(baseURL: String, token: String? = nil, apiKey: String? = nil, http: HTTPClient = .shared,
+    public init(baseURL: String, token: String? = nil, apiKey: String? = nil, http: HTTPClient = .station,
                 timeout: Duration = .seconds(15), loginHint: String? = nil) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token; self.apiKey = apiKey; self.http = http

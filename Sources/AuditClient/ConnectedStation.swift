@@ -34,7 +34,7 @@ public struct ConnectedStation: Sendable {
 
     /// Logs in and saves the token next to the database (mode 0600).
     public static func logIn(server: String, email: String, password: String, deviceName: String, apiKey: String?,
-                             databasePath: String, http: HTTPClient = .shared) async throws -> StationLogin {
+                             databasePath: String, http: HTTPClient = .station) async throws -> StationLogin {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw InventoryError.invalid(ValidationError(field: "server", message: "'\(server)' is not an http:// or https:// address"))
         }
