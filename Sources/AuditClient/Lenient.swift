@@ -62,3 +62,18 @@ extension LenientContainer {
 extension Decoder {
     func lenient() throws -> LenientContainer { try container(keyedBy: AnyKey.self) }
 }
+
+/// The lenient layer over the API's own types: a type of `AuditAPI` or `InventoryCore` that the
+/// station also reads from any server's answer, by the rules above. Its `Codable` stays what our
+/// server writes and reads; this is the one other way to read it, and the client declares no
+/// second copy of a body.
+protocol LenientDecodable: Sendable {
+    init(lenient fields: LenientContainer) throws
+}
+
+/// Reads `Value` through its lenient layer: `client.send(…, as: Lenient<ScanResult>.self).value`.
+struct Lenient<Value: LenientDecodable>: Decodable, Sendable {
+    var value: Value
+
+    init(from decoder: any Decoder) throws { value = try Value(lenient: decoder.lenient()) }
+}

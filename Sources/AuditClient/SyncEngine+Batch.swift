@@ -7,26 +7,13 @@ import ConnectedStore
 /// does): up to 500 scans a call, their answers taken in one local transaction. A server
 /// that answers 404 or 405 does not have the call, and the station goes one by one.
 extension SyncEngine {
-    struct BatchBody: Encodable, Sendable { var scans: [ScanBody] }
-
-    struct WireBatch: Decodable, Sendable { var results: [WireBatchItem] }
-
-    struct WireBatchItem: Decodable, Sendable {
-        var scanId: String?
-        var success: Bool
-        var status: Int?
-        var data: WireScanResult?
-        var error: String?
-        var message: String?
-    }
-
     /// The outcome of each entry in order, or nil when the server has no batch call.
     func pushBatch(_ entries: [OutboxEntry]) async -> [Outcome]? {
-        let answer: WireBatch
+        let answer: BatchScanResponse
         do {
-            guard let offered = try await client.sendIfOffered(.POST, Routes.auditScans, body: BatchBody(scans: entries.map(ScanBody.init)),
-                                                               as: WireBatch.self) else { return nil }
-            answer = offered
+            guard let offered = try await client.sendIfOffered(.POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map(ScanRequest.init)),
+                                                               as: Lenient<BatchScanResponse>.self) else { return nil }
+            answer = offered.value
         } catch let error as InventoryError {
             // Any other refusal is of the call itself (a body this server will not take): go one by one.
             guard let outcome = Self.passing(error) else { return nil }
@@ -34,7 +21,7 @@ extension SyncEngine {
         } catch {
             return entries.map { _ in .retry(error.localizedDescription) }
         }
-        var byID: [String: WireBatchItem] = [:]
+        var byID: [String: BatchScanItem] = [:]
         for item in answer.results { if let id = item.scanId { byID[id] = item } }
         var stored: [(result: ScanResult, entry: OutboxEntry)] = []
         var outcomes: [Outcome] = []
@@ -45,12 +32,12 @@ extension SyncEngine {
             }
             if item.success, let data = item.data {
                 let progress = (try? await progress(of: data, for: entry)) ?? AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
-                stored.append((data.result(for: entry, progress: progress), entry))
+                stored.append((data.answer(for: entry, progress: progress), entry))
                 outcomes.append(.stored)
                 continue
             }
             let message = item.message ?? item.error ?? "refused"
-            switch item.status ?? 0 {
+            switch item.status {
             case 401: outcomes.append(.needsLogin(message))
             case 408, 429, 500...: outcomes.append(.retry(message))
             default:
@@ -64,5 +51,24 @@ extension SyncEngine {
         }
         for (result, entry) in stored { await deliver(entry, result) }
         return outcomes
+    }
+}
+
+/// A batch's answer as any server gives it: `{results: [...]}`, one item per scan with its
+/// `scan_id`, `success`, the `status` `/scan` would have had (missing reads as 0, a refusal),
+/// and the outcome in `data`, read as `/scan`'s answer is. A `data` that is there but is no
+/// answer at all makes the whole batch unreadable, so its scans are sent again.
+extension BatchScanResponse: LenientDecodable {
+    init(lenient fields: LenientContainer) throws {
+        self.init(results: try fields.required("results", as: [Lenient<BatchScanItem>].self).map(\.value))
+    }
+}
+
+extension BatchScanItem: LenientDecodable {
+    init(lenient fields: LenientContainer) throws {
+        self.init(scanId: fields.text("scanId"), success: try fields.required("success", as: Bool.self), status: fields.integer("status") ?? 0,
+                  data: try fields.decodeIfPresent(Lenient<ScanResult>.self, forKey: AnyKey("data"))?.value,
+                  error: fields.text("error"), message: fields.text("message"),
+                  errors: fields.optional("errors", as: [String: [String]].self))
     }
 }

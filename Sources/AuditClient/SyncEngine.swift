@@ -143,8 +143,8 @@ public actor SyncEngine {
 
     func push(_ entry: OutboxEntry) async -> Outcome {
         do {
-            let answer = try await client.send(.POST, Routes.auditScan, body: ScanBody(entry), as: WireScanResult.self)
-            let result = answer.result(for: entry, progress: try await progress(of: answer, for: entry))
+            let answer = try await client.send(.POST, Routes.auditScan, body: ScanRequest(entry), as: Lenient<ScanResult>.self).value
+            let result = answer.answer(for: entry, progress: try await progress(of: answer, for: entry))
             try await replica.applyServerResult(result, for: entry)
             await onResult(entry, result)
             return .stored
@@ -168,8 +168,8 @@ public actor SyncEngine {
     }
 
     /// The audit's numbers from a scan's answer, or worked out here when the server leaves them out.
-    func progress(of answer: WireScanResult, for entry: OutboxEntry) async throws -> AuditProgress {
-        if let given = answer.progress { return given }
+    func progress(of answer: ScanResult, for entry: OutboxEntry) async throws -> AuditProgress {
+        if answer.givesProgress { return answer.progress }
         return try await progressWith(entry)
     }
 }

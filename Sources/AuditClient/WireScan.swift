@@ -49,53 +49,45 @@ extension AuditAsset {
 
 /// The answer to `POST /scan` as any server gives it: SPEC's `{status, message, asset?,
 /// progress}`, where progress may lack `missing_count`, plus what our server adds (the first
-/// scan, the reason, the ids). What is missing comes from the scan the station sent.
-struct WireScanResult: Decodable, Sendable {
-    var status: ScanStatus?
-    var message: String?
-    var asset: AuditAsset?
-    var reason: UnexpectedReason?
-    var firstScan: FirstScan?
-    var progress: AuditProgress?
-
-    init(from decoder: any Decoder) throws {
-        let fields = try decoder.lenient()
-        status = fields.choice("status", as: ScanStatus.self)
-        message = fields.text("message")
-        asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
-        reason = fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason
-        firstScan = fields.optional("firstScan", as: FirstScan.self)
+/// scan, the reason, the ids). What a server leaves out is left empty here, and
+/// `answer(for:progress:)` fills it from the scan the station sent: no status reads as
+/// `.pending` (which a server never answers), no message as "", no progress as zeros, no ids
+/// as "".
+extension ScanResult: LenientDecodable {
+    init(lenient fields: LenientContainer) throws {
+        let asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
+        var progress = AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
         if let numbers = try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress")), let total = numbers.integer("totalAssets") {
             progress = AuditProgress(totalAssets: total, scannedCount: numbers.integer("scannedCount") ?? 0,
                                      unexpectedCount: numbers.integer("unexpectedCount") ?? 0)
         }
+        self.init(identifier: fields.text("identifier") ?? "", status: fields.choice("status", as: ScanStatus.self) ?? .pending,
+                  message: fields.text("message") ?? "", asset: asset, reason: fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason,
+                  firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
+                  auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "")
     }
+
+    /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,
+    /// as scanned or as unexpected, so numbers that are all zero are numbers it did not send.
+    var givesProgress: Bool { progress != AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
 
     /// The result for `entry`: the server's outcome where it gave one, the station's otherwise;
     /// `progress` is the server's when it sent it.
-    func result(for entry: OutboxEntry, progress: AuditProgress) -> ScanResult {
+    func answer(for entry: OutboxEntry, progress: AuditProgress) -> ScanResult {
         // A station's pending is never an answer: a server that says it, or says nothing, about
         // a scan shown pending leaves it decided as unknown.
-        let answered = status == .pending ? nil : status
         let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
-        return ScanResult(identifier: entry.identifier, status: answered ?? local, message: message ?? entry.localMessage,
-                   asset: asset, reason: reason, firstScan: firstScan, progress: progress,
-                   auditId: entry.auditID, scanId: entry.scanID)
+        return ScanResult(identifier: entry.identifier, status: status == .pending ? local : status,
+                          message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
+                          firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID)
     }
 }
 
-/// `POST /scan` with only the fields SPEC defines: `{identifier, audit_id, scan_id, source,
-/// scanned_at, device_name}`. The user comes from the token.
-struct ScanBody: Encodable, Sendable {
-    var identifier: String
-    var auditId: AuditID
-    var scanId: String
-    var source: ScanSource
-    var scannedAt: Date
-    var deviceName: String
-
+extension ScanRequest {
+    /// `POST /scan` of a queued scan, with only the fields SPEC defines: `{identifier, audit_id,
+    /// scan_id, source, scanned_at, device_name}`. The user comes from the token.
     init(_ entry: OutboxEntry) {
-        identifier = entry.identifier; auditId = entry.auditID; scanId = entry.scanID; source = entry.source
-        scannedAt = entry.scannedAt; deviceName = entry.station
+        self.init(identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
+                  scannedAt: entry.scannedAt, deviceName: entry.station)
     }
 }
