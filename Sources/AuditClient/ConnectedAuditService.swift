@@ -45,7 +45,7 @@ public actor ConnectedAuditService: AuditService {
     }
 
     public func countries() async throws -> [CountryCount] {
-        try await client.send(.GET, Routes.auditCountries, as: WireCountries.self).countries
+        try await client.send(.GET, Routes.auditCountries, as: Lenient<CountriesResponse>.self).value.countries
     }
 
     public func activeAudits() async throws -> [AuditSession] {
@@ -74,8 +74,8 @@ public actor ConnectedAuditService: AuditService {
 
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
-            if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: WireAuditAnswer.self) {
-                return answer.audit
+            if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self) {
+                return answer.value.audit
             }
             return try await findAudit(id: id)
         } catch InventoryError.unavailable(let message) {
@@ -86,7 +86,7 @@ public actor ConnectedAuditService: AuditService {
 
     /// Starts the audit on the server and pulls its expected set.
     public func start(country: String, by actor: Actor) async throws -> AuditSession {
-        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: WireAuditAnswer.self).audit
+        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: Lenient<AuditResponse>.self).value.audit
         try await pull(auditID: audit.id, session: audit)
         return audit
     }
@@ -167,7 +167,7 @@ public actor ConnectedAuditService: AuditService {
         if !waiting.isEmpty {
             throw InventoryError.unavailable("\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit")
         }
-        let summary = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: WireEnd.self).summary
+        let summary = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: Lenient<EndResponse>.self).value.summary
         if try await replica.session(auditID: auditID) != nil { try await replica.update(summary.audit) }
         return summary
     }
@@ -186,8 +186,8 @@ public actor ConnectedAuditService: AuditService {
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
         var items: [String: String?] = ["country": country, "page": String(query.page), "per_page": String(query.perPage)]
         if extended == true { items["search"] = query.search }
-        let page = try await client.send(.GET, Routes.auditHistory, query: items, as: WirePage<WireSession>.self).page
-        return Page(items: page.items.map(\.session), pagination: page.pagination)
+        let page = try await client.send(.GET, Routes.auditHistory, query: items, as: WirePage<Lenient<AuditSession>>.self).page
+        return Page(items: page.items.map(\.value), pagination: page.pagination)
     }
 
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {

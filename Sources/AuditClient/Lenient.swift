@@ -68,12 +68,25 @@ extension Decoder {
 /// server writes and reads; this is the one other way to read it, and the client declares no
 /// second copy of a body.
 protocol LenientDecodable: Sendable {
-    init(lenient fields: LenientContainer) throws
+    /// Reads the value; most take `decoder.lenient()`, some also a bare value (a list, a code).
+    init(lenient decoder: any Decoder) throws
 }
 
 /// Reads `Value` through its lenient layer: `client.send(…, as: Lenient<ScanResult>.self).value`.
 struct Lenient<Value: LenientDecodable>: Decodable, Sendable {
     var value: Value
 
-    init(from decoder: any Decoder) throws { value = try Value(lenient: decoder.lenient()) }
+    init(from decoder: any Decoder) throws { value = try Value(lenient: decoder) }
+}
+
+extension LenientContainer {
+    /// A nested value read through its lenient layer; nil when it is missing or unreadable.
+    func lenient<T: LenientDecodable>(_ name: String, as type: T.Type = T.self) -> T? {
+        optional(name, as: Lenient<T>.self)?.value
+    }
+
+    /// A nested list read through its elements' lenient layer; nil when missing or unreadable.
+    func lenientList<T: LenientDecodable>(_ name: String, of type: T.Type = T.self) -> [T]? {
+        optional(name, as: [Lenient<T>].self)?.map(\.value)
+    }
 }

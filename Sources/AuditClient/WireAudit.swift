@@ -6,24 +6,23 @@ import InventoryCore
 /// missing_count, unexpected_count, completion_percentage, started_at, started_by, ended_at?,
 /// is_active`; seed 004 sends `started_by` as a user id and no `ended_by`. The counts the
 /// station can work out (missing, completion) and `is_active` may be missing.
-struct WireSession: Decodable, Sendable {
-    var session: AuditSession
-
-    init(from decoder: any Decoder) throws {
+extension AuditSession: LenientDecodable {
+    init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         guard let id = fields.text("id") else { throw DecodingError.keyNotFound(AnyKey("id"), .init(codingPath: fields.codingPath, debugDescription: "an audit without an id")) }
         let progress = AuditProgress(totalAssets: fields.integer("totalAssets") ?? 0, scannedCount: fields.integer("scannedCount") ?? 0,
                                      unexpectedCount: fields.integer("unexpectedCount") ?? 0)
         let endedAt = fields.optional("endedAt", as: Date.self)
-        session = AuditSession(id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,
-                               startedAt: fields.optional("startedAt", as: Date.self) ?? Date(timeIntervalSince1970: 0),
-                               startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"))
-        if let active = fields.flag("isActive") { session.isActive = active && endedAt == nil }
+        self.init(id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,
+                  startedAt: fields.optional("startedAt", as: Date.self) ?? Date(timeIntervalSince1970: 0),
+                  startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"))
+        if let active = fields.flag("isActive") { isActive = active && endedAt == nil }
     }
 }
 
 /// `GET /status`: `{active, audit}` by SPEC. Our server adds `audits`, every running audit the
-/// user may see; `offersAudits` says whether it came.
+/// user may see; `offersAudits` says whether it came. Not `StatusResponse`, which has no place
+/// for that: the station learns from it whether the server is ours.
 struct WireStatus: Decodable, Sendable {
     var audit: AuditSession?
     var audits: [AuditSession]
@@ -31,67 +30,62 @@ struct WireStatus: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.lenient()
-        let audit = fields.optional("audit", as: WireSession.self)?.session
+        let audit = fields.lenient("audit", as: AuditSession.self)
         let active = fields.flag("active") ?? (audit != nil)
         self.audit = active ? audit : nil
-        let listed = fields.optional("audits", as: [WireSession].self)?.map(\.session)
+        let listed = fields.lenientList("audits", of: AuditSession.self)
         offersAudits = listed != nil
         audits = listed ?? (self.audit.map { [$0] } ?? [])
     }
 }
 
 /// `POST /start` and our `GET /audit/{id}`: `{audit}`.
-struct WireAuditAnswer: Decodable, Sendable {
-    var audit: AuditSession
-    init(from decoder: any Decoder) throws {
-        audit = try decoder.lenient().required("audit", as: WireSession.self).session
+extension AuditResponse: LenientDecodable {
+    init(lenient decoder: any Decoder) throws {
+        self.init(audit: try decoder.lenient().required("audit", as: Lenient<AuditSession>.self).value)
     }
 }
 
 /// `POST /end`: `{audit, summary}`. SPEC does not give the summary's fields, so its lists are
 /// read when they are ours and left empty otherwise.
-struct WireEnd: Decodable, Sendable {
-    var summary: AuditSummary
-
-    init(from decoder: any Decoder) throws {
+extension EndResponse: LenientDecodable {
+    init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let details = (try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("summary")))
-        guard let audit = fields.optional("audit", as: WireSession.self)?.session ?? details?.optional("audit", as: WireSession.self)?.session else {
+        guard let audit = fields.lenient("audit", as: AuditSession.self) ?? details?.lenient("audit", as: AuditSession.self) else {
             throw DecodingError.keyNotFound(AnyKey("audit"), .init(codingPath: fields.codingPath, debugDescription: "no audit in the answer"))
         }
         var ended = audit
         ended.isActive = false
-        summary = AuditSummary(audit: ended, missing: details?.optional("missing", as: [WireAuditAsset].self)?.map(\.asset) ?? [],
-                               unexpected: details?.optional("unexpected", as: [WireAuditAsset].self)?.map(\.asset) ?? [])
+        self.init(summary: AuditSummary(audit: ended, missing: details?.optional("missing", as: [WireAuditAsset].self)?.map(\.asset) ?? [],
+                                        unexpected: details?.optional("unexpected", as: [WireAuditAsset].self)?.map(\.asset) ?? []))
     }
 }
 
-/// `GET /countries`: `{countries: […]}` or the array itself; each entry an object with
-/// `country` (or `code`) and `expected_assets` (or `count`), or just a code.
-struct WireCountries: Decodable, Sendable {
-    var countries: [CountryCount]
-
-    struct Entry: Decodable {
-        var count: CountryCount
-        init(from decoder: any Decoder) throws {
-            if let code = try? decoder.singleValueContainer().decode(String.self) {
-                count = CountryCount(country: code.uppercased(), expectedAssets: 0)
-                return
-            }
-            let fields = try decoder.lenient()
-            guard let code = fields.text("country") ?? fields.text("code") else {
-                throw DecodingError.keyNotFound(AnyKey("country"), .init(codingPath: fields.codingPath, debugDescription: "a country without a code"))
-            }
-            count = CountryCount(country: code.uppercased(), expectedAssets: fields.integer("expectedAssets") ?? fields.integer("count") ?? 0,
-                                 activeAuditId: fields.text("activeAuditId"))
+/// `GET /countries`: `{countries: […]}` or the array itself.
+extension CountriesResponse: LenientDecodable {
+    init(lenient decoder: any Decoder) throws {
+        if let list = try? decoder.singleValueContainer().decode([Lenient<CountryCount>].self) {
+            self.init(countries: list.map(\.value))
+        } else {
+            self.init(countries: try decoder.lenient().required("countries", as: [Lenient<CountryCount>].self).map(\.value))
         }
     }
+}
 
-    init(from decoder: any Decoder) throws {
-        if let list = try? decoder.singleValueContainer().decode([Entry].self) {
-            countries = list.map(\.count)
-        } else {
-            countries = try decoder.lenient().required("countries", as: [Entry].self).map(\.count)
+/// A country of `GET /countries`: an object with `country` (or `code`) and `expected_assets`
+/// (or `count`), or just a code.
+extension CountryCount: LenientDecodable {
+    init(lenient decoder: any Decoder) throws {
+        if let code = try? decoder.singleValueContainer().decode(String.self) {
+            self.init(country: code.uppercased(), expectedAssets: 0)
+            return
         }
+        let fields = try decoder.lenient()
+        guard let code = fields.text("country") ?? fields.text("code") else {
+            throw DecodingError.keyNotFound(AnyKey("country"), .init(codingPath: fields.codingPath, debugDescription: "a country without a code"))
+        }
+        self.init(country: code.uppercased(), expectedAssets: fields.integer("expectedAssets") ?? fields.integer("count") ?? 0,
+                  activeAuditId: fields.text("activeAuditId"))
     }
 }

@@ -54,7 +54,8 @@ extension AuditAsset {
 /// `.pending` (which a server never answers), no message as "", no progress as zeros, no ids
 /// as "".
 extension ScanResult: LenientDecodable {
-    init(lenient fields: LenientContainer) throws {
+    init(lenient decoder: any Decoder) throws {
+        let fields = try decoder.lenient()
         let asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
         var progress = AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
         if let numbers = try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress")), let total = numbers.integer("totalAssets") {
