@@ -151,8 +151,8 @@ let package = Package(
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/csv"),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport", "TestKit"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore"]),
-        .testTarget(name: "InventoryStoreTests", dependencies: [
+        .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore", "TestKit"]),
+        .testTarget(name: "InventoryStoreTests", dependencies: ["TestKit",
             "InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CLITests", dependencies: [

@@ -1,6 +1,7 @@
 import Foundation
 import InventoryCore
 import Testing
+import TestKit
 
 @Suite("Report writers")
 struct ReportWriterTests {

@@ -2,6 +2,7 @@ import Foundation
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// Gathers the chunks a report writes, which come from the database's thread.
 final class ReportSink: @unchecked Sendable {
@@ -50,7 +51,7 @@ struct ReportTests {
 
     @Test func csvIsRFC4180WithFormulaCellsEscaped() async throws {
         let (_, service, audit) = try await Self.audited()
-        let records = try await RFC4180Parser.parse(Self.report(service, audit, .csv).0)
+        let records = try await StrictCSV.parse(Self.report(service, audit, .csv).0)
         #expect(records.first == ReportWriter.columns)
         #expect(records.count == 1 + 7 + 2)
         #expect(records.allSatisfy { $0.count == ReportWriter.columns.count })
@@ -119,7 +120,7 @@ struct ReportTests {
         let before = try #require(running?["assets"] as? [[String: Any]]).map { NSDictionary(dictionary: $0) }
         let after = try #require(ended["assets"] as? [[String: Any]]).map { NSDictionary(dictionary: $0) }
         #expect(before == after)
-        let csv = try await RFC4180Parser.parse(Self.report(service, audit, .csv).0)
+        let csv = try await StrictCSV.parse(Self.report(service, audit, .csv).0)
         #expect(csv.count == 10 && csv.dropFirst().filter { $0[4] == "missing" }.count == 5)
     }
 
@@ -132,7 +133,7 @@ struct ReportTests {
         for n in stride(from: 0, to: 20_000, by: 1_000) { _ = try await service.record(ScanRequest(identifier: "BULK-\(n)", auditId: audit)) }
         let (csv, csvChunks) = try await Self.report(service, audit, .csv)
         #expect(csvChunks > 1)
-        let records = try RFC4180Parser.parse(csv)
+        let records = try StrictCSV.parse(csv)
         #expect(records.count == 20_001 && records.dropFirst().filter { $0[4] == "scanned" }.count == 20)
         let (json, jsonChunks) = try await Self.report(service, audit, .json)
         #expect(jsonChunks > 1)
@@ -148,6 +149,6 @@ struct ReportTests {
         let root = try #require(try await JSONSerialization.jsonObject(with: Self.report(service, audit.id, .json).0) as? [String: Any])
         #expect((root["summary"] as? [String: Any])?["completion_percentage"] as? Double == 100)
         #expect((root["assets"] as? [Any])?.isEmpty == true)
-        #expect(try await RFC4180Parser.parse(Self.report(service, audit.id, .csv).0) == [ReportWriter.columns])
+        #expect(try await StrictCSV.parse(Self.report(service, audit.id, .csv).0) == [ReportWriter.columns])
     }
 }

@@ -1,14 +1,21 @@
 import Foundation
 
-/// A strict RFC 4180 reader for checking written CSV: records end in CRLF, a quote may only
-/// open a field, and a closing quote must be followed by a comma or the record's end.
-enum StrictCSV {
-    struct Malformed: Error, Equatable {
-        let offset: Int
-        let problem: String
+/// A strict RFC 4180 reader for checking written CSV (the report writer's and the reports the
+/// stores give): every record ends in CRLF, a quote may only open a field, and a closing quote
+/// must be followed by a comma or the record's end. Anything else is an error, so a file that
+/// parses here is well-formed.
+public enum StrictCSV {
+    public struct Malformed: Error, Equatable, CustomStringConvertible {
+        public let offset: Int
+        public let problem: String
+        public var description: String { "byte \(offset): \(problem)" }
     }
 
-    static func parse(_ bytes: [UInt8]) throws(Malformed) -> [[String]] {
+    public static func parse(_ data: Data) throws(Malformed) -> [[String]] {
+        try parse([UInt8](data))
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(Malformed) -> [[String]] {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 13, lf: UInt8 = 10
         var records: [[String]] = [], record: [String] = [], field: [UInt8] = []
         var inQuotes = false, wasQuoted = false
