@@ -62,7 +62,8 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .tooManyAttempts(let seconds): "Too many wrong passwords; try again in \(seconds) s"
         case .serverBusy(let seconds): "The server has as many connections as it takes; try again in \(seconds) s"
         case .requestTimeout(let seconds): "The request's headers did not arrive within \(seconds) s; the connection is closed"
-        case .internalError: "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
+        case .internalError:
+            "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
         }
     }
 }

@@ -14,7 +14,9 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     public var deviceName: String
 
     public init(email: String, password: String, deviceName: String) {
-        self.email = email; self.password = password; self.deviceName = deviceName
+        self.email = email
+        self.password = password
+        self.deviceName = deviceName
     }
 }
 
@@ -28,8 +30,12 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var countries: [String]
 
     public init(id: Int64, name: String, email: String, userType: UserType, canEditAssets: Bool, countries: [String]) {
-        self.id = id; self.name = name; self.email = email; self.userType = userType
-        self.canEditAssets = canEditAssets; self.countries = countries
+        self.id = id
+        self.name = name
+        self.email = email
+        self.userType = userType
+        self.canEditAssets = canEditAssets
+        self.countries = countries
     }
 
     /// Whether the user may audit `country`.
@@ -48,7 +54,11 @@ public struct LoginResponse: Codable, Sendable, Equatable {
     public var abilities: [String: [String]]
 
     public init(token: String, expiresAt: Date, user: UserInfo, abilities: [String: [String]]) {
-        self.token = token; self.tokenType = "Bearer"; self.expiresAt = expiresAt; self.user = user; self.abilities = abilities
+        self.token = token
+        self.tokenType = "Bearer"
+        self.expiresAt = expiresAt
+        self.user = user
+        self.abilities = abilities
     }
 }
 
@@ -62,7 +72,7 @@ extension UserInfo {
             "audit": userType == .client ? read : read + ["start", "scan", "end"],
             "assets": editsAssets ? read + write + ["transfer", "import"] : read,
             "accessories": editsAssets ? read + write + ["checkout", "checkin"] : read,
-            "customers": userType == .client ? read : read + write,
+            "customers": userType == .client ? read : read + write
         ]
     }
 }

@@ -22,19 +22,33 @@ public struct BatchScanItem: Codable, Sendable, Equatable {
     public var errors: [String: [String]]?
 
     public init(scanId: String?, result: ScanResult) {
-        self.scanId = scanId; success = true; status = 200; data = result
+        self.scanId = scanId
+        success = true
+        status = 200
+        data = result
     }
 
     public init(scanId: String?, failure: FailureEnvelope, status: Int) {
-        self.scanId = scanId; success = false; self.status = status
-        error = failure.error; message = failure.message; errors = failure.errors
+        self.scanId = scanId
+        success = false
+        self.status = status
+        error = failure.error
+        message = failure.message
+        errors = failure.errors
     }
 
     /// An answer as it came, such as a client reads from another server.
-    public init(scanId: String?, success: Bool, status: Int, data: ScanResult?, error: String?, message: String?,
-                errors: [String: [String]]? = nil) {
-        self.scanId = scanId; self.success = success; self.status = status; self.data = data
-        self.error = error; self.message = message; self.errors = errors
+    public init(
+        scanId: String?, success: Bool, status: Int, data: ScanResult?, error: String?, message: String?,
+        errors: [String: [String]]? = nil
+    ) {
+        self.scanId = scanId
+        self.success = success
+        self.status = status
+        self.data = data
+        self.error = error
+        self.message = message
+        self.errors = errors
     }
 }
 

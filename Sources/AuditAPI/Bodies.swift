@@ -20,7 +20,9 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var audit: AuditSession?
     public var audits: [AuditSession]
     public init(audit: AuditSession?, audits: [AuditSession]) {
-        self.active = audit != nil; self.audit = audit; self.audits = audits
+        self.active = audit != nil
+        self.audit = audit
+        self.audits = audits
     }
 }
 
@@ -32,7 +34,10 @@ public struct AuditResponse: Codable, Sendable, Equatable {
 public struct EndResponse: Codable, Sendable, Equatable {
     public var audit: AuditSession
     public var summary: AuditSummary
-    public init(summary: AuditSummary) { self.audit = summary.audit; self.summary = summary }
+    public init(summary: AuditSummary) {
+        self.audit = summary.audit
+        self.summary = summary
+    }
 }
 
 public struct CountriesResponse: Codable, Sendable, Equatable {
@@ -46,7 +51,11 @@ public struct ListResponse<Item: Codable & Sendable>: Codable, Sendable {
     public var pagination: Pagination
     public var key: String
 
-    public init(_ page: Page<Item>, key: String) { self.items = page.items; self.pagination = page.pagination; self.key = key }
+    public init(_ page: Page<Item>, key: String) {
+        self.items = page.items
+        self.pagination = page.pagination
+        self.key = key
+    }
 
     public var page: Page<Item> { Page(items: items, pagination: pagination) }
 
@@ -96,7 +105,10 @@ public struct ImportResponse: Codable, Sendable, Equatable {
 public struct DeleteAssetResponse: Codable, Sendable, Equatable {
     public var asset: Asset?
     public var deleted: Bool
-    public init(asset: Asset?) { self.asset = asset; self.deleted = asset == nil }
+    public init(asset: Asset?) {
+        self.asset = asset
+        self.deleted = asset == nil
+    }
 }
 
 /// `GET /health`.
@@ -104,7 +116,10 @@ public struct HealthResponse: Codable, Sendable, Equatable {
     public var status: String
     /// "reachable" once the server has reached its database for this answer.
     public var database: String?
-    public init(status: String = "ok", database: String? = nil) { self.status = status; self.database = database }
+    public init(status: String = "ok", database: String? = nil) {
+        self.status = status
+        self.database = database
+    }
 }
 
 /// `POST /api/v2/accessories/{id}/checkout` and `/checkin`: quantity defaults to 1.
@@ -115,7 +130,10 @@ public struct MovementBody: Codable, Sendable, Equatable {
     public var notes: String?
 
     public init(_ movement: AccessoryMovement) {
-        customerId = movement.customerId; quantity = movement.quantity; condition = movement.condition; notes = movement.notes
+        customerId = movement.customerId
+        quantity = movement.quantity
+        condition = movement.condition
+        notes = movement.notes
     }
 
     public var movement: AccessoryMovement {

@@ -7,7 +7,10 @@ public struct SuccessEnvelope<Payload: Encodable & Sendable>: Encodable, Sendabl
     public var data: Payload
     public var message: String
 
-    public init(data: Payload, message: String = "OK") { self.data = data; self.message = message }
+    public init(data: Payload, message: String = "OK") {
+        self.data = data
+        self.message = message
+    }
 }
 
 /// A failed answer: `{"success": false, "error": "CODE", "message": "…", "errors": {"field": ["…"]}}`.
@@ -21,7 +24,10 @@ public struct FailureEnvelope: Codable, Sendable, Equatable {
     public var data: FailureDetail?
 
     public init(error: String, message: String, errors: [String: [String]]? = nil, data: FailureDetail? = nil) {
-        self.error = error; self.message = message; self.errors = errors; self.data = data
+        self.error = error
+        self.message = message
+        self.errors = errors
+        self.data = data
     }
 }
 
@@ -35,7 +41,11 @@ public struct FailureDetail: Codable, Sendable, Equatable {
     public var value: String?
 
     public init(auditId: AuditID? = nil, country: String? = nil, countries: [String]? = nil, field: String? = nil, value: String? = nil) {
-        self.auditId = auditId; self.country = country; self.countries = countries; self.field = field; self.value = value
+        self.auditId = auditId
+        self.country = country
+        self.countries = countries
+        self.field = field
+        self.value = value
     }
 }
 

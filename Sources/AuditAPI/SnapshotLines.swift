@@ -24,13 +24,22 @@ import InventoryCore
 public enum SnapshotLines {
     public static let contentType = "application/x-ndjson"
 
-    public struct Header: Codable, Sendable { public var audit: AuditSession; public init(audit: AuditSession) { self.audit = audit } }
+    public struct Header: Codable, Sendable {
+        public var audit: AuditSession
+        public init(audit: AuditSession) { self.audit = audit }
+    }
     public struct Counts: Codable, Sendable, Equatable {
         public var expected: Int
         public var unexpected: Int
-        public init(expected: Int, unexpected: Int) { self.expected = expected; self.unexpected = unexpected }
+        public init(expected: Int, unexpected: Int) {
+            self.expected = expected
+            self.unexpected = unexpected
+        }
     }
-    public struct End: Codable, Sendable { public var end: Counts; public init(end: Counts) { self.end = end } }
+    public struct End: Codable, Sendable {
+        public var end: Counts
+        public init(end: Counts) { self.end = end }
+    }
 
     /// A line of the stream, as the station reads it.
     public enum Line: Sendable, Equatable {
@@ -54,20 +63,34 @@ public enum SnapshotLines {
         let asset = entry.asset
         out.append(contentsOf: #"["e","#.utf8)
         out.append(contentsOf: String(asset.id).utf8)
-        for text in [asset.assetTag, asset.serialNum, asset.name, asset.model, asset.status.rawValue, asset.location,
-                     asset.company, asset.country] { comma(&out); string(text, &out) }
+        for text in [
+            asset.assetTag, asset.serialNum, asset.name, asset.model, asset.status.rawValue, asset.location,
+            asset.company, asset.country
+        ] {
+            comma(&out)
+            string(text, &out)
+        }
         firstScan(entry.firstScan, &out)
         out.append(contentsOf: "]\n".utf8)
     }
 
     public static func append(_ entry: AuditSnapshot.Unexpected, to out: inout [UInt8]) {
         out.append(contentsOf: #"["u","#.utf8)
-        string(entry.key, &out); comma(&out); string(entry.identifier, &out); comma(&out); string(entry.reason.rawValue, &out)
+        string(entry.key, &out)
+        comma(&out)
+        string(entry.identifier, &out)
+        comma(&out)
+        string(entry.reason.rawValue, &out)
         comma(&out)
         if let id = entry.asset?.id { out.append(contentsOf: String(id).utf8) } else { out.append(contentsOf: "null".utf8) }
         let asset = entry.asset
-        for text in [asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue, asset?.location,
-                     asset?.company, asset?.country] { comma(&out); string(text, &out) }
+        for text in [
+            asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue, asset?.location,
+            asset?.company, asset?.country
+        ] {
+            comma(&out)
+            string(text, &out)
+        }
         firstScan(entry.firstScan, &out)
         out.append(contentsOf: "]\n".utf8)
     }
@@ -78,19 +101,28 @@ public enum SnapshotLines {
 
     private static func firstScan(_ scan: FirstScan?, _ out: inout [UInt8]) {
         for text in [scan.map { ISOTime.string($0.scannedAt) }, scan?.station, scan?.user, scan?.source.rawValue] {
-            comma(&out); string(text, &out)
+            comma(&out)
+            string(text, &out)
         }
     }
 
     /// A JSON string (or null), escaping what JSON requires.
     static func string(_ text: String?, _ out: inout [UInt8]) {
-        guard let text else { out.append(contentsOf: "null".utf8); return }
+        guard let text else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
         out.append(UInt8(ascii: "\""))
         let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case 0..<0x20: out.append(contentsOf: #"\u00"#.utf8); out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 15)])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case 0..<0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 15)])
             default: out.append(byte)
             }
         }
@@ -120,11 +152,14 @@ public enum SnapshotLines {
             let scan = try cursor.firstScan()
             try cursor.expect(UInt8(ascii: "]"))
             guard let tag = fields[0], let name = fields[2], let statusText = fields[4], let status = AssetStatus(rawValue: statusText),
-                  let country = fields[7] else { throw SnapshotLineError("expected asset \(id) without its tag, name, status or country") }
-            return .expected(AuditSnapshot.Expected(
-                asset: AssetBrief(id: id, assetTag: tag, serialNum: fields[1], name: name, model: fields[3], status: status,
-                                  location: fields[5], company: fields[6], country: country),
-                firstScan: scan))
+                let country = fields[7]
+            else { throw SnapshotLineError("expected asset \(id) without its tag, name, status or country") }
+            return .expected(
+                AuditSnapshot.Expected(
+                    asset: AssetBrief(
+                        id: id, assetTag: tag, serialNum: fields[1], name: name, model: fields[3], status: status,
+                        location: fields[5], company: fields[6], country: country),
+                    firstScan: scan))
         case "u":
             let head = try cursor.strings(3)
             let id = try cursor.nextInt()
@@ -136,9 +171,11 @@ public enum SnapshotLines {
             }
             var asset: AssetBrief?
             if let id, let tag = fields[0], let name = fields[2], let status = fields[4].flatMap(AssetStatus.init(rawValue:)),
-               let country = fields[7] {
-                asset = AssetBrief(id: id, assetTag: tag, serialNum: fields[1], name: name, model: fields[3], status: status,
-                                   location: fields[5], company: fields[6], country: country)
+                let country = fields[7]
+            {
+                asset = AssetBrief(
+                    id: id, assetTag: tag, serialNum: fields[1], name: name, model: fields[3], status: status,
+                    location: fields[5], company: fields[6], country: country)
             }
             return .unexpected(AuditSnapshot.Unexpected(key: key, identifier: identifier, reason: reason, asset: asset, firstScan: scan))
         default:
@@ -168,7 +205,9 @@ struct LineCursor {
 
     mutating func expect(_ byte: UInt8) throws(SnapshotLineError) {
         skipSpaces()
-        guard index < bytes.count, bytes[index] == byte else { throw SnapshotLineError("a malformed line (wanted '\(Character(UnicodeScalar(byte)))' at byte \(index))") }
+        guard index < bytes.count, bytes[index] == byte else {
+            throw SnapshotLineError("a malformed line (wanted '\(Character(UnicodeScalar(byte)))' at byte \(index))")
+        }
         index += 1
     }
 
@@ -178,7 +217,10 @@ struct LineCursor {
     mutating func strings(_ count: Int) throws(SnapshotLineError) -> [String?] {
         var values: [String?] = []
         values.reserveCapacity(count)
-        for _ in 0..<count { try next(); values.append(try string()) }
+        for _ in 0..<count {
+            try next()
+            values.append(try string())
+        }
         return values
     }
 
@@ -186,14 +228,16 @@ struct LineCursor {
         let fields = try strings(4)
         guard let at = fields[0] else { return nil }
         guard let date = ISOTime.parse(at), let station = fields[1], let user = fields[2],
-              let source = fields[3].flatMap(ScanSource.init(rawValue:)) else { throw SnapshotLineError("a first scan it cannot read") }
+            let source = fields[3].flatMap(ScanSource.init(rawValue:))
+        else { throw SnapshotLineError("a first scan it cannot read") }
         return FirstScan(scannedAt: date, station: station, user: user, source: source)
     }
 
     mutating func null() -> Bool {
         skipSpaces()
         guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
-              bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
+            bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
         index += 4
         return true
     }
@@ -203,7 +247,10 @@ struct LineCursor {
         if null() { return nil }
         skipSpaces()
         var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
         var value: Int64 = 0
         let start = index
         while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
@@ -233,7 +280,10 @@ struct LineCursor {
             let byte = bytes[index]
             index += 1
             if byte == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-            guard byte == UInt8(ascii: "\\") else { out.append(byte); continue }
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                continue
+            }
             guard index < bytes.count else { break }
             let escaped = bytes[index]
             index += 1
@@ -245,7 +295,9 @@ struct LineCursor {
             case UInt8(ascii: "f"): out.append(12)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
-                if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                {
                     index += 2
                     let low = try hex4()
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)

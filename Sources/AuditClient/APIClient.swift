@@ -17,28 +17,36 @@ public struct APIClient: Sendable {
     /// How to log in again, shown with a 401.
     let loginHint: String
 
-    public init(baseURL: String, token: String? = nil, apiKey: String? = nil, http: HTTPClient = .station,
-                timeout: Duration = .seconds(15), loginHint: String? = nil) {
+    public init(
+        baseURL: String, token: String? = nil, apiKey: String? = nil, http: HTTPClient = .station,
+        timeout: Duration = .seconds(15), loginHint: String? = nil
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.token = token; self.apiKey = apiKey; self.http = http
+        self.token = token
+        self.apiKey = apiKey
+        self.http = http
         self.timeout = Self.timeAmount(timeout)
         self.loginHint = loginHint ?? "log in again with `audit-station login --server \(baseURL) --email EMAIL`"
     }
 
     /// Sends a call and decodes the `data` of its envelope (or, from a server that answers
     /// bare, the body itself).
-    public func send<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
-                                                    body: (some Encodable & Sendable)? = Empty?.none,
-                                                    as type: Payload.Type = Payload.self, timeout: Duration? = nil) async throws -> Payload {
+    public func send<Payload: Decodable & Sendable>(
+        _ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
+        body: (some Encodable & Sendable)? = Empty?.none,
+        as type: Payload.Type = Payload.self, timeout: Duration? = nil
+    ) async throws -> Payload {
         let (status, data) = try await raw(method, path, query: query, body: body, timeout: timeout)
         return try decode(Payload.self, data, status: status)
     }
 
     /// The same for a call only some servers offer (our extensions): nil when the server
     /// answers 404 or 405, so the caller falls back to the calls every server has.
-    func sendIfOffered<Payload: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
-                                                      body: (some Encodable & Sendable)? = Empty?.none,
-                                                      as type: Payload.Type = Payload.self) async throws -> Payload? {
+    func sendIfOffered<Payload: Decodable & Sendable>(
+        _ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
+        body: (some Encodable & Sendable)? = Empty?.none,
+        as type: Payload.Type = Payload.self
+    ) async throws -> Payload? {
         let (status, data) = try await exchange(method, path, query: query, body: body, timeout: nil)
         if status == 404 || status == 405 { return nil }
         guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
@@ -51,21 +59,26 @@ public struct APIClient: Sendable {
             return try decoder.decode(Enveloped<Payload>.self, from: data).data
         } catch {
             if let bare = try? decoder.decode(Payload.self, from: data) { return bare }
-            throw InventoryError.unavailable("The server at \(baseURL) answered \(status) with a body this station cannot read (\(LoginAnswer.reason(error)))")
+            throw InventoryError.unavailable(
+                "The server at \(baseURL) answered \(status) with a body this station cannot read (\(LoginAnswer.reason(error)))")
         }
     }
 
     /// Sends a call and returns the body of a successful answer as it is (reports).
-    public func raw(_ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
-                    body: (some Encodable & Sendable)? = Empty?.none, timeout: Duration? = nil) async throws -> (status: Int, data: Data) {
+    public func raw(
+        _ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
+        body: (some Encodable & Sendable)? = Empty?.none, timeout: Duration? = nil
+    ) async throws -> (status: Int, data: Data) {
         let (status, data) = try await exchange(method, path, query: query, body: body, timeout: timeout)
         guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
         return (status, data)
     }
 
     /// One request and its answer, whatever the status; only a network failure throws.
-    func exchange(_ method: HTTPMethod, _ path: String, query: [String: String?],
-                  body: (some Encodable & Sendable)?, timeout: Duration?) async throws -> (status: Int, data: Data) {
+    func exchange(
+        _ method: HTTPMethod, _ path: String, query: [String: String?],
+        body: (some Encodable & Sendable)?, timeout: Duration?
+    ) async throws -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: baseURL + path + Self.queryString(query))
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
@@ -82,7 +95,8 @@ public struct APIClient: Sendable {
             status = Int(response.status.code)
             data = Data(try await response.body.collect(upTo: 512 * 1024 * 1024).readableBytesView)
         } catch {
-            throw InventoryError.unavailable("Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
+            throw InventoryError.unavailable(
+                "Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
         }
         return (status, data)
     }
@@ -98,12 +112,14 @@ public struct APIClient: Sendable {
             return .unauthorized(path == Routes.login ? text : "\(text): \(loginHint)")
         }
         if status >= 500 {
-            return .unavailable("The server at \(baseURL) failed (HTTP \(status)\(envelope?.message.map { ": \($0)" } ?? "")); scans are kept and retried")
+            return .unavailable(
+                "The server at \(baseURL) failed (HTTP \(status)\(envelope?.message.map { ": \($0)" } ?? "")); scans are kept and retried")
         }
         guard let envelope, envelope.error != nil || envelope.message != nil else {
             // Not an audit API's answer (an empty 404 from a proxy, an HTML page): nothing was
             // refused, so a scan stays pending instead of being marked refused for good.
-            return .unavailable("The server at \(baseURL) answered \(path) with HTTP \(status) and no audit API error; is this the audit API's address?")
+            return .unavailable(
+                "The server at \(baseURL) answered \(path) with HTTP \(status) and no audit API error; is this the audit API's address?")
         }
         if let code = envelope.error, WireFailure.knownCodes.contains(code) {
             return envelope.failure(code: code, message: message).inventoryError(status: status)
@@ -166,7 +182,8 @@ extension APIClient {
         do {
             response = try await http.execute(request, timeout: Self.timeAmount(timeout))
         } catch {
-            throw InventoryError.unavailable("Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
+            throw InventoryError.unavailable(
+                "Cannot reach the server at \(baseURL) (\(Self.describe(error))); scans are kept on this station and sync when it is back")
         }
         let status = Int(response.status.code)
         if status == 404 || status == 405 { return nil }

@@ -74,7 +74,8 @@ extension ConnectedAuditService {
     /// to run beside scanning: it changes nothing when the server cannot be reached.
     public func refreshHeld() async {
         guard let held = try? await replica.audits().filter(\.isActive), !held.isEmpty,
-              let running = try? await runningAudits() else { return }
+            let running = try? await runningAudits()
+        else { return }
         for audit in held {
             if let now = running.first(where: { $0.id == audit.id }) {
                 try? await replica.update(now)

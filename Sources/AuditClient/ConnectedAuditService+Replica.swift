@@ -28,12 +28,14 @@ extension ConnectedAuditService {
     func result(of local: LocalScan) -> ScanResult {
         let entry = local.entry, decision = local.decision
         let asset = decision.asset.map {
-            AuditAsset(asset: $0, identifier: entry.identifier, outcome: decision.unexpectedKey == nil ? .scanned : .unexpected,
-                       reason: decision.reason, firstScan: decision.firstScan ?? entry.firstScan)
+            AuditAsset(
+                asset: $0, identifier: entry.identifier, outcome: decision.unexpectedKey == nil ? .scanned : .unexpected,
+                reason: decision.reason, firstScan: decision.firstScan ?? entry.firstScan)
         }
-        return ScanResult(identifier: entry.identifier, status: entry.serverStatus ?? entry.localStatus,
-                          message: entry.serverMessage ?? entry.localMessage, asset: asset, reason: decision.reason,
-                          firstScan: decision.firstScan, progress: local.session.progress, auditId: entry.auditID, scanId: entry.scanID)
+        return ScanResult(
+            identifier: entry.identifier, status: entry.serverStatus ?? entry.localStatus,
+            message: entry.serverMessage ?? entry.localMessage, asset: asset, reason: decision.reason,
+            firstScan: decision.firstScan, progress: local.session.progress, auditId: entry.auditID, scanId: entry.scanID)
     }
 
     /// A server answer (the replica has taken it): a scan shown pending is now decided, and
@@ -48,9 +50,10 @@ extension ConnectedAuditService {
     /// Pending, synced and rejected scans, and when the station last reached the server.
     public func connectedStatus() async throws -> ConnectedStatus {
         let counts = try await outbox.counts()
-        return ConnectedStatus(server: client.baseURL, pendingScans: counts.pending, syncedScans: counts.synced,
-                               rejectedScans: counts.rejected, lastSyncAt: counts.lastSyncAt, lastError: counts.lastError,
-                               rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" })
+        return ConnectedStatus(
+            server: client.baseURL, pendingScans: counts.pending, syncedScans: counts.synced,
+            rejectedScans: counts.rejected, lastSyncAt: counts.lastSyncAt, lastError: counts.lastError,
+            rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" })
     }
 
     /// The server's base address.

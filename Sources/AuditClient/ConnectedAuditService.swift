@@ -33,8 +33,10 @@ public actor ConnectedAuditService: AuditService {
     private var waitingToRecord: [CheckedContinuation<Void, Never>] = []
 
     /// Opens the station's outbox and copy in `database`'s file, making their tables if needed.
-    public init(client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
-                autoSync: Bool = true) throws {
+    public init(
+        client: APIClient, database: AppDatabase, actor: Actor, caseSensitive: Bool = true, policy: SyncPolicy = SyncPolicy(),
+        autoSync: Bool = true
+    ) throws {
         self.autoSync = autoSync
         self.client = client
         self.outbox = try StationOutbox(database: database)
@@ -133,9 +135,10 @@ public actor ConnectedAuditService: AuditService {
         let identifier = try Identifier.normalize(scan.identifier)
         let auditID = try await auditForScan(scan.auditId)
         let scanID = try scan.scanId.map { try Identifier.normalize($0, field: "scan_id") } ?? UUID().uuidString.lowercased()
-        let draft = OutboxEntry(scanID: scanID, auditID: auditID, identifier: identifier, source: scan.source ?? .manual,
-                                station: scan.deviceName ?? actor.station, user: actor.user, scannedAt: scan.scannedAt ?? Date(),
-                                localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false)
+        let draft = OutboxEntry(
+            scanID: scanID, auditID: auditID, identifier: identifier, source: scan.source ?? .manual,
+            station: scan.deviceName ?? actor.station, user: actor.user, scannedAt: scan.scannedAt ?? Date(),
+            localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false)
         var local = try await replica.record(draft, caseSensitive: caseSensitive)
         if local == nil {
             do { try await pull(auditID: auditID) } catch InventoryError.unavailable(let message) {
@@ -165,7 +168,9 @@ public actor ConnectedAuditService: AuditService {
         let report = await sync.pushNow()
         let waiting = try await outbox.pending(limit: 1, auditID: auditID)
         if !waiting.isEmpty {
-            throw InventoryError.unavailable("\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit")
+            throw InventoryError.unavailable(
+                "\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit"
+            )
         }
         let summary = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: Lenient<EndResponse>.self).value.summary
         if try await replica.session(auditID: auditID) != nil { try await replica.update(summary.audit) }
@@ -178,8 +183,10 @@ public actor ConnectedAuditService: AuditService {
         // SPEC's lists take no audit: only our server is told which one.
         if extended == nil { _ = try? await status() }
         if extended == true { items["audit_id"] = auditID }
-        let page = try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
-                                         as: WirePage<WireAuditAsset>.self).page
+        let page = try await client.send(
+            .GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]), query: items,
+            as: WirePage<WireAuditAsset>.self
+        ).page
         return Page(items: page.items.map { $0.hasOutcome ? $0.asset : $0.asset.inferringOutcome(from: list) }, pagination: page.pagination)
     }
 

@@ -14,13 +14,17 @@ public struct ConnectedStation: Sendable {
     public let accessories: RemoteAccessoryService
     public let customers: RemoteCustomerService
 
-    public init(login: StationLogin, database: AppDatabase, station: String, caseSensitive: Bool = true,
-                policy: SyncPolicy = SyncPolicy()) throws {
+    public init(
+        login: StationLogin, database: AppDatabase, station: String, caseSensitive: Bool = true,
+        policy: SyncPolicy = SyncPolicy()
+    ) throws {
         self.login = login
-        client = APIClient(baseURL: login.server, token: login.token, apiKey: login.apiKey,
-                           loginHint: "log in again with `audit-station login --server \(login.server) --email \(login.user.email)`")
-        audit = try ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: station),
-                                          caseSensitive: caseSensitive, policy: policy)
+        client = APIClient(
+            baseURL: login.server, token: login.token, apiKey: login.apiKey,
+            loginHint: "log in again with `audit-station login --server \(login.server) --email \(login.user.email)`")
+        audit = try ConnectedAuditService(
+            client: client, database: database, actor: Actor(user: login.user.name, station: station),
+            caseSensitive: caseSensitive, policy: policy)
         assets = RemoteAssetService(client: client)
         accessories = RemoteAccessoryService(client: client)
         customers = RemoteCustomerService(client: client)
@@ -33,8 +37,10 @@ public struct ConnectedStation: Sendable {
     }
 
     /// Logs in and saves the token next to the database (mode 0600).
-    public static func logIn(server: String, email: String, password: String, deviceName: String, apiKey: String?,
-                             databasePath: String, http: HTTPClient = .station) async throws -> StationLogin {
+    public static func logIn(
+        server: String, email: String, password: String, deviceName: String, apiKey: String?,
+        databasePath: String, http: HTTPClient = .station
+    ) async throws -> StationLogin {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw InventoryError.invalid(ValidationError(field: "server", message: "'\(server)' is not an http:// or https:// address"))
         }
@@ -44,8 +50,9 @@ public struct ConnectedStation: Sendable {
         var user = answer.user
         if user.email.isEmpty { user.email = email }
         if user.name.isEmpty { user.name = user.email }
-        let login = StationLogin(server: client.baseURL, token: answer.token, expiresAt: answer.expiresAt, user: user,
-                                 deviceName: deviceName, apiKey: apiKey)
+        let login = StationLogin(
+            server: client.baseURL, token: answer.token, expiresAt: answer.expiresAt, user: user,
+            deviceName: deviceName, apiKey: apiKey)
         try login.save(databasePath: databasePath)
         return login
     }

@@ -10,7 +10,10 @@ final class CopyFeed {
     private(set) var unexpected: [AuditSnapshot.Unexpected] = []
     private var writing: Task<Void, any Error>?
 
-    init(replica: StationReplica, copy: ReplicaCopy) { self.replica = replica; self.copy = copy }
+    init(replica: StationReplica, copy: ReplicaCopy) {
+        self.replica = replica
+        self.copy = copy
+    }
 
     /// Rows per chunk written in one transaction.
     static let chunk = 10_000

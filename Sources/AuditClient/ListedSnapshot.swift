@@ -31,9 +31,11 @@ struct ListedSnapshot: Sendable {
         }
         if !allHadOutcomes {
             try await pages(.scanned) { entries in
-                try await feed.take(.scanned(entries.compactMap { entry in
-                    entry.asset.id.map { ExpectedFirstScan(assetID: $0, firstScan: Self.firstScan(entry.asset, session)) }
-                }))
+                try await feed.take(
+                    .scanned(
+                        entries.compactMap { entry in
+                            entry.asset.id.map { ExpectedFirstScan(assetID: $0, firstScan: Self.firstScan(entry.asset, session)) }
+                        }))
             }
         }
         try await pages(.unexpected) { entries in
@@ -45,8 +47,11 @@ struct ListedSnapshot: Sendable {
                 if var brief = Self.brief(asset, country: asset.reason == .otherCountry ? "another country" : session.country) {
                     if asset.reason == .archived { brief.status = .archived }
                     if asset.reason == .disposed { brief.status = .disposed }
-                    chunk.append(.init(key: AuditRules.unexpectedKey(assetID: brief.id), identifier: asset.identifier.isEmpty ? brief.assetTag : asset.identifier,
-                                       reason: reason, asset: brief, firstScan: first))
+                    chunk.append(
+                        .init(
+                            key: AuditRules.unexpectedKey(assetID: brief.id),
+                            identifier: asset.identifier.isEmpty ? brief.assetTag : asset.identifier,
+                            reason: reason, asset: brief, firstScan: first))
                 } else if !asset.identifier.isEmpty {
                     let key = AuditRules.unexpectedKey(identifier: Identifier.matchKey(asset.identifier, caseSensitive: caseSensitive))
                     chunk.append(.init(key: key, identifier: asset.identifier, reason: .unknown, asset: nil, firstScan: first))
@@ -60,9 +65,10 @@ struct ListedSnapshot: Sendable {
     func pages(_ list: AuditList, _ body: ([WireAuditAsset]) async throws -> Void) async throws {
         var page = 1
         while page <= Self.maxPages {
-            let answer = try await client.send(.GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]),
-                                               query: ["page": String(page), "per_page": String(Self.perPage)],
-                                               as: WirePage<WireAuditAsset>.self)
+            let answer = try await client.send(
+                .GET, Routes.path(Routes.auditDetails, ["list": list.rawValue]),
+                query: ["page": String(page), "per_page": String(Self.perPage)],
+                as: WirePage<WireAuditAsset>.self)
             try await body(answer.items)
             if answer.items.isEmpty || page >= answer.pagination.lastPage { break }
             page += 1
@@ -71,14 +77,17 @@ struct ListedSnapshot: Sendable {
 
     static func brief(_ asset: AuditAsset, country: String) -> AssetBrief? {
         guard let id = asset.id, let tag = asset.assetTag else { return nil }
-        return AssetBrief(id: id, assetTag: tag, serialNum: asset.serialNum, name: asset.name ?? tag, model: asset.model,
-                          status: asset.status ?? .inStock, location: asset.location, company: asset.company,
-                          country: asset.country ?? country)
+        return AssetBrief(
+            id: id, assetTag: tag, serialNum: asset.serialNum, name: asset.name ?? tag, model: asset.model,
+            status: asset.status ?? .inStock, location: asset.location, company: asset.company,
+            country: asset.country ?? country)
     }
 
     /// The first scan as the list tells it; what it leaves out is said plainly.
     static func firstScan(_ asset: AuditAsset, _ session: AuditSession) -> FirstScan {
-        asset.firstScan ?? FirstScan(scannedAt: asset.firstScannedAt ?? session.startedAt, station: asset.station ?? "another station",
-                                     user: asset.user ?? "someone", source: asset.source ?? .manual)
+        asset.firstScan
+            ?? FirstScan(
+                scannedAt: asset.firstScannedAt ?? session.startedAt, station: asset.station ?? "another station",
+                user: asset.user ?? "someone", source: asset.source ?? .manual)
     }
 }

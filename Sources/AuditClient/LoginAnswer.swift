@@ -20,10 +20,12 @@ struct LoginAnswer: Decodable, Sendable {
         let user = try body.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("user"))
         let abilities = body.optional("abilities", as: [String: [String]].self)
         let type = user.choice("userType", as: UserType.self) ?? .staff
-        let editsAssets = user.flag("canEditAssets")
+        let editsAssets =
+            user.flag("canEditAssets")
             ?? abilities?["assets"].map { $0.contains("edit") || $0.contains("create") } ?? false
-        self.user = UserInfo(id: Int64(user.integer("id") ?? 0), name: user.text("name") ?? "", email: user.text("email") ?? "",
-                             userType: type, canEditAssets: editsAssets, countries: user.optional("countries", as: [String].self) ?? [])
+        self.user = UserInfo(
+            id: Int64(user.integer("id") ?? 0), name: user.text("name") ?? "", email: user.text("email") ?? "",
+            userType: type, canEditAssets: editsAssets, countries: user.optional("countries", as: [String].self) ?? [])
     }
 
     /// Decodes a login answer; a body without a token is an error that says what came back.
@@ -31,7 +33,9 @@ struct LoginAnswer: Decodable, Sendable {
         do {
             return try JSONDecoder.auditStation().decode(LoginAnswer.self, from: data)
         } catch {
-            throw InventoryError.unavailable("The server at \(server) answered the login with HTTP \(status) but no token and user this station can read (\(Self.reason(error))); is it an audit API server?")
+            throw InventoryError.unavailable(
+                "The server at \(server) answered the login with HTTP \(status) but no token and user this station can read (\(Self.reason(error))); is it an audit API server?"
+            )
         }
     }
 

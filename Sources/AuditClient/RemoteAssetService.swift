@@ -35,8 +35,10 @@ public struct RemoteAssetService: AssetService {
     }
 
     public func delete(id: Int64, mode: DeleteMode) async throws -> Asset? {
-        try await client.send(.DELETE, Routes.path(Routes.asset, ["id": String(id)]), query: ["mode": mode.rawValue],
-                              as: DeleteAssetResponse.self).asset
+        try await client.send(
+            .DELETE, Routes.path(Routes.asset, ["id": String(id)]), query: ["mode": mode.rawValue],
+            as: DeleteAssetResponse.self
+        ).asset
     }
 
     public func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset {
@@ -45,8 +47,10 @@ public struct RemoteAssetService: AssetService {
 
     /// Sends the rows as the JSON body of one request. Rows the reader already found bad fail
     /// here, before anything is sent.
-    public func importAssets(streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
-                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+    public func importAssets(
+        streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int {
         var rows: [ImportRow] = []
         var problems = ValidationError()
         for try await chunk in chunks {
@@ -65,8 +69,10 @@ public struct RemoteAssetService: AssetService {
     /// Streams the CSV as it is (`text/csv`): the server reads it, so every line keeps its
     /// number, and the file sits whole in memory on neither side. `progress` hears only the
     /// final count, as the server answers once, at the end.
-    public func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
-                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+    public func importAssets(
+        csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int {
         var request = HTTPClientRequest(url: client.baseURL + Routes.assetImport)
         request.method = .POST
         request.headers.add(name: "Accept", value: "application/json")

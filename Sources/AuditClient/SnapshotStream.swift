@@ -17,7 +17,8 @@ struct SnapshotStream {
     func read(auditID: AuditID, into feed: CopyFeed) async throws -> AuditSession? {
         let path = Routes.path(Routes.auditSnapshot, ["audit_id": auditID])
         guard let response = try await client.openStream(path, accept: SnapshotLines.contentType, timeout: Self.timeout),
-              response.headers["content-type"].contains(where: { $0.contains("ndjson") }) else { return nil }
+            response.headers["content-type"].contains(where: { $0.contains("ndjson") })
+        else { return nil }
         var reader = Reader(feed: feed)
         do {
             for try await buffer in response.body {
@@ -36,7 +37,8 @@ struct SnapshotStream {
             throw InventoryError.unavailable("The copy of audit \(auditID) from \(client.baseURL) was cut short; nothing of it was kept")
         }
         guard counts.expected == reader.expectedCount, counts.unexpected == reader.unexpectedCount else {
-            throw InventoryError.unavailable("The copy of audit \(auditID) from \(client.baseURL) does not add up (\(reader.expectedCount) of \(counts.expected) expected assets)")
+            throw InventoryError.unavailable(
+                "The copy of audit \(auditID) from \(client.baseURL) does not add up (\(reader.expectedCount) of \(counts.expected) expected assets)")
         }
         return audit
     }
@@ -78,8 +80,12 @@ struct SnapshotStream {
             guard counts == nil else { throw SnapshotLineError.after }
             switch try SnapshotLines.parse(bytes) {
             case .header(let session): audit = session
-            case .expected(let entry): expected.append(entry); expectedCount += 1
-            case .unexpected(let entry): unexpected.append(entry); unexpectedCount += 1
+            case .expected(let entry):
+                expected.append(entry)
+                expectedCount += 1
+            case .unexpected(let entry):
+                unexpected.append(entry)
+                unexpectedCount += 1
             case .end(let end): counts = end
             }
         }

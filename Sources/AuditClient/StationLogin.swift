@@ -14,8 +14,12 @@ public struct StationLogin: Codable, Sendable, Equatable {
     public var apiKey: String?
 
     public init(server: String, token: String, expiresAt: Date?, user: UserInfo, deviceName: String, apiKey: String?) {
-        self.server = server; self.token = token; self.expiresAt = expiresAt; self.user = user
-        self.deviceName = deviceName; self.apiKey = apiKey
+        self.server = server
+        self.token = token
+        self.expiresAt = expiresAt
+        self.user = user
+        self.deviceName = deviceName
+        self.apiKey = apiKey
     }
 
     public static func path(forDatabase databasePath: String) -> String { databasePath + ".login.json" }

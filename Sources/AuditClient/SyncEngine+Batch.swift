@@ -11,8 +11,11 @@ extension SyncEngine {
     func pushBatch(_ entries: [OutboxEntry]) async -> [Outcome]? {
         let answer: BatchScanResponse
         do {
-            guard let offered = try await client.sendIfOffered(.POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map(ScanRequest.init)),
-                                                               as: Lenient<BatchScanResponse>.self) else { return nil }
+            guard
+                let offered = try await client.sendIfOffered(
+                    .POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map(ScanRequest.init)),
+                    as: Lenient<BatchScanResponse>.self)
+            else { return nil }
             answer = offered.value
         } catch let error as InventoryError {
             // Any other refusal is of the call itself (a body this server will not take): go one by one.
@@ -67,9 +70,10 @@ extension BatchScanResponse: LenientDecodable {
 extension BatchScanItem: LenientDecodable {
     init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
-        self.init(scanId: fields.text("scanId"), success: try fields.required("success", as: Bool.self), status: fields.integer("status") ?? 0,
-                  data: try fields.decodeIfPresent(Lenient<ScanResult>.self, forKey: AnyKey("data"))?.value,
-                  error: fields.text("error"), message: fields.text("message"),
-                  errors: fields.optional("errors", as: [String: [String]].self))
+        self.init(
+            scanId: fields.text("scanId"), success: try fields.required("success", as: Bool.self), status: fields.integer("status") ?? 0,
+            data: try fields.decodeIfPresent(Lenient<ScanResult>.self, forKey: AnyKey("data"))?.value,
+            error: fields.text("error"), message: fields.text("message"),
+            errors: fields.optional("errors", as: [String: [String]].self))
     }
 }

@@ -21,7 +21,10 @@ public actor SyncEngine {
     private var batchOffered: Bool?
 
     public init(client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy()) {
-        self.client = client; self.outbox = outbox; self.replica = replica; self.policy = policy
+        self.client = client
+        self.outbox = outbox
+        self.replica = replica
+        self.policy = policy
     }
 
     /// Called with every answer the server gives, after the replica has taken it.
@@ -45,13 +48,19 @@ public actor SyncEngine {
     private func startPush() {
         let task = Task { await self.pushAll() }
         current = task
-        Task { _ = await task.value; self.finished(task) }
+        Task {
+            _ = await task.value
+            self.finished(task)
+        }
     }
 
     private func finished(_ task: Task<SyncReport, Never>) {
         guard current == task else { return }
         current = nil
-        if kickedAgain { kickedAgain = false; startPush() }
+        if kickedAgain {
+            kickedAgain = false
+            startPush()
+        }
     }
 
     /// Hands a stored answer to the result handler.
@@ -83,10 +92,17 @@ public actor SyncEngine {
             while index < batch.count {
                 let entry = batch[index]
                 switch await push(entry) {
-                case .stored: report.pushed += 1; failures = 0; index += 1
-                case .rejected: report.rejected += 1; failures = 0; index += 1
+                case .stored:
+                    report.pushed += 1
+                    failures = 0
+                    index += 1
+                case .rejected:
+                    report.rejected += 1
+                    failures = 0
+                    index += 1
                 case .needsLogin(let message):
-                    report.needsLogin = true; report.stoppedBy = message
+                    report.needsLogin = true
+                    report.stoppedBy = message
                     return await finish(report)
                 case .retry(let message):
                     failures += 1
@@ -119,7 +135,10 @@ public actor SyncEngine {
                 try? await outbox.noteFailure(scanID: entry.scanID, error: message)
             }
         }
-        guard let retried else { failures = 0; return false }
+        guard let retried else {
+            failures = 0
+            return false
+        }
         failures += 1
         guard failures >= policy.maxAttempts else { return false }
         report.stoppedBy = retried
@@ -134,9 +153,12 @@ public actor SyncEngine {
 
     /// The audit's numbers with `entry` counted, for a server whose answer leaves them out.
     func progressWith(_ entry: OutboxEntry) async throws -> AuditProgress {
-        guard let session = try await replica.session(auditID: entry.auditID) else { return AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
-        return AuditProgress(totalAssets: session.totalAssets, scannedCount: min(session.scannedCount + (entry.addsScanned ? 1 : 0), session.totalAssets),
-                             unexpectedCount: session.unexpectedCount + (entry.addsUnexpected ? 1 : 0))
+        guard let session = try await replica.session(auditID: entry.auditID) else {
+            return AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
+        }
+        return AuditProgress(
+            totalAssets: session.totalAssets, scannedCount: min(session.scannedCount + (entry.addsScanned ? 1 : 0), session.totalAssets),
+            unexpectedCount: session.unexpectedCount + (entry.addsUnexpected ? 1 : 0))
     }
 
     enum Outcome { case stored, rejected, needsLogin(String), retry(String) }

@@ -9,9 +9,13 @@ public struct SyncPolicy: Sendable {
     /// Scans a push sends in one call when the server takes batches (1: one call a scan).
     public var batchSize: Int
 
-    public init(initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(30), maxAttempts: Int = 6,
-                batchSize: Int = 500) {
-        self.initialDelay = initialDelay; self.maxDelay = maxDelay; self.maxAttempts = maxAttempts
+    public init(
+        initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(30), maxAttempts: Int = 6,
+        batchSize: Int = 500
+    ) {
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+        self.maxAttempts = maxAttempts
         self.batchSize = min(max(batchSize, 1), 500)
     }
 

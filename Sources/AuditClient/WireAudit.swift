@@ -9,13 +9,17 @@ import InventoryCore
 extension AuditSession: LenientDecodable {
     init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
-        guard let id = fields.text("id") else { throw DecodingError.keyNotFound(AnyKey("id"), .init(codingPath: fields.codingPath, debugDescription: "an audit without an id")) }
-        let progress = AuditProgress(totalAssets: fields.integer("totalAssets") ?? 0, scannedCount: fields.integer("scannedCount") ?? 0,
-                                     unexpectedCount: fields.integer("unexpectedCount") ?? 0)
+        guard let id = fields.text("id") else {
+            throw DecodingError.keyNotFound(AnyKey("id"), .init(codingPath: fields.codingPath, debugDescription: "an audit without an id"))
+        }
+        let progress = AuditProgress(
+            totalAssets: fields.integer("totalAssets") ?? 0, scannedCount: fields.integer("scannedCount") ?? 0,
+            unexpectedCount: fields.integer("unexpectedCount") ?? 0)
         let endedAt = fields.optional("endedAt", as: Date.self)
-        self.init(id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,
-                  startedAt: fields.optional("startedAt", as: Date.self) ?? Date(timeIntervalSince1970: 0),
-                  startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"))
+        self.init(
+            id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,
+            startedAt: fields.optional("startedAt", as: Date.self) ?? Date(timeIntervalSince1970: 0),
+            startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"))
         if let active = fields.flag("isActive") { isActive = active && endedAt == nil }
     }
 }
@@ -57,8 +61,10 @@ extension EndResponse: LenientDecodable {
         }
         var ended = audit
         ended.isActive = false
-        self.init(summary: AuditSummary(audit: ended, missing: details?.optional("missing", as: [WireAuditAsset].self)?.map(\.asset) ?? [],
-                                        unexpected: details?.optional("unexpected", as: [WireAuditAsset].self)?.map(\.asset) ?? []))
+        self.init(
+            summary: AuditSummary(
+                audit: ended, missing: details?.optional("missing", as: [WireAuditAsset].self)?.map(\.asset) ?? [],
+                unexpected: details?.optional("unexpected", as: [WireAuditAsset].self)?.map(\.asset) ?? []))
     }
 }
 
@@ -85,7 +91,8 @@ extension CountryCount: LenientDecodable {
         guard let code = fields.text("country") ?? fields.text("code") else {
             throw DecodingError.keyNotFound(AnyKey("country"), .init(codingPath: fields.codingPath, debugDescription: "a country without a code"))
         }
-        self.init(country: code.uppercased(), expectedAssets: fields.integer("expectedAssets") ?? fields.integer("count") ?? 0,
-                  activeAuditId: fields.text("activeAuditId"))
+        self.init(
+            country: code.uppercased(), expectedAssets: fields.integer("expectedAssets") ?? fields.integer("count") ?? 0,
+            activeAuditId: fields.text("activeAuditId"))
     }
 }

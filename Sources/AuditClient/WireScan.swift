@@ -16,15 +16,19 @@ struct WireAuditAsset: Decodable, Sendable {
         let fields = try decoder.lenient()
         let id = fields.integer("id").map(Int64.init)
         let tag = fields.text("assetTag")
-        let brief = id.flatMap { id in tag.map { tag in
-            AssetBrief(id: id, assetTag: tag, serialNum: fields.text("serialNum"), name: fields.text("name") ?? tag,
-                       model: fields.text("model"), status: fields.choice("status", as: AssetStatus.self) ?? .inStock,
-                       location: fields.text("location"), company: fields.text("company"), country: fields.text("country")?.uppercased() ?? "")
-        } }
+        let brief = id.flatMap { id in
+            tag.map { tag in
+                AssetBrief(
+                    id: id, assetTag: tag, serialNum: fields.text("serialNum"), name: fields.text("name") ?? tag,
+                    model: fields.text("model"), status: fields.choice("status", as: AssetStatus.self) ?? .inStock,
+                    location: fields.text("location"), company: fields.text("company"), country: fields.text("country")?.uppercased() ?? "")
+            }
+        }
         let outcome = fields.choice("outcome", as: AuditOutcome.self)
         hasOutcome = outcome != nil
-        asset = AuditAsset(asset: brief, identifier: fields.text("identifier") ?? tag ?? "", outcome: outcome ?? .scanned,
-                           reason: fields.choice("reason", as: UnexpectedReason.self), scanCount: fields.integer("scanCount") ?? 0)
+        asset = AuditAsset(
+            asset: brief, identifier: fields.text("identifier") ?? tag ?? "", outcome: outcome ?? .scanned,
+            reason: fields.choice("reason", as: UnexpectedReason.self), scanCount: fields.integer("scanCount") ?? 0)
         asset.firstScannedAt = fields.optional("firstScannedAt", as: Date.self)
         asset.station = fields.text("station")
         asset.user = fields.text("user")
@@ -59,13 +63,15 @@ extension ScanResult: LenientDecodable {
         let asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
         var progress = AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
         if let numbers = try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress")), let total = numbers.integer("totalAssets") {
-            progress = AuditProgress(totalAssets: total, scannedCount: numbers.integer("scannedCount") ?? 0,
-                                     unexpectedCount: numbers.integer("unexpectedCount") ?? 0)
+            progress = AuditProgress(
+                totalAssets: total, scannedCount: numbers.integer("scannedCount") ?? 0,
+                unexpectedCount: numbers.integer("unexpectedCount") ?? 0)
         }
-        self.init(identifier: fields.text("identifier") ?? "", status: fields.choice("status", as: ScanStatus.self) ?? .pending,
-                  message: fields.text("message") ?? "", asset: asset, reason: fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason,
-                  firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
-                  auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "")
+        self.init(
+            identifier: fields.text("identifier") ?? "", status: fields.choice("status", as: ScanStatus.self) ?? .pending,
+            message: fields.text("message") ?? "", asset: asset, reason: fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason,
+            firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
+            auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "")
     }
 
     /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,
@@ -78,9 +84,10 @@ extension ScanResult: LenientDecodable {
         // A station's pending is never an answer: a server that says it, or says nothing, about
         // a scan shown pending leaves it decided as unknown.
         let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
-        return ScanResult(identifier: entry.identifier, status: status == .pending ? local : status,
-                          message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
-                          firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID)
+        return ScanResult(
+            identifier: entry.identifier, status: status == .pending ? local : status,
+            message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
+            firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID)
     }
 }
 
@@ -88,7 +95,8 @@ extension ScanRequest {
     /// `POST /scan` of a queued scan, with only the fields SPEC defines: `{identifier, audit_id,
     /// scan_id, source, scanned_at, device_name}`. The user comes from the token.
     init(_ entry: OutboxEntry) {
-        self.init(identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
-                  scannedAt: entry.scannedAt, deviceName: entry.station)
+        self.init(
+            identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
+            scannedAt: entry.scannedAt, deviceName: entry.station)
     }
 }

@@ -17,7 +17,8 @@ public struct ServerParts: Sendable {
         self.backend = backend
         users = UserDirectory(store: backend.users, cost: bcryptCost)
         guard let source = settings.signingKey ?? backend.defaultKeyFile.map(SigningKeySource.file) else {
-            throw InventoryError.storage("""
+            throw InventoryError.storage(
+                """
                 a server over \(backend.kind == "sqlite" ? "a database in memory" : "a database server") needs its token-signing key \
                 given: set \(SigningKeySource.environmentVariable) or --jwt-key-file, the same on every server of one database
                 """)
@@ -27,7 +28,8 @@ public struct ServerParts: Sendable {
 }
 
 /// The router with every route, and the list of routes it serves.
-public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: Logger) -> (router: Router<AuditRequestContext>, routes: [RouteEntry]) {
+public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: Logger) -> (router: Router<AuditRequestContext>, routes: [RouteEntry])
+{
     let router = Router(context: AuditRequestContext.self)
     router.add(middleware: ErrorMiddleware(logger: logger))
     router.add(middleware: CanonicalPathMiddleware())
@@ -46,8 +48,9 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
         return try Response.envelope(HealthResponse(database: "reachable"))
     }
     table.add(.get, Routes.openAPI, on: router) { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
+        Response(
+            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
     }
     auth.addPublicRoutes(to: table, on: router)
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
@@ -64,8 +67,10 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
 /// port (useful with port 0). What must run beside the server (a PostgreSQL pool) is added to
 /// its services (`addServices`): they start before the HTTP server, and a graceful shutdown
 /// stops the HTTP server first.
-public func buildApplication(_ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> Application<RouterResponder<AuditRequestContext>> {
+public func buildApplication(
+    _ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> Application<RouterResponder<AuditRequestContext>> {
     let (router, _) = buildRouter(parts, settings: settings, logger: logger)
     let connections = ConnectionCount()
     let limits = settings.limits
@@ -74,8 +79,10 @@ public func buildApplication(_ parts: ServerParts, settings: ServerSettings, log
         // Each connection gets its guard: a cap on connections (503 beyond it), a deadline for
         // headers (408), and an envelope for requests the HTTP parser rejects (400). A
         // connection that sends nothing for the idle timeout is closed.
-        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits)],
-                                            idleTimeout: limits.idleTimeout)),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits)],
+                idleTimeout: limits.idleTimeout)),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

@@ -13,12 +13,16 @@ struct AssetController {
             let statusText = request.query("status")
             let status = try statusText.map { text in
                 guard let status = AssetStatus(rawValue: text.uppercased()) else {
-                    throw InventoryError.invalid(ValidationError(field: "status", message: "'\(text.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    throw InventoryError.invalid(
+                        ValidationError(
+                            field: "status",
+                            message: "'\(text.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
                 }
                 return status
             }
-            let filter = AssetFilter(status: status, country: request.query("country"),
-                                     customerId: try request.intQuery("customer_id").map(Int64.init))
+            let filter = AssetFilter(
+                status: status, country: request.query("country"),
+                customerId: try request.intQuery("customer_id").map(Int64.init))
             return try Response.envelope(ListResponse(try await assets.list(filter, query: try request.listQuery()), key: "assets"))
         }
         routes.add(.get, Routes.assetFind, on: router) { request, context in
@@ -29,8 +33,9 @@ struct AssetController {
             return try Response.envelope(try await assets.find(identifier: identifier))
         }
         RecordRoutes<Asset, AssetInput>(collection: Routes.assets, one: Routes.asset, noun: "Asset") { try $0.requireAssetEditing() }
-            .addOne(to: routes, on: router, get: { try await assets.get(id: $0) }, create: { try await assets.create($0) },
-                    update: { try await assets.update(id: $0, $1) })
+            .addOne(
+                to: routes, on: router, get: { try await assets.get(id: $0) }, create: { try await assets.create($0) },
+                update: { try await assets.update(id: $0, $1) })
         routes.add(.delete, Routes.asset, on: router) { request, context in
             try context.requireUser().requireAssetEditing()
             let modeText = request.query("mode") ?? "archive"

@@ -51,8 +51,10 @@ extension AuditController {
     }
 
     /// The page after `after`, or none when the last page was short.
-    private static func expectedPage(_ audits: any ServerAuditService, auditID: AuditID, after: Int64?, size: Int,
-                                     more: Bool) async throws -> [AuditSnapshot.Expected] {
+    private static func expectedPage(
+        _ audits: any ServerAuditService, auditID: AuditID, after: Int64?, size: Int,
+        more: Bool
+    ) async throws -> [AuditSnapshot.Expected] {
         guard more else { return [] }
         return try await audits.snapshotExpected(auditID: auditID, after: after, limit: size)
     }

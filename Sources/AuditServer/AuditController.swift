@@ -56,7 +56,8 @@ struct AuditController {
             let user = try context.requireUser()
             let body = try await request.decodeJSON(BatchScanRequest.self, limit: BodyLimits.batch)
             guard body.scans.count <= BatchScanRequest.limit else {
-                throw InventoryError.invalid(ValidationError(field: "scans", message: "at most \(BatchScanRequest.limit) scans a call, not \(body.scans.count)"))
+                throw InventoryError.invalid(
+                    ValidationError(field: "scans", message: "at most \(BatchScanRequest.limit) scans a call, not \(body.scans.count)"))
             }
             let results = try await recordBatch(body.scans, user: user)
             return try Response.envelope(BatchScanResponse(results: results), message: "\(results.count) scans answered")
@@ -112,8 +113,9 @@ struct AuditController {
             let buffer = ReportBuffer()
             try await audits.report(auditID: audit.id, format: format) { buffer.append($0) }
             let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-            return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(audit.id).\(format.rawValue)\""],
-                            body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
+            return Response(
+                status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(audit.id).\(format.rawValue)\""],
+                body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
         }
     }
 

@@ -27,8 +27,9 @@ struct AuthController {
             try await devices.seen(userID: stored.id, deviceName: body.deviceName)
             let user = UserDirectory.info(stored)
             let (token, claims) = try await signer.issue(userID: user.id, userKey: stored.tokenKey)
-            return try Response.envelope(LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),
-                                         message: "Logged in as \(user.name)")
+            return try Response.envelope(
+                LoginResponse(token: token, expiresAt: claims.expiresAt, user: user, abilities: user.abilities),
+                message: "Logged in as \(user.name)")
         }
     }
 

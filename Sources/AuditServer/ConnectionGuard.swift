@@ -18,17 +18,26 @@ public struct ConnectionLimits: Sendable {
     /// What a refused client is told to wait.
     public var retryAfterSeconds: Int
 
-    public init(maxConnections: Int = 512, headerTimeout: TimeAmount = .seconds(10), idleTimeout: TimeAmount = .seconds(30),
-                retryAfterSeconds: Int = 2) {
-        self.maxConnections = maxConnections; self.headerTimeout = headerTimeout
-        self.idleTimeout = idleTimeout; self.retryAfterSeconds = retryAfterSeconds
+    public init(
+        maxConnections: Int = 512, headerTimeout: TimeAmount = .seconds(10), idleTimeout: TimeAmount = .seconds(30),
+        retryAfterSeconds: Int = 2
+    ) {
+        self.maxConnections = maxConnections
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.retryAfterSeconds = retryAfterSeconds
     }
 }
 
 /// The number of connections the server has open.
 final class ConnectionCount: Sendable {
     private let value = NIOLockedValueBox(0)
-    func open() -> Int { value.withLockedValue { $0 += 1; return $0 } }
+    func open() -> Int {
+        value.withLockedValue {
+            $0 += 1
+            return $0
+        }
+    }
     func close() { value.withLockedValue { $0 -= 1 } }
 }
 
@@ -67,7 +76,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         headerTimer?.cancel()
-        if counted { count.close(); counted = false }
+        if counted {
+            count.close()
+            counted = false
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -54,12 +54,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return .failure(FailureEnvelope(APIFailure.malformed(httpError.body ?? "bad request")), status: 400)
             default:
                 if httpError.status.code < 500 {
-                    return .failure(FailureEnvelope(error: "HTTP_\(httpError.status.code)", message: httpError.status.reasonPhrase),
-                                    status: httpError.status.code)
+                    return .failure(
+                        FailureEnvelope(error: "HTTP_\(httpError.status.code)", message: httpError.status.reasonPhrase),
+                        status: httpError.status.code)
                 }
             }
         }
-        logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+        logger.error(
+            "request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
         return .failure(FailureEnvelope(APIFailure.internalError), status: 500)
     }
 }

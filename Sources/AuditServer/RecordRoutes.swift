@@ -16,10 +16,12 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
     let mayChange: @Sendable (UserInfo) throws -> Void
 
     /// GET one, POST (create) and PUT (update).
-    func addOne(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>,
-                get: @escaping @Sendable (Int64) async throws -> Record,
-                create: @escaping @Sendable (Input) async throws -> Record,
-                update: @escaping @Sendable (Int64, Input) async throws -> Record) {
+    func addOne(
+        to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>,
+        get: @escaping @Sendable (Int64) async throws -> Record,
+        create: @escaping @Sendable (Input) async throws -> Record,
+        update: @escaping @Sendable (Int64, Input) async throws -> Record
+    ) {
         let noun = noun, mayChange = mayChange
         routes.add(.get, one, on: router) { _, context in
             _ = try context.requireUser()
@@ -40,15 +42,18 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
     }
 
     /// The list (under `key`), GET one, POST, PUT and DELETE of a record service.
-    func add(_ service: some RecordService<Record, Input>, key: String, to routes: RouteTable,
-             on router: some RouterMethods<AuditRequestContext>) {
+    func add(
+        _ service: some RecordService<Record, Input>, key: String, to routes: RouteTable,
+        on router: some RouterMethods<AuditRequestContext>
+    ) {
         let noun = noun, mayChange = mayChange
         routes.add(.get, collection, on: router) { request, context in
             _ = try context.requireUser()
             return try Response.envelope(ListResponse(try await service.list(query: try request.listQuery()), key: key))
         }
-        addOne(to: routes, on: router, get: { try await service.get(id: $0) }, create: { try await service.create($0) },
-               update: { try await service.update(id: $0, $1) })
+        addOne(
+            to: routes, on: router, get: { try await service.get(id: $0) }, create: { try await service.create($0) },
+            update: { try await service.update(id: $0, $1) })
         routes.add(.delete, one, on: router) { _, context in
             try mayChange(try context.requireUser())
             try await service.delete(id: try context.id())

@@ -28,16 +28,18 @@ extension Request {
     func intQuery(_ name: String, range: ClosedRange<Int> = 1...Int(Int32.max)) throws -> Int? {
         guard let text = query(name), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw InventoryError.invalid(ValidationError(
-                field: name, message: "'\(text.prefix(20))' is not a whole number from \(range.lowerBound) to \(range.upperBound)"))
+            throw InventoryError.invalid(
+                ValidationError(
+                    field: name, message: "'\(text.prefix(20))' is not a whole number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
     /// `search`, `page` (1 to `ListQuery.maxPage`) and `per_page` (1 to 100).
     func listQuery() throws -> ListQuery {
-        ListQuery(search: try ListQuery.search(query("search")), page: try intQuery("page", range: 1...ListQuery.maxPage) ?? 1,
-                  perPage: try intQuery("per_page", range: 1...ListQuery.maxPerPage) ?? ListQuery.defaultPerPage)
+        ListQuery(
+            search: try ListQuery.search(query("search")), page: try intQuery("page", range: 1...ListQuery.maxPage) ?? 1,
+            perPage: try intQuery("per_page", range: 1...ListQuery.maxPerPage) ?? ListQuery.defaultPerPage)
     }
 }
 

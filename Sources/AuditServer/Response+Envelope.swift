@@ -13,12 +13,15 @@ extension Response {
 
     /// `{"success": false, "error": …, "message": …}`.
     static func failure(_ envelope: FailureEnvelope, status: Int) -> Response {
-        let body = (try? JSONEncoder.auditStation().encode(envelope)) ?? Data(#"{"success":false,"error":"INTERNAL_ERROR","message":"The server failed"}"#.utf8)
+        let body =
+            (try? JSONEncoder.auditStation().encode(envelope))
+            ?? Data(#"{"success":false,"error":"INTERNAL_ERROR","message":"The server failed"}"#.utf8)
         return json(body, status: HTTPResponse.Status(code: status))
     }
 
     static func json(_ body: Data, status: HTTPResponse.Status) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -13,8 +13,10 @@ final class RouteTable {
     typealias Handler = @Sendable (Request, AuditRequestContext) async throws -> Response
     private(set) var entries: [RouteEntry] = []
 
-    func add(_ method: HTTPRequest.Method, _ path: String, on router: some RouterMethods<AuditRequestContext>,
-             _ handler: @escaping Handler) {
+    func add(
+        _ method: HTTPRequest.Method, _ path: String, on router: some RouterMethods<AuditRequestContext>,
+        _ handler: @escaping Handler
+    ) {
         entries.append(RouteEntry(method: method.rawValue, path: path))
         router.on(RouterPath(path), method: method, use: handler)
     }

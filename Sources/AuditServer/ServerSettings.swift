@@ -12,9 +12,14 @@ public struct ServerSettings: Sendable {
     /// Connections at once, and how long headers and silence may take.
     public var limits: ConnectionLimits
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil,
-                signingKey: SigningKeySource? = nil, limits: ConnectionLimits = ConnectionLimits()) {
-        self.signingKey = signingKey; self.limits = limits
-        self.host = host; self.port = port; self.apiKey = apiKey
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil,
+        signingKey: SigningKeySource? = nil, limits: ConnectionLimits = ConnectionLimits()
+    ) {
+        self.signingKey = signingKey
+        self.limits = limits
+        self.host = host
+        self.port = port
+        self.apiKey = apiKey
     }
 }

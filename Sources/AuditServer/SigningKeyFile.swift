@@ -18,8 +18,10 @@ public enum SigningKeySource: Sendable, Equatable {
 
     /// The key of `AUDIT_STATION_JWT_SECRET` when set, else the file named, else the file
     /// beside the database file; nil when there is none of these (a database server).
-    public static func resolve(file: String?, database: String?,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SigningKeySource? {
+    public static func resolve(
+        file: String?, database: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> SigningKeySource? {
         if let value = environment[environmentVariable], !value.isEmpty { return .secret(try SigningKeyFile.environmentKey(value)) }
         return file.map { .file($0) } ?? database.map { beside(database: $0) }
     }
@@ -31,7 +33,9 @@ public enum SigningKeyFile {
     static let minimumBytes = 32
 
     /// When the file last changed; a different stamp means the key was rotated.
-    struct Stamp: Equatable { var inode: UInt64; var modified: timespec
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var modified: timespec
         static func == (a: Stamp, b: Stamp) -> Bool {
             a.inode == b.inode && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
         }
@@ -56,8 +60,11 @@ public enum SigningKeyFile {
         guard fstat(descriptor, &info) == 0 else { throw failure("cannot inspect the signing-key file \(path)", errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SigningKeyError.problem("the signing-key file \(path) is not a regular file") }
         guard info.st_mode & 0o077 == 0 else {
-            throw SigningKeyError.problem(String(format: "the signing-key file %@ can be read by other users (mode %o); run `chmod 600 %@`, then `audit-station users rotate-key`, since the key may have been seen",
-                                                path, Int(info.st_mode & 0o777), path))
+            throw SigningKeyError.problem(
+                String(
+                    format:
+                        "the signing-key file %@ can be read by other users (mode %o); run `chmod 600 %@`, then `audit-station users rotate-key`, since the key may have been seen",
+                    path, Int(info.st_mode & 0o777), path))
         }
         guard info.st_uid == geteuid() else {
             throw SigningKeyError.problem("the signing-key file \(path) belongs to another user; the server must own its key")
@@ -68,7 +75,9 @@ public enum SigningKeyFile {
         guard count == bytes.count else { throw failure("cannot read the signing-key file \(path)", errno: errno) }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let key = Data(base64Encoded: text), key.count >= minimumBytes else {
-            throw SigningKeyError.problem("the signing-key file \(path) does not hold a key of at least \(minimumBytes) bytes in base64; remove it or run `audit-station users rotate-key`")
+            throw SigningKeyError.problem(
+                "the signing-key file \(path) does not hold a key of at least \(minimumBytes) bytes in base64; remove it or run `audit-station users rotate-key`"
+            )
         }
         return (key, Stamp(inode: UInt64(info.st_ino), modified: info.st_mtim))
     }
@@ -97,7 +106,8 @@ public enum SigningKeyFile {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if let decoded = Data(base64Encoded: trimmed), decoded.count >= minimumBytes { return decoded }
         guard trimmed.utf8.count >= minimumBytes else {
-            throw SigningKeyError.problem("\(SigningKeySource.environmentVariable) must hold at least \(minimumBytes) bytes (for example `openssl rand -base64 48`)")
+            throw SigningKeyError.problem(
+                "\(SigningKeySource.environmentVariable) must hold at least \(minimumBytes) bytes (for example `openssl rand -base64 48`)")
         }
         return Data(trimmed.utf8)
     }

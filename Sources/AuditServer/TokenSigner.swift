@@ -61,9 +61,10 @@ actor TokenSigner {
 
     func issue(userID: Int64, userKey: String, now: Date = Date()) async throws -> (token: String, claims: TokenClaims) {
         let issued = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let claims = TokenClaims(sub: SubjectClaim(value: String(userID)), uky: userKey,
-                                 jti: IDClaim(value: UUID().uuidString.lowercased()), iat: IssuedAtClaim(value: issued),
-                                 exp: ExpirationClaim(value: issued.addingTimeInterval(Self.lifetime)))
+        let claims = TokenClaims(
+            sub: SubjectClaim(value: String(userID)), uky: userKey,
+            jti: IDClaim(value: UUID().uuidString.lowercased()), iat: IssuedAtClaim(value: issued),
+            exp: ExpirationClaim(value: issued.addingTimeInterval(Self.lifetime)))
         return (try await currentKeys(now: Date()).sign(claims), claims)
     }
 

@@ -9,15 +9,21 @@ public struct UserDirectory: Sendable {
     /// bcrypt's cost: 12 in production; tests may lower it to stay quick.
     let cost: UInt8
 
-    public init(store: any UserStore, cost: UInt8 = 12) { self.store = store; self.cost = cost }
+    public init(store: any UserStore, cost: UInt8 = 12) {
+        self.store = store
+        self.cost = cost
+    }
 
     /// Adds a user. Email, name and password are checked; countries are ISO codes.
-    public func create(email: String, password: String, name: String, type: UserType, countries: [String] = [],
-                       canEditAssets: Bool = false) async throws -> UserInfo {
+    public func create(
+        email: String, password: String, name: String, type: UserType, countries: [String] = [],
+        canEditAssets: Bool = false
+    ) async throws -> UserInfo {
         var errors = ValidationError()
         let email = email.trimmingCharacters(in: .whitespaces)
         if email.count > 254 || email.split(separator: "@").count != 2 || email.contains(where: \.isWhitespace)
-            || email.hasPrefix("@") || email.hasSuffix("@") {
+            || email.hasPrefix("@") || email.hasSuffix("@")
+        {
             errors.add("email", "'\(email.prefix(60))' is not an email address")
         }
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -30,8 +36,9 @@ public struct UserDirectory: Sendable {
         guard errors.isEmpty else { throw InventoryError.invalid(errors) }
         let cost = cost
         let hash = await Task.detached { Bcrypt.hash(password, cost: cost) }.value
-        let stored = try await store.create(email: email, name: name, passwordHash: hash, userType: type.rawValue,
-                                            canEditAssets: canEditAssets, countries: Array(Set(codes)).sorted())
+        let stored = try await store.create(
+            email: email, name: name, passwordHash: hash, userType: type.rawValue,
+            canEditAssets: canEditAssets, countries: Array(Set(codes)).sorted())
         return Self.info(stored)
     }
 
@@ -69,8 +76,9 @@ public struct UserDirectory: Sendable {
     }
 
     static func info(_ stored: StoredUser) -> UserInfo {
-        UserInfo(id: stored.id, name: stored.name, email: stored.email, userType: UserType(rawValue: stored.userType) ?? .client,
-                 canEditAssets: stored.canEditAssets, countries: stored.countries)
+        UserInfo(
+            id: stored.id, name: stored.name, email: stored.email, userType: UserType(rawValue: stored.userType) ?? .client,
+            canEditAssets: stored.canEditAssets, countries: stored.countries)
     }
 
     /// A real hash of a random password, verified against when the email is unknown.

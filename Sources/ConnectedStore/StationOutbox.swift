@@ -33,27 +33,51 @@ public struct OutboxEntry: Sendable, Equatable {
     public var serverStatus: ScanStatus?
     public var serverMessage: String?
 
-    public init(scanID: String, auditID: AuditID, identifier: String, source: ScanSource, station: String, user: String,
-                scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool) {
-        self.seq = 0; self.scanID = scanID; self.auditID = auditID; self.identifier = identifier; self.source = source
-        self.station = station; self.user = user; self.scannedAt = scannedAt; self.localStatus = localStatus
-        self.localMessage = localMessage; self.addsScanned = addsScanned; self.addsUnexpected = addsUnexpected
-        self.state = .pending; self.attempts = 0
+    public init(
+        scanID: String, auditID: AuditID, identifier: String, source: ScanSource, station: String, user: String,
+        scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool
+    ) {
+        self.seq = 0
+        self.scanID = scanID
+        self.auditID = auditID
+        self.identifier = identifier
+        self.source = source
+        self.station = station
+        self.user = user
+        self.scannedAt = scannedAt
+        self.localStatus = localStatus
+        self.localMessage = localMessage
+        self.addsScanned = addsScanned
+        self.addsUnexpected = addsUnexpected
+        self.state = .pending
+        self.attempts = 0
     }
 
     init(row: Row) {
-        seq = row["seq"]; scanID = row["scan_id"]; auditID = row["audit_id"]; identifier = row["identifier"]
-        source = ScanSource(rawValue: row["source"]) ?? .manual; station = row["station"]; user = row["user"]
-        scannedAt = row["scanned_at"]; localStatus = ScanStatus(rawValue: row["local_status"]) ?? .unknown
-        localMessage = row["local_message"]; addsScanned = row["adds_scanned"]; addsUnexpected = row["adds_unexpected"]
-        state = OutboxState(rawValue: row["state"]) ?? .pending; attempts = row["attempts"]; lastError = row["last_error"]
-        serverStatus = (row["server_status"] as String?).flatMap(ScanStatus.init(rawValue:)); serverMessage = row["server_message"]
+        seq = row["seq"]
+        scanID = row["scan_id"]
+        auditID = row["audit_id"]
+        identifier = row["identifier"]
+        source = ScanSource(rawValue: row["source"]) ?? .manual
+        station = row["station"]
+        user = row["user"]
+        scannedAt = row["scanned_at"]
+        localStatus = ScanStatus(rawValue: row["local_status"]) ?? .unknown
+        localMessage = row["local_message"]
+        addsScanned = row["adds_scanned"]
+        addsUnexpected = row["adds_unexpected"]
+        state = OutboxState(rawValue: row["state"]) ?? .pending
+        attempts = row["attempts"]
+        lastError = row["last_error"]
+        serverStatus = (row["server_status"] as String?).flatMap(ScanStatus.init(rawValue:))
+        serverMessage = row["server_message"]
     }
 
     /// The request that sends this scan to the server; the scan_id makes a resend harmless.
     public var request: ScanRequest {
-        ScanRequest(identifier: identifier, auditId: auditID, scanId: scanID, source: source, scannedAt: scannedAt,
-                    deviceName: station, user: user)
+        ScanRequest(
+            identifier: identifier, auditId: auditID, scanId: scanID, source: source, scannedAt: scannedAt,
+            deviceName: station, user: user)
     }
 
     public var firstScan: FirstScan { FirstScan(scannedAt: scannedAt, station: station, user: user, source: source) }
@@ -81,13 +105,17 @@ public struct StationOutbox: Sendable {
 
     /// Inserts a new scan inside the caller's transaction.
     static func insert(_ db: Database, _ entry: OutboxEntry) throws -> OutboxEntry {
-        try db.cachedStatement(sql: """
-            INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
-                                local_message, adds_scanned, adds_unexpected)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
-                                     entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
-                                     entry.addsScanned, entry.addsUnexpected])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
+                                    local_message, adds_scanned, adds_unexpected)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
+            entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
+            entry.addsScanned, entry.addsUnexpected
+        ])
         var stored = entry
         stored.seq = db.lastInsertedRowID
         return stored
@@ -96,15 +124,21 @@ public struct StationOutbox: Sendable {
     /// A pending scan leaves the pending state (the server answered or refused it): what it
     /// added is taken off its audit's running counts. Nothing for a scan no longer pending.
     static func settle(_ db: Database, scanID: String) throws {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT audit_id, adds_scanned, adds_unexpected FROM outbox WHERE scan_id = ? AND state = 'pending'
-            """), arguments: [scanID]) else { return }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT audit_id, adds_scanned, adds_unexpected FROM outbox WHERE scan_id = ? AND state = 'pending'
+                        """), arguments: [scanID])
+        else { return }
         let scanned: Bool = row["adds_scanned"], unexpected: Bool = row["adds_unexpected"]
         guard scanned || unexpected else { return }
-        try db.cachedStatement(sql: """
-            UPDATE replica_audits SET pending_scanned = max(pending_scanned - ?, 0), pending_unexpected = max(pending_unexpected - ?, 0)
-            WHERE id = ?
-            """).execute(arguments: [scanned ? 1 : 0, unexpected ? 1 : 0, row["audit_id"] as String])
+        try db.cachedStatement(
+            sql: """
+                UPDATE replica_audits SET pending_scanned = max(pending_scanned - ?, 0), pending_unexpected = max(pending_unexpected - ?, 0)
+                WHERE id = ?
+                """
+        ).execute(arguments: [scanned ? 1 : 0, unexpected ? 1 : 0, row["audit_id"] as String])
     }
 
     public func entry(scanID: String) async throws -> OutboxEntry? {
@@ -119,11 +153,15 @@ public struct StationOutbox: Sendable {
     public func pending(limit: Int = 100, auditID: AuditID? = nil) async throws -> [OutboxEntry] {
         try await database.read { db in
             if let auditID {
-                return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq LIMIT ?",
-                                        arguments: [auditID, limit]).map(OutboxEntry.init(row:))
+                return try Row.fetchAll(
+                    db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq LIMIT ?",
+                    arguments: [auditID, limit]
+                ).map(OutboxEntry.init(row:))
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT ?",
-                                    arguments: [limit]).map(OutboxEntry.init(row:))
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT ?",
+                arguments: [limit]
+            ).map(OutboxEntry.init(row:))
         }
     }
 
@@ -139,8 +177,9 @@ public struct StationOutbox: Sendable {
     public func reject(scanID: String, error: String) async throws {
         try await database.write { db in
             try Self.settle(db, scanID: scanID)
-            try db.execute(sql: "UPDATE outbox SET state = 'rejected', attempts = attempts + 1, last_error = ? WHERE scan_id = ?",
-                           arguments: [error, scanID])
+            try db.execute(
+                sql: "UPDATE outbox SET state = 'rejected', attempts = attempts + 1, last_error = ? WHERE scan_id = ?",
+                arguments: [error, scanID])
         }
     }
 
@@ -153,8 +192,9 @@ public struct StationOutbox: Sendable {
             }
             let lastSync = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_sync_at'")
             let lastError = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_error'")
-            return OutboxCounts(pending: count("pending"), synced: count("synced"), rejected: count("rejected"),
-                                lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError)
+            return OutboxCounts(
+                pending: count("pending"), synced: count("synced"), rejected: count("rejected"),
+                lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError)
         }
     }
 

@@ -14,7 +14,10 @@ public enum ReplicaPart: Sendable {
 public struct ExpectedFirstScan: Sendable, Equatable {
     public var assetID: Int64
     public var firstScan: FirstScan
-    public init(assetID: Int64, firstScan: FirstScan) { self.assetID = assetID; self.firstScan = firstScan }
+    public init(assetID: Int64, firstScan: FirstScan) {
+        self.assetID = assetID
+        self.firstScan = firstScan
+    }
 }
 
 /// A copy being made: its rows go in a chunk at a time under a number no held copy has, and
@@ -56,16 +59,19 @@ extension StationReplica {
     private func write(_ entries: [AuditSnapshot.Expected], ref: Int64) async throws {
         try await database.writeUnsynced { db in
             let encoder = JSONEncoder.auditStation()
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO replica_expected (ref, asset_id, asset_tag, serial_num, name, model, status, location, company, country,
-                                                         first_scan)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO replica_expected (ref, asset_id, asset_tag, serial_num, name, model, status, location, company, country,
+                                                             first_scan)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for entry in entries {
                 let asset = entry.asset
-                statement.setUncheckedArguments([ref, asset.id, asset.assetTag, asset.serialNum, asset.name, asset.model,
-                                                 asset.status.rawValue, asset.location, asset.company, asset.country,
-                                                 try entry.firstScan.map { try Self.text(encoder, $0) }])
+                statement.setUncheckedArguments([
+                    ref, asset.id, asset.assetTag, asset.serialNum, asset.name, asset.model,
+                    asset.status.rawValue, asset.location, asset.company, asset.country,
+                    try entry.firstScan.map { try Self.text(encoder, $0) }
+                ])
                 try statement.execute()
             }
         }
@@ -74,8 +80,10 @@ extension StationReplica {
     /// Makes the copy the audit's, in one transaction: the copy held before is dropped, the
     /// unexpected entries are written, and this station's pending scans of the audit are
     /// decided again on the new copy (marked in it and counted), so none is lost or counted twice.
-    public func completeCopy(_ copy: ReplicaCopy, session: AuditSession, unexpected: [AuditSnapshot.Unexpected],
-                             caseSensitive: Bool) async throws {
+    public func completeCopy(
+        _ copy: ReplicaCopy, session: AuditSession, unexpected: [AuditSnapshot.Unexpected],
+        caseSensitive: Bool
+    ) async throws {
         let encoder = JSONEncoder.auditStation()
         let decoder = JSONDecoder.auditStation()
         try await database.write { db in
@@ -84,32 +92,38 @@ extension StationReplica {
                 try db.execute(sql: "DELETE FROM replica_expected WHERE ref = ?", arguments: [old])
             }
             try db.execute(sql: "DELETE FROM replica_audits WHERE id = ?", arguments: [id])
-            try db.execute(sql: "INSERT INTO replica_audits (id, session, pulled_at, ref) VALUES (?, ?, ?, ?)",
-                           arguments: [id, try Self.text(encoder, session), Date(), copy.ref])
+            try db.execute(
+                sql: "INSERT INTO replica_audits (id, session, pulled_at, ref) VALUES (?, ?, ?, ?)",
+                arguments: [id, try Self.text(encoder, session), Date(), copy.ref])
             for entry in unexpected { try Self.insertUnexpected(db, auditID: id, entry, encoder: encoder) }
             guard let held = try Self.held(db, auditID: id, decoder: decoder) else { return }
             let lookup = ReplicaLookup(db: db, auditID: id, ref: held.ref, caseSensitive: caseSensitive, decoder: decoder)
-            let pending = try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq",
-                                           arguments: [id]).map(OutboxEntry.init(row:))
+            let pending = try Row.fetchAll(
+                db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq",
+                arguments: [id]
+            ).map(OutboxEntry.init(row:))
             for entry in pending {
                 let decision = try lookup.decide(entry.identifier, country: held.session.country)
                 // What a pending scan adds was fixed when it was shown; only its mark is made again.
                 try Self.mark(db, decision, entry: entry, copy: held, encoder: encoder, count: false)
             }
-            try db.execute(sql: """
-                UPDATE replica_audits SET
-                    pending_scanned = (SELECT COALESCE(SUM(adds_scanned), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1),
-                    pending_unexpected = (SELECT COALESCE(SUM(adds_unexpected), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1)
-                WHERE id = ?1
-                """, arguments: [id])
+            try db.execute(
+                sql: """
+                    UPDATE replica_audits SET
+                        pending_scanned = (SELECT COALESCE(SUM(adds_scanned), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1),
+                        pending_unexpected = (SELECT COALESCE(SUM(adds_unexpected), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1)
+                    WHERE id = ?1
+                    """, arguments: [id])
         }
     }
 }
 
 extension StationReplica {
     /// Replaces the copy of an audit with rows given at once (a small copy, or a test's).
-    public func store(audit: AuditSession, expected: [AuditSnapshot.Expected], unexpected: [AuditSnapshot.Unexpected] = [],
-                      caseSensitive: Bool = true) async throws {
+    public func store(
+        audit: AuditSession, expected: [AuditSnapshot.Expected], unexpected: [AuditSnapshot.Unexpected] = [],
+        caseSensitive: Bool = true
+    ) async throws {
         let copy = try await beginCopy(auditID: audit.id)
         try await add(.expected(expected), to: copy)
         try await completeCopy(copy, session: audit, unexpected: unexpected, caseSensitive: caseSensitive)

@@ -27,10 +27,11 @@ struct ReplicaLookup: AuditLookup {
 
     func expected(matching identifier: String) throws -> (asset: AssetBrief, firstScan: FirstScan?)? {
         for column in ["asset_tag", "serial_num"] {
-            let statement = try db.cachedStatement(sql: """
-                SELECT asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country, first_scan
-                FROM replica_expected WHERE ref = ? AND \(match(column)) ORDER BY \(order(column))asset_id LIMIT 1
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country, first_scan
+                    FROM replica_expected WHERE ref = ? AND \(match(column)) ORDER BY \(order(column))asset_id LIMIT 1
+                    """)
             if let row = try Row.fetchOne(statement, arguments: arguments([ref], identifier)) {
                 return (AssetBrief(row: row), try (row["first_scan"] as String?).map { try StationReplica.value(decoder, $0, as: FirstScan.self) })
             }
@@ -40,12 +41,14 @@ struct ReplicaLookup: AuditLookup {
 
     func knownAsset(matching identifier: String) throws -> AssetBrief? {
         for column in ["asset_tag", "serial_num"] {
-            let statement = try db.cachedStatement(sql: """
-                SELECT asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country FROM replica_unexpected
-                WHERE audit_id = ? AND asset_id IS NOT NULL AND \(match(column)) ORDER BY \(order(column))asset_id LIMIT 1
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country FROM replica_unexpected
+                    WHERE audit_id = ? AND asset_id IS NOT NULL AND \(match(column)) ORDER BY \(order(column))asset_id LIMIT 1
+                    """)
             if let row = try Row.fetchOne(statement, arguments: arguments([auditID], identifier)),
-               (row["name"] as String?) != nil, (row["status"] as String?) != nil, (row["country"] as String?) != nil {
+                (row["name"] as String?) != nil, (row["status"] as String?) != nil, (row["country"] as String?) != nil
+            {
                 return AssetBrief(row: row)
             }
         }
@@ -53,8 +56,10 @@ struct ReplicaLookup: AuditLookup {
     }
 
     func unexpectedFirstScan(key: String) throws -> FirstScan? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT first_scan FROM replica_unexpected WHERE audit_id = ? AND key = ?"),
-                            arguments: [auditID, key]).map { try StationReplica.value(decoder, $0, as: FirstScan.self) }
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT first_scan FROM replica_unexpected WHERE audit_id = ? AND key = ?"),
+            arguments: [auditID, key]
+        ).map { try StationReplica.value(decoder, $0, as: FirstScan.self) }
     }
 
     /// The rules' decision, with an identifier the copy does not know at all left pending.
@@ -86,8 +91,9 @@ extension StationReplica {
             guard copy.session.isActive else { throw InventoryError.auditEnded(scan.auditID) }
             let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
             if let stored = try StationOutbox.fetch(db, scanID: scan.scanID) {
-                return LocalScan(entry: stored, decision: try lookup.decide(stored.identifier, country: copy.session.country),
-                                 session: copy.localSession)
+                return LocalScan(
+                    entry: stored, decision: try lookup.decide(stored.identifier, country: copy.session.country),
+                    session: copy.localSession)
             }
             let decision = try lookup.decide(scan.identifier, country: copy.session.country)
             var entry = scan
@@ -105,21 +111,27 @@ extension StationReplica {
     }
 
     /// Marks a locally decided scan in the copy and, with `count`, counts what it adds.
-    static func mark(_ db: Database, _ decision: ScanDecision, entry: OutboxEntry, copy: Held, encoder: JSONEncoder,
-                     count: Bool = true) throws {
+    static func mark(
+        _ db: Database, _ decision: ScanDecision, entry: OutboxEntry, copy: Held, encoder: JSONEncoder,
+        count: Bool = true
+    ) throws {
         if decision.addsScanned, let asset = decision.asset {
             try db.cachedStatement(sql: "UPDATE replica_expected SET first_scan = ? WHERE ref = ? AND asset_id = ?")
                 .execute(arguments: [try text(encoder, entry.firstScan), copy.ref, asset.id])
         }
         if decision.addsUnexpected, let key = decision.unexpectedKey {
-            try insertUnexpected(db, auditID: entry.auditID, AuditSnapshot.Unexpected(
-                key: key, identifier: entry.identifier, reason: decision.reason ?? .unknown, asset: decision.asset,
-                firstScan: entry.firstScan), encoder: encoder)
+            try insertUnexpected(
+                db, auditID: entry.auditID,
+                AuditSnapshot.Unexpected(
+                    key: key, identifier: entry.identifier, reason: decision.reason ?? .unknown, asset: decision.asset,
+                    firstScan: entry.firstScan), encoder: encoder)
         }
         if count, decision.addsScanned || decision.addsUnexpected {
-            try db.cachedStatement(sql: """
-                UPDATE replica_audits SET pending_scanned = pending_scanned + ?, pending_unexpected = pending_unexpected + ? WHERE id = ?
-                """).execute(arguments: [decision.addsScanned ? 1 : 0, decision.addsUnexpected ? 1 : 0, entry.auditID])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE replica_audits SET pending_scanned = pending_scanned + ?, pending_unexpected = pending_unexpected + ? WHERE id = ?
+                    """
+            ).execute(arguments: [decision.addsScanned ? 1 : 0, decision.addsUnexpected ? 1 : 0, entry.auditID])
         }
     }
 

@@ -62,10 +62,12 @@ public struct StationReplica: Sendable {
             var copies: [AuditID: Held?] = [:]
             for (result, entry) in answers {
                 try StationOutbox.settle(db, scanID: entry.scanID)
-                try db.cachedStatement(sql: """
-                    UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
-                    WHERE scan_id = ?
-                    """).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE outbox SET state = 'synced', attempts = attempts + 1, last_error = NULL, server_status = ?, server_message = ?, synced_at = ?
+                        WHERE scan_id = ?
+                        """
+                ).execute(arguments: [result.status.rawValue, result.message, Date(), entry.scanID])
                 if copies[result.auditId] == nil { copies[result.auditId] = try Self.held(db, auditID: result.auditId, decoder: decoder) }
                 guard let copy = copies[result.auditId] ?? nil else { continue }
                 try Self.take(db, result, for: entry, copy: copy, encoder: encoder)
@@ -97,8 +99,10 @@ public struct StationReplica: Sendable {
         case .unexpected, .unknown:
             let asset = result.asset.flatMap { $0.brief(reason: result.reason, auditCountry: copy.session.country) }
             let key = result.asset?.id.map { AuditRules.unexpectedKey(assetID: $0) } ?? AuditRules.unexpectedKey(identifier: result.identifier)
-            try insertUnexpected(db, auditID: result.auditId, AuditSnapshot.Unexpected(
-                key: key, identifier: result.identifier, reason: result.reason ?? .unknown, asset: asset, firstScan: first), encoder: encoder)
+            try insertUnexpected(
+                db, auditID: result.auditId,
+                AuditSnapshot.Unexpected(
+                    key: key, identifier: result.identifier, reason: result.reason ?? .unknown, asset: asset, firstScan: first), encoder: encoder)
         case .pending:
             break
         }
@@ -107,13 +111,17 @@ public struct StationReplica: Sendable {
     /// Adds (or replaces) an unexpected entry of the copy.
     static func insertUnexpected(_ db: Database, auditID: AuditID, _ entry: AuditSnapshot.Unexpected, encoder: JSONEncoder) throws {
         let asset = entry.asset
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan, identifier, reason, asset_id, asset_tag, serial_num, name,
-                                                       model, status, location, company, country)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [auditID, entry.key, try text(encoder, entry.firstScan), entry.identifier, entry.reason.rawValue,
-                                     asset?.id, asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
-                                     asset?.location, asset?.company, asset?.country])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO replica_unexpected (audit_id, key, first_scan, identifier, reason, asset_id, asset_tag, serial_num, name,
+                                                           model, status, location, company, country)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            auditID, entry.key, try text(encoder, entry.firstScan), entry.identifier, entry.reason.rawValue,
+            asset?.id, asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
+            asset?.location, asset?.company, asset?.country
+        ])
     }
 
     static func session(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> AuditSession? {
@@ -130,19 +138,25 @@ public struct StationReplica: Sendable {
 
         var localSession: AuditSession {
             var local = session
-            local.progress = AuditProgress(totalAssets: session.totalAssets,
-                                           scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
-                                           unexpectedCount: session.unexpectedCount + pendingUnexpected)
+            local.progress = AuditProgress(
+                totalAssets: session.totalAssets,
+                scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
+                unexpectedCount: session.unexpectedCount + pendingUnexpected)
             return local
         }
     }
 
     static func held(_ db: Database, auditID: AuditID, decoder: JSONDecoder) throws -> Held? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT session, ref, pending_scanned, pending_unexpected FROM replica_audits WHERE id = ?
-            """), arguments: [auditID]), let ref = row["ref"] as Int64? else { return nil }
-        return Held(session: try value(decoder, row["session"], as: AuditSession.self), ref: ref,
-                    pendingScanned: max(row["pending_scanned"] as Int, 0), pendingUnexpected: max(row["pending_unexpected"] as Int, 0))
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT session, ref, pending_scanned, pending_unexpected FROM replica_audits WHERE id = ?
+                        """), arguments: [auditID]), let ref = row["ref"] as Int64?
+        else { return nil }
+        return Held(
+            session: try value(decoder, row["session"], as: AuditSession.self), ref: ref,
+            pendingScanned: max(row["pending_scanned"] as Int, 0), pendingUnexpected: max(row["pending_unexpected"] as Int, 0))
     }
 
     static func text(_ encoder: JSONEncoder, _ value: some Encodable) throws -> String {
@@ -162,7 +176,8 @@ extension AuditAsset {
         guard let id, let assetTag else { return nil }
         let status = status ?? (reason == .archived ? .archived : reason == .disposed ? .disposed : .inStock)
         let country = country ?? (reason == .otherCountry ? "another country" : auditCountry)
-        return AssetBrief(id: id, assetTag: assetTag, serialNum: serialNum, name: name ?? assetTag, model: model, status: status,
-                          location: location, company: company, country: country)
+        return AssetBrief(
+            id: id, assetTag: assetTag, serialNum: serialNum, name: name ?? assetTag, model: model, status: status,
+            location: location, company: company, country: country)
     }
 }

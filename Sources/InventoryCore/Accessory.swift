@@ -17,13 +17,24 @@ public struct Accessory: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64 = 0, name: String, category: String, manufacturer: String? = nil, modelNo: String? = nil,
-                totalQuantity: Int = 0, availableQuantity: Int? = nil, country: String? = nil, notes: String? = nil,
-                imageUrl: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
-        self.id = id; self.name = name; self.category = category; self.manufacturer = manufacturer
-        self.modelNo = modelNo; self.totalQuantity = totalQuantity; self.availableQuantity = availableQuantity ?? totalQuantity
-        self.country = country; self.notes = notes; self.imageUrl = imageUrl; self.companyId = companyId
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(
+        id: Int64 = 0, name: String, category: String, manufacturer: String? = nil, modelNo: String? = nil,
+        totalQuantity: Int = 0, availableQuantity: Int? = nil, country: String? = nil, notes: String? = nil,
+        imageUrl: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.manufacturer = manufacturer
+        self.modelNo = modelNo
+        self.totalQuantity = totalQuantity
+        self.availableQuantity = availableQuantity ?? totalQuantity
+        self.country = country
+        self.notes = notes
+        self.imageUrl = imageUrl
+        self.companyId = companyId
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -39,11 +50,19 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
     public var imageUrl: String?
     public var companyId: Int64?
 
-    public init(name: String? = nil, category: String? = nil, manufacturer: String? = nil, modelNo: String? = nil,
-                totalQuantity: Int? = nil, country: String? = nil, notes: String? = nil, imageUrl: String? = nil,
-                companyId: Int64? = nil) {
-        self.name = name; self.category = category; self.manufacturer = manufacturer; self.modelNo = modelNo
-        self.totalQuantity = totalQuantity; self.country = country; self.notes = notes; self.imageUrl = imageUrl
+    public init(
+        name: String? = nil, category: String? = nil, manufacturer: String? = nil, modelNo: String? = nil,
+        totalQuantity: Int? = nil, country: String? = nil, notes: String? = nil, imageUrl: String? = nil,
+        companyId: Int64? = nil
+    ) {
+        self.name = name
+        self.category = category
+        self.manufacturer = manufacturer
+        self.modelNo = modelNo
+        self.totalQuantity = totalQuantity
+        self.country = country
+        self.notes = notes
+        self.imageUrl = imageUrl
         self.companyId = companyId
     }
 
@@ -76,7 +95,7 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
         }
         let texts: [(String, String?, WritableKeyPath<Accessory, String?>)] = [
             ("manufacturer", manufacturer, \.manufacturer), ("model_no", modelNo, \.modelNo),
-            ("notes", notes, \.notes), ("image_url", imageUrl, \.imageUrl),
+            ("notes", notes, \.notes), ("image_url", imageUrl, \.imageUrl)
         ]
         for (field, value, path) in texts {
             guard let value else { continue }
@@ -85,14 +104,16 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
             }
         }
         if let country {
-            if country.isEmpty { accessory.country = nil }
-            else if let code = errors.collect({ () throws(ValidationError) in try Country.normalize(country) }) { accessory.country = code }
+            if country.isEmpty {
+                accessory.country = nil
+            } else if let code = errors.collect({ () throws(ValidationError) in try Country.normalize(country) }) {
+                accessory.country = code
+            }
         }
         if let totalQuantity {
             if !NumberLimits.quantity.contains(totalQuantity) {
                 NumberLimits.check(totalQuantity, in: NumberLimits.quantity, field: "total_quantity", into: &errors)
-            }
-            else if totalQuantity < checkedOut {
+            } else if totalQuantity < checkedOut {
                 errors.add("total_quantity", "cannot be \(totalQuantity): \(checkedOut) are checked out")
             } else {
                 accessory.totalQuantity = totalQuantity
@@ -113,7 +134,10 @@ public struct AccessoryMovement: Codable, Sendable, Equatable {
     public var notes: String?
 
     public init(customerId: Int64, quantity: Int = 1, condition: String? = nil, notes: String? = nil) {
-        self.customerId = customerId; self.quantity = quantity; self.condition = condition; self.notes = notes
+        self.customerId = customerId
+        self.quantity = quantity
+        self.condition = condition
+        self.notes = notes
     }
 
     /// Checks the quantity against what may move (available stock for a checkout, what the

@@ -39,17 +39,23 @@ extension AssetInput {
             }
         }
         if let name, let text = errors.collect({ () throws(ValidationError) in try FreeText.required(name, field: "name") }) {
-            if text.count > 255 { errors.add("name", "is longer than 255 characters") }
-            else { asset.name = text }
+            if text.count > 255 { errors.add("name", "is longer than 255 characters") } else { asset.name = text }
         }
         if let status {
-            if let value = AssetStatus(rawValue: status.uppercased()) { asset.status = value }
-            else { errors.add("status", "'\(status.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))") }
+            if let value = AssetStatus(rawValue: status.uppercased()) {
+                asset.status = value
+            } else {
+                errors.add("status", "'\(status.prefix(40))' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
         }
         if let condition {
-            if condition.isEmpty { asset.condition = nil }
-            else if let value = AssetCondition(rawValue: condition.uppercased()) { asset.condition = value }
-            else { errors.add("condition", "'\(condition.prefix(40))' is not one of \(AssetCondition.allCases.map(\.rawValue).joined(separator: ", "))") }
+            if condition.isEmpty {
+                asset.condition = nil
+            } else if let value = AssetCondition(rawValue: condition.uppercased()) {
+                asset.condition = value
+            } else {
+                errors.add("condition", "'\(condition.prefix(40))' is not one of \(AssetCondition.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
         }
         if let country {
             if let code = errors.collect({ () throws(ValidationError) in try Country.normalize(country) }) { asset.country = code }
@@ -59,7 +65,7 @@ extension AssetInput {
             ("asset_type", assetType, \.assetType), ("cpu_type", cpuType, \.cpuType),
             ("cpu_cores", cpuCores, \.cpuCores), ("memory", memory, \.memory),
             ("harddrive", harddrive, \.harddrive), ("location", location, \.location),
-            ("company", company, \.company), ("notes", notes, \.notes), ("tech_notes", techNotes, \.techNotes),
+            ("company", company, \.company), ("notes", notes, \.notes), ("tech_notes", techNotes, \.techNotes)
         ]
         for (field, value, path) in texts {
             guard let value else { continue }

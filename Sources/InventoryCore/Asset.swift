@@ -41,19 +41,40 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64 = 0, assetTag: String, serialNum: String? = nil, name: String, model: String? = nil,
-                status: AssetStatus = .inStock, condition: AssetCondition? = nil, manufacturer: String? = nil,
-                assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil, memory: String? = nil,
-                harddrive: String? = nil, country: String, location: String? = nil, company: String? = nil,
-                customerId: Int64? = nil, customer: String? = nil, notes: String? = nil, techNotes: String? = nil,
-                isErased: Bool = false, hasKeyboard: Bool = false, hasCharger: Bool = false,
-                createdAt: Date = Date(), updatedAt: Date = Date()) {
-        self.id = id; self.assetTag = assetTag; self.serialNum = serialNum; self.name = name; self.model = model
-        self.status = status; self.condition = condition; self.manufacturer = manufacturer; self.assetType = assetType
-        self.cpuType = cpuType; self.cpuCores = cpuCores; self.memory = memory; self.harddrive = harddrive
-        self.country = country; self.location = location; self.company = company; self.customerId = customerId
-        self.customer = customer; self.notes = notes; self.techNotes = techNotes; self.isErased = isErased
-        self.hasKeyboard = hasKeyboard; self.hasCharger = hasCharger; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(
+        id: Int64 = 0, assetTag: String, serialNum: String? = nil, name: String, model: String? = nil,
+        status: AssetStatus = .inStock, condition: AssetCondition? = nil, manufacturer: String? = nil,
+        assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil, memory: String? = nil,
+        harddrive: String? = nil, country: String, location: String? = nil, company: String? = nil,
+        customerId: Int64? = nil, customer: String? = nil, notes: String? = nil, techNotes: String? = nil,
+        isErased: Bool = false, hasKeyboard: Bool = false, hasCharger: Bool = false,
+        createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.assetTag = assetTag
+        self.serialNum = serialNum
+        self.name = name
+        self.model = model
+        self.status = status
+        self.condition = condition
+        self.manufacturer = manufacturer
+        self.assetType = assetType
+        self.cpuType = cpuType
+        self.cpuCores = cpuCores
+        self.memory = memory
+        self.harddrive = harddrive
+        self.country = country
+        self.location = location
+        self.company = company
+        self.customerId = customerId
+        self.customer = customer
+        self.notes = notes
+        self.techNotes = techNotes
+        self.isErased = isErased
+        self.hasKeyboard = hasKeyboard
+        self.hasCharger = hasCharger
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -82,17 +103,34 @@ public struct AssetInput: Codable, Sendable, Equatable {
     public var hasKeyboard: Bool?
     public var hasCharger: Bool?
 
-    public init(assetTag: String? = nil, serialNum: String? = nil, name: String? = nil, model: String? = nil,
-                status: String? = nil, condition: String? = nil, manufacturer: String? = nil, assetType: String? = nil,
-                cpuType: String? = nil, cpuCores: String? = nil, memory: String? = nil, harddrive: String? = nil,
-                country: String? = nil, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
-                notes: String? = nil, techNotes: String? = nil, isErased: Bool? = nil, hasKeyboard: Bool? = nil,
-                hasCharger: Bool? = nil) {
-        self.assetTag = assetTag; self.serialNum = serialNum; self.name = name; self.model = model
-        self.status = status; self.condition = condition; self.manufacturer = manufacturer; self.assetType = assetType
-        self.cpuType = cpuType; self.cpuCores = cpuCores; self.memory = memory; self.harddrive = harddrive
-        self.country = country; self.location = location; self.company = company; self.customerId = customerId
-        self.notes = notes; self.techNotes = techNotes; self.isErased = isErased; self.hasKeyboard = hasKeyboard
+    public init(
+        assetTag: String? = nil, serialNum: String? = nil, name: String? = nil, model: String? = nil,
+        status: String? = nil, condition: String? = nil, manufacturer: String? = nil, assetType: String? = nil,
+        cpuType: String? = nil, cpuCores: String? = nil, memory: String? = nil, harddrive: String? = nil,
+        country: String? = nil, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
+        notes: String? = nil, techNotes: String? = nil, isErased: Bool? = nil, hasKeyboard: Bool? = nil,
+        hasCharger: Bool? = nil
+    ) {
+        self.assetTag = assetTag
+        self.serialNum = serialNum
+        self.name = name
+        self.model = model
+        self.status = status
+        self.condition = condition
+        self.manufacturer = manufacturer
+        self.assetType = assetType
+        self.cpuType = cpuType
+        self.cpuCores = cpuCores
+        self.memory = memory
+        self.harddrive = harddrive
+        self.country = country
+        self.location = location
+        self.company = company
+        self.customerId = customerId
+        self.notes = notes
+        self.techNotes = techNotes
+        self.isErased = isErased
+        self.hasKeyboard = hasKeyboard
         self.hasCharger = hasCharger
     }
 }

@@ -7,8 +7,10 @@ extension AssetImport {
     /// field count, a bad flag, a quote that never closes) travel with its row for the service
     /// to report beside its own; a problem that stops the reader ends the stream with a row that
     /// carries it.
-    public static func chunks(of blocks: AsyncThrowingStream<[UInt8], any Error>,
-                              chunkSize: Int = importChunkSize) async throws -> AsyncThrowingStream<[ImportRow], any Error> {
+    public static func chunks(
+        of blocks: AsyncThrowingStream<[UInt8], any Error>,
+        chunkSize: Int = importChunkSize
+    ) async throws -> AsyncThrowingStream<[ImportRow], any Error> {
         let source = BlockSource(blocks)
         let record = try await source.nextRecord()
         let columns: [Column]

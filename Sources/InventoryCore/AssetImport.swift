@@ -28,8 +28,9 @@ public enum AssetImport {
     public static func row(_ record: CSVReader.Record, columns: [Column]) -> ImportRow? {
         if record.fields.allSatisfy({ trimmed($0).isEmpty }) { return nil }
         guard record.fields.count == columns.count else {
-            return ImportRow(line: record.line, input: AssetInput(),
-                             problems: ["has \(record.fields.count) fields; the header has \(columns.count)"])
+            return ImportRow(
+                line: record.line, input: AssetInput(),
+                problems: ["has \(record.fields.count) fields; the header has \(columns.count)"])
         }
         var row = ImportRow(line: record.line, input: AssetInput())
         for (column, value) in zip(columns, record.fields) {
@@ -79,7 +80,9 @@ extension AssetImport {
                 switch value.lowercased() {
                 case "1", "true", "yes", "y": return true
                 case "0", "false", "no", "n": return false
-                default: row.problems.append("\(rawValue) '\(value.prefix(20))' is not true or false"); return nil
+                default:
+                    row.problems.append("\(rawValue) '\(value.prefix(20))' is not true or false")
+                    return nil
                 }
             }
             switch self {
@@ -99,8 +102,11 @@ extension AssetImport {
             case .location: row.input.location = value
             case .company: row.input.company = value
             case .customerId:
-                if let id = Int64(value) { row.input.customerId = id }
-                else { row.problems.append("customer_id '\(value.prefix(20))' is not a number") }
+                if let id = Int64(value) {
+                    row.input.customerId = id
+                } else {
+                    row.problems.append("customer_id '\(value.prefix(20))' is not a number")
+                }
             case .notes: row.input.notes = value
             case .techNotes: row.input.techNotes = value
             case .isErased: row.input.isErased = flag()

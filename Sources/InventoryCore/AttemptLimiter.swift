@@ -9,12 +9,19 @@ public final class AttemptLimiter: @unchecked Sendable {
     public let firstLock: Double
     public let maxLock: Double
     public let maxEntries: Int
-    private struct Entry { var failures = 0; var lockedUntil = Date.distantPast; var nextLock: Double }
+    private struct Entry {
+        var failures = 0
+        var lockedUntil = Date.distantPast
+        var nextLock: Double
+    }
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
 
     public init(failures: Int, firstLock: Double, maxLock: Double = 900, maxEntries: Int = 100_000) {
-        self.failures = failures; self.firstLock = firstLock; self.maxLock = maxLock; self.maxEntries = maxEntries
+        self.failures = failures
+        self.firstLock = firstLock
+        self.maxLock = maxLock
+        self.maxEntries = maxEntries
     }
 
     /// Whole seconds `key` must still wait, or nil when it may try now.

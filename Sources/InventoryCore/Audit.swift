@@ -9,7 +9,10 @@ public struct Actor: Codable, Sendable, Equatable {
     /// The station: from the config, or the host name.
     public var station: String
 
-    public init(user: String, station: String) { self.user = user; self.station = station }
+    public init(user: String, station: String) {
+        self.user = user
+        self.station = station
+    }
 }
 
 /// The numbers of an audit. missing = total - scanned; completion is 100% when total is 0.
@@ -26,7 +29,8 @@ public struct AuditProgress: Codable, Sendable, Equatable {
         self.scannedCount = scannedCount
         self.missingCount = totalAssets - scannedCount
         self.unexpectedCount = unexpectedCount
-        self.completionPercentage = totalAssets == 0
+        self.completionPercentage =
+            totalAssets == 0
             ? 100 : (Double(scannedCount) * 10_000 / Double(totalAssets)).rounded(.down) / 100
     }
 }
@@ -47,10 +51,16 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public var endedBy: String?
     public var isActive: Bool
 
-    public init(id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
-                endedAt: Date? = nil, endedBy: String? = nil) {
-        self.id = id; self.country = country
-        self.startedAt = startedAt; self.startedBy = startedBy; self.endedAt = endedAt; self.endedBy = endedBy
+    public init(
+        id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
+        endedAt: Date? = nil, endedBy: String? = nil
+    ) {
+        self.id = id
+        self.country = country
+        self.startedAt = startedAt
+        self.startedBy = startedBy
+        self.endedAt = endedAt
+        self.endedBy = endedBy
         self.isActive = endedAt == nil
         self.progress = progress
     }
@@ -60,8 +70,11 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public var progress: AuditProgress {
         get { AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount) }
         set {
-            totalAssets = newValue.totalAssets; scannedCount = newValue.scannedCount; missingCount = newValue.missingCount
-            unexpectedCount = newValue.unexpectedCount; completionPercentage = newValue.completionPercentage
+            totalAssets = newValue.totalAssets
+            scannedCount = newValue.scannedCount
+            missingCount = newValue.missingCount
+            unexpectedCount = newValue.unexpectedCount
+            completionPercentage = newValue.completionPercentage
         }
     }
 }
@@ -100,7 +113,10 @@ public struct FirstScan: Codable, Sendable, Equatable {
     public var source: ScanSource
 
     public init(scannedAt: Date, station: String, user: String, source: ScanSource) {
-        self.scannedAt = scannedAt; self.station = station; self.user = user; self.source = source
+        self.scannedAt = scannedAt
+        self.station = station
+        self.user = user
+        self.source = source
     }
 }
 
@@ -126,14 +142,27 @@ public struct AuditAsset: Codable, Sendable, Equatable {
     public var user: String?
     public var source: ScanSource?
 
-    public init(asset: AssetBrief?, identifier: String, outcome: AuditOutcome, reason: UnexpectedReason? = nil,
-                firstScan: FirstScan? = nil, scanCount: Int = 0) {
-        self.id = asset?.id; self.assetTag = asset?.assetTag; self.serialNum = asset?.serialNum
-        self.name = asset?.name; self.model = asset?.model; self.status = asset?.status
-        self.location = asset?.location; self.company = asset?.company; self.country = asset?.country
-        self.identifier = identifier; self.outcome = outcome; self.reason = reason
-        self.firstScannedAt = firstScan?.scannedAt; self.station = firstScan?.station
-        self.user = firstScan?.user; self.source = firstScan?.source; self.scanCount = scanCount
+    public init(
+        asset: AssetBrief?, identifier: String, outcome: AuditOutcome, reason: UnexpectedReason? = nil,
+        firstScan: FirstScan? = nil, scanCount: Int = 0
+    ) {
+        self.id = asset?.id
+        self.assetTag = asset?.assetTag
+        self.serialNum = asset?.serialNum
+        self.name = asset?.name
+        self.model = asset?.model
+        self.status = asset?.status
+        self.location = asset?.location
+        self.company = asset?.company
+        self.country = asset?.country
+        self.identifier = identifier
+        self.outcome = outcome
+        self.reason = reason
+        self.firstScannedAt = firstScan?.scannedAt
+        self.station = firstScan?.station
+        self.user = firstScan?.user
+        self.source = firstScan?.source
+        self.scanCount = scanCount
     }
 
     public var firstScan: FirstScan? {
@@ -150,14 +179,22 @@ public struct AuditAsset: Codable, Sendable, Equatable {
     /// null, as the API promises, rather than missing.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id); try container.encode(assetTag, forKey: .assetTag)
-        try container.encode(serialNum, forKey: .serialNum); try container.encode(name, forKey: .name)
-        try container.encode(model, forKey: .model); try container.encode(status, forKey: .status)
-        try container.encode(location, forKey: .location); try container.encode(company, forKey: .company)
-        try container.encode(country, forKey: .country); try container.encode(identifier, forKey: .identifier)
-        try container.encode(outcome, forKey: .outcome); try container.encode(reason, forKey: .reason)
-        try container.encode(firstScannedAt, forKey: .firstScannedAt); try container.encode(scanCount, forKey: .scanCount)
-        try container.encode(station, forKey: .station); try container.encode(user, forKey: .user)
+        try container.encode(id, forKey: .id)
+        try container.encode(assetTag, forKey: .assetTag)
+        try container.encode(serialNum, forKey: .serialNum)
+        try container.encode(name, forKey: .name)
+        try container.encode(model, forKey: .model)
+        try container.encode(status, forKey: .status)
+        try container.encode(location, forKey: .location)
+        try container.encode(company, forKey: .company)
+        try container.encode(country, forKey: .country)
+        try container.encode(identifier, forKey: .identifier)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(firstScannedAt, forKey: .firstScannedAt)
+        try container.encode(scanCount, forKey: .scanCount)
+        try container.encode(station, forKey: .station)
+        try container.encode(user, forKey: .user)
         try container.encode(source, forKey: .source)
     }
 }
@@ -174,11 +211,16 @@ public struct AuditSummary: Codable, Sendable, Equatable {
     public var byStation: [ScanTally]?
     public var byUser: [ScanTally]?
 
-    public init(audit: AuditSession, missing: [AuditAsset], unexpected: [AuditAsset], byStation: [ScanTally]? = nil,
-                byUser: [ScanTally]? = nil) {
+    public init(
+        audit: AuditSession, missing: [AuditAsset], unexpected: [AuditAsset], byStation: [ScanTally]? = nil,
+        byUser: [ScanTally]? = nil
+    ) {
         self.audit = audit
         self.durationSeconds = Int(((audit.endedAt ?? Date()).timeIntervalSince(audit.startedAt)).rounded())
-        self.missing = missing; self.unexpected = unexpected; self.byStation = byStation; self.byUser = byUser
+        self.missing = missing
+        self.unexpected = unexpected
+        self.byStation = byStation
+        self.byUser = byUser
     }
 }
 
@@ -189,6 +231,8 @@ public struct CountryCount: Codable, Sendable, Equatable {
     public var activeAuditId: AuditID?
 
     public init(country: String, expectedAssets: Int, activeAuditId: AuditID? = nil) {
-        self.country = country; self.expectedAssets = expectedAssets; self.activeAuditId = activeAuditId
+        self.country = country
+        self.expectedAssets = expectedAssets
+        self.activeAuditId = activeAuditId
     }
 }

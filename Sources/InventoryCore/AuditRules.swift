@@ -27,7 +27,11 @@ public struct ScanDecision: Sendable, Equatable {
     public var unexpectedKey: String?
 
     public init(status: ScanStatus, asset: AssetBrief?, reason: UnexpectedReason?, firstScan: FirstScan?, unexpectedKey: String?) {
-        self.status = status; self.asset = asset; self.reason = reason; self.firstScan = firstScan; self.unexpectedKey = unexpectedKey
+        self.status = status
+        self.asset = asset
+        self.reason = reason
+        self.firstScan = firstScan
+        self.unexpectedKey = unexpectedKey
     }
 
     /// This scan adds one to the scanned count.
@@ -40,27 +44,35 @@ public struct ScanDecision: Sendable, Equatable {
 public enum AuditRules {
     public static func decide(_ identifier: String, country: String, lookup: some AuditLookup) throws -> ScanDecision {
         if let (asset, firstScan) = try lookup.expected(matching: identifier) {
-            return ScanDecision(status: firstScan == nil ? .foundExpected : .alreadyScanned, asset: asset,
-                                reason: nil, firstScan: firstScan, unexpectedKey: nil)
+            return ScanDecision(
+                status: firstScan == nil ? .foundExpected : .alreadyScanned, asset: asset,
+                reason: nil, firstScan: firstScan, unexpectedKey: nil)
         }
         if let asset = try lookup.knownAsset(matching: identifier) {
             let reason: UnexpectedReason
-            if asset.country != country { reason = .otherCountry }
-            else if asset.status == .archived { reason = .archived }
-            else if asset.status == .disposed { reason = .disposed }
-            else { reason = .notInExpectedSet }
+            if asset.country != country {
+                reason = .otherCountry
+            } else if asset.status == .archived {
+                reason = .archived
+            } else if asset.status == .disposed {
+                reason = .disposed
+            } else {
+                reason = .notInExpectedSet
+            }
             // An identifier first recorded as unknown and registered since stays one entry.
             let identifierKey = unexpectedKey(identifier: Identifier.matchKey(identifier, caseSensitive: lookup.caseSensitive))
             if let first = try lookup.unexpectedFirstScan(key: identifierKey) {
                 return ScanDecision(status: .unexpected, asset: asset, reason: reason, firstScan: first, unexpectedKey: identifierKey)
             }
             let key = unexpectedKey(assetID: asset.id)
-            return ScanDecision(status: .unexpected, asset: asset, reason: reason,
-                                firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
+            return ScanDecision(
+                status: .unexpected, asset: asset, reason: reason,
+                firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
         }
         let key = unexpectedKey(identifier: Identifier.matchKey(identifier, caseSensitive: lookup.caseSensitive))
-        return ScanDecision(status: .unknown, asset: nil, reason: .unknown,
-                            firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
+        return ScanDecision(
+            status: .unknown, asset: nil, reason: .unknown,
+            firstScan: try lookup.unexpectedFirstScan(key: key), unexpectedKey: key)
     }
 
     public static func unexpectedKey(assetID: Int64) -> String { "asset:\(assetID)" }
@@ -85,7 +97,8 @@ public enum AuditRules {
         case .unknown:
             text = "Unknown: no asset has the tag or serial number '\(identifier)'"
         case .pending:
-            text = "Pending: '\(identifier)' is not in this station's copy of the expected set; the server decides whether it is unexpected or unknown"
+            text =
+                "Pending: '\(identifier)' is not in this station's copy of the expected set; the server decides whether it is unexpected or unknown"
         }
         if let first = decision.firstScan {
             let verb = decision.status == .alreadyScanned ? "first scanned" : "already recorded"

@@ -94,8 +94,12 @@ public struct CSVReader: Sequence, IteratorProtocol {
             if inQuotes {
                 if byte == UInt8(ascii: "\"") {
                     if index == count && !isComplete { return .needMore }
-                    if index < count, bytes[index] == UInt8(ascii: "\"") { field.append(byte); index += 1 }
-                    else { inQuotes = false }
+                    if index < count, bytes[index] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 1
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     if byte == 10 { line += 1 }
                     field.append(byte)
@@ -104,28 +108,50 @@ public struct CSVReader: Sequence, IteratorProtocol {
             }
             switch byte {
             case UInt8(ascii: ","):
-                guard let text = finish(field) else { problem = .notUTF8(line: line); return .failed }
-                fields.append(text); field.removeAll(keepingCapacity: true); wasQuoted = false
+                guard let text = finish(field) else {
+                    problem = .notUTF8(line: line)
+                    return .failed
+                }
+                fields.append(text)
+                field.removeAll(keepingCapacity: true)
+                wasQuoted = false
             case UInt8(ascii: "\""):
-                if field.isEmpty && !wasQuoted { inQuotes = true; wasQuoted = true }
-                else { problem = .strayQuote(line: line); return .failed }
+                if field.isEmpty && !wasQuoted {
+                    inQuotes = true
+                    wasQuoted = true
+                } else {
+                    problem = .strayQuote(line: line)
+                    return .failed
+                }
             case 13 where index == count && !isComplete:
                 return .needMore
             case 13 where index < count && bytes[index] == 10:
                 continue
             case 10:
                 line += 1
-                guard let text = finish(field) else { problem = .notUTF8(line: startLine); return .failed }
+                guard let text = finish(field) else {
+                    problem = .notUTF8(line: startLine)
+                    return .failed
+                }
                 fields.append(text)
                 return .record(fields)
             default:
-                if wasQuoted { problem = .strayQuote(line: line); return .failed }
+                if wasQuoted {
+                    problem = .strayQuote(line: line)
+                    return .failed
+                }
                 field.append(byte)
             }
         }
         if !isComplete { return .needMore }
-        if inQuotes { problem = .unterminatedQuote(line: startLine); return .failed }
-        guard let text = finish(field) else { problem = .notUTF8(line: startLine); return .failed }
+        if inQuotes {
+            problem = .unterminatedQuote(line: startLine)
+            return .failed
+        }
+        guard let text = finish(field) else {
+            problem = .notUTF8(line: startLine)
+            return .failed
+        }
         fields.append(text)
         return .record(fields)
     }

@@ -11,11 +11,19 @@ public struct Customer: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64 = 0, name: String, contactNumber: String, address: String, country: String,
-                email: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
-        self.id = id; self.name = name; self.contactNumber = contactNumber; self.address = address
-        self.country = country; self.email = email; self.companyId = companyId
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(
+        id: Int64 = 0, name: String, contactNumber: String, address: String, country: String,
+        email: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.name = name
+        self.contactNumber = contactNumber
+        self.address = address
+        self.country = country
+        self.email = email
+        self.companyId = companyId
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 
@@ -28,10 +36,16 @@ public struct CustomerInput: Codable, Sendable, Equatable {
     public var email: String?
     public var companyId: Int64?
 
-    public init(name: String? = nil, contactNumber: String? = nil, address: String? = nil, country: String? = nil,
-                email: String? = nil, companyId: Int64? = nil) {
-        self.name = name; self.contactNumber = contactNumber; self.address = address; self.country = country
-        self.email = email; self.companyId = companyId
+    public init(
+        name: String? = nil, contactNumber: String? = nil, address: String? = nil, country: String? = nil,
+        email: String? = nil, companyId: Int64? = nil
+    ) {
+        self.name = name
+        self.contactNumber = contactNumber
+        self.address = address
+        self.country = country
+        self.email = email
+        self.companyId = companyId
     }
 
     public func makeCustomer(now: Date = Date()) throws(ValidationError) -> Customer {
@@ -57,7 +71,7 @@ public struct CustomerInput: Codable, Sendable, Equatable {
     private func applyValidated(to customer: inout Customer) -> ValidationError {
         var errors = ValidationError()
         let required: [(String, String?, WritableKeyPath<Customer, String>)] = [
-            ("name", name, \.name), ("contact_number", contactNumber, \.contactNumber), ("address", address, \.address),
+            ("name", name, \.name), ("contact_number", contactNumber, \.contactNumber), ("address", address, \.address)
         ]
         for (field, value, path) in required {
             guard let value else { continue }
@@ -73,11 +87,15 @@ public struct CustomerInput: Codable, Sendable, Equatable {
         }
         if let email {
             let text = email.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { customer.email = nil }
-            else if text.count > 254 || text.contains(where: \.isWhitespace) || text.split(separator: "@").count != 2
-                        || text.hasPrefix("@") || text.hasSuffix("@") {
+            if text.isEmpty {
+                customer.email = nil
+            } else if text.count > 254 || text.contains(where: \.isWhitespace) || text.split(separator: "@").count != 2
+                || text.hasPrefix("@") || text.hasSuffix("@")
+            {
                 errors.add("email", "'\(text.prefix(60))' is not an email address")
-            } else { customer.email = text }
+            } else {
+                customer.email = text
+            }
         }
         NumberLimits.check(companyId, in: NumberLimits.id, field: "company_id", into: &errors)
         if let companyId { customer.companyId = companyId }

@@ -7,8 +7,10 @@ public enum FileBlocks {
 
     /// Streams the bytes of an open file and closes it at the end. `read(total)` is told how
     /// many bytes have been read so far.
-    public static func stream(_ handle: FileHandle, blockSize: Int = blockSize,
-                              read: @escaping @Sendable (Int) -> Void = { _ in }) -> AsyncThrowingStream<[UInt8], any Error> {
+    public static func stream(
+        _ handle: FileHandle, blockSize: Int = blockSize,
+        read: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> AsyncThrowingStream<[UInt8], any Error> {
         let source = Source(handle: handle)
         return AsyncThrowingStream { try source.next(blockSize, read: read) }
     }

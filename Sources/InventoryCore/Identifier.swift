@@ -45,7 +45,8 @@ extension String {
     var isTrimmedPrintableASCII: Bool {
         let utf8 = self.utf8
         guard let first = utf8.first, let last = utf8.last,
-              first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else { return false }
+            first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        else { return false }
         return utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 }

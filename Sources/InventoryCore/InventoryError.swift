@@ -67,8 +67,12 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
 extension InventoryError {
     /// The error as an `InventoryError`: field errors become `.invalid`; other errors stay nil.
     public init?(_ error: any Error) {
-        if let error = error as? InventoryError { self = error }
-        else if let error = error as? ValidationError { self = .invalid(error) }
-        else { return nil }
+        if let error = error as? InventoryError {
+            self = error
+        } else if let error = error as? ValidationError {
+            self = .invalid(error)
+        } else {
+            return nil
+        }
     }
 }

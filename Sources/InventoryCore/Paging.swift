@@ -55,7 +55,10 @@ public struct Page<Item: Sendable>: Sendable {
     public var items: [Item]
     public var pagination: Pagination
 
-    public init(items: [Item], pagination: Pagination) { self.items = items; self.pagination = pagination }
+    public init(items: [Item], pagination: Pagination) {
+        self.items = items
+        self.pagination = pagination
+    }
 }
 
 extension Page: Equatable where Item: Equatable {}

@@ -34,9 +34,10 @@ public struct PreparedScan: Sendable {
     /// client gone wrong, and would print as nonsense in the report.
     public static func scanTime(_ given: Date?, now: Date = Date()) throws(ValidationError) -> Date {
         guard let given else { return now }
-        let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
+        let earliest = Date(timeIntervalSince1970: 946_684_800) // 2000-01-01T00:00:00Z
         guard given >= earliest, given <= now.addingTimeInterval(86_400) else {
-            throw ValidationError(field: "scanned_at", message: "\(ISOTime.string(given)) is not a time a scan could have been made (2000 to a day from now)")
+            throw ValidationError(
+                field: "scanned_at", message: "\(ISOTime.string(given)) is not a time a scan could have been made (2000 to a day from now)")
         }
         return given
     }
@@ -47,7 +48,8 @@ extension PreparedScan {
     /// "not stored", with each refused request's own error in its place; the prepared scans
     /// keep the index of their request.
     public static func batch(_ requests: [ScanRequest], _ prepare: (ScanRequest) throws -> PreparedScan)
-        -> (results: [Result<ScanResult, InventoryError>], prepared: [(index: Int, scan: PreparedScan)]) {
+        -> (results: [Result<ScanResult, InventoryError>], prepared: [(index: Int, scan: PreparedScan)])
+    {
         var results = [Result<ScanResult, InventoryError>](repeating: .failure(.storage("not stored")), count: requests.count)
         var prepared: [(index: Int, scan: PreparedScan)] = []
         for (index, request) in requests.enumerated() {

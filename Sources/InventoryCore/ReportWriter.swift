@@ -36,10 +36,17 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     }
 
     public init(_ audit: AuditSession) {
-        auditId = audit.id; country = audit.country; totalAssets = audit.totalAssets
-        scannedCount = audit.scannedCount; missingCount = audit.missingCount
-        unexpectedCount = audit.unexpectedCount; completionPercentage = audit.completionPercentage
-        startedAt = audit.startedAt; endedAt = audit.endedAt; startedBy = audit.startedBy; endedBy = audit.endedBy
+        auditId = audit.id
+        country = audit.country
+        totalAssets = audit.totalAssets
+        scannedCount = audit.scannedCount
+        missingCount = audit.missingCount
+        unexpectedCount = audit.unexpectedCount
+        completionPercentage = audit.completionPercentage
+        startedAt = audit.startedAt
+        endedAt = audit.endedAt
+        startedBy = audit.startedBy
+        endedBy = audit.endedBy
     }
 }
 
@@ -52,8 +59,10 @@ public struct ReportSummary: Codable, Sendable, Equatable {
 /// stays one plain table so that spreadsheets and scripts load it as is.
 /// JSON: `{"summary": {…}, "assets": [{…}, …]}` with every field present (null when empty).
 public struct ReportWriter {
-    public static let columns = ["identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
-                                 "first_scanned_at", "scan_count", "station", "user", "source"]
+    public static let columns = [
+        "identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
+        "first_scanned_at", "scan_count", "station", "user", "source"
+    ]
 
     public let format: ReportFormat
     public private(set) var buffer: [UInt8] = []
@@ -74,7 +83,7 @@ public struct ReportWriter {
     public mutating func append(_ row: AuditAsset) {
         let cells: [String?] = [
             row.identifier, row.assetTag, row.serialNum, row.name, row.outcome.rawValue, row.reason?.rawValue,
-            row.firstScannedAt.map(ISOTime.string), String(row.scanCount), row.station, row.user, row.source?.rawValue,
+            row.firstScannedAt.map(ISOTime.string), String(row.scanCount), row.station, row.user, row.source?.rawValue
         ]
         beginRow()
         for cell in cells {
@@ -106,8 +115,7 @@ public struct ReportWriter {
             if column > 0 { buffer.append(UInt8(ascii: ",")) }
             buffer += Self.jsonKeys[column]
             if let bytes {
-                if column == Self.scanCountColumn { buffer.append(contentsOf: bytes) }
-                else { JSONText.appendString(bytes, to: &buffer) }
+                if column == Self.scanCountColumn { buffer.append(contentsOf: bytes) } else { JSONText.appendString(bytes, to: &buffer) }
             } else {
                 buffer += Self.jsonNull
             }

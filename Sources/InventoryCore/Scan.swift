@@ -25,10 +25,17 @@ public struct ScanRequest: Codable, Sendable, Equatable {
     /// The user; a server fills it from the token and ignores what the body says.
     public var user: String?
 
-    public init(identifier: String, auditId: AuditID? = nil, scanId: String? = nil, source: ScanSource? = nil,
-                scannedAt: Date? = nil, deviceName: String? = nil, user: String? = nil) {
-        self.identifier = identifier; self.auditId = auditId; self.scanId = scanId; self.source = source
-        self.scannedAt = scannedAt; self.deviceName = deviceName; self.user = user
+    public init(
+        identifier: String, auditId: AuditID? = nil, scanId: String? = nil, source: ScanSource? = nil,
+        scannedAt: Date? = nil, deviceName: String? = nil, user: String? = nil
+    ) {
+        self.identifier = identifier
+        self.auditId = auditId
+        self.scanId = scanId
+        self.source = source
+        self.scannedAt = scannedAt
+        self.deviceName = deviceName
+        self.user = user
     }
 }
 
@@ -45,10 +52,18 @@ public struct ScanResult: Codable, Sendable, Equatable {
     public var auditId: AuditID
     public var scanId: String
 
-    public init(identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,
-                firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String) {
-        self.identifier = identifier; self.status = status; self.message = message; self.asset = asset
-        self.reason = reason; self.firstScan = firstScan; self.progress = progress
-        self.auditId = auditId; self.scanId = scanId
+    public init(
+        identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,
+        firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String
+    ) {
+        self.identifier = identifier
+        self.status = status
+        self.message = message
+        self.asset = asset
+        self.reason = reason
+        self.firstScan = firstScan
+        self.progress = progress
+        self.auditId = auditId
+        self.scanId = scanId
     }
 }

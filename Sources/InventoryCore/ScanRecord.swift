@@ -15,11 +15,21 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     public var scannedAt: Date
     public var recordedAt: Date
 
-    public init(scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
-                assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date) {
-        self.scanId = scanId; self.identifier = identifier; self.status = status; self.reason = reason
-        self.message = message; self.assetId = assetId; self.source = source; self.station = station
-        self.user = user; self.scannedAt = scannedAt; self.recordedAt = recordedAt
+    public init(
+        scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
+        assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date
+    ) {
+        self.scanId = scanId
+        self.identifier = identifier
+        self.status = status
+        self.reason = reason
+        self.message = message
+        self.assetId = assetId
+        self.source = source
+        self.station = station
+        self.user = user
+        self.scannedAt = scannedAt
+        self.recordedAt = recordedAt
     }
 }
 
@@ -35,6 +45,9 @@ public struct ScanTally: Codable, Sendable, Equatable {
     public var unexpected: Int
 
     public init(name: String, scans: Int, found: Int, unexpected: Int) {
-        self.name = name; self.scans = scans; self.found = found; self.unexpected = unexpected
+        self.name = name
+        self.scans = scans
+        self.found = found
+        self.unexpected = unexpected
     }
 }

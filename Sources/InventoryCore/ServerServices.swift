@@ -34,8 +34,10 @@ extension ServerAuditService {
 /// tokens, and the per-user token key that every token carries.
 public protocol UserStore: Sendable {
     /// Adds a user; the email must be new (case-insensitively).
-    func create(email: String, name: String, passwordHash: String, userType: String,
-                canEditAssets: Bool, countries: [String]) async throws -> StoredUser
+    func create(
+        email: String, name: String, passwordHash: String, userType: String,
+        canEditAssets: Bool, countries: [String]
+    ) async throws -> StoredUser
     func find(email: String) async throws -> StoredUser?
     func get(id: Int64) async throws -> StoredUser?
     /// The user of a token, or nil when the user is gone or disabled, the token's user key is
@@ -81,11 +83,20 @@ public struct ServerBackend: Sendable {
     /// Throws when the database cannot be reached; `/health` reports it.
     public var ping: @Sendable () async throws -> Void
 
-    public init(audits: any ServerAuditService, assets: any AssetService, accessories: any AccessoryService,
-                customers: any CustomerService, users: any UserStore, devices: any DeviceStore, kind: String,
-                defaultKeyFile: String?, ping: @escaping @Sendable () async throws -> Void) {
-        self.audits = audits; self.assets = assets; self.accessories = accessories; self.customers = customers
-        self.users = users; self.devices = devices; self.kind = kind; self.defaultKeyFile = defaultKeyFile; self.ping = ping
+    public init(
+        audits: any ServerAuditService, assets: any AssetService, accessories: any AccessoryService,
+        customers: any CustomerService, users: any UserStore, devices: any DeviceStore, kind: String,
+        defaultKeyFile: String?, ping: @escaping @Sendable () async throws -> Void
+    ) {
+        self.audits = audits
+        self.assets = assets
+        self.accessories = accessories
+        self.customers = customers
+        self.users = users
+        self.devices = devices
+        self.kind = kind
+        self.defaultKeyFile = defaultKeyFile
+        self.ping = ping
     }
 }
 
@@ -97,7 +108,10 @@ public enum AuditSnapshot {
     public struct Expected: Sendable, Equatable {
         public var asset: AssetBrief
         public var firstScan: FirstScan?
-        public init(asset: AssetBrief, firstScan: FirstScan?) { self.asset = asset; self.firstScan = firstScan }
+        public init(asset: AssetBrief, firstScan: FirstScan?) {
+            self.asset = asset
+            self.firstScan = firstScan
+        }
     }
 
     public struct Unexpected: Sendable, Equatable {
@@ -111,14 +125,17 @@ public enum AuditSnapshot {
         public var firstScan: FirstScan
 
         public init(key: String, identifier: String, reason: UnexpectedReason, asset: AssetBrief?, firstScan: FirstScan) {
-            self.key = key; self.identifier = identifier; self.reason = reason; self.asset = asset; self.firstScan = firstScan
+            self.key = key
+            self.identifier = identifier
+            self.reason = reason
+            self.asset = asset
+            self.firstScan = firstScan
         }
     }
 
     /// Rows a server reads a page at a time.
     public static let pageSize = 5_000
 }
-
 
 /// A user of the server, as stored: the password only as a bcrypt hash.
 public struct StoredUser: Sendable, Equatable {
@@ -138,10 +155,19 @@ public struct StoredUser: Sendable, Equatable {
     /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
     public var disabledAt: Date?
 
-    public init(id: Int64, email: String, name: String, passwordHash: String, userType: String, canEditAssets: Bool,
-                countries: [String], createdAt: Date, tokenKey: String, disabledAt: Date?) {
-        self.id = id; self.email = email; self.name = name; self.passwordHash = passwordHash; self.userType = userType
-        self.canEditAssets = canEditAssets; self.countries = countries; self.createdAt = createdAt; self.tokenKey = tokenKey
+    public init(
+        id: Int64, email: String, name: String, passwordHash: String, userType: String, canEditAssets: Bool,
+        countries: [String], createdAt: Date, tokenKey: String, disabledAt: Date?
+    ) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.passwordHash = passwordHash
+        self.userType = userType
+        self.canEditAssets = canEditAssets
+        self.countries = countries
+        self.createdAt = createdAt
+        self.tokenKey = tokenKey
         self.disabledAt = disabledAt
     }
 }
@@ -158,11 +184,15 @@ public struct DeviceRecord: Codable, Sendable, Equatable {
     public var scans: Int
 
     public init(id: Int64, deviceName: String, platform: String?, userId: Int64, user: String, lastActiveAt: Date, scans: Int) {
-        self.id = id; self.deviceName = deviceName; self.platform = platform; self.userId = userId; self.user = user
-        self.lastActiveAt = lastActiveAt; self.scans = scans
+        self.id = id
+        self.deviceName = deviceName
+        self.platform = platform
+        self.userId = userId
+        self.user = user
+        self.lastActiveAt = lastActiveAt
+        self.scans = scans
     }
 }
-
 
 extension StoredUser {
     /// A new random token key: 128 bits as hex.

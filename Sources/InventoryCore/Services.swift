@@ -55,7 +55,9 @@ public struct AssetFilter: Codable, Sendable, Equatable {
     public var customerId: Int64?
 
     public init(status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil) {
-        self.status = status; self.country = country; self.customerId = customerId
+        self.status = status
+        self.country = country
+        self.customerId = customerId
     }
 }
 
@@ -67,7 +69,10 @@ public struct TransferRequest: Codable, Sendable, Equatable {
     public var effectiveDate: String?
 
     public init(customerId: Int64, reason: String? = nil, notes: String? = nil, effectiveDate: String? = nil) {
-        self.customerId = customerId; self.reason = reason; self.notes = notes; self.effectiveDate = effectiveDate
+        self.customerId = customerId
+        self.reason = reason
+        self.notes = notes
+        self.effectiveDate = effectiveDate
     }
 }
 
@@ -83,7 +88,9 @@ public struct ImportRow: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case line, input }
 
     public init(line: Int, input: AssetInput, problems: [String] = []) {
-        self.line = line; self.input = input; self.problems = problems
+        self.line = line
+        self.input = input
+        self.problems = problems
     }
 }
 
@@ -115,15 +122,19 @@ public protocol AssetService: Sendable {
     /// - `progress(rows)` is called after each chunk with the rows taken so far, from any thread,
     ///   never going back; the call with the final count comes only once the import has committed.
     /// - Returns the number of assets stored.
-    func importAssets(streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
-                      progress: @escaping @Sendable (Int) -> Void) async throws -> Int
+    func importAssets(
+        streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int
 
     /// Imports a CSV file (the format of `AssetImport`) that arrives in blocks of bytes, with the
     /// contract of `importAssets(streaming:progress:)`. A bad header fails with "line 1"
     /// problems before anything is stored. The default parses here and streams the rows; a
     /// remote service sends the bytes as they are.
-    func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
-                      progress: @escaping @Sendable (Int) -> Void) async throws -> Int
+    func importAssets(
+        csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int
 }
 
 /// Rows per chunk when rows are handed to `importAssets(streaming:progress:)`.
@@ -142,8 +153,10 @@ extension AssetService {
         return try await importAssets(streaming: stream) { progress($0, total) }
     }
 
-    public func importAssets(csv blocks: AsyncThrowingStream<[UInt8], any Error>,
-                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+    public func importAssets(
+        csv blocks: AsyncThrowingStream<[UInt8], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int {
         try await importAssets(streaming: try await AssetImport.chunks(of: blocks), progress: progress)
     }
 }

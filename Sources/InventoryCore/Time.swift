@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Times on the wire and in reports: ISO 8601 in UTC with whole seconds (`2026-05-12T10:30:00Z`).
@@ -10,7 +10,8 @@ public enum ISOTime {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     public static func parse(_ text: String) -> Date? {
@@ -42,7 +43,8 @@ extension JSONDecoder {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = ISOTime.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 time such as 2026-05-12T10:30:00Z")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not an ISO 8601 time such as 2026-05-12T10:30:00Z")
             }
             return date
         }

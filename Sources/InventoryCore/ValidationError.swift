@@ -19,7 +19,10 @@ public struct ValidationError: Error, Sendable, Equatable, LocalizedError {
 
     /// Runs `body`, collecting its validation error instead of throwing it.
     public mutating func collect<T>(_ body: () throws(ValidationError) -> T) -> T? {
-        do { return try body() } catch { merge(error); return nil }
+        do { return try body() } catch {
+            merge(error)
+            return nil
+        }
     }
 
     public var errorDescription: String? {

@@ -58,15 +58,14 @@ public struct AppDatabase: Sendable {
 
     /// Runs one write transaction, turning database failures into `InventoryError`.
     package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.write(body) }
-        catch let error as DatabaseError { throw StoreErrors.map(error) }
-        catch let error as ValidationError { throw InventoryError.invalid(error) }
+        do { return try await writer.write(body) } catch let error as DatabaseError { throw StoreErrors.map(error) } catch let error
+            as ValidationError
+        { throw InventoryError.invalid(error) }
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(body) }
-        catch let error as DatabaseError { throw StoreErrors.map(error) }
-        catch let error as ValidationError { throw InventoryError.invalid(error) }
+        do { return try await writer.read(body) } catch let error as DatabaseError { throw StoreErrors.map(error) } catch let error as ValidationError
+        { throw InventoryError.invalid(error) }
     }
 }
 

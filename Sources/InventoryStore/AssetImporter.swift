@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import InventoryCore
 #if canImport(GRDBSQLite)
-import GRDBSQLite
+    import GRDBSQLite
 #else
-import SQLite3
+    import SQLite3
 #endif
 
 /// A row of an import after its fields were checked off the database thread.
@@ -13,9 +13,13 @@ enum PreparedRow: Sendable {
     case invalid(line: Int, [String])
 
     init(_ row: ImportRow, now: Date) {
-        guard row.problems.isEmpty else { self = .invalid(line: row.line, row.problems); return }
-        do { self = .asset(line: row.line, try row.input.makeAsset(now: now)) }
-        catch { self = .invalid(line: row.line, [error.errorDescription ?? "invalid row"]) }
+        guard row.problems.isEmpty else {
+            self = .invalid(line: row.line, row.problems)
+            return
+        }
+        do { self = .asset(line: row.line, try row.input.makeAsset(now: now)) } catch {
+            self = .invalid(line: row.line, [error.errorDescription ?? "invalid row"])
+        }
     }
 }
 
@@ -46,12 +50,13 @@ final class AssetImporter {
     private(set) var stored = 0
 
     init(db: Database, caseSensitive: Bool, now: Date) throws {
-        insert = try db.makeStatement(sql: """
-            INSERT INTO assets (asset_tag, serial_num, name, model, status, condition, manufacturer, asset_type,
-                cpu_type, cpu_cores, memory, harddrive, country, location, company, customer_id, notes, tech_notes,
-                is_erased, has_keyboard, has_charger, created_at, updated_at)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
+        insert = try db.makeStatement(
+            sql: """
+                INSERT INTO assets (asset_tag, serial_num, name, model, status, condition, manufacturer, asset_type,
+                    cpu_type, cpu_cores, memory, harddrive, country, location, company, customer_id, notes, tech_notes,
+                    is_erased, has_keyboard, has_charger, created_at, updated_at)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                """)
         let collation = caseSensitive ? "" : " COLLATE NOCASE"
         tagLookup = try db.makeStatement(sql: "SELECT min(id) FROM assets WHERE asset_tag = ?" + collation)
         serialLookup = try db.makeStatement(sql: "SELECT min(id) FROM assets WHERE serial_num = ?" + collation)
@@ -77,7 +82,10 @@ final class AssetImporter {
     }
 
     private func store(_ a: Asset, line: Int) throws {
-        if lookUpFirst, let clash = try clash(a) { report(line, [clash]); return }
+        if lookUpFirst, let clash = try clash(a) {
+            report(line, [clash])
+            return
+        }
         let handle = insert.sqliteStatement
         parameters.set(handle, 1, a.assetTag)
         parameters.set(handle, 2, a.serialNum)

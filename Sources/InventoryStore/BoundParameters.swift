@@ -1,7 +1,7 @@
 #if canImport(GRDBSQLite)
-import GRDBSQLite
+    import GRDBSQLite
 #else
-import SQLite3
+    import SQLite3
 #endif
 import GRDB
 
@@ -32,8 +32,14 @@ struct BoundParameters {
 
     /// SQLite copies the bytes (SQLITE_TRANSIENT), so they need to live only during the call.
     static func bind(_ handle: SQLiteStatement?, _ index: Int32, _ text: String?) {
-        guard var text else { sqlite3_bind_null(handle, index); return }
-        guard !text.isEmpty else { sqlite3_bind_text(handle, index, "", 0, transient); return }
+        guard var text else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        guard !text.isEmpty else {
+            sqlite3_bind_text(handle, index, "", 0, transient)
+            return
+        }
         text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
                 _ = sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), transient)

@@ -22,7 +22,11 @@ final class ChunkHandoff<Element: Sendable>: @unchecked Sendable {
     func put(_ element: Element) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             condition.lock()
-            guard !abandoned else { condition.unlock(); continuation.resume(); return }
+            guard !abandoned else {
+                condition.unlock()
+                continuation.resume()
+                return
+            }
             buffer.append(element)
             condition.signal()
             if buffer.count >= capacity {

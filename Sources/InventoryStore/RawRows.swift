@@ -1,16 +1,18 @@
 import GRDB
 #if canImport(GRDBSQLite)
-import GRDBSQLite
+    import GRDBSQLite
 #else
-import SQLite3
+    import SQLite3
 #endif
 
 /// Steps a statement and hands each row's text columns to `body` as raw UTF-8 bytes (nil for
 /// NULL), valid only during the call. This and the import's `AssetImporter` (which binds) are
 /// the places that use SQLite's C API directly: a million-row report then costs no per-cell
 /// allocation.
-func forEachRawRow(_ statement: Statement, columns: Int,
-                   _ body: (_ cell: (Int) -> UnsafeRawBufferPointer?) throws -> Void) throws {
+func forEachRawRow(
+    _ statement: Statement, columns: Int,
+    _ body: (_ cell: (Int) -> UnsafeRawBufferPointer?) throws -> Void
+) throws {
     let handle = statement.sqliteStatement
     while true {
         let code = sqlite3_step(handle)

@@ -10,28 +10,44 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
     static let selectSQL = "SELECT assets.*, customers.name AS customer FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
     public init(row: Row) throws {
-        self.init(id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
-                  model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
-                  condition: (row["condition"] as String?).flatMap(AssetCondition.init(rawValue:)),
-                  manufacturer: row["manufacturer"], assetType: row["asset_type"], cpuType: row["cpu_type"],
-                  cpuCores: row["cpu_cores"], memory: row["memory"], harddrive: row["harddrive"],
-                  country: row["country"], location: row["location"], company: row["company"],
-                  customerId: row["customer_id"], customer: row.hasColumn("customer") ? row["customer"] : nil,
-                  notes: row["notes"], techNotes: row["tech_notes"], isErased: row["is_erased"],
-                  hasKeyboard: row["has_keyboard"], hasCharger: row["has_charger"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+        self.init(
+            id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
+            model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
+            condition: (row["condition"] as String?).flatMap(AssetCondition.init(rawValue:)),
+            manufacturer: row["manufacturer"], assetType: row["asset_type"], cpuType: row["cpu_type"],
+            cpuCores: row["cpu_cores"], memory: row["memory"], harddrive: row["harddrive"],
+            country: row["country"], location: row["location"], company: row["company"],
+            customerId: row["customer_id"], customer: row.hasColumn("customer") ? row["customer"] : nil,
+            notes: row["notes"], techNotes: row["tech_notes"], isErased: row["is_erased"],
+            hasKeyboard: row["has_keyboard"], hasCharger: row["has_charger"],
+            createdAt: row["created_at"], updatedAt: row["updated_at"])
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["asset_tag"] = assetTag; container["serial_num"] = serialNum; container["name"] = name
-        container["model"] = model; container["status"] = status.rawValue; container["condition"] = condition?.rawValue
-        container["manufacturer"] = manufacturer; container["asset_type"] = assetType; container["cpu_type"] = cpuType
-        container["cpu_cores"] = cpuCores; container["memory"] = memory; container["harddrive"] = harddrive
-        container["country"] = country; container["location"] = location; container["company"] = company
-        container["customer_id"] = customerId; container["notes"] = notes; container["tech_notes"] = techNotes
-        container["is_erased"] = isErased; container["has_keyboard"] = hasKeyboard; container["has_charger"] = hasCharger
-        container["created_at"] = createdAt; container["updated_at"] = updatedAt
+        container["asset_tag"] = assetTag
+        container["serial_num"] = serialNum
+        container["name"] = name
+        container["model"] = model
+        container["status"] = status.rawValue
+        container["condition"] = condition?.rawValue
+        container["manufacturer"] = manufacturer
+        container["asset_type"] = assetType
+        container["cpu_type"] = cpuType
+        container["cpu_cores"] = cpuCores
+        container["memory"] = memory
+        container["harddrive"] = harddrive
+        container["country"] = country
+        container["location"] = location
+        container["company"] = company
+        container["customer_id"] = customerId
+        container["notes"] = notes
+        container["tech_notes"] = techNotes
+        container["is_erased"] = isErased
+        container["has_keyboard"] = hasKeyboard
+        container["has_charger"] = hasCharger
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -40,9 +56,10 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
 extension AssetBrief {
     /// Reads the brief from a row that selected `assets.*` (or the same columns).
     package init(row: Row) {
-        self.init(id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
-                  model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
-                  location: row["location"], company: row["company"], country: row["country"])
+        self.init(
+            id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
+            model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
+            location: row["location"], company: row["company"], country: row["country"])
     }
 }
 
@@ -50,16 +67,22 @@ extension Customer: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "customers"
 
     public init(row: Row) throws {
-        self.init(id: row["id"], name: row["name"], contactNumber: row["contact_number"], address: row["address"],
-                  country: row["country"], email: row["email"], companyId: row["company_id"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+        self.init(
+            id: row["id"], name: row["name"], contactNumber: row["contact_number"], address: row["address"],
+            country: row["country"], email: row["email"], companyId: row["company_id"],
+            createdAt: row["created_at"], updatedAt: row["updated_at"])
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["name"] = name; container["contact_number"] = contactNumber; container["address"] = address
-        container["country"] = country; container["email"] = email; container["company_id"] = companyId
-        container["created_at"] = createdAt; container["updated_at"] = updatedAt
+        container["name"] = name
+        container["contact_number"] = contactNumber
+        container["address"] = address
+        container["country"] = country
+        container["email"] = email
+        container["company_id"] = companyId
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -75,19 +98,27 @@ extension Accessory: FetchableRecord, MutablePersistableRecord {
         """
 
     public init(row: Row) throws {
-        self.init(id: row["id"], name: row["name"], category: row["category"], manufacturer: row["manufacturer"],
-                  modelNo: row["model_no"], totalQuantity: row["total_quantity"],
-                  availableQuantity: row.hasColumn("available_quantity") ? row["available_quantity"] : nil,
-                  country: row["country"], notes: row["notes"], imageUrl: row["image_url"], companyId: row["company_id"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+        self.init(
+            id: row["id"], name: row["name"], category: row["category"], manufacturer: row["manufacturer"],
+            modelNo: row["model_no"], totalQuantity: row["total_quantity"],
+            availableQuantity: row.hasColumn("available_quantity") ? row["available_quantity"] : nil,
+            country: row["country"], notes: row["notes"], imageUrl: row["image_url"], companyId: row["company_id"],
+            createdAt: row["created_at"], updatedAt: row["updated_at"])
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["name"] = name; container["category"] = category; container["manufacturer"] = manufacturer
-        container["model_no"] = modelNo; container["total_quantity"] = totalQuantity; container["country"] = country
-        container["notes"] = notes; container["image_url"] = imageUrl; container["company_id"] = companyId
-        container["created_at"] = createdAt; container["updated_at"] = updatedAt
+        container["name"] = name
+        container["category"] = category
+        container["manufacturer"] = manufacturer
+        container["model_no"] = modelNo
+        container["total_quantity"] = totalQuantity
+        container["country"] = country
+        container["notes"] = notes
+        container["image_url"] = imageUrl
+        container["company_id"] = companyId
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -102,6 +133,7 @@ extension Database {
 
 /// `LIKE` pattern for a free-text search, with the wildcards in the text escaped.
 func likePattern(_ search: String) -> String {
-    "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+    "%"
+        + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
         .replacingOccurrences(of: "_", with: "\\_") + "%"
 }

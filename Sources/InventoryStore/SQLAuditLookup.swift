@@ -13,12 +13,13 @@ struct SQLAuditLookup: AuditLookup {
 
     func expected(matching identifier: String) throws -> (asset: AssetBrief, firstScan: FirstScan?)? {
         for column in ["asset_tag", "serial_num"] {
-            let statement = try db.cachedStatement(sql: """
-                SELECT a.*, \(AuditRows.firstScanColumns) FROM assets a
-                JOIN audit_expected e ON e.audit_id = ? AND e.asset_id = a.id
-                LEFT JOIN scans s ON s.id = e.first_scan_id
-                WHERE a.\(column) = ?\(collate) ORDER BY a.\(column) = ? DESC, a.id LIMIT 1
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT a.*, \(AuditRows.firstScanColumns) FROM assets a
+                    JOIN audit_expected e ON e.audit_id = ? AND e.asset_id = a.id
+                    LEFT JOIN scans s ON s.id = e.first_scan_id
+                    WHERE a.\(column) = ?\(collate) ORDER BY a.\(column) = ? DESC, a.id LIMIT 1
+                    """)
             if let row = try Row.fetchOne(statement, arguments: [auditID, identifier, identifier]) {
                 return (AssetBrief(row: row), AuditRows.firstScan(row))
             }
@@ -35,10 +36,11 @@ struct SQLAuditLookup: AuditLookup {
     }
 
     func unexpectedFirstScan(key: String) throws -> FirstScan? {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(AuditRows.firstScanColumns) FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
-            WHERE u.audit_id = ? AND u.key = ?
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(AuditRows.firstScanColumns) FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+                WHERE u.audit_id = ? AND u.key = ?
+                """)
         return try Row.fetchOne(statement, arguments: [auditID, key]).flatMap(AuditRows.firstScan)
     }
 }
@@ -50,15 +52,18 @@ enum AuditRows {
 
     static func firstScan(_ row: Row) -> FirstScan? {
         guard let at = row["first_scanned_at"] as Date?, let station = row["first_station"] as String?,
-              let user = row["first_user"] as String?, let source = ScanSource(rawValue: row["first_source"] ?? "") else { return nil }
+            let user = row["first_user"] as String?, let source = ScanSource(rawValue: row["first_source"] ?? "")
+        else { return nil }
         return FirstScan(scannedAt: at, station: station, user: user, source: source)
     }
 
     static func session(_ row: Row) -> AuditSession {
-        AuditSession(id: row["id"], country: row["country"],
-                     progress: AuditProgress(totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
-                                             unexpectedCount: row["unexpected_count"]),
-                     startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"])
+        AuditSession(
+            id: row["id"], country: row["country"],
+            progress: AuditProgress(
+                totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
+                unexpectedCount: row["unexpected_count"]),
+            startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"])
     }
 
     static func fetchSession(_ db: Database, id: AuditID) throws -> AuditSession {
@@ -73,16 +78,18 @@ enum AuditRows {
     static func expectedEntry(_ row: Row) -> AuditAsset {
         let brief = (row["name"] as String?) == nil ? nil : AssetBrief(row: row)
         let scan = firstScan(row)
-        return AuditAsset(asset: brief, identifier: row["expected_tag"], outcome: scan == nil ? .missing : .scanned,
-                          firstScan: scan, scanCount: row["scan_count"])
+        return AuditAsset(
+            asset: brief, identifier: row["expected_tag"], outcome: scan == nil ? .missing : .scanned,
+            firstScan: scan, scanCount: row["scan_count"])
     }
 
     /// An unexpected entry with its asset as recorded (nil for an unknown identifier) and the first scan.
     static func unexpectedEntry(_ row: Row) -> AuditAsset {
         let brief = (row["id"] as Int64?) == nil || (row["name"] as String?) == nil ? nil : AssetBrief(row: row)
-        return AuditAsset(asset: brief, identifier: row["unexpected_identifier"], outcome: .unexpected,
-                          reason: UnexpectedReason(rawValue: row["unexpected_reason"] ?? ""),
-                          firstScan: firstScan(row), scanCount: row["scan_count"])
+        return AuditAsset(
+            asset: brief, identifier: row["unexpected_identifier"], outcome: .unexpected,
+            reason: UnexpectedReason(rawValue: row["unexpected_reason"] ?? ""),
+            firstScan: firstScan(row), scanCount: row["scan_count"])
     }
 
     /// The asset fields an audit entry records (besides its id and tag).
@@ -90,8 +97,10 @@ enum AuditRows {
 
     /// The values of `asset_tag` and `recordedFields` for an asset, or NULLs.
     static func recordedValues(_ asset: AssetBrief?) -> StatementArguments {
-        [asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue, asset?.location, asset?.company,
-         asset?.country]
+        [
+            asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue, asset?.location, asset?.company,
+            asset?.country
+        ]
     }
 
     static let expectedSQL = """

@@ -18,8 +18,9 @@ public struct SQLiteAccessoryService: AccessoryService {
                 arguments += [pattern, pattern, pattern]
             }
             let total = try db.count(sql: "SELECT id FROM accessories" + whereSQL, arguments: arguments)
-            let items = try Accessory.fetchAll(db, sql: Accessory.selectSQL + whereSQL + " ORDER BY id LIMIT ? OFFSET ?",
-                                               arguments: arguments + [query.perPage, query.offset])
+            let items = try Accessory.fetchAll(
+                db, sql: Accessory.selectSQL + whereSQL + " ORDER BY id LIMIT ? OFFSET ?",
+                arguments: arguments + [query.perPage, query.offset])
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
@@ -81,28 +82,34 @@ public struct SQLiteAccessoryService: AccessoryService {
         return try await database.write { db in
             let accessory = try Self.fetch(db, id: id)
             _ = try SQLiteCustomerService.fetch(db, id: movement.customerId)
-            let held = try Int.fetchOne(db, sql: "SELECT quantity FROM accessory_holdings WHERE accessory_id = ? AND customer_id = ?",
-                                        arguments: [id, movement.customerId]) ?? 0
+            let held =
+                try Int.fetchOne(
+                    db, sql: "SELECT quantity FROM accessory_holdings WHERE accessory_id = ? AND customer_id = ?",
+                    arguments: [id, movement.customerId]) ?? 0
             if kind == "checkout" {
                 try movement.validate(limit: accessory.availableQuantity, limitName: "of \(accessory.name) are available")
-                try db.execute(sql: """
-                    INSERT INTO accessory_holdings (accessory_id, customer_id, quantity) VALUES (?, ?, ?)
-                    ON CONFLICT (accessory_id, customer_id) DO UPDATE SET quantity = quantity + excluded.quantity
-                    """, arguments: [id, movement.customerId, movement.quantity])
+                try db.execute(
+                    sql: """
+                        INSERT INTO accessory_holdings (accessory_id, customer_id, quantity) VALUES (?, ?, ?)
+                        ON CONFLICT (accessory_id, customer_id) DO UPDATE SET quantity = quantity + excluded.quantity
+                        """, arguments: [id, movement.customerId, movement.quantity])
             } else {
                 try movement.validate(limit: held, limitName: "of \(accessory.name) are held by customer \(movement.customerId)")
                 if held == movement.quantity {
-                    try db.execute(sql: "DELETE FROM accessory_holdings WHERE accessory_id = ? AND customer_id = ?",
-                                   arguments: [id, movement.customerId])
+                    try db.execute(
+                        sql: "DELETE FROM accessory_holdings WHERE accessory_id = ? AND customer_id = ?",
+                        arguments: [id, movement.customerId])
                 } else {
-                    try db.execute(sql: "UPDATE accessory_holdings SET quantity = quantity - ? WHERE accessory_id = ? AND customer_id = ?",
-                                   arguments: [movement.quantity, id, movement.customerId])
+                    try db.execute(
+                        sql: "UPDATE accessory_holdings SET quantity = quantity - ? WHERE accessory_id = ? AND customer_id = ?",
+                        arguments: [movement.quantity, id, movement.customerId])
                 }
             }
-            try db.execute(sql: """
-                INSERT INTO accessory_movements (accessory_id, customer_id, kind, quantity, condition, notes, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, movement.customerId, kind, movement.quantity, condition, notes, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO accessory_movements (accessory_id, customer_id, kind, quantity, condition, notes, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [id, movement.customerId, kind, movement.quantity, condition, notes, Date()])
             return try Self.fetch(db, id: id)
         }
     }

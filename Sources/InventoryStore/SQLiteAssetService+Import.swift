@@ -17,8 +17,10 @@ extension SQLiteAssetService {
     /// stream (see the protocol for the contract). A task reads the stream and checks the
     /// fields on the cooperative pool while the writer's thread stores the chunk before it; any
     /// problem rolls the transaction back once the stream has been read to its end.
-    public func importAssets(streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
-                             progress: @escaping @Sendable (Int) -> Void) async throws -> Int {
+    public func importAssets(
+        streaming chunks: AsyncThrowingStream<[ImportRow], any Error>,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int {
         let now = Date()
         let handoff = ChunkHandoff<[PreparedRow]>(capacity: Self.importChunksAhead)
         let feeder = Task {
@@ -32,7 +34,10 @@ extension SQLiteAssetService {
                 handoff.finish(.failure(error))
             }
         }
-        defer { feeder.cancel(); handoff.abandon() }
+        defer {
+            feeder.cancel()
+            handoff.abandon()
+        }
         let caseSensitive = caseSensitive
         let count = try await withTaskCancellationHandler {
             try await database.write { db in

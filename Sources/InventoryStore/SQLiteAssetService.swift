@@ -22,20 +22,30 @@ public struct SQLiteAssetService: AssetService {
         try await database.read { db in
             var clauses: [String] = []
             var arguments: StatementArguments = []
-            if let status = filter.status { clauses.append("assets.status = ?"); arguments += [status.rawValue] }
-            if let country = filter.country {
-                clauses.append("assets.country = ?"); arguments += [try Country.normalize(country)]
+            if let status = filter.status {
+                clauses.append("assets.status = ?")
+                arguments += [status.rawValue]
             }
-            if let customerId = filter.customerId { clauses.append("assets.customer_id = ?"); arguments += [customerId] }
+            if let country = filter.country {
+                clauses.append("assets.country = ?")
+                arguments += [try Country.normalize(country)]
+            }
+            if let customerId = filter.customerId {
+                clauses.append("assets.customer_id = ?")
+                arguments += [customerId]
+            }
             if let search = query.search {
-                clauses.append("(assets.asset_tag LIKE ? ESCAPE '\\' OR assets.serial_num LIKE ? ESCAPE '\\' OR assets.name LIKE ? ESCAPE '\\' OR assets.model LIKE ? ESCAPE '\\')")
+                clauses.append(
+                    "(assets.asset_tag LIKE ? ESCAPE '\\' OR assets.serial_num LIKE ? ESCAPE '\\' OR assets.name LIKE ? ESCAPE '\\' OR assets.model LIKE ? ESCAPE '\\')"
+                )
                 let pattern = likePattern(search)
                 arguments += [pattern, pattern, pattern, pattern]
             }
             let whereSQL = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
             let total = try db.count(sql: "SELECT assets.id FROM assets" + whereSQL, arguments: arguments)
-            let items = try Asset.fetchAll(db, sql: Asset.selectSQL + whereSQL + " ORDER BY assets.id LIMIT ? OFFSET ?",
-                                           arguments: arguments + [query.perPage, query.offset])
+            let items = try Asset.fetchAll(
+                db, sql: Asset.selectSQL + whereSQL + " ORDER BY assets.id LIMIT ? OFFSET ?",
+                arguments: arguments + [query.perPage, query.offset])
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
@@ -91,12 +101,16 @@ public struct SQLiteAssetService: AssetService {
                 try asset.update(db)
                 return asset
             case .delete:
-                let running = try String.fetchOne(db, sql: """
-                    SELECT audits.country FROM audit_expected JOIN audits ON audits.id = audit_expected.audit_id
-                    WHERE audits.ended_at IS NULL AND audit_expected.asset_id = ?
-                    """, arguments: [id])
+                let running = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT audits.country FROM audit_expected JOIN audits ON audits.id = audit_expected.audit_id
+                        WHERE audits.ended_at IS NULL AND audit_expected.asset_id = ?
+                        """, arguments: [id])
                 if let running {
-                    throw InventoryError.inUse("Asset \(asset.assetTag) is expected by the running audit of \(running); archive it instead, or delete it after the audit ends")
+                    throw InventoryError.inUse(
+                        "Asset \(asset.assetTag) is expected by the running audit of \(running); archive it instead, or delete it after the audit ends"
+                    )
                 }
                 try db.execute(sql: "DELETE FROM assets WHERE id = ?", arguments: [id])
                 return nil
@@ -109,10 +123,11 @@ public struct SQLiteAssetService: AssetService {
         return try await database.write { db in
             var asset = try Self.fetch(db, id: id)
             try Self.checkCustomer(db, request.customerId)
-            try db.execute(sql: """
-                INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, asset.customerId, request.customerId, reason, notes, request.effectiveDate, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [id, asset.customerId, request.customerId, reason, notes, request.effectiveDate, Date()])
             asset.customerId = request.customerId
             asset.updatedAt = Date()
             try asset.update(db)
@@ -122,11 +137,14 @@ public struct SQLiteAssetService: AssetService {
 
     func checkUnique(_ db: Database, _ asset: Asset) throws {
         let collation = identifierCollation
-        if try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE asset_tag = ?\(collation) AND id <> ?", arguments: [asset.assetTag, asset.id]) != nil {
+        if try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE asset_tag = ?\(collation) AND id <> ?", arguments: [asset.assetTag, asset.id])
+            != nil
+        {
             throw InventoryError.duplicate(field: "asset_tag", value: asset.assetTag)
         }
         if let serial = asset.serialNum,
-           try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE serial_num = ?\(collation) AND id <> ?", arguments: [serial, asset.id]) != nil {
+            try Int64.fetchOne(db, sql: "SELECT id FROM assets WHERE serial_num = ?\(collation) AND id <> ?", arguments: [serial, asset.id]) != nil
+        {
             throw InventoryError.duplicate(field: "serial_num", value: serial)
         }
     }

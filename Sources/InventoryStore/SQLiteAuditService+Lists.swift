@@ -12,26 +12,33 @@ extension SQLiteAuditService {
             switch list {
             case .unexpected:
                 if let pattern {
-                    searchSQL = " AND (u.identifier LIKE ? ESCAPE '\\' OR u.asset_tag LIKE ? ESCAPE '\\' OR u.serial_num LIKE ? ESCAPE '\\' OR u.name LIKE ? ESCAPE '\\')"
+                    searchSQL =
+                        " AND (u.identifier LIKE ? ESCAPE '\\' OR u.asset_tag LIKE ? ESCAPE '\\' OR u.serial_num LIKE ? ESCAPE '\\' OR u.name LIKE ? ESCAPE '\\')"
                     arguments += [pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.unexpectedSQL + searchSQL
                 let total = try db.count(sql: sql, arguments: arguments)
-                let items = try Row.fetchAll(db, sql: sql + " ORDER BY u.first_scan_id LIMIT ? OFFSET ?",
-                                             arguments: arguments + [query.perPage, query.offset]).map(AuditRows.unexpectedEntry)
+                let items = try Row.fetchAll(
+                    db, sql: sql + " ORDER BY u.first_scan_id LIMIT ? OFFSET ?",
+                    arguments: arguments + [query.perPage, query.offset]
+                ).map(AuditRows.unexpectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
             case .all, .scanned, .missing:
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
                 if let pattern {
-                    searchSQL += " AND (e.asset_tag LIKE ? ESCAPE '\\' OR e.serial_num LIKE ? ESCAPE '\\' OR e.name LIKE ? ESCAPE '\\' OR e.model LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\')"
+                    searchSQL +=
+                        " AND (e.asset_tag LIKE ? ESCAPE '\\' OR e.serial_num LIKE ? ESCAPE '\\' OR e.name LIKE ? ESCAPE '\\' OR e.model LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\')"
                     arguments += [pattern, pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.expectedSQL + searchSQL
-                let total = try db.count(sql: "SELECT 1 FROM audit_expected e WHERE e.audit_id = ?" + searchSQL,
-                                         arguments: arguments)
-                let items = try Row.fetchAll(db, sql: sql + " ORDER BY e.asset_id LIMIT ? OFFSET ?",
-                                             arguments: arguments + [query.perPage, query.offset]).map(AuditRows.expectedEntry)
+                let total = try db.count(
+                    sql: "SELECT 1 FROM audit_expected e WHERE e.audit_id = ?" + searchSQL,
+                    arguments: arguments)
+                let items = try Row.fetchAll(
+                    db, sql: sql + " ORDER BY e.asset_id LIMIT ? OFFSET ?",
+                    arguments: arguments + [query.perPage, query.offset]
+                ).map(AuditRows.expectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
             }
         }

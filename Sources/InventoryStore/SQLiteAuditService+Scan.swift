@@ -23,7 +23,8 @@ extension SQLiteAuditService {
             // A replay answers only for the same identifier in the same audit: the caller was
             // checked for this audit, not for the one another scan_id may belong to.
             guard stored["identifier"] as String == scan.identifier,
-                  scan.auditID == nil || stored["audit_id"] as String == scan.auditID else {
+                scan.auditID == nil || stored["audit_id"] as String == scan.auditID
+            else {
                 throw InventoryError.duplicate(field: "scan_id", value: scan.scanID)
             }
             return try Self.replay(db, stored: stored)
@@ -32,18 +33,23 @@ extension SQLiteAuditService {
         let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
         let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
-        try db.cachedStatement(sql: """
-            INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
-                                     decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
+            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()
+        ])
         let rowID = db.lastInsertedRowID
         try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)
         let progress = try AuditRows.fetchSession(db, id: audit.id).progress
         let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }
-        return ScanResult(identifier: scan.identifier, status: decision.status, message: message, asset: entry,
-                          reason: decision.reason, firstScan: decision.firstScan, progress: progress,
-                          auditId: audit.id, scanId: scan.scanID)
+        return ScanResult(
+            identifier: scan.identifier, status: decision.status, message: message, asset: entry,
+            reason: decision.reason, firstScan: decision.firstScan, progress: progress,
+            auditId: audit.id, scanId: scan.scanID)
     }
 
     /// The running audit a scan goes to: the one named, or the only one running.
@@ -61,29 +67,36 @@ extension SQLiteAuditService {
     static func count(_ db: Database, _ decision: ScanDecision, auditID: AuditID, identifier: String, scanRowID: Int64) throws {
         if let key = decision.unexpectedKey {
             if decision.addsUnexpected {
-                try db.cachedStatement(sql: """
-                    INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, \(AuditRows.recordedFields))
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID]
-                                   + AuditRows.recordedValues(decision.asset))
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, \(AuditRows.recordedFields))
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(
+                    arguments: [auditID, key, identifier, decision.asset?.id, decision.reason?.rawValue ?? "unknown", scanRowID]
+                        + AuditRows.recordedValues(decision.asset))
                 try db.cachedStatement(sql: "UPDATE audits SET unexpected_count = unexpected_count + 1 WHERE id = ?").execute(arguments: [auditID])
             } else {
                 // An identifier recorded as unknown and registered since now names its asset,
                 // with the asset's fields as they are at this scan.
                 if let asset = decision.asset {
-                    try db.cachedStatement(sql: """
-                        UPDATE audit_unexpected SET asset_tag = ?, serial_num = ?, name = ?, model = ?, status = ?, location = ?,
-                            company = ?, country = ?, asset_id = ?, reason = ?
-                        WHERE audit_id = ? AND key = ? AND asset_id IS NULL
-                        """).execute(arguments: AuditRows.recordedValues(asset) + [asset.id, decision.reason?.rawValue ?? "unknown", auditID, key])
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE audit_unexpected SET asset_tag = ?, serial_num = ?, name = ?, model = ?, status = ?, location = ?,
+                                company = ?, country = ?, asset_id = ?, reason = ?
+                            WHERE audit_id = ? AND key = ? AND asset_id IS NULL
+                            """
+                    ).execute(arguments: AuditRows.recordedValues(asset) + [asset.id, decision.reason?.rawValue ?? "unknown", auditID, key])
                 }
                 try db.cachedStatement(sql: "UPDATE audit_unexpected SET scan_count = scan_count + 1 WHERE audit_id = ? AND key = ?")
                     .execute(arguments: [auditID, key])
             }
         } else if let asset = decision.asset {
             if decision.addsScanned {
-                try db.cachedStatement(sql: "UPDATE audit_expected SET first_scan_id = ?, scan_count = 1 WHERE audit_id = ? AND asset_id = ? AND first_scan_id IS NULL")
-                    .execute(arguments: [scanRowID, auditID, asset.id])
+                try db.cachedStatement(
+                    sql: "UPDATE audit_expected SET first_scan_id = ?, scan_count = 1 WHERE audit_id = ? AND asset_id = ? AND first_scan_id IS NULL"
+                )
+                .execute(arguments: [scanRowID, auditID, asset.id])
                 try db.cachedStatement(sql: "UPDATE audits SET scanned_count = scanned_count + 1 WHERE id = ?").execute(arguments: [auditID])
             } else {
                 try db.cachedStatement(sql: "UPDATE audit_expected SET scan_count = scan_count + 1 WHERE audit_id = ? AND asset_id = ?")
@@ -101,18 +114,25 @@ extension SQLiteAuditService {
         var firstScan: FirstScan?
         let storedID: Int64 = stored["id"]
         if status != .foundExpected {
-            let firstRowID = try Int64.fetchOne(db, sql: """
-                SELECT min(id) FROM scans WHERE audit_id = ? AND status = ? AND (asset_id = ? OR (asset_id IS NULL AND identifier = ?))
-                """, arguments: [auditID, status == .alreadyScanned ? "found_expected" : status.rawValue,
-                                 stored["asset_id"] as Int64?, stored["identifier"] as String])
+            let firstRowID = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT min(id) FROM scans WHERE audit_id = ? AND status = ? AND (asset_id = ? OR (asset_id IS NULL AND identifier = ?))
+                    """,
+                arguments: [
+                    auditID, status == .alreadyScanned ? "found_expected" : status.rawValue,
+                    stored["asset_id"] as Int64?, stored["identifier"] as String
+                ])
             if let firstRowID, firstRowID != storedID,
-               let row = try Row.fetchOne(db, sql: "SELECT \(AuditRows.firstScanColumns) FROM scans s WHERE s.id = ?", arguments: [firstRowID]) {
+                let row = try Row.fetchOne(db, sql: "SELECT \(AuditRows.firstScanColumns) FROM scans s WHERE s.id = ?", arguments: [firstRowID])
+            {
                 firstScan = AuditRows.firstScan(row)
             }
         }
-        return ScanResult(identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
-                          reason: reason, firstScan: firstScan,
-                          progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"])
+        return ScanResult(
+            identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
+            reason: reason, firstScan: firstScan,
+            progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"])
     }
 
     /// A known asset's entry in the audit's lists, as `details` shows it.

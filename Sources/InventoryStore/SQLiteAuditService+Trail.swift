@@ -22,10 +22,11 @@ extension SQLiteAuditService {
     }
 
     static func scanRecord(_ row: Row) -> ScanRecord {
-        ScanRecord(scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
-                   reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
-                   assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
-                   user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"])
+        ScanRecord(
+            scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
+            reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
+            assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
+            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"])
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
@@ -34,13 +35,16 @@ extension SQLiteAuditService {
 
     static func tallies(_ db: Database, auditID: AuditID, by tally: TallyColumn) throws -> [ScanTally] {
         let column = tally.rawValue
-        return try Row.fetchAll(db, sql: """
-            SELECT s.\(column) AS name, count(*) AS scans,
-                (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
-                 WHERE e.audit_id = ?1 AND f.\(column) = s.\(column)) AS found,
-                (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
-                 WHERE u.audit_id = ?1 AND f.\(column) = s.\(column)) AS unexpected
-            FROM scans s WHERE s.audit_id = ?1 GROUP BY s.\(column) ORDER BY scans DESC, name
-            """, arguments: [auditID]).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.\(column) AS name, count(*) AS scans,
+                    (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
+                     WHERE e.audit_id = ?1 AND f.\(column) = s.\(column)) AS found,
+                    (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
+                     WHERE u.audit_id = ?1 AND f.\(column) = s.\(column)) AS unexpected
+                FROM scans s WHERE s.audit_id = ?1 GROUP BY s.\(column) ORDER BY scans DESC, name
+                """, arguments: [auditID]
+        ).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
     }
 }

@@ -19,11 +19,15 @@ public struct SQLiteAuditService: ServerAuditService {
 
     public func countries() async throws -> [CountryCount] {
         try await database.read { db in
-            let active = try Dictionary(Row.fetchAll(db, sql: "SELECT country, id FROM audits WHERE ended_at IS NULL")
-                .map { ($0["country"] as String, $0["id"] as String) }, uniquingKeysWith: { first, _ in first })
-            var counts = try Row.fetchAll(db, sql: """
-                SELECT country, count(*) AS n FROM assets WHERE status NOT IN ('ARCHIVED','DISPOSED') GROUP BY country
-                """).map { CountryCount(country: $0["country"], expectedAssets: $0["n"], activeAuditId: active[$0["country"]]) }
+            let active = try Dictionary(
+                Row.fetchAll(db, sql: "SELECT country, id FROM audits WHERE ended_at IS NULL")
+                    .map { ($0["country"] as String, $0["id"] as String) }, uniquingKeysWith: { first, _ in first })
+            var counts = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT country, count(*) AS n FROM assets WHERE status NOT IN ('ARCHIVED','DISPOSED') GROUP BY country
+                    """
+            ).map { CountryCount(country: $0["country"], expectedAssets: $0["n"], activeAuditId: active[$0["country"]]) }
             for (country, id) in active where !counts.contains(where: { $0.country == country }) {
                 counts.append(CountryCount(country: country, expectedAssets: 0, activeAuditId: id))
             }
@@ -50,12 +54,14 @@ public struct SQLiteAuditService: ServerAuditService {
                 throw InventoryError.auditAlreadyActive(country: code, auditID: running)
             }
             let id = UUID().uuidString.lowercased()
-            try db.execute(sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (?, ?, 0, ?, ?)",
-                           arguments: [id, code, Date(), actor.user])
-            try db.execute(sql: """
-                INSERT INTO audit_expected (audit_id, asset_id, asset_tag, \(AuditRows.recordedFields))
-                SELECT ?, id, asset_tag, \(AuditRows.recordedFields) FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
-                """, arguments: [id, code])
+            try db.execute(
+                sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (?, ?, 0, ?, ?)",
+                arguments: [id, code, Date(), actor.user])
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_expected (audit_id, asset_id, asset_tag, \(AuditRows.recordedFields))
+                    SELECT ?, id, asset_tag, \(AuditRows.recordedFields) FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
+                    """, arguments: [id, code])
             try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
             return try AuditRows.fetchSession(db, id: id)
         }
@@ -72,12 +78,17 @@ public struct SQLiteAuditService: ServerAuditService {
 
     static func summary(_ db: Database, auditID: AuditID) throws -> AuditSummary {
         let audit = try AuditRows.fetchSession(db, id: auditID)
-        let missing = try Row.fetchAll(db, sql: AuditRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT ?",
-                                       arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.expectedEntry)
-        let unexpected = try Row.fetchAll(db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT ?",
-                                          arguments: [auditID, AuditSummary.listLimit]).map(AuditRows.unexpectedEntry)
-        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected,
-                            byStation: try tallies(db, auditID: auditID, by: .station), byUser: try tallies(db, auditID: auditID, by: .user))
+        let missing = try Row.fetchAll(
+            db, sql: AuditRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT ?",
+            arguments: [auditID, AuditSummary.listLimit]
+        ).map(AuditRows.expectedEntry)
+        let unexpected = try Row.fetchAll(
+            db, sql: AuditRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT ?",
+            arguments: [auditID, AuditSummary.listLimit]
+        ).map(AuditRows.unexpectedEntry)
+        return AuditSummary(
+            audit: audit, missing: missing, unexpected: unexpected,
+            byStation: try tallies(db, auditID: auditID, by: .station), byUser: try tallies(db, auditID: auditID, by: .user))
     }
 
     /// The summary of an audit, running or ended.
@@ -97,7 +108,10 @@ public struct SQLiteAuditService: ServerAuditService {
         return try await database.read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
-            if let code { conditions.append("country = ?"); arguments += [code] }
+            if let code {
+                conditions.append("country = ?")
+                arguments += [code]
+            }
             if let allowed {
                 let list = allowed.sorted()
                 conditions.append("country IN (" + (list.isEmpty ? "NULL" : list.map { _ in "?" }.joined(separator: ",")) + ")")
@@ -105,8 +119,10 @@ public struct SQLiteAuditService: ServerAuditService {
             }
             let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try db.count(sql: "SELECT id FROM audits" + whereSQL, arguments: arguments)
-            let items = try Row.fetchAll(db, sql: "SELECT * FROM audits" + whereSQL + " ORDER BY started_at DESC LIMIT ? OFFSET ?",
-                                         arguments: arguments + [query.perPage, query.offset]).map(AuditRows.session)
+            let items = try Row.fetchAll(
+                db, sql: "SELECT * FROM audits" + whereSQL + " ORDER BY started_at DESC LIMIT ? OFFSET ?",
+                arguments: arguments + [query.perPage, query.offset]
+            ).map(AuditRows.session)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }

@@ -18,8 +18,9 @@ public struct SQLiteCustomerService: CustomerService {
                 arguments += [pattern, pattern, pattern]
             }
             let total = try db.count(sql: sql, arguments: arguments)
-            let items = try Customer.fetchAll(db, sql: sql + " ORDER BY id LIMIT ? OFFSET ?",
-                                              arguments: arguments + [query.perPage, query.offset])
+            let items = try Customer.fetchAll(
+                db, sql: sql + " ORDER BY id LIMIT ? OFFSET ?",
+                arguments: arguments + [query.perPage, query.offset])
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
@@ -56,12 +57,14 @@ public struct SQLiteCustomerService: CustomerService {
         try await database.write { db in
             let customer = try Self.fetch(db, id: id)
             let assets = try Int.fetchOne(db, sql: "SELECT count(*) FROM assets WHERE customer_id = ?", arguments: [id]) ?? 0
-            let accessories = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(quantity), 0) FROM accessory_holdings WHERE customer_id = ?", arguments: [id]) ?? 0
+            let accessories =
+                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(quantity), 0) FROM accessory_holdings WHERE customer_id = ?", arguments: [id]) ?? 0
             if assets > 0 || accessories > 0 {
                 var held: [String] = []
                 if assets > 0 { held.append("\(assets) asset\(assets == 1 ? "" : "s")") }
                 if accessories > 0 { held.append("\(accessories) accessor\(accessories == 1 ? "y" : "ies")") }
-                throw InventoryError.inUse("Customer \(customer.name) still has \(held.joined(separator: " and ")) assigned; transfer or check them in first")
+                throw InventoryError.inUse(
+                    "Customer \(customer.name) still has \(held.joined(separator: " and ")) assigned; transfer or check them in first")
             }
             // Transfers to this customer are history of assets that have since moved on.
             try db.execute(sql: "DELETE FROM asset_transfers WHERE to_customer_id = ?", arguments: [id])

@@ -6,120 +6,122 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("inventory") { db in
-            try db.execute(sql: """
-                CREATE TABLE customers (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL CHECK (name <> ''),
-                    contact_number TEXT NOT NULL,
-                    address TEXT NOT NULL,
-                    country TEXT NOT NULL CHECK (length(country) = 2 AND country = upper(country)),
-                    email TEXT,
-                    company_id INTEGER,
-                    created_at DATETIME NOT NULL,
-                    updated_at DATETIME NOT NULL);
-                CREATE TABLE assets (
-                    id INTEGER PRIMARY KEY,
-                    asset_tag TEXT NOT NULL UNIQUE CHECK (asset_tag <> ''),
-                    serial_num TEXT UNIQUE,
-                    name TEXT NOT NULL,
-                    model TEXT,
-                    status TEXT NOT NULL CHECK (status IN ('IN_STOCK','DEPLOYED','READY_TO_DEPLOY','REPAIR','ARCHIVED','DISPOSED')),
-                    condition TEXT CHECK (condition IN ('NEW','GOOD','FAIR','POOR')),
-                    manufacturer TEXT, asset_type TEXT, cpu_type TEXT, cpu_cores TEXT, memory TEXT, harddrive TEXT,
-                    country TEXT NOT NULL CHECK (length(country) = 2 AND country = upper(country)),
-                    location TEXT, company TEXT,
-                    customer_id INTEGER REFERENCES customers(id) ON DELETE RESTRICT,
-                    notes TEXT, tech_notes TEXT,
-                    is_erased BOOLEAN NOT NULL DEFAULT 0,
-                    has_keyboard BOOLEAN NOT NULL DEFAULT 0,
-                    has_charger BOOLEAN NOT NULL DEFAULT 0,
-                    created_at DATETIME NOT NULL,
-                    updated_at DATETIME NOT NULL);
-                CREATE INDEX assets_country_status ON assets(country, status);
-                CREATE INDEX assets_customer ON assets(customer_id);
-                CREATE INDEX assets_tag_nocase ON assets(asset_tag COLLATE NOCASE);
-                CREATE INDEX assets_serial_nocase ON assets(serial_num COLLATE NOCASE);
-                CREATE TABLE asset_transfers (
-                    id INTEGER PRIMARY KEY,
-                    asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
-                    from_customer_id INTEGER,
-                    to_customer_id INTEGER NOT NULL REFERENCES customers(id) ON DELETE RESTRICT,
-                    reason TEXT, notes TEXT, effective_date TEXT,
-                    created_at DATETIME NOT NULL);
-                CREATE INDEX asset_transfers_asset ON asset_transfers(asset_id);
-                CREATE INDEX asset_transfers_customer ON asset_transfers(to_customer_id);
-                CREATE TABLE accessories (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL CHECK (name <> ''),
-                    category TEXT NOT NULL CHECK (category <> ''),
-                    manufacturer TEXT, model_no TEXT,
-                    total_quantity INTEGER NOT NULL CHECK (total_quantity >= 0),
-                    country TEXT CHECK (country IS NULL OR length(country) = 2),
-                    notes TEXT, image_url TEXT, company_id INTEGER,
-                    created_at DATETIME NOT NULL,
-                    updated_at DATETIME NOT NULL);
-                CREATE TABLE accessory_holdings (
-                    accessory_id INTEGER NOT NULL REFERENCES accessories(id) ON DELETE RESTRICT,
-                    customer_id INTEGER NOT NULL REFERENCES customers(id) ON DELETE RESTRICT,
-                    quantity INTEGER NOT NULL CHECK (quantity > 0),
-                    PRIMARY KEY (accessory_id, customer_id)) WITHOUT ROWID;
-                CREATE INDEX accessory_holdings_customer ON accessory_holdings(customer_id);
-                CREATE TABLE accessory_movements (
-                    id INTEGER PRIMARY KEY,
-                    accessory_id INTEGER NOT NULL REFERENCES accessories(id) ON DELETE CASCADE,
-                    customer_id INTEGER NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('checkout','checkin')),
-                    quantity INTEGER NOT NULL CHECK (quantity > 0),
-                    condition TEXT, notes TEXT,
-                    created_at DATETIME NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE customers (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL CHECK (name <> ''),
+                        contact_number TEXT NOT NULL,
+                        address TEXT NOT NULL,
+                        country TEXT NOT NULL CHECK (length(country) = 2 AND country = upper(country)),
+                        email TEXT,
+                        company_id INTEGER,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL);
+                    CREATE TABLE assets (
+                        id INTEGER PRIMARY KEY,
+                        asset_tag TEXT NOT NULL UNIQUE CHECK (asset_tag <> ''),
+                        serial_num TEXT UNIQUE,
+                        name TEXT NOT NULL,
+                        model TEXT,
+                        status TEXT NOT NULL CHECK (status IN ('IN_STOCK','DEPLOYED','READY_TO_DEPLOY','REPAIR','ARCHIVED','DISPOSED')),
+                        condition TEXT CHECK (condition IN ('NEW','GOOD','FAIR','POOR')),
+                        manufacturer TEXT, asset_type TEXT, cpu_type TEXT, cpu_cores TEXT, memory TEXT, harddrive TEXT,
+                        country TEXT NOT NULL CHECK (length(country) = 2 AND country = upper(country)),
+                        location TEXT, company TEXT,
+                        customer_id INTEGER REFERENCES customers(id) ON DELETE RESTRICT,
+                        notes TEXT, tech_notes TEXT,
+                        is_erased BOOLEAN NOT NULL DEFAULT 0,
+                        has_keyboard BOOLEAN NOT NULL DEFAULT 0,
+                        has_charger BOOLEAN NOT NULL DEFAULT 0,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL);
+                    CREATE INDEX assets_country_status ON assets(country, status);
+                    CREATE INDEX assets_customer ON assets(customer_id);
+                    CREATE INDEX assets_tag_nocase ON assets(asset_tag COLLATE NOCASE);
+                    CREATE INDEX assets_serial_nocase ON assets(serial_num COLLATE NOCASE);
+                    CREATE TABLE asset_transfers (
+                        id INTEGER PRIMARY KEY,
+                        asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+                        from_customer_id INTEGER,
+                        to_customer_id INTEGER NOT NULL REFERENCES customers(id) ON DELETE RESTRICT,
+                        reason TEXT, notes TEXT, effective_date TEXT,
+                        created_at DATETIME NOT NULL);
+                    CREATE INDEX asset_transfers_asset ON asset_transfers(asset_id);
+                    CREATE INDEX asset_transfers_customer ON asset_transfers(to_customer_id);
+                    CREATE TABLE accessories (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL CHECK (name <> ''),
+                        category TEXT NOT NULL CHECK (category <> ''),
+                        manufacturer TEXT, model_no TEXT,
+                        total_quantity INTEGER NOT NULL CHECK (total_quantity >= 0),
+                        country TEXT CHECK (country IS NULL OR length(country) = 2),
+                        notes TEXT, image_url TEXT, company_id INTEGER,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL);
+                    CREATE TABLE accessory_holdings (
+                        accessory_id INTEGER NOT NULL REFERENCES accessories(id) ON DELETE RESTRICT,
+                        customer_id INTEGER NOT NULL REFERENCES customers(id) ON DELETE RESTRICT,
+                        quantity INTEGER NOT NULL CHECK (quantity > 0),
+                        PRIMARY KEY (accessory_id, customer_id)) WITHOUT ROWID;
+                    CREATE INDEX accessory_holdings_customer ON accessory_holdings(customer_id);
+                    CREATE TABLE accessory_movements (
+                        id INTEGER PRIMARY KEY,
+                        accessory_id INTEGER NOT NULL REFERENCES accessories(id) ON DELETE CASCADE,
+                        customer_id INTEGER NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('checkout','checkin')),
+                        quantity INTEGER NOT NULL CHECK (quantity > 0),
+                        condition TEXT, notes TEXT,
+                        created_at DATETIME NOT NULL);
+                    """)
         }
         migrator.registerMigration("audits") { db in
-            try db.execute(sql: """
-                CREATE TABLE audits (
-                    id TEXT PRIMARY KEY,
-                    country TEXT NOT NULL,
-                    total_assets INTEGER NOT NULL CHECK (total_assets >= 0),
-                    scanned_count INTEGER NOT NULL DEFAULT 0 CHECK (scanned_count BETWEEN 0 AND total_assets),
-                    unexpected_count INTEGER NOT NULL DEFAULT 0 CHECK (unexpected_count >= 0),
-                    started_at DATETIME NOT NULL,
-                    started_by TEXT NOT NULL,
-                    ended_at DATETIME,
-                    ended_by TEXT);
-                CREATE UNIQUE INDEX audits_one_running_per_country ON audits(country) WHERE ended_at IS NULL;
-                CREATE INDEX audits_started ON audits(started_at);
-                CREATE TABLE scans (
-                    id INTEGER PRIMARY KEY,
-                    scan_id TEXT NOT NULL UNIQUE,
-                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
-                    identifier TEXT NOT NULL,
-                    asset_id INTEGER,
-                    status TEXT NOT NULL CHECK (status IN ('found_expected','already_scanned','unexpected','unknown')),
-                    reason TEXT,
-                    message TEXT NOT NULL,
-                    source TEXT NOT NULL CHECK (source IN ('camera','image','manual')),
-                    station TEXT NOT NULL,
-                    user TEXT NOT NULL,
-                    scanned_at DATETIME NOT NULL,
-                    recorded_at DATETIME NOT NULL);
-                CREATE INDEX scans_audit ON scans(audit_id, id);
-                CREATE TABLE audit_expected (
-                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
-                    asset_id INTEGER NOT NULL,
-                    asset_tag TEXT NOT NULL,
-                    first_scan_id INTEGER REFERENCES scans(id),
-                    scan_count INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (audit_id, asset_id)) WITHOUT ROWID;
-                CREATE TABLE audit_unexpected (
-                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
-                    key TEXT NOT NULL,
-                    identifier TEXT NOT NULL,
-                    asset_id INTEGER,
-                    reason TEXT NOT NULL,
-                    first_scan_id INTEGER NOT NULL REFERENCES scans(id),
-                    scan_count INTEGER NOT NULL DEFAULT 1,
-                    PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE audits (
+                        id TEXT PRIMARY KEY,
+                        country TEXT NOT NULL,
+                        total_assets INTEGER NOT NULL CHECK (total_assets >= 0),
+                        scanned_count INTEGER NOT NULL DEFAULT 0 CHECK (scanned_count BETWEEN 0 AND total_assets),
+                        unexpected_count INTEGER NOT NULL DEFAULT 0 CHECK (unexpected_count >= 0),
+                        started_at DATETIME NOT NULL,
+                        started_by TEXT NOT NULL,
+                        ended_at DATETIME,
+                        ended_by TEXT);
+                    CREATE UNIQUE INDEX audits_one_running_per_country ON audits(country) WHERE ended_at IS NULL;
+                    CREATE INDEX audits_started ON audits(started_at);
+                    CREATE TABLE scans (
+                        id INTEGER PRIMARY KEY,
+                        scan_id TEXT NOT NULL UNIQUE,
+                        audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                        identifier TEXT NOT NULL,
+                        asset_id INTEGER,
+                        status TEXT NOT NULL CHECK (status IN ('found_expected','already_scanned','unexpected','unknown')),
+                        reason TEXT,
+                        message TEXT NOT NULL,
+                        source TEXT NOT NULL CHECK (source IN ('camera','image','manual')),
+                        station TEXT NOT NULL,
+                        user TEXT NOT NULL,
+                        scanned_at DATETIME NOT NULL,
+                        recorded_at DATETIME NOT NULL);
+                    CREATE INDEX scans_audit ON scans(audit_id, id);
+                    CREATE TABLE audit_expected (
+                        audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                        asset_id INTEGER NOT NULL,
+                        asset_tag TEXT NOT NULL,
+                        first_scan_id INTEGER REFERENCES scans(id),
+                        scan_count INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (audit_id, asset_id)) WITHOUT ROWID;
+                    CREATE TABLE audit_unexpected (
+                        audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        asset_id INTEGER,
+                        reason TEXT NOT NULL,
+                        first_scan_id INTEGER NOT NULL REFERENCES scans(id),
+                        scan_count INTEGER NOT NULL DEFAULT 1,
+                        PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("users", migrate: ServerSchema.users)
         // "station_outbox" and "station_replica" were here, and "station_replica_lookup" after
@@ -155,10 +157,11 @@ enum Schema {
         for column in fields { try db.execute(sql: "ALTER TABLE audit_expected ADD COLUMN \(column) TEXT") }
         for column in ["asset_tag"] + fields { try db.execute(sql: "ALTER TABLE audit_unexpected ADD COLUMN \(column) TEXT") }
         let list = fields.joined(separator: ", ")
-        try db.execute(sql: """
-            UPDATE audit_expected SET (\(list)) = (SELECT \(list) FROM assets a WHERE a.id = audit_expected.asset_id);
-            UPDATE audit_unexpected SET (asset_tag, \(list)) = (SELECT asset_tag, \(list) FROM assets a WHERE a.id = audit_unexpected.asset_id)
-                WHERE asset_id IS NOT NULL;
-            """)
+        try db.execute(
+            sql: """
+                UPDATE audit_expected SET (\(list)) = (SELECT \(list) FROM assets a WHERE a.id = audit_expected.asset_id);
+                UPDATE audit_unexpected SET (asset_tag, \(list)) = (SELECT asset_tag, \(list) FROM assets a WHERE a.id = audit_unexpected.asset_id)
+                    WHERE asset_id IS NOT NULL;
+                """)
     }
 }

@@ -4,10 +4,11 @@ import InventoryCore
 
 extension StoredUser {
     init(row: Row) {
-        self.init(id: row["id"], email: row["email"], name: row["name"], passwordHash: row["password_hash"],
-                  userType: row["user_type"], canEditAssets: row["can_edit_assets"],
-                  countries: (row["countries"] as String).split(separator: ",").map(String.init),
-                  createdAt: row["created_at"], tokenKey: row["token_key"], disabledAt: row["disabled_at"])
+        self.init(
+            id: row["id"], email: row["email"], name: row["name"], passwordHash: row["password_hash"],
+            userType: row["user_type"], canEditAssets: row["can_edit_assets"],
+            countries: (row["countries"] as String).split(separator: ",").map(String.init),
+            createdAt: row["created_at"], tokenKey: row["token_key"], disabledAt: row["disabled_at"])
     }
 }
 
@@ -18,17 +19,23 @@ public struct SQLiteUserStore: UserStore {
     public init(database: AppDatabase) { self.database = database }
 
     /// Adds a user; the email must be new (case-insensitively).
-    public func create(email: String, name: String, passwordHash: String, userType: String,
-                       canEditAssets: Bool, countries: [String]) async throws -> StoredUser {
+    public func create(
+        email: String, name: String, passwordHash: String, userType: String,
+        canEditAssets: Bool, countries: [String]
+    ) async throws -> StoredUser {
         try await database.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) == true {
                 throw InventoryError.duplicate(field: "email", value: email)
             }
-            try db.execute(sql: """
-                INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date(),
-                                 StoredUser.newTokenKey()])
+            try db.execute(
+                sql: """
+                    INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    email, name, passwordHash, userType, canEditAssets, countries.joined(separator: ","), Date(),
+                    StoredUser.newTokenKey()
+                ])
             guard let user = try Self.fetch(db, id: db.lastInsertedRowID) else {
                 throw InventoryError.storage("the new user could not be read back")
             }
@@ -58,7 +65,8 @@ public struct SQLiteUserStore: UserStore {
                 return nil
             }
             guard let user = try Self.fetch(db, id: id), user.disabledAt == nil,
-                  ConstantTime.equal(user.tokenKey, tokenKey) else { return nil }
+                ConstantTime.equal(user.tokenKey, tokenKey)
+            else { return nil }
             return user
         }
     }

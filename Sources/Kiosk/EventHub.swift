@@ -51,7 +51,7 @@ final class EventHub: Sendable {
     static func frame(event: String, data: Data) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString("event: \(event)\ndata: ")
-        buffer.writeBytes(data)  // JSON without pretty-printing has no newline
+        buffer.writeBytes(data) // JSON without pretty-printing has no newline
         buffer.writeString("\n\n")
         return buffer
     }

@@ -17,7 +17,10 @@ struct KioskError: Error, Sendable {
     /// The store's and the server's errors, with the status the audit API gives them
     /// (`InventoryError.httpStatus`, the one mapping of both).
     init(_ error: any Error) {
-        if let kiosk = error as? KioskError { self = kiosk; return }
+        if let kiosk = error as? KioskError {
+            self = kiosk
+            return
+        }
         guard let inventory = InventoryError(error) else {
             self.init(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
             return
@@ -27,8 +30,14 @@ struct KioskError: Error, Sendable {
     }
 
     init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
-        self.status = status; self.code = code; self.message = message; self.headers = headers
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
     }
 }
 
-struct ErrorBody: Encodable { var error: String; var message: String }
+struct ErrorBody: Encodable {
+    var error: String
+    var message: String
+}

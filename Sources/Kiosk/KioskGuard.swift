@@ -40,8 +40,9 @@ struct KioskGuard: RouterMiddleware {
         }
         guard methods.contains(request.method) else {
             let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
-            throw KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
-                             message: "\(path) takes \(allowed), not \(request.method.rawValue)", headers: [.allow: allowed])
+            throw KioskError(
+                status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
+                message: "\(path) takes \(allowed), not \(request.method.rawValue)", headers: [.allow: allowed])
         }
         if request.method == .post {
             guard request.headers[HTTPField.Name("X-Kiosk")!] == "1" else {
@@ -81,14 +82,18 @@ struct KioskGuard: RouterMiddleware {
         } else if let http = error as? any HTTPResponseError {
             // Hummingbird's own refusals: a body over the limit, a malformed request.
             let detail = (http as? HTTPError)?.body
-            kiosk = switch http.status {
-            case .contentTooLarge: KioskError(status: .contentTooLarge, code: "BODY_TOO_LARGE", message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
-            case .notFound: .notFound("There is no \(path) on this kiosk")
-            case .methodNotAllowed: KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "\(path) does not take that method")
-            default: http.status.code < 500
-                ? KioskError(status: .badRequest, code: "BAD_REQUEST", message: detail ?? "The request is malformed")
-                : KioskError(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
-            }
+            kiosk =
+                switch http.status {
+                case .contentTooLarge:
+                    KioskError(status: .contentTooLarge, code: "BODY_TOO_LARGE", message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
+                case .notFound: .notFound("There is no \(path) on this kiosk")
+                case .methodNotAllowed:
+                    KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "\(path) does not take that method")
+                default:
+                    http.status.code < 500
+                        ? KioskError(status: .badRequest, code: "BAD_REQUEST", message: detail ?? "The request is malformed")
+                        : KioskError(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
+                }
         } else {
             kiosk = KioskError(error)
         }

@@ -24,16 +24,33 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var pending: Bool?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
-        kind = .result; scanId = result.scanId; identifier = result.identifier; status = result.status
-        message = result.message; asset = result.asset; reason = result.reason; firstScan = result.firstScan
-        progress = result.progress; auditId = result.auditId; source = origin.source; user = origin.user
-        station = origin.station; at = origin.at; self.pending = pending ? true : nil
+        kind = .result
+        scanId = result.scanId
+        identifier = result.identifier
+        status = result.status
+        message = result.message
+        asset = result.asset
+        reason = result.reason
+        firstScan = result.firstScan
+        progress = result.progress
+        auditId = result.auditId
+        source = origin.source
+        user = origin.user
+        station = origin.station
+        at = origin.at
+        self.pending = pending ? true : nil
     }
 
     init(_ refusal: ScanRefusal) {
-        kind = .rejected; scanId = refusal.scanID; identifier = refusal.identifier; error = refusal.code
-        message = refusal.message; source = refusal.origin.source; user = refusal.origin.user
-        station = refusal.origin.station; at = refusal.origin.at
+        kind = .rejected
+        scanId = refusal.scanID
+        identifier = refusal.identifier
+        error = refusal.code
+        message = refusal.message
+        source = refusal.origin.source
+        user = refusal.origin.user
+        station = refusal.origin.station
+        at = refusal.origin.at
     }
 
     enum CodingKeys: String, CodingKey {
@@ -164,7 +181,10 @@ struct ListAnswer: Encodable, Sendable {
 }
 
 // Request bodies.
-struct ScanBody: Decodable, Sendable { var identifier: String; var scanId: String? }
+struct ScanBody: Decodable, Sendable {
+    var identifier: String
+    var scanId: String?
+}
 struct StartBody: Decodable, Sendable { var country: String }
 struct JoinBody: Decodable, Sendable { var auditId: String }
 struct EndBody: Decodable, Sendable { var auditId: String? }

@@ -21,7 +21,7 @@ struct KioskRoutes: Sendable {
         "/api/report": [.get], "/api/details/all": [.get], "/api/details/scanned": [.get],
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
-        "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post],
+        "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post]
     ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {
@@ -81,9 +81,10 @@ struct KioskRoutes: Sendable {
             let name = context.parameters.get("list") ?? ""
             guard let list = AuditList(rawValue: name) else { throw KioskError.notFound("No list '\(name)': all, scanned, missing or unexpected") }
             let id = try Self.required("audit_id", in: request)
-            let query = ListQuery(search: try ListQuery.search(request.uri.queryParameters.get("search")),
-                                  page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
-                                  perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
+            let query = ListQuery(
+                search: try ListQuery.search(request.uri.queryParameters.get("search")),
+                page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
+                perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
             let service = station.context.audit
             let page = try await station.fromServer { try await service.details(auditID: id, list: list, query: query) }
             return try Self.json(ListAnswer(assets: page.items, pagination: page.pagination))
@@ -103,8 +104,10 @@ struct KioskRoutes: Sendable {
         let station = station, hub = hub
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache, no-store",
-                      HTTPField.Name("X-Accel-Buffering")!: "no"],
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache, no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no"
+            ],
             body: ResponseBody { writer in
                 defer { hub.unsubscribe(id) }
                 let first = try JSONEncoder.auditStation().encode(await station.state())
@@ -119,8 +122,9 @@ struct KioskRoutes: Sendable {
             throw KioskError(status: .serviceUnavailable, code: "NO_CAMERA", message: "This kiosk runs without a camera")
         }
         guard preview.claim() else {
-            throw KioskError(status: .serviceUnavailable, code: "TOO_MANY_VIEWERS",
-                             message: "\(preview.maxViewers) pages already show the preview", headers: [.retryAfter: "5"])
+            throw KioskError(
+                status: .serviceUnavailable, code: "TOO_MANY_VIEWERS",
+                message: "\(preview.maxViewers) pages already show the preview", headers: [.retryAfter: "5"])
         }
         return Response(
             status: .ok,
@@ -169,8 +173,9 @@ struct KioskRoutes: Sendable {
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try JSONEncoder.auditStation().encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: KioskRequestContext) async throws -> Body {

@@ -17,9 +17,16 @@ public struct KioskOptions: Sendable {
     /// Preview frames a second sent to each page.
     public var previewFPS: Int
 
-    public init(host: String = "127.0.0.1", port: Int = 8090, device: String? = nil, pin: String? = nil, user: String? = nil,
-                previewFPS: Int = 15) {
-        self.host = host; self.port = port; self.device = device; self.pin = pin; self.user = user; self.previewFPS = previewFPS
+    public init(
+        host: String = "127.0.0.1", port: Int = 8090, device: String? = nil, pin: String? = nil, user: String? = nil,
+        previewFPS: Int = 15
+    ) {
+        self.host = host
+        self.port = port
+        self.device = device
+        self.pin = pin
+        self.user = user
+        self.previewFPS = previewFPS
     }
 }
 
@@ -39,7 +46,8 @@ public struct KioskServer: Sendable {
         if let pin = options.pin {
             do { options.pin = try PinGate.validate(pin) } catch { throw StationError.usage(error.message) }
         } else if !PinGate.isLoopback(options.host) {
-            throw StationError.usage("The kiosk can start and end audits, so on \(options.host) it needs a PIN: pass --pin PIN or set kiosk.pin in the configuration")
+            throw StationError.usage(
+                "The kiosk can start and end audits, so on \(options.host) it needs a PIN: pass --pin PIN or set kiosk.pin in the configuration")
         }
         self.context = context
         self.options = options
@@ -78,15 +86,16 @@ public struct KioskServer: Sendable {
             logger: logger)
 
         let background = KioskBackground(station: station, loop: loop, hub: hub, preview: preview)
-        let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: app),
-                // Shut down first (the group goes in reverse order): the pages' event and
-                // preview streams end, so the server's graceful shutdown does not wait on them.
-                .init(service: background, successTerminationBehavior: .gracefullyShutdownGroup),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: app),
+                    // Shut down first (the group goes in reverse order): the pages' event and
+                    // preview streams end, so the server's graceful shutdown does not wait on them.
+                    .init(service: background, successTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
         if let connection = context.connection {
             let report = await connection.syncNow()
@@ -115,8 +124,9 @@ struct KioskBackground: Service {
                 group.addTask { await station.resume() }
                 if let loop {
                     group.addTask {
-                        try await loop.run(onCode: { code in await station.cameraCode(code.text) },
-                                           onEvent: { event in Task { await station.cameraEvent(event) } })
+                        try await loop.run(
+                            onCode: { code in await station.cameraCode(code.text) },
+                            onEvent: { event in Task { await station.cameraEvent(event) } })
                     }
                 }
                 group.addTask {

@@ -32,9 +32,11 @@ actor KioskStation {
         // it is the newest choice the people at this station made.
         let saved = (try? String(contentsOf: userFile, encoding: .utf8)).flatMap { try? Self.validUser($0) }
         self.user = saved ?? user ?? context.config.kiosk.user ?? context.actor.user
-        camera = device.map { CameraState(state: .starting, message: "Starting the camera \($0)…", device: $0) }
+        camera =
+            device.map { CameraState(state: .starting, message: "Starting the camera \($0)…", device: $0) }
             ?? CameraState(state: .none, message: "No camera is configured: type or scan tags into the field")
-        connection = context.connection.map { ConnectionState(state: .offline, server: $0.server) }
+        connection =
+            context.connection.map { ConnectionState(state: .offline, server: $0.server) }
             ?? ConnectionState(state: .standalone)
     }
 
@@ -45,8 +47,9 @@ actor KioskStation {
     /// answer, rather than letting the page wait for the HTTP client's own 15 s deadline.
     func fromServer<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         guard isConnected else { return try await work() }
-        let offline = KioskError(status: .serviceUnavailable, code: "OFFLINE",
-                                 message: "The server cannot be reached, so this comes back when it does; scans are still taken and kept here")
+        let offline = KioskError(
+            status: .serviceUnavailable, code: "OFFLINE",
+            message: "The server cannot be reached, so this comes back when it does; scans are still taken and kept here")
         guard connection.state != .offline else { throw offline }
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await work() }
@@ -63,9 +66,10 @@ actor KioskStation {
     // MARK: state
 
     func state() -> KioskState {
-        KioskState(station: context.actor.station, mode: isConnected ? "connected" : "standalone", user: user, pinRequired: false,
-                   connection: connection, camera: camera, audit: audit, countries: countries,
-                   countriesError: countriesError, recent: recent)
+        KioskState(
+            station: context.actor.station, mode: isConnected ? "connected" : "standalone", user: user, pinRequired: false,
+            connection: connection, camera: camera, audit: audit, countries: countries,
+            countriesError: countriesError, recent: recent)
     }
 
     private func publishState() { hub.publish("state", state()) }
@@ -161,8 +165,10 @@ actor KioskStation {
     private func adopt(_ running: AuditSession) {
         if audit?.id != running.id { recent = [] }
         audit = running
-        session = ScanSession(service: context.audit, connection: context.connection, audit: running,
-                              actor: Actor(user: user, station: context.actor.station)) { [weak self] event in
+        session = ScanSession(
+            service: context.audit, connection: context.connection, audit: running,
+            actor: Actor(user: user, station: context.actor.station)
+        ) { [weak self] event in
             await self?.published(event)
         }
     }
@@ -193,8 +199,12 @@ actor KioskStation {
             if Date().timeIntervalSince(lastNoAuditNotice) > 3 {
                 lastNoAuditNotice = Date()
                 let origin = ScanOrigin(source: .camera, place: camera.device, user: user, station: context.actor.station, at: Date())
-                hub.publish("scan", KioskScan(ScanRefusal(identifier: text, scanID: nil, code: "NO_ACTIVE_AUDIT",
-                                                          message: "No audit is running: start or join one first", origin: origin)))
+                hub.publish(
+                    "scan",
+                    KioskScan(
+                        ScanRefusal(
+                            identifier: text, scanID: nil, code: "NO_ACTIVE_AUDIT",
+                            message: "No audit is running: start or join one first", origin: origin)))
             }
             return
         }
@@ -260,11 +270,13 @@ actor KioskStation {
         let device = camera.device
         switch event {
         case .opened(let stream), .resumed(let stream):
-            camera = CameraState(state: .ready, message: "Camera ready: \(stream)", device: device,
-                                 width: stream.width, height: stream.height)
+            camera = CameraState(
+                state: .ready, message: "Camera ready: \(stream)", device: device,
+                width: stream.width, height: stream.height)
         case .lost(let error):
-            camera = CameraState(state: .lost, message: "\(error.localizedDescription) Type or scan tags into the field meanwhile.",
-                                 device: device)
+            camera = CameraState(
+                state: .lost, message: "\(error.localizedDescription) Type or scan tags into the field meanwhile.",
+                device: device)
         case .retrying:
             return
         }

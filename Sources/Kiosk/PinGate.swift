@@ -24,7 +24,10 @@ final class PinGate: Sendable {
         guard let token = Self.cookie(Self.cookieName, in: cookieHeader) else { return false }
         return sessions.withLockedValue { current in
             guard let expiry = current[token] else { return false }
-            if expiry < Date() { current[token] = nil; return false }
+            if expiry < Date() {
+                current[token] = nil
+                return false
+            }
             return true
         }
     }
@@ -33,9 +36,10 @@ final class PinGate: Sendable {
     func check(_ candidate: String, peer: String) throws(KioskError) -> String {
         guard let pin else { throw KioskError(status: .notFound, code: "NO_PIN", message: "This kiosk has no PIN: it listens on this machine only") }
         if let seconds = guesses.wait(peer) {
-            throw KioskError(status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
-                             message: "Too many wrong PINs from this address; try again in \(seconds) s",
-                             headers: [.retryAfter: String(seconds)])
+            throw KioskError(
+                status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
+                message: "Too many wrong PINs from this address; try again in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
         }
         // Compared as digests, so the time taken says nothing about the PIN.
         guard Data(SHA256.hash(data: Data(candidate.utf8))) == Data(SHA256.hash(data: Data(pin.utf8))) else {
@@ -59,9 +63,11 @@ final class PinGate: Sendable {
 
     /// A PIN the station may be configured with: 4 to 64 characters, no spaces or control characters.
     static func validate(_ pin: String) throws(KioskError) -> String {
-        guard (4...64).contains(pin.count), !pin.unicodeScalars.contains(where: {
-            CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
-        }) else {
+        guard (4...64).contains(pin.count),
+            !pin.unicodeScalars.contains(where: {
+                CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+            })
+        else {
             throw KioskError.invalid("the kiosk PIN must be 4 to 64 characters with no spaces")
         }
         return pin

@@ -21,7 +21,10 @@ final class AuditTurns: Sendable {
     private func take(_ audit: AuditID) async {
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
             let free = queues.withLock { queues in
-                guard queues[audit] != nil else { queues[audit] = []; return true }
+                guard queues[audit] != nil else {
+                    queues[audit] = []
+                    return true
+                }
                 queues[audit]!.append(turn)
                 return false
             }
@@ -31,7 +34,10 @@ final class AuditTurns: Sendable {
 
     private func pass(_ audit: AuditID) {
         let next = queues.withLock { queues -> CheckedContinuation<Void, Never>? in
-            guard var waiting = queues[audit], !waiting.isEmpty else { queues[audit] = nil; return nil }
+            guard var waiting = queues[audit], !waiting.isEmpty else {
+                queues[audit] = nil
+                return nil
+            }
             let next = waiting.removeFirst()
             queues[audit] = waiting
             return next

@@ -19,8 +19,11 @@ public struct PostgresAccessoryService: AccessoryService {
             }
             let total = try await c.count("SELECT id FROM accessories" + whereSQL, binds.bindings)
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-            let items = try await c.rows(PostgresQuery(unsafeSQL: PGRows.accessorySQL + whereSQL + " ORDER BY id LIMIT \(limit) OFFSET \(offset)",
-                                                       binds: binds.bindings)).map(PGRows.accessory)
+            let items = try await c.rows(
+                PostgresQuery(
+                    unsafeSQL: PGRows.accessorySQL + whereSQL + " ORDER BY id LIMIT \(limit) OFFSET \(offset)",
+                    binds: binds.bindings)
+            ).map(PGRows.accessory)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
@@ -32,8 +35,12 @@ public struct PostgresAccessoryService: AccessoryService {
     static func fetch(_ c: PostgresConnection, id: Int64, lock: Bool = false) async throws -> Accessory {
         var binds = PostgresBindings()
         binds.append(id)
-        guard let row = try await c.row(PostgresQuery(unsafeSQL: PGRows.accessorySQL + " WHERE id = $1" + (lock ? " FOR UPDATE" : ""),
-                                                      binds: binds)) else {
+        guard
+            let row = try await c.row(
+                PostgresQuery(
+                    unsafeSQL: PGRows.accessorySQL + " WHERE id = $1" + (lock ? " FOR UPDATE" : ""),
+                    binds: binds))
+        else {
             throw InventoryError.notFound("accessory \(id)")
         }
         return try PGRows.accessory(row)
@@ -46,12 +53,15 @@ public struct PostgresAccessoryService: AccessoryService {
     public func create(_ input: AccessoryInput) async throws -> Accessory {
         let new = try checked { try input.makeAccessory() }
         return try await database.transaction { c in
-            guard let row = try await c.row("""
-                INSERT INTO accessories (name, category, manufacturer, model_no, total_quantity, country, notes, image_url, company_id,
-                    created_at, updated_at)
-                VALUES (\(new.name), \(new.category), \(new.manufacturer), \(new.modelNo), \(new.totalQuantity), \(new.country),
-                        \(new.notes), \(new.imageUrl), \(new.companyId), \(new.createdAt), \(new.updatedAt)) RETURNING id
-                """) else { throw InventoryError.storage("the new accessory could not be read back") }
+            guard
+                let row = try await c.row(
+                    """
+                    INSERT INTO accessories (name, category, manufacturer, model_no, total_quantity, country, notes, image_url, company_id,
+                        created_at, updated_at)
+                    VALUES (\(new.name), \(new.category), \(new.manufacturer), \(new.modelNo), \(new.totalQuantity), \(new.country),
+                            \(new.notes), \(new.imageUrl), \(new.companyId), \(new.createdAt), \(new.updatedAt)) RETURNING id
+                    """)
+            else { throw InventoryError.storage("the new accessory could not be read back") }
             return try await Self.fetch(c, id: try row.get("id"))
         }
     }
@@ -60,7 +70,8 @@ public struct PostgresAccessoryService: AccessoryService {
         try await database.transaction { c in
             var accessory = try await Self.fetch(c, id: id, lock: true)
             try input.apply(to: &accessory, checkedOut: try await Self.checkedOut(c, id: id))
-            try await c.run("""
+            try await c.run(
+                """
                 UPDATE accessories SET name = \(accessory.name), category = \(accessory.category), manufacturer = \(accessory.manufacturer),
                     model_no = \(accessory.modelNo), total_quantity = \(accessory.totalQuantity), country = \(accessory.country),
                     notes = \(accessory.notes), image_url = \(accessory.imageUrl), company_id = \(accessory.companyId),
@@ -94,12 +105,15 @@ public struct PostgresAccessoryService: AccessoryService {
         return try await database.transaction { c in
             let accessory = try await Self.fetch(c, id: id, lock: true)
             _ = try await PostgresCustomerService.fetch(c, id: movement.customerId)
-            let held = try await c.row("""
-                SELECT quantity FROM accessory_holdings WHERE accessory_id = \(id) AND customer_id = \(movement.customerId)
-                """)?.int(0) ?? 0
+            let held =
+                try await c.row(
+                    """
+                    SELECT quantity FROM accessory_holdings WHERE accessory_id = \(id) AND customer_id = \(movement.customerId)
+                    """)?.int(0) ?? 0
             if kind == "checkout" {
                 try movement.validate(limit: accessory.availableQuantity, limitName: "of \(accessory.name) are available")
-                try await c.run("""
+                try await c.run(
+                    """
                     INSERT INTO accessory_holdings (accessory_id, customer_id, quantity) VALUES (\(id), \(movement.customerId), \(movement.quantity))
                     ON CONFLICT (accessory_id, customer_id) DO UPDATE SET quantity = accessory_holdings.quantity + excluded.quantity
                     """)
@@ -108,13 +122,15 @@ public struct PostgresAccessoryService: AccessoryService {
                 if held == movement.quantity {
                     try await c.run("DELETE FROM accessory_holdings WHERE accessory_id = \(id) AND customer_id = \(movement.customerId)")
                 } else {
-                    try await c.run("""
+                    try await c.run(
+                        """
                         UPDATE accessory_holdings SET quantity = quantity - \(movement.quantity)
                         WHERE accessory_id = \(id) AND customer_id = \(movement.customerId)
                         """)
                 }
             }
-            try await c.run("""
+            try await c.run(
+                """
                 INSERT INTO accessory_movements (accessory_id, customer_id, kind, quantity, condition, notes, created_at)
                 VALUES (\(id), \(movement.customerId), \(kind), \(movement.quantity), \(condition), \(notes), \(Date()))
                 """)

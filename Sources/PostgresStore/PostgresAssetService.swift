@@ -29,8 +29,11 @@ public struct PostgresAssetService: AssetService {
             let whereSQL = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
             let total = try await c.count("SELECT assets.id FROM assets" + whereSQL, binds.bindings)
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-            let items = try await c.rows(PostgresQuery(unsafeSQL: PGRows.assetSQL + whereSQL + " ORDER BY assets.id LIMIT \(limit) OFFSET \(offset)",
-                                                       binds: binds.bindings)).map(PGRows.asset)
+            let items = try await c.rows(
+                PostgresQuery(
+                    unsafeSQL: PGRows.assetSQL + whereSQL + " ORDER BY assets.id LIMIT \(limit) OFFSET \(offset)",
+                    binds: binds.bindings)
+            ).map(PGRows.asset)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
@@ -68,7 +71,8 @@ public struct PostgresAssetService: AssetService {
             try await checkUnique(c, asset)
             try await Self.checkCustomer(c, asset.customerId)
             let (columns, values, binds) = Self.assignments(asset)
-            guard let row = try await c.row(PostgresQuery(unsafeSQL: "INSERT INTO assets (\(columns)) VALUES (\(values)) RETURNING id", binds: binds)) else {
+            guard let row = try await c.row(PostgresQuery(unsafeSQL: "INSERT INTO assets (\(columns)) VALUES (\(values)) RETURNING id", binds: binds))
+            else {
                 throw InventoryError.storage("the new asset could not be read back")
             }
             return try await Self.fetch(c, id: try row.get("id"))
@@ -96,11 +100,15 @@ public struct PostgresAssetService: AssetService {
                 try await Self.save(c, asset)
                 return try await Self.fetch(c, id: id)
             case .delete:
-                if let running = try await c.row("""
+                if let running = try await c.row(
+                    """
                     SELECT audits.country FROM audit_expected JOIN audits ON audits.id = audit_expected.audit_id
                     WHERE audits.ended_at IS NULL AND audit_expected.asset_id = \(id) LIMIT 1
-                    """) {
-                    throw InventoryError.inUse("Asset \(asset.assetTag) is expected by the running audit of \(try running.get("country", as: String.self)); archive it instead, or delete it after the audit ends")
+                    """)
+                {
+                    throw InventoryError.inUse(
+                        "Asset \(asset.assetTag) is expected by the running audit of \(try running.get("country", as: String.self)); archive it instead, or delete it after the audit ends"
+                    )
                 }
                 try await c.run("DELETE FROM assets WHERE id = \(id)")
                 return nil
@@ -113,7 +121,8 @@ public struct PostgresAssetService: AssetService {
         return try await database.transaction { c in
             var asset = try await Self.fetch(c, id: id)
             try await Self.checkCustomer(c, request.customerId)
-            try await c.run("""
+            try await c.run(
+                """
                 INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
                 VALUES (\(id), \(asset.customerId), \(request.customerId), \(reason), \(notes), \(request.effectiveDate), \(Date()))
                 """)
@@ -152,13 +161,17 @@ public struct PostgresAssetService: AssetService {
     }
 
     /// The stored columns of an asset, in one order: the column list, `$n` places and binds.
-    static let columns = ["asset_tag", "serial_num", "name", "model", "status", "condition", "manufacturer", "asset_type", "cpu_type",
-                          "cpu_cores", "memory", "harddrive", "country", "location", "company", "customer_id", "notes", "tech_notes",
-                          "is_erased", "has_keyboard", "has_charger", "created_at", "updated_at"]
+    static let columns = [
+        "asset_tag", "serial_num", "name", "model", "status", "condition", "manufacturer", "asset_type", "cpu_type",
+        "cpu_cores", "memory", "harddrive", "country", "location", "company", "customer_id", "notes", "tech_notes",
+        "is_erased", "has_keyboard", "has_charger", "created_at", "updated_at"
+    ]
 
     static func append(_ a: Asset, to binds: inout PostgresBindings) {
-        for text in [a.assetTag, a.serialNum, a.name, a.model, a.status.rawValue, a.condition?.rawValue, a.manufacturer, a.assetType,
-                     a.cpuType, a.cpuCores, a.memory, a.harddrive, a.country, a.location, a.company] { binds.append(text) }
+        for text in [
+            a.assetTag, a.serialNum, a.name, a.model, a.status.rawValue, a.condition?.rawValue, a.manufacturer, a.assetType,
+            a.cpuType, a.cpuCores, a.memory, a.harddrive, a.country, a.location, a.company
+        ] { binds.append(text) }
         binds.append(a.customerId)
         binds.append(a.notes)
         binds.append(a.techNotes)

@@ -18,20 +18,27 @@ extension PostgresAuditService {
                 let sql = PGRows.unexpectedSQL + searchSQL
                 let total = try await c.count(sql, binds.bindings)
                 let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-                let items = try await c.rows(PostgresQuery(unsafeSQL: sql + " ORDER BY u.first_scan_id LIMIT \(limit) OFFSET \(offset)",
-                                                           binds: binds.bindings)).map(PGRows.unexpectedEntry)
+                let items = try await c.rows(
+                    PostgresQuery(
+                        unsafeSQL: sql + " ORDER BY u.first_scan_id LIMIT \(limit) OFFSET \(offset)",
+                        binds: binds.bindings)
+                ).map(PGRows.unexpectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
             case .all, .scanned, .missing:
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
                 if let search = query.search {
                     let p = binds.add(likePattern(search))
-                    searchSQL += " AND (e.asset_tag ILIKE \(p) OR e.serial_num ILIKE \(p) OR e.name ILIKE \(p) OR e.model ILIKE \(p) OR e.location ILIKE \(p))"
+                    searchSQL +=
+                        " AND (e.asset_tag ILIKE \(p) OR e.serial_num ILIKE \(p) OR e.name ILIKE \(p) OR e.model ILIKE \(p) OR e.location ILIKE \(p))"
                 }
                 let total = try await c.count("SELECT 1 FROM audit_expected e WHERE e.audit_id = $1" + searchSQL, binds.bindings)
                 let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-                let items = try await c.rows(PostgresQuery(unsafeSQL: PGRows.expectedSQL + searchSQL + " ORDER BY e.asset_id LIMIT \(limit) OFFSET \(offset)",
-                                                           binds: binds.bindings)).map(PGRows.expectedEntry)
+                let items = try await c.rows(
+                    PostgresQuery(
+                        unsafeSQL: PGRows.expectedSQL + searchSQL + " ORDER BY e.asset_id LIMIT \(limit) OFFSET \(offset)",
+                        binds: binds.bindings)
+                ).map(PGRows.expectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
             }
         }

@@ -26,21 +26,26 @@ extension PostgresAuditService {
             var binds = PostgresBindings()
             binds.append(auditID)
             binds.append(assetID)
-            let sql = reason == nil ? PGRows.expectedSQL + " AND e.asset_id = $2" : PGRows.unexpectedSQL + " AND u.asset_id = $2 ORDER BY u.first_scan_id LIMIT 1"
+            let sql =
+                reason == nil
+                ? PGRows.expectedSQL + " AND e.asset_id = $2" : PGRows.unexpectedSQL + " AND u.asset_id = $2 ORDER BY u.first_scan_id LIMIT 1"
             entry = try await c.row(PostgresQuery(unsafeSQL: sql, binds: binds)).map(reason == nil ? PGRows.expectedEntry : PGRows.unexpectedEntry)
         }
         var firstScan: FirstScan?
         if status != .foundExpected {
             let firstStatus = status == .alreadyScanned ? ScanStatus.foundExpected.rawValue : status.rawValue
-            if let row = try await c.row("""
+            if let row = try await c.row(
+                """
                 SELECT s.id, \(unescaped: PGRows.firstScanColumns) FROM scans s WHERE s.audit_id = \(auditID) AND s.status = \(firstStatus)
                     AND (s.asset_id = \(assetID) OR (s.asset_id IS NULL AND s.identifier = \(identifier))) ORDER BY s.id LIMIT 1
-                """), try row.get("id", as: Int64.self) != storedID {
+                """), try row.get("id", as: Int64.self) != storedID
+            {
                 firstScan = try PGRows.firstScan(row)
             }
         }
-        return ScanResult(identifier: identifier, status: status, message: try stored.get("message"), asset: entry,
-                          reason: reason, firstScan: firstScan, progress: try await PGRows.fetchSession(c, id: auditID).progress,
-                          auditId: auditID, scanId: try stored.get("scan_id"))
+        return ScanResult(
+            identifier: identifier, status: status, message: try stored.get("message"), asset: entry,
+            reason: reason, firstScan: firstScan, progress: try await PGRows.fetchSession(c, id: auditID).progress,
+            auditId: auditID, scanId: try stored.get("scan_id"))
     }
 }

@@ -28,7 +28,7 @@ extension PostgresAuditService {
     static func deciding<T>(onStale rollback: () async throws -> Void = {}, _ body: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
-            do { return try await body() } catch where ScanWrite.isStale(error) {
+            do { return try await body() } catch  where ScanWrite.isStale(error) {
                 guard attempt < 50 else { throw error }
                 attempt += 1
                 try await rollback()
@@ -68,8 +68,11 @@ extension PostgresAuditService {
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             auditID = try await onlyRunningAudit(c)
         }
-        guard let (lookup, audit) = try await PrefetchedLookup.fetch(c, auditID: auditID, identifier: scan.identifier, scanID: scan.scanID,
-                                                                      caseSensitive: caseSensitive) else {
+        guard
+            let (lookup, audit) = try await PrefetchedLookup.fetch(
+                c, auditID: auditID, identifier: scan.identifier, scanID: scan.scanID,
+                caseSensitive: caseSensitive)
+        else {
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             throw InventoryError.notFound("audit \(auditID)")
         }
@@ -87,26 +90,32 @@ extension PostgresAuditService {
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             throw ScanWrite.Stale()
         }
-        let progress = AuditProgress(totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
-                                     unexpectedCount: try row.get("unexpected_count"))
+        let progress = AuditProgress(
+            totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
+            unexpectedCount: try row.get("unexpected_count"))
         var entry: AuditAsset?
         if decision.asset != nil, try row.get("entry_scan_count", as: Int?.self) != nil {
             let firstIsThis = try row.get("first_scan_id", as: Int64?.self) == row.get("scan_row", as: Int64.self)
-            let first = firstIsThis ? FirstScan(scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source)
+            let first =
+                firstIsThis
+                ? FirstScan(scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source)
                 : decision.firstScan
             let brief = try row.get("name", as: String?.self) == nil ? nil : try PGRows.brief(row)
             let count: Int = try row.get("entry_scan_count")
             if decision.unexpectedKey == nil {
-                entry = AuditAsset(asset: brief, identifier: try row.get("asset_tag"), outcome: first == nil ? .missing : .scanned,
-                                   firstScan: first, scanCount: count)
+                entry = AuditAsset(
+                    asset: brief, identifier: try row.get("asset_tag"), outcome: first == nil ? .missing : .scanned,
+                    firstScan: first, scanCount: count)
             } else {
-                entry = AuditAsset(asset: try row.get("id", as: Int64?.self) == nil ? nil : brief, identifier: try row.get("entry_identifier"),
-                                   outcome: .unexpected, reason: UnexpectedReason(rawValue: try row.get("entry_reason")),
-                                   firstScan: first, scanCount: count)
+                entry = AuditAsset(
+                    asset: try row.get("id", as: Int64?.self) == nil ? nil : brief, identifier: try row.get("entry_identifier"),
+                    outcome: .unexpected, reason: UnexpectedReason(rawValue: try row.get("entry_reason")),
+                    firstScan: first, scanCount: count)
             }
         }
-        return ScanResult(identifier: scan.identifier, status: decision.status, message: message, asset: entry,
-                          reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID)
+        return ScanResult(
+            identifier: scan.identifier, status: decision.status, message: message, asset: entry,
+            reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID)
     }
 
     /// The running audit a scan with no audit id goes to: the only one running.

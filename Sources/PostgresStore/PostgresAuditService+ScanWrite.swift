@@ -22,36 +22,42 @@ enum ScanWrite {
         return (error as? PSQLError)?.serverInfo?[.sqlState] == staleSQLState
     }
 
-    static func run(_ c: PostgresConnection, _ scan: PreparedScan, _ decision: ScanDecision, message: String,
-                    auditID: AuditID) async throws -> PostgresRandomAccessRow? {
+    static func run(
+        _ c: PostgresConnection, _ scan: PreparedScan, _ decision: ScanDecision, message: String,
+        auditID: AuditID
+    ) async throws -> PostgresRandomAccessRow? {
         var binds = PostgresBindings()
-        binds.append(auditID)                                  // $1
-        binds.append(scan.scanID)                              // $2
-        binds.append(scan.identifier)                          // $3
-        binds.append(decision.asset?.id)                       // $4
-        binds.append(decision.status.rawValue)                 // $5
-        binds.append(decision.reason?.rawValue)                // $6
-        binds.append(message)                                  // $7
-        binds.append(scan.source.rawValue)                     // $8
-        binds.append(scan.station)                             // $9
-        binds.append(scan.user)                                // $10
-        binds.append(scan.scannedAt)                           // $11
-        binds.append(Date())                                   // $12
-        binds.append(decision.addsScanned ? 1 : 0)             // $13
-        binds.append(decision.addsUnexpected ? 1 : 0)          // $14
+        binds.append(auditID) // $1
+        binds.append(scan.scanID) // $2
+        binds.append(scan.identifier) // $3
+        binds.append(decision.asset?.id) // $4
+        binds.append(decision.status.rawValue) // $5
+        binds.append(decision.reason?.rawValue) // $6
+        binds.append(message) // $7
+        binds.append(scan.source.rawValue) // $8
+        binds.append(scan.station) // $9
+        binds.append(scan.user) // $10
+        binds.append(scan.scannedAt) // $11
+        binds.append(Date()) // $12
+        binds.append(decision.addsScanned ? 1 : 0) // $13
+        binds.append(decision.addsUnexpected ? 1 : 0) // $14
         guard let key = decision.unexpectedKey else {
             return decision.addsScanned ? try await c.rows(FirstFind.self, binds).first : try await c.rows(FoundAgain.self, binds).first
         }
         let asset = decision.asset
-        binds.append(key)                                      // $15
-        binds.append(decision.reason?.rawValue ?? "unknown")   // $16
-        for value in [asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
-                      asset?.location, asset?.company, asset?.country] { binds.append(value) }  // $17…$24
+        binds.append(key) // $15
+        binds.append(decision.reason?.rawValue ?? "unknown") // $16
+        for value in [
+            asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
+            asset?.location, asset?.company, asset?.country
+        ] { binds.append(value) } // $17…$24
         return decision.addsUnexpected ? try await c.rows(NewUnexpected.self, binds).first : try await c.rows(UnexpectedAgain.self, binds).first
     }
 
-    static let scanTypes: [PostgresDataType] = [.text, .text, .text, .int8, .text, .text, .text, .text, .text, .text,
-                                                .timestamptz, .timestamptz, .int8, .int8]
+    static let scanTypes: [PostgresDataType] = [
+        .text, .text, .text, .int8, .text, .text, .text, .text, .text, .text,
+        .timestamptz, .timestamptz, .int8, .int8
+    ]
     static let unexpectedTypes = scanTypes + [PostgresDataType](repeating: .text, count: 10)
 
     static let recorded = """
@@ -77,20 +83,22 @@ enum ScanWrite {
 
     /// A first find: the expected entry gains its first scan, if it still has none.
     enum FirstFind: PreparedSQL {
-        static let sql = statement(entry: """
-            UPDATE audit_expected e SET first_scan_id = ins.id, scan_count = 1 FROM ins
-            WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NULL RETURNING \(recorded)
-            """)
+        static let sql = statement(
+            entry: """
+                UPDATE audit_expected e SET first_scan_id = ins.id, scan_count = 1 FROM ins
+                WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NULL RETURNING \(recorded)
+                """)
         static let types = scanTypes
     }
 
     /// An expected asset found again, or found by a scan whose decision saw it found: one more
     /// scan of the entry, which must have its first scan already.
     enum FoundAgain: PreparedSQL {
-        static let sql = statement(entry: """
-            UPDATE audit_expected e SET scan_count = e.scan_count + 1 FROM ins
-            WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NOT NULL RETURNING \(recorded)
-            """)
+        static let sql = statement(
+            entry: """
+                UPDATE audit_expected e SET scan_count = e.scan_count + 1 FROM ins
+                WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NOT NULL RETURNING \(recorded)
+                """)
         static let types = scanTypes
     }
 
@@ -98,12 +106,13 @@ enum ScanWrite {
 
     /// A new unexpected entry, if its key is still free.
     enum NewUnexpected: PreparedSQL {
-        static let sql = statement(entry: """
-            INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, serial_num, name,
-                model, status, location, company, country)
-            SELECT $1, $15, $3, $4, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins
-            ON CONFLICT (audit_id, key) DO NOTHING \(unexpectedReturning)
-            """)
+        static let sql = statement(
+            entry: """
+                INSERT INTO audit_unexpected (audit_id, key, identifier, asset_id, reason, first_scan_id, asset_tag, serial_num, name,
+                    model, status, location, company, country)
+                SELECT $1, $15, $3, $4, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins
+                ON CONFLICT (audit_id, key) DO NOTHING \(unexpectedReturning)
+                """)
         static let types = unexpectedTypes
     }
 
@@ -114,11 +123,12 @@ enum ScanWrite {
             let named = "u.asset_id IS NULL AND $4::BIGINT IS NOT NULL"
             let fields = ["asset_tag", "serial_num", "name", "model", "status", "location", "company", "country"]
             let sets = fields.enumerated().map { "\($1) = CASE WHEN \(named) THEN $\($0 + 17) ELSE u.\($1) END" }.joined(separator: ", ")
-            return statement(entry: """
-                UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
-                    reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
-                FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(unexpectedReturning)
-                """)
+            return statement(
+                entry: """
+                    UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
+                        reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
+                    FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(unexpectedReturning)
+                    """)
         }()
         static let types = unexpectedTypes
     }

@@ -23,12 +23,13 @@ extension PostgresAuditService {
     }
 
     static func scanRecord(_ row: PostgresRandomAccessRow) throws -> ScanRecord {
-        ScanRecord(scanId: try row.get("scan_id"), identifier: try row.get("identifier"),
-                   status: ScanStatus(rawValue: try row.get("status")) ?? .unknown,
-                   reason: try row.get("reason", as: String?.self).flatMap(UnexpectedReason.init(rawValue:)), message: try row.get("message"),
-                   assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
-                   station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
-                   recordedAt: try row.get("recorded_at"))
+        ScanRecord(
+            scanId: try row.get("scan_id"), identifier: try row.get("identifier"),
+            status: ScanStatus(rawValue: try row.get("status")) ?? .unknown,
+            reason: try row.get("reason", as: String?.self).flatMap(UnexpectedReason.init(rawValue:)), message: try row.get("message"),
+            assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
+            station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
+            recordedAt: try row.get("recorded_at"))
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
@@ -36,15 +37,18 @@ extension PostgresAuditService {
     static func tallies(_ c: PostgresConnection, auditID: AuditID, by column: String) async throws -> [ScanTally] {
         var binds = PostgresBindings()
         binds.append(auditID)
-        return try await c.rows(PostgresQuery(unsafeSQL: """
-            SELECT s.\(column) AS name, count(*) AS scans,
-                (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
-                 WHERE e.audit_id = $1 AND f.\(column) = s.\(column)) AS found,
-                (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
-                 WHERE u.audit_id = $1 AND f.\(column) = s.\(column)) AS unexpected
-            FROM scans s WHERE s.audit_id = $1 GROUP BY s.\(column) ORDER BY scans DESC, s.\(column) COLLATE "C"
-            """, binds: binds)).map {
-                ScanTally(name: try $0.get("name"), scans: try $0.get("scans"), found: try $0.get("found"), unexpected: try $0.get("unexpected"))
-            }
+        return try await c.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT s.\(column) AS name, count(*) AS scans,
+                        (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
+                         WHERE e.audit_id = $1 AND f.\(column) = s.\(column)) AS found,
+                        (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
+                         WHERE u.audit_id = $1 AND f.\(column) = s.\(column)) AS unexpected
+                    FROM scans s WHERE s.audit_id = $1 GROUP BY s.\(column) ORDER BY scans DESC, s.\(column) COLLATE "C"
+                    """, binds: binds)
+        ).map {
+            ScanTally(name: try $0.get("name"), scans: try $0.get("scans"), found: try $0.get("found"), unexpected: try $0.get("unexpected"))
+        }
     }
 }

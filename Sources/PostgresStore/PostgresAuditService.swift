@@ -25,12 +25,14 @@ public struct PostgresAuditService: ServerAuditService {
                 let country: String = try row.get("country")
                 if active[country] == nil { active[country] = try row.get("id") }
             }
-            var counts = try await c.rows("""
+            var counts = try await c.rows(
+                """
                 SELECT country, count(*) AS n FROM assets WHERE status NOT IN ('ARCHIVED','DISPOSED') GROUP BY country
-                """).map { row in
-                    let country: String = try row.get("country")
-                    return CountryCount(country: country, expectedAssets: try row.get("n"), activeAuditId: active[country])
-                }
+                """
+            ).map { row in
+                let country: String = try row.get("country")
+                return CountryCount(country: country, expectedAssets: try row.get("n"), activeAuditId: active[country])
+            }
             for (country, id) in active where !counts.contains(where: { $0.country == country }) {
                 counts.append(CountryCount(country: country, expectedAssets: 0, activeAuditId: id))
             }
@@ -67,7 +69,8 @@ public struct PostgresAuditService: ServerAuditService {
         let code = try checked { try Country.normalize(country) }
         return try await database.transaction { c in
             let id = UUID().uuidString.lowercased()
-            let opened = try await c.row("""
+            let opened = try await c.row(
+                """
                 INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (\(id), \(code), 0, \(Date()), \(actor.user))
                 ON CONFLICT (country) WHERE ended_at IS NULL DO NOTHING RETURNING id
                 """)
@@ -75,7 +78,8 @@ public struct PostgresAuditService: ServerAuditService {
                 let running = try await c.row("SELECT id FROM audits WHERE country = \(code) AND ended_at IS NULL")
                 throw InventoryError.auditAlreadyActive(country: code, auditID: try running?.get("id") ?? "")
             }
-            try await c.run("""
+            try await c.run(
+                """
                 WITH expected AS (
                     INSERT INTO audit_expected (audit_id, asset_id, asset_tag, serial_num, name, model, status, location, company, country)
                     SELECT \(id), id, asset_tag, serial_num, name, model, status, location, company, country FROM assets
@@ -110,13 +114,20 @@ public struct PostgresAuditService: ServerAuditService {
         var binds = PostgresBindings()
         binds.append(auditID)
         binds.append(limit)
-        let missing = try await c.rows(PostgresQuery(unsafeSQL: PGRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT $2",
-                                                     binds: binds)).map(PGRows.expectedEntry)
-        let unexpected = try await c.rows(PostgresQuery(unsafeSQL: PGRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT $2",
-                                                        binds: binds)).map(PGRows.unexpectedEntry)
-        return AuditSummary(audit: audit, missing: missing, unexpected: unexpected,
-                            byStation: try await tallies(c, auditID: auditID, by: "station"),
-                            byUser: try await tallies(c, auditID: auditID, by: "user_name"))
+        let missing = try await c.rows(
+            PostgresQuery(
+                unsafeSQL: PGRows.expectedSQL + " AND e.first_scan_id IS NULL ORDER BY e.asset_id LIMIT $2",
+                binds: binds)
+        ).map(PGRows.expectedEntry)
+        let unexpected = try await c.rows(
+            PostgresQuery(
+                unsafeSQL: PGRows.unexpectedSQL + " ORDER BY u.first_scan_id LIMIT $2",
+                binds: binds)
+        ).map(PGRows.unexpectedEntry)
+        return AuditSummary(
+            audit: audit, missing: missing, unexpected: unexpected,
+            byStation: try await tallies(c, auditID: auditID, by: "station"),
+            byUser: try await tallies(c, auditID: auditID, by: "user_name"))
     }
 
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
@@ -133,9 +144,11 @@ public struct PostgresAuditService: ServerAuditService {
             let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try await c.count("SELECT id FROM audits" + whereSQL, binds.bindings)
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-            let items = try await c.rows(PostgresQuery(
-                unsafeSQL: "SELECT \(PGRows.sessionColumns) FROM audits\(whereSQL) ORDER BY started_at DESC LIMIT \(limit) OFFSET \(offset)",
-                binds: binds.bindings)).map(PGRows.session)
+            let items = try await c.rows(
+                PostgresQuery(
+                    unsafeSQL: "SELECT \(PGRows.sessionColumns) FROM audits\(whereSQL) ORDER BY started_at DESC LIMIT \(limit) OFFSET \(offset)",
+                    binds: binds.bindings)
+            ).map(PGRows.session)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }

@@ -36,11 +36,14 @@ public struct PostgresCustomerService: CustomerService {
     public func create(_ input: CustomerInput) async throws -> Customer {
         let new = try checked { try input.makeCustomer() }
         return try await database.transaction { c in
-            guard let row = try await c.row("""
-                INSERT INTO customers (name, contact_number, address, country, email, company_id, created_at, updated_at)
-                VALUES (\(new.name), \(new.contactNumber), \(new.address), \(new.country), \(new.email), \(new.companyId),
-                        \(new.createdAt), \(new.updatedAt)) RETURNING *
-                """) else { throw InventoryError.storage("the new customer could not be read back") }
+            guard
+                let row = try await c.row(
+                    """
+                    INSERT INTO customers (name, contact_number, address, country, email, company_id, created_at, updated_at)
+                    VALUES (\(new.name), \(new.contactNumber), \(new.address), \(new.country), \(new.email), \(new.companyId),
+                            \(new.createdAt), \(new.updatedAt)) RETURNING *
+                    """)
+            else { throw InventoryError.storage("the new customer could not be read back") }
             return try PGRows.customer(row)
         }
     }
@@ -49,7 +52,8 @@ public struct PostgresCustomerService: CustomerService {
         try await database.transaction { c in
             var customer = try await Self.fetch(c, id: id)
             try input.apply(to: &customer)
-            try await c.run("""
+            try await c.run(
+                """
                 UPDATE customers SET name = \(customer.name), contact_number = \(customer.contactNumber), address = \(customer.address),
                     country = \(customer.country), email = \(customer.email), company_id = \(customer.companyId),
                     created_at = \(customer.createdAt), updated_at = \(customer.updatedAt) WHERE id = \(id)
@@ -62,7 +66,8 @@ public struct PostgresCustomerService: CustomerService {
     public func delete(id: Int64) async throws {
         try await database.transaction { c in
             let customer = try await Self.fetch(c, id: id)
-            let held = try await c.row("""
+            let held = try await c.row(
+                """
                 SELECT (SELECT count(*) FROM assets WHERE customer_id = \(id)) AS assets,
                        (SELECT COALESCE(SUM(quantity), 0) FROM accessory_holdings WHERE customer_id = \(id))::BIGINT AS accessories
                 """)
@@ -72,7 +77,8 @@ public struct PostgresCustomerService: CustomerService {
                 var parts: [String] = []
                 if assets > 0 { parts.append("\(assets) asset\(assets == 1 ? "" : "s")") }
                 if accessories > 0 { parts.append("\(accessories) accessor\(accessories == 1 ? "y" : "ies")") }
-                throw InventoryError.inUse("Customer \(customer.name) still has \(parts.joined(separator: " and ")) assigned; transfer or check them in first")
+                throw InventoryError.inUse(
+                    "Customer \(customer.name) still has \(parts.joined(separator: " and ")) assigned; transfer or check them in first")
             }
             // Transfers to this customer are history of assets that have since moved on.
             try await c.run("DELETE FROM asset_transfers WHERE to_customer_id = \(id)")

@@ -56,8 +56,7 @@ public final class PostgresDatabase: Service, Sendable {
 
     /// Runs `body` on one connection outside a transaction (each statement commits alone).
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do { return try await client.withConnection { connection in try await body(connection) } }
-        catch { throw PostgresErrors.map(error) }
+        do { return try await client.withConnection { connection in try await body(connection) } } catch { throw PostgresErrors.map(error) }
     }
 
     /// Runs `body` in one transaction (postgres-nio's `withTransaction`): committed when it
@@ -88,8 +87,9 @@ public final class PostgresDatabase: Service, Sendable {
     static func connectionConfiguration(_ url: PostgresURL) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let folder = url.socketFolder {
-            configuration = .init(unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
-                                  database: url.database)
+            configuration = .init(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                database: url.database)
         } else {
             let tls: PostgresConnection.Configuration.TLS
             switch url.tls {
@@ -97,8 +97,9 @@ public final class PostgresDatabase: Service, Sendable {
             case .prefer: tls = .prefer(try NIOSSLContext(configuration: tlsConfiguration(url)))
             case .require, .verifyFull: tls = .require(try NIOSSLContext(configuration: tlsConfiguration(url)))
             }
-            configuration = .init(host: url.host, port: url.port, username: url.user, password: url.password,
-                                  database: url.database, tls: tls)
+            configuration = .init(
+                host: url.host, port: url.port, username: url.user, password: url.password,
+                database: url.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(10)
         return configuration
@@ -106,8 +107,9 @@ public final class PostgresDatabase: Service, Sendable {
 
     static func clientConfiguration(_ url: PostgresURL) throws -> PostgresClient.Configuration {
         if let folder = url.socketFolder {
-            return .init(unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
-                         database: url.database)
+            return .init(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                database: url.database)
         }
         let tls: PostgresClient.Configuration.TLS
         switch url.tls {

@@ -12,7 +12,8 @@ public struct PostgresDeviceStore: DeviceStore {
         let name = try checked { try FreeText.required(deviceName, field: "device_name") }
         let now = Date()
         try await database.read { c in
-            try await c.run("""
+            try await c.run(
+                """
                 INSERT INTO devices (user_id, device_name, platform, push_token, created_at, last_login_at)
                 VALUES (\(userID), \(name), \(platform), \(pushToken), \(now), \(now))
                 ON CONFLICT (user_id, device_name) DO UPDATE SET last_login_at = excluded.last_login_at,
@@ -26,18 +27,21 @@ public struct PostgresDeviceStore: DeviceStore {
         try await database.read { c in
             var binds = Binds()
             let filter = userID.map { " WHERE d.user_id = \(binds.add($0))" } ?? ""
-            let rows = try await c.rows(PostgresQuery(unsafeSQL: """
-                SELECT d.id, d.device_name, d.platform, d.user_id, u.name AS user_name, d.last_login_at,
-                    (SELECT count(*) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS scans,
-                    (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS last_scan_at
-                FROM devices d JOIN users u ON u.id = d.user_id\(filter)
-                """, binds: binds.bindings))
+            let rows = try await c.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT d.id, d.device_name, d.platform, d.user_id, u.name AS user_name, d.last_login_at,
+                            (SELECT count(*) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS scans,
+                            (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS last_scan_at
+                        FROM devices d JOIN users u ON u.id = d.user_id\(filter)
+                        """, binds: binds.bindings))
             return try rows.map { row in
                 let login: Date = try row.get("last_login_at")
                 let scan = try row.get("last_scan_at", as: Date?.self)
-                return DeviceRecord(id: try row.get("id"), deviceName: try row.get("device_name"), platform: try row.get("platform"),
-                                    userId: try row.get("user_id"), user: try row.get("user_name"), lastActiveAt: max(login, scan ?? login),
-                                    scans: try row.get("scans"))
+                return DeviceRecord(
+                    id: try row.get("id"), deviceName: try row.get("device_name"), platform: try row.get("platform"),
+                    userId: try row.get("user_id"), user: try row.get("user_name"), lastActiveAt: max(login, scan ?? login),
+                    scans: try row.get("scans"))
             }.sorted { $0.lastActiveAt > $1.lastActiveAt }
         }
     }

@@ -15,13 +15,14 @@ enum PostgresMigrations {
         (2, "audits", audits),
         (3, "users", users),
         (4, "scan write check", scanWriteCheck),
-        (5, "smaller fold indexes", smallerFoldIndexes),
+        (5, "smaller fold indexes", smallerFoldIndexes)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
         try await connection.withTransaction(logger: PostgresDatabase.logger) { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))")
-            try await connection.run("""
+            try await connection.run(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
                 """)
@@ -116,7 +117,7 @@ enum PostgresMigrations {
             quantity INTEGER NOT NULL CHECK (quantity > 0),
             condition TEXT, notes TEXT,
             created_at TIMESTAMPTZ NOT NULL)
-        """,
+        """
     ]
 
     /// An audit keeps the asset fields it showed: expected entries as they were when the audit
@@ -178,7 +179,7 @@ enum PostgresMigrations {
             asset_tag TEXT, serial_num TEXT, name TEXT, model TEXT, status TEXT, location TEXT, company TEXT, country TEXT,
             PRIMARY KEY (audit_id, key))
         """,
-        "CREATE INDEX audit_unexpected_first ON audit_unexpected (audit_id, first_scan_id)",
+        "CREATE INDEX audit_unexpected_first ON audit_unexpected (audit_id, first_scan_id)"
     ]
 
     /// The server's users (ids never handed out again, a random token key that tokens carry),
@@ -209,7 +210,7 @@ enum PostgresMigrations {
             created_at TIMESTAMPTZ NOT NULL,
             last_login_at TIMESTAMPTZ NOT NULL,
             UNIQUE (user_id, device_name))
-        """,
+        """
     ]
 
     /// The check at the end of a scan's write (`ScanWrite`): true, or an error with the SQLSTATE
@@ -225,7 +226,7 @@ enum PostgresMigrations {
             END IF;
             RETURN true;
         END $$
-        """,
+        """
     ]
 
     /// The case-folded indexes of tags and serials hold only the values with a lower-case ASCII
@@ -240,6 +241,6 @@ enum PostgresMigrations {
         "DROP INDEX assets_tag_fold",
         "DROP INDEX assets_serial_fold",
         "CREATE INDEX assets_tag_fold ON assets (audit_fold(asset_tag)) WHERE asset_tag <> audit_upfold(asset_tag)",
-        "CREATE INDEX assets_serial_fold ON assets (audit_fold(serial_num)) WHERE serial_num <> audit_upfold(serial_num)",
+        "CREATE INDEX assets_serial_fold ON assets (audit_fold(serial_num)) WHERE serial_num <> audit_upfold(serial_num)"
     ]
 }

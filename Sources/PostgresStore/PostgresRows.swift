@@ -19,19 +19,22 @@ enum PGRows {
 
     static func firstScan(_ row: PostgresRandomAccessRow) throws -> FirstScan? {
         guard let at = try row.get("first_scanned_at", as: Date?.self), let station = try row.get("first_station", as: String?.self),
-              let user = try row.get("first_user", as: String?.self),
-              let source = ScanSource(rawValue: try row.get("first_source", as: String?.self) ?? "") else { return nil }
+            let user = try row.get("first_user", as: String?.self),
+            let source = ScanSource(rawValue: try row.get("first_source", as: String?.self) ?? "")
+        else { return nil }
         return FirstScan(scannedAt: at, station: station, user: user, source: source)
     }
 
     static let sessionColumns = "id, country, total_assets, scanned_count, unexpected_count, started_at, started_by, ended_at, ended_by"
 
     static func session(_ row: PostgresRandomAccessRow) throws -> AuditSession {
-        AuditSession(id: try row.get("id"), country: try row.get("country"),
-                     progress: AuditProgress(totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
-                                             unexpectedCount: try row.get("unexpected_count")),
-                     startedAt: try row.get("started_at"), startedBy: try row.get("started_by"), endedAt: try row.get("ended_at"),
-                     endedBy: try row.get("ended_by"))
+        AuditSession(
+            id: try row.get("id"), country: try row.get("country"),
+            progress: AuditProgress(
+                totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
+                unexpectedCount: try row.get("unexpected_count")),
+            startedAt: try row.get("started_at"), startedBy: try row.get("started_by"), endedAt: try row.get("ended_at"),
+            endedBy: try row.get("ended_by"))
     }
 
     static func fetchSession(_ connection: PostgresConnection, id: AuditID) async throws -> AuditSession {
@@ -43,25 +46,28 @@ enum PGRows {
 
     /// A brief from a row that selected the asset columns (or the recorded ones under the same names).
     static func brief(_ row: PostgresRandomAccessRow) throws -> AssetBrief {
-        AssetBrief(id: try row.get("id"), assetTag: try row.get("asset_tag"), serialNum: try row.get("serial_num"), name: try row.get("name"),
-                   model: try row.get("model"), status: AssetStatus(rawValue: try row.get("status")) ?? .inStock,
-                   location: try row.get("location"), company: try row.get("company"), country: try row.get("country"))
+        AssetBrief(
+            id: try row.get("id"), assetTag: try row.get("asset_tag"), serialNum: try row.get("serial_num"), name: try row.get("name"),
+            model: try row.get("model"), status: AssetStatus(rawValue: try row.get("status")) ?? .inStock,
+            location: try row.get("location"), company: try row.get("company"), country: try row.get("country"))
     }
 
     /// An expected-set entry with the asset as the audit recorded it, and the first scan.
     static func expectedEntry(_ row: PostgresRandomAccessRow) throws -> AuditAsset {
         let brief = try row.get("name", as: String?.self) == nil ? nil : try brief(row)
         let scan = try firstScan(row)
-        return AuditAsset(asset: brief, identifier: try row.get("expected_tag"), outcome: scan == nil ? .missing : .scanned,
-                          firstScan: scan, scanCount: try row.get("scan_count"))
+        return AuditAsset(
+            asset: brief, identifier: try row.get("expected_tag"), outcome: scan == nil ? .missing : .scanned,
+            firstScan: scan, scanCount: try row.get("scan_count"))
     }
 
     /// An unexpected entry with its asset as recorded (nil for an unknown identifier) and the first scan.
     static func unexpectedEntry(_ row: PostgresRandomAccessRow) throws -> AuditAsset {
         let known = try row.get("id", as: Int64?.self) != nil && row.get("name", as: String?.self) != nil
-        return AuditAsset(asset: known ? try brief(row) : nil, identifier: try row.get("unexpected_identifier"), outcome: .unexpected,
-                          reason: UnexpectedReason(rawValue: try row.get("unexpected_reason")),
-                          firstScan: try firstScan(row), scanCount: try row.get("scan_count"))
+        return AuditAsset(
+            asset: known ? try brief(row) : nil, identifier: try row.get("unexpected_identifier"), outcome: .unexpected,
+            reason: UnexpectedReason(rawValue: try row.get("unexpected_reason")),
+            firstScan: try firstScan(row), scanCount: try row.get("scan_count"))
     }
 
     /// The asset fields an audit entry records (besides its id and tag).
@@ -84,22 +90,24 @@ enum PGRows {
     static let assetSQL = "SELECT assets.*, customers.name AS customer FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
     static func asset(_ row: PostgresRandomAccessRow) throws -> Asset {
-        Asset(id: try row.get("id"), assetTag: try row.get("asset_tag"), serialNum: try row.get("serial_num"), name: try row.get("name"),
-              model: try row.get("model"), status: AssetStatus(rawValue: try row.get("status")) ?? .inStock,
-              condition: try row.get("condition", as: String?.self).flatMap(AssetCondition.init(rawValue:)),
-              manufacturer: try row.get("manufacturer"), assetType: try row.get("asset_type"), cpuType: try row.get("cpu_type"),
-              cpuCores: try row.get("cpu_cores"), memory: try row.get("memory"), harddrive: try row.get("harddrive"),
-              country: try row.get("country"), location: try row.get("location"), company: try row.get("company"),
-              customerId: try row.get("customer_id"), customer: row.contains("customer") ? try row.get("customer") : nil,
-              notes: try row.get("notes"), techNotes: try row.get("tech_notes"), isErased: try row.get("is_erased"),
-              hasKeyboard: try row.get("has_keyboard"), hasCharger: try row.get("has_charger"),
-              createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+        Asset(
+            id: try row.get("id"), assetTag: try row.get("asset_tag"), serialNum: try row.get("serial_num"), name: try row.get("name"),
+            model: try row.get("model"), status: AssetStatus(rawValue: try row.get("status")) ?? .inStock,
+            condition: try row.get("condition", as: String?.self).flatMap(AssetCondition.init(rawValue:)),
+            manufacturer: try row.get("manufacturer"), assetType: try row.get("asset_type"), cpuType: try row.get("cpu_type"),
+            cpuCores: try row.get("cpu_cores"), memory: try row.get("memory"), harddrive: try row.get("harddrive"),
+            country: try row.get("country"), location: try row.get("location"), company: try row.get("company"),
+            customerId: try row.get("customer_id"), customer: row.contains("customer") ? try row.get("customer") : nil,
+            notes: try row.get("notes"), techNotes: try row.get("tech_notes"), isErased: try row.get("is_erased"),
+            hasKeyboard: try row.get("has_keyboard"), hasCharger: try row.get("has_charger"),
+            createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
     }
 
     static func customer(_ row: PostgresRandomAccessRow) throws -> Customer {
-        Customer(id: try row.get("id"), name: try row.get("name"), contactNumber: try row.get("contact_number"),
-                 address: try row.get("address"), country: try row.get("country"), email: try row.get("email"),
-                 companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+        Customer(
+            id: try row.get("id"), name: try row.get("name"), contactNumber: try row.get("contact_number"),
+            address: try row.get("address"), country: try row.get("country"), email: try row.get("email"),
+            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
     }
 
     static let accessorySQL = """
@@ -108,25 +116,28 @@ enum PGRows {
         """
 
     static func accessory(_ row: PostgresRandomAccessRow) throws -> Accessory {
-        Accessory(id: try row.get("id"), name: try row.get("name"), category: try row.get("category"), manufacturer: try row.get("manufacturer"),
-                  modelNo: try row.get("model_no"), totalQuantity: try row.get("total_quantity"),
-                  availableQuantity: row.contains("available_quantity") ? try row.get("available_quantity") : nil,
-                  country: try row.get("country"), notes: try row.get("notes"), imageUrl: try row.get("image_url"),
-                  companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+        Accessory(
+            id: try row.get("id"), name: try row.get("name"), category: try row.get("category"), manufacturer: try row.get("manufacturer"),
+            modelNo: try row.get("model_no"), totalQuantity: try row.get("total_quantity"),
+            availableQuantity: row.contains("available_quantity") ? try row.get("available_quantity") : nil,
+            country: try row.get("country"), notes: try row.get("notes"), imageUrl: try row.get("image_url"),
+            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
     }
 
     static func user(_ row: PostgresRandomAccessRow) throws -> StoredUser {
-        StoredUser(id: try row.get("id"), email: try row.get("email"), name: try row.get("name"), passwordHash: try row.get("password_hash"),
-                   userType: try row.get("user_type"), canEditAssets: try row.get("can_edit_assets"),
-                   countries: try row.get("countries", as: String.self).split(separator: ",").map(String.init),
-                   createdAt: try row.get("created_at"), tokenKey: try row.get("token_key"), disabledAt: try row.get("disabled_at"))
+        StoredUser(
+            id: try row.get("id"), email: try row.get("email"), name: try row.get("name"), passwordHash: try row.get("password_hash"),
+            userType: try row.get("user_type"), canEditAssets: try row.get("can_edit_assets"),
+            countries: try row.get("countries", as: String.self).split(separator: ",").map(String.init),
+            createdAt: try row.get("created_at"), tokenKey: try row.get("token_key"), disabledAt: try row.get("disabled_at"))
     }
 }
 
 /// `LIKE` pattern for a free-text search, with the wildcards in the text escaped; used with
 /// ILIKE, since SQLite's LIKE ignores the case of ASCII letters.
 func likePattern(_ search: String) -> String {
-    "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+    "%"
+        + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
         .replacingOccurrences(of: "_", with: "\\_") + "%"
 }
 

@@ -10,17 +10,22 @@ public struct PostgresUserStore: UserStore {
     public init(database: PostgresDatabase) { self.database = database }
 
     /// Adds a user; the email must be new (ignoring the case of ASCII letters, as on SQLite).
-    public func create(email: String, name: String, passwordHash: String, userType: String,
-                       canEditAssets: Bool, countries: [String]) async throws -> StoredUser {
+    public func create(
+        email: String, name: String, passwordHash: String, userType: String,
+        canEditAssets: Bool, countries: [String]
+    ) async throws -> StoredUser {
         try await database.transaction { c in
             if try await c.row("SELECT 1 FROM users WHERE audit_fold(email) = audit_fold(\(email))") != nil {
                 throw InventoryError.duplicate(field: "email", value: email)
             }
-            guard let row = try await c.row("""
-                INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
-                VALUES (\(email), \(name), \(passwordHash), \(userType), \(canEditAssets), \(countries.joined(separator: ",")), \(Date()),
-                        \(StoredUser.newTokenKey())) RETURNING *
-                """) else { throw InventoryError.storage("the new user could not be read back") }
+            guard
+                let row = try await c.row(
+                    """
+                    INSERT INTO users (email, name, password_hash, user_type, can_edit_assets, countries, created_at, token_key)
+                    VALUES (\(email), \(name), \(passwordHash), \(userType), \(canEditAssets), \(countries.joined(separator: ",")), \(Date()),
+                            \(StoredUser.newTokenKey())) RETURNING *
+                    """)
+            else { throw InventoryError.storage("the new user could not be read back") }
             return try PGRows.user(row)
         }
     }
@@ -52,7 +57,8 @@ public struct PostgresUserStore: UserStore {
     /// Revokes a token until it would have expired anyway; old entries are pruned.
     public func revoke(tokenID: String, expiresAt: Date) async throws {
         try await database.transaction { c in
-            try await c.run("""
+            try await c.run(
+                """
                 INSERT INTO revoked_tokens (token_id, expires_at) VALUES (\(tokenID), \(expiresAt))
                 ON CONFLICT (token_id) DO UPDATE SET expires_at = excluded.expires_at
                 """)

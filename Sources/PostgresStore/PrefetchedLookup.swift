@@ -25,8 +25,10 @@ struct PrefetchedLookup: AuditLookup {
     /// first scans of the unexpected entries under the identifier's key and those assets' keys;
     /// the audit's country, whether it has ended, and whether `scanID` is stored. One prepared
     /// statement, one round trip. Nil when there is no such audit.
-    static func fetch(_ c: PostgresConnection, auditID: AuditID, identifier: String, scanID: String,
-                      caseSensitive: Bool) async throws -> (lookup: PrefetchedLookup, audit: ScanAuditFacts)? {
+    static func fetch(
+        _ c: PostgresConnection, auditID: AuditID, identifier: String, scanID: String,
+        caseSensitive: Bool
+    ) async throws -> (lookup: PrefetchedLookup, audit: ScanAuditFacts)? {
         var binds = PostgresBindings()
         binds.append(auditID)
         binds.append(identifier)
@@ -38,8 +40,9 @@ struct PrefetchedLookup: AuditLookup {
         for row in rows {
             switch try row.get("kind", as: String.self) {
             case "audit":
-                audit = ScanAuditFacts(country: try row.get("country"), ended: try row.get("first_scanned_at", as: Date?.self) != nil,
-                                       scanStored: try row.get("id", as: Int64?.self) != nil)
+                audit = ScanAuditFacts(
+                    country: try row.get("country"), ended: try row.get("first_scanned_at", as: Date?.self) != nil,
+                    scanStored: try row.get("id", as: Int64?.self) != nil)
             case "et": lookup.expectedByTag = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "es": lookup.expectedBySerial = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "kt": lookup.knownByTag = try PGRows.brief(row)
@@ -61,7 +64,8 @@ struct PrefetchedLookup: AuditLookup {
         let columns = "a.id, a.asset_tag, a.serial_num, a.name, a.model, a.status, a.location, a.company, a.country"
         func candidate(_ column: String, expected: Bool) -> String {
             let join = expected ? " JOIN audit_expected e ON e.audit_id = $1 AND e.asset_id = a.id" : ""
-            return "SELECT \(columns), \(expected ? "e.first_scan_id" : "NULL::BIGINT AS first_scan_id") FROM assets a\(join) WHERE \(match(column)) ORDER BY a.\(column) = $2 DESC, a.id LIMIT 1"
+            return
+                "SELECT \(columns), \(expected ? "e.first_scan_id" : "NULL::BIGINT AS first_scan_id") FROM assets a\(join) WHERE \(match(column)) ORDER BY a.\(column) = $2 DESC, a.id LIMIT 1"
         }
         return """
             WITH et AS (\(candidate("asset_tag", expected: true))), es AS (\(candidate("serial_num", expected: true))),

@@ -48,8 +48,12 @@ public final class BarcodeDecoder {
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
-        let small = zbar == nil ? nil : PassImage(image: image.averagedDown(by: factor), scale: 1 / Double(factor),
-                                                  originalWidth: image.width, originalHeight: image.height)
+        let small =
+            zbar == nil
+            ? nil
+            : PassImage(
+                image: image.averagedDown(by: factor), scale: 1 / Double(factor),
+                originalWidth: image.width, originalHeight: image.height)
         if config.zbarRegions, let zbar, let small, let regions = RegionFinder.regions(in: image) {
             // zbar reads the marked parts at full size (small, distant codes) and the whole frame
             // reduced (averaging smooths the noise off faint, low-contrast codes): one reading of
@@ -86,7 +90,9 @@ public final class BarcodeDecoder {
     /// full-size image when the first was reduced, otherwise a smoothed copy) found again.
     private func confirmed(_ codes: [DecodedCode], in image: GrayImage) -> [DecodedCode] {
         guard codes.contains(where: { !$0.isConfirmed }) else { return codes }
-        let second = firstPassFactor(image) > 1 ? candidates(full(image))
+        let second =
+            firstPassFactor(image) > 1
+            ? candidates(full(image))
             : RetryPass.smoothed.apply(to: image).map(candidates) ?? []
         let again = filter.accepted(codes + second)
         return again.filter { code in code.isConfirmed && (codes.contains { $0.isSameCode(as: code) } || code.engines.count > 1) }

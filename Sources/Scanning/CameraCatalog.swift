@@ -34,10 +34,12 @@ public enum CameraCatalog {
     public static func describe(device path: String, includeEmulated: Bool = false) throws(CameraError) -> CameraDescription {
         let device = try V4L2Device(path: path)
         let formats = device.formats().filter { includeEmulated || !$0.emulated }.map { format in
-            CameraDescription.Format(fourcc: format.name, description: format.description, emulated: format.emulated,
-                                     sizes: device.frameSizes(fourcc: format.fourcc))
+            CameraDescription.Format(
+                fourcc: format.name, description: format.description, emulated: format.emulated,
+                sizes: device.frameSizes(fourcc: format.fourcc))
         }
-        return CameraDescription(device: path, card: device.card, driver: device.driver, busInfo: device.busInfo,
-                                 formats: formats)
+        return CameraDescription(
+            device: path, card: device.card, driver: device.driver, busInfo: device.busInfo,
+            formats: formats)
     }
 }

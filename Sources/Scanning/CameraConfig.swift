@@ -79,13 +79,17 @@ public struct CameraConfig: Codable, Sendable, Equatable {
         controls = try c.decodeIfPresent(CameraControls.self, forKey: .controls) ?? d.controls
         goneAfterSeconds = try c.decodeIfPresent(Double.self, forKey: .goneAfterSeconds) ?? d.goneAfterSeconds
         confirmFrames = try c.decodeIfPresent(Int.self, forKey: .confirmFrames) ?? d.confirmFrames
-        confirmSymbologies = try c.decodeIfPresent([Symbology].self, forKey: .confirmSymbologies)
+        confirmSymbologies =
+            try c.decodeIfPresent([Symbology].self, forKey: .confirmSymbologies)
             ?? d.confirmSymbologies
-        selectTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .selectTimeoutSeconds)
+        selectTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .selectTimeoutSeconds)
             ?? d.selectTimeoutSeconds
-        reconnectInitialSeconds = try c.decodeIfPresent(Double.self, forKey: .reconnectInitialSeconds)
+        reconnectInitialSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .reconnectInitialSeconds)
             ?? d.reconnectInitialSeconds
-        reconnectMaxSeconds = try c.decodeIfPresent(Double.self, forKey: .reconnectMaxSeconds)
+        reconnectMaxSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .reconnectMaxSeconds)
             ?? d.reconnectMaxSeconds
         buffers = try c.decodeIfPresent(Int.self, forKey: .buffers) ?? d.buffers
         decodeRetry = try c.decodeIfPresent(Bool.self, forKey: .decodeRetry) ?? d.decodeRetry
@@ -97,19 +101,24 @@ public struct CameraConfig: Codable, Sendable, Equatable {
             if !ok { throw .invalidConfig(message) }
         }
         try check(!device.isEmpty, "camera.device must name a device such as /dev/video0")
-        try check((16...8192).contains(width) && (16...8192).contains(height),
-                  "camera.width and camera.height must be between 16 and 8192, not \(width)x\(height)")
+        try check(
+            (16...8192).contains(width) && (16...8192).contains(height),
+            "camera.width and camera.height must be between 16 and 8192, not \(width)x\(height)")
         try check((1...240).contains(fps), "camera.fps must be between 1 and 240, not \(fps)")
-        try check(pixelFormats.allSatisfy { $0.utf8.count == 4 },
-                  "camera.pixelFormats must be four-letter codes such as GREY, YUYV or MJPG")
-        try check(goneAfterSeconds >= 0 && goneAfterSeconds <= 3600,
-                  "camera.goneAfterSeconds must be between 0 and 3600, not \(goneAfterSeconds)")
+        try check(
+            pixelFormats.allSatisfy { $0.utf8.count == 4 },
+            "camera.pixelFormats must be four-letter codes such as GREY, YUYV or MJPG")
+        try check(
+            goneAfterSeconds >= 0 && goneAfterSeconds <= 3600,
+            "camera.goneAfterSeconds must be between 0 and 3600, not \(goneAfterSeconds)")
         try check((1...30).contains(confirmFrames), "camera.confirmFrames must be between 1 and 30, not \(confirmFrames)")
-        try check(selectTimeoutSeconds >= 0.05 && selectTimeoutSeconds <= 60,
-                  "camera.selectTimeoutSeconds must be between 0.05 and 60, not \(selectTimeoutSeconds)")
-        try check(reconnectInitialSeconds >= 0.01 && reconnectMaxSeconds >= reconnectInitialSeconds
-                  && reconnectMaxSeconds <= 600,
-                  "camera.reconnectInitialSeconds must be at least 0.01 and at most reconnectMaxSeconds (≤ 600)")
+        try check(
+            selectTimeoutSeconds >= 0.05 && selectTimeoutSeconds <= 60,
+            "camera.selectTimeoutSeconds must be between 0.05 and 60, not \(selectTimeoutSeconds)")
+        try check(
+            reconnectInitialSeconds >= 0.01 && reconnectMaxSeconds >= reconnectInitialSeconds
+                && reconnectMaxSeconds <= 600,
+            "camera.reconnectInitialSeconds must be at least 0.01 and at most reconnectMaxSeconds (≤ 600)")
         try check((2...16).contains(buffers), "camera.buffers must be between 2 and 16, not \(buffers)")
     }
 }

@@ -14,8 +14,10 @@ public struct CameraStream: Sendable, Equatable, Codable, CustomStringConvertibl
     /// Controls that were skipped or adjusted, and size fall-backs.
     public var notes: [String]
 
-    public init(device: String, card: String, cameraFormat: String, width: Int, height: Int,
-                fps: Double?, notes: [String]) {
+    public init(
+        device: String, card: String, cameraFormat: String, width: Int, height: Int,
+        fps: Double?, notes: [String]
+    ) {
         self.device = device
         self.card = card
         self.cameraFormat = cameraFormat

@@ -21,20 +21,22 @@ enum Code39FullASCII {
 
     private static func shifted(_ shift: Unicode.Scalar, _ letter: Unicode.Scalar) -> Unicode.Scalar? {
         guard (65...90).contains(letter.value) else { return nil }
-        let index = letter.value - 65  // A = 0
+        let index = letter.value - 65 // A = 0
         let value: UInt32?
         switch shift {
-        case "$": value = index + 1  // $A…$Z: 0x01…0x1A
-        case "+": value = index + 97  // +A…+Z: a…z
+        case "$": value = index + 1 // $A…$Z: 0x01…0x1A
+        case "+": value = index + 97 // +A…+Z: a…z
         case "/":
             switch index {
-            case 0...14: value = index + 33  // /A…/O: ! … /
-            case 25: value = 58  // /Z: ':'
+            case 0...14: value = index + 33 // /A…/O: ! … /
+            case 25: value = 58 // /Z: ':'
             default: value = nil
             }
-        default:  // "%"
-            let table: [UInt32] = [27, 28, 29, 30, 31, 59, 60, 61, 62, 63, 91, 92, 93, 94, 95,
-                                   123, 124, 125, 126, 127, 0, 64, 96, 127, 127, 127]
+        default: // "%"
+            let table: [UInt32] = [
+                27, 28, 29, 30, 31, 59, 60, 61, 62, 63, 91, 92, 93, 94, 95,
+                123, 124, 125, 126, 127, 0, 64, 96, 127, 127, 127
+            ]
             value = table[Int(index)]
         }
         return value.flatMap(Unicode.Scalar.init)

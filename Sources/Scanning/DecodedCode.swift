@@ -26,8 +26,10 @@ public struct DecodedCode: Sendable, Equatable {
     /// symbologies need two.
     let readings: Int
 
-    public init(text: String, symbology: Symbology, points: [CodePoint], quality: Int,
-                engines: [DecodeEngine] = [], readings: Int = 1) {
+    public init(
+        text: String, symbology: Symbology, points: [CodePoint], quality: Int,
+        engines: [DecodeEngine] = [], readings: Int = 1
+    ) {
         self.text = text
         self.symbology = symbology
         self.points = points
@@ -38,8 +40,9 @@ public struct DecodedCode: Sendable, Equatable {
 
     /// This code seen again by `other` (same text and symbology): support and engines added.
     func merged(with other: DecodedCode) -> DecodedCode {
-        DecodedCode(text: text, symbology: symbology, points: points, quality: quality + other.quality,
-                    engines: Array(Set(engines + other.engines)).sorted(), readings: readings + other.readings)
+        DecodedCode(
+            text: text, symbology: symbology, points: points, quality: quality + other.quality,
+            engines: Array(Set(engines + other.engines)).sorted(), readings: readings + other.readings)
     }
 
     /// Accepted without another reading: a strong symbology, or read twice.

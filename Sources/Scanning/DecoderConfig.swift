@@ -79,7 +79,8 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         zbarRegions = try container.decodeIfPresent(Bool.self, forKey: .zbarRegions) ?? defaults.zbarRegions
         retry = try container.decodeIfPresent(Bool.self, forKey: .retry) ?? defaults.retry
         retryPasses = try container.decodeIfPresent([RetryPass].self, forKey: .retryPasses) ?? defaults.retryPasses
-        minLinearQuality = try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)
+        minLinearQuality =
+            try container.decodeIfPresent(Int.self, forKey: .minLinearQuality)
             ?? defaults.minLinearQuality
         engines = try container.decodeIfPresent([DecodeEngine].self, forKey: .engines) ?? defaults.engines
         code39FullASCII = try container.decodeIfPresent(Bool.self, forKey: .code39FullASCII) ?? defaults.code39FullASCII

@@ -44,8 +44,9 @@ struct DedupFilter {
     }
 
     init(config: CameraConfig) {
-        self.init(goneAfter: config.goneAfterSeconds, confirmFrames: config.confirmFrames,
-                  confirmSymbologies: Set(config.confirmSymbologies))
+        self.init(
+            goneAfter: config.goneAfterSeconds, confirmFrames: config.confirmFrames,
+            confirmSymbologies: Set(config.confirmSymbologies))
     }
 
     /// Feeds the codes of one decoded frame; returns those that count now, in frame order.

@@ -40,7 +40,8 @@ extension DecodedCode {
     /// 0x80: what zbar makes of FNC4 characters.
     func lostFNC4(of other: DecodedCode) -> Bool {
         guard symbology == .code128, other.symbology == .code128,
-              other.text.unicodeScalars.contains(where: { (0x80...0xFF).contains($0.value) }) else { return false }
+            other.text.unicodeScalars.contains(where: { (0x80...0xFF).contains($0.value) })
+        else { return false }
         let lowered = other.text.unicodeScalars.map { (0x80...0xFF).contains($0.value) ? $0.value - 0x80 : $0.value }
         return text.unicodeScalars.map(\.value) == lowered
     }

@@ -15,10 +15,16 @@ extension GrayImage {
         for value in pixels { histogram[Int(value)] += 1 }
         let cut = pixels.count / 100
         var low = 0, seen = 0
-        while low < 255, seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
+        while low < 255, seen + histogram[low] <= cut {
+            seen += histogram[low]
+            low += 1
+        }
         var high = 255
         seen = 0
-        while high > low, seen + histogram[high] <= cut { seen += histogram[high]; high -= 1 }
+        while high > low, seen + histogram[high] <= cut {
+            seen += histogram[high]
+            high -= 1
+        }
         let span = high - low
         guard span > 0, span < 160 else { return nil }
         let table = (0..<256).map { value -> UInt8 in
@@ -91,7 +97,7 @@ extension GrayImage {
         pixels.withUnsafeBufferPointer { src in
             means.withUnsafeMutableBufferPointer { dst in
                 columns.withUnsafeMutableBufferPointer { columns in
-                    var top = 0, bottom = 0  // the rows summed in `columns`: top..<bottom
+                    var top = 0, bottom = 0 // the rows summed in `columns`: top..<bottom
                     for y in 0..<height {
                         while bottom < min(y + radius + 1, height) {
                             for x in 0..<width { columns[x] += Int(src[bottom * width + x]) }
@@ -101,10 +107,16 @@ extension GrayImage {
                             for x in 0..<width { columns[x] -= Int(src[top * width + x]) }
                             top += 1
                         }
-                        var sum = 0, left = 0, right = 0  // the columns summed in `sum`: left..<right
+                        var sum = 0, left = 0, right = 0 // the columns summed in `sum`: left..<right
                         for x in 0..<width {
-                            while right < min(x + radius + 1, width) { sum += columns[right]; right += 1 }
-                            while left < max(x - radius, 0) { sum -= columns[left]; left += 1 }
+                            while right < min(x + radius + 1, width) {
+                                sum += columns[right]
+                                right += 1
+                            }
+                            while left < max(x - radius, 0) {
+                                sum -= columns[left]
+                                left += 1
+                            }
                             dst[y * width + x] = UInt8(sum / ((bottom - top) * (right - left)))
                         }
                     }
@@ -127,11 +139,20 @@ extension GrayImage {
         for line in 0..<lines {
             let base = line * lineStep
             var sum = 0, count = 0
-            for index in 0..<min(radius, length) { sum += Int(pixels[base + index * step]); count += 1 }
+            for index in 0..<min(radius, length) {
+                sum += Int(pixels[base + index * step])
+                count += 1
+            }
             for position in 0..<length {
                 let entering = position + radius, leaving = position - radius - 1
-                if entering < length { sum += Int(pixels[base + entering * step]); count += 1 }
-                if leaving >= 0 { sum -= Int(pixels[base + leaving * step]); count -= 1 }
+                if entering < length {
+                    sum += Int(pixels[base + entering * step])
+                    count += 1
+                }
+                if leaving >= 0 {
+                    sum -= Int(pixels[base + leaving * step])
+                    count -= 1
+                }
                 out[base + position * step] = UInt8(clamping: sum / count)
             }
         }

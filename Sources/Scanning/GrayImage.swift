@@ -9,8 +9,9 @@ public struct GrayImage: Sendable, Equatable {
     public var pixels: [UInt8]
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height,
-                     "GrayImage needs exactly width*height bytes")
+        precondition(
+            width >= 0 && height >= 0 && pixels.count == width * height,
+            "GrayImage needs exactly width*height bytes")
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -20,8 +20,11 @@ extension ImageDecodeResult {
         var line = JSONLine(file: path, codes: [])
         switch outcome {
         case .success(let codes):
-            line.codes = codes.map { .init(text: $0.text, symbology: $0.symbology.rawValue, points: $0.points,
-                                       engines: $0.engines.map(\.rawValue)) }
+            line.codes = codes.map {
+                .init(
+                    text: $0.text, symbology: $0.symbology.rawValue, points: $0.points,
+                    engines: $0.engines.map(\.rawValue))
+            }
         case .failure(let error):
             line.error = error.localizedDescription
         }

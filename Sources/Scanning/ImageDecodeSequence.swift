@@ -57,8 +57,7 @@ public struct ImageDecodeSequence: Sequence, AsyncSequence, Sendable {
 
         private mutating func decode(_ path: String) -> Result<[DecodedCode], ImageError> {
             if decoder == nil {
-                do throws(DecoderError) { decoder = .success(try BarcodeDecoder(config: sequence.config)) }
-                catch { decoder = .failure(error) }
+                do throws(DecoderError) { decoder = .success(try BarcodeDecoder(config: sequence.config)) } catch { decoder = .failure(error) }
             }
             switch decoder {
             case .success(let barcodes):

@@ -22,8 +22,8 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
     public var path: String {
         switch self {
         case .unreadable(let path, _), .isDirectory(let path), .empty(let path),
-             .fileTooLarge(let path, _, _), .unknownFormat(let path, _),
-             .tooManyPixels(let path, _, _, _), .damaged(let path, _, _), .decoderUnavailable(let path, _):
+            .fileTooLarge(let path, _, _), .unknownFormat(let path, _),
+            .tooManyPixels(let path, _, _, _), .damaged(let path, _, _), .decoderUnavailable(let path, _):
             path
         }
     }

@@ -27,8 +27,9 @@ public struct ImageLimits: Sendable, Equatable {
         try check(path: path, width: width, height: height)
         let (room, overflow) = dataBytes.multipliedReportingOverflow(by: Self.maxPixelsPerByte)
         guard overflow || width * height <= room else {
-            throw .damaged(path: path, format: format,
-                           detail: "the header claims \(width)×\(height) pixels but the file holds only \(dataBytes) bytes")
+            throw .damaged(
+                path: path, format: format,
+                detail: "the header claims \(width)×\(height) pixels but the file holds only \(dataBytes) bytes")
         }
     }
 

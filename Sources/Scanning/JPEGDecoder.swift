@@ -20,14 +20,16 @@ final class JPEGDecoder {
     func decode(_ bytes: [UInt8], path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let header = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count),
-                                &width, &height, &subsampling, &colorspace)
+            tjDecompressHeader3(
+                handle, buffer.baseAddress, UInt(buffer.count),
+                &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw damaged(path) }
         try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
         if let frame = JPEGFrame.read(bytes), frame.coefficientBytes > limits.maxDecoderBytes {
-            throw .tooManyPixels(path: path, width: Int(width), height: Int(height),
-                                 limit: limits.maxDecoderBytes / max(frame.coefficientBytes / max(Int(width) * Int(height), 1), 1))
+            throw .tooManyPixels(
+                path: path, width: Int(width), height: Int(height),
+                limit: limits.maxDecoderBytes / max(frame.coefficientBytes / max(Int(width) * Int(height), 1), 1))
         }
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height))
         // Stop at the first warning, to see what it is: a file cut short (even one closed with
@@ -37,8 +39,9 @@ final class JPEGDecoder {
         for flags in [Int32(TJFLAG_STOPONWARNING), 0] {
             let status = bytes.withUnsafeBufferPointer { source in
                 pixels.withUnsafeMutableBufferPointer { target in
-                    tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                                  width, 0, height, Int32(TJPF_GRAY.rawValue), flags)
+                    tjDecompress2(
+                        handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                        width, 0, height, Int32(TJPF_GRAY.rawValue), flags)
                 }
             }
             if status == 0 { break }

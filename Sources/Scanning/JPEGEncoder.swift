@@ -20,8 +20,9 @@ public final class JPEGEncoder: @unchecked Sendable {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_GRAY.rawValue),
-                        &output, &size, Int32(TJSAMP_GRAY.rawValue), Int32(max(1, min(quality, 100))), Int32(TJFLAG_FASTDCT))
+            tjCompress2(
+                handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_GRAY.rawValue),
+                &output, &size, Int32(TJSAMP_GRAY.rawValue), Int32(max(1, min(quality, 100))), Int32(TJFLAG_FASTDCT))
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output, size > 0 else { return nil }

@@ -23,11 +23,17 @@ struct JPEGFrame {
     static func read(_ bytes: [UInt8]) -> JPEGFrame? {
         var frame: JPEGFrame?
         var scans = 0
-        var index = 2  // after SOI
+        var index = 2 // after SOI
         while index + 3 < bytes.count {
-            guard bytes[index] == 0xFF else { index += 1; continue }
+            guard bytes[index] == 0xFF else {
+                index += 1
+                continue
+            }
             let marker = bytes[index + 1]
-            if marker == 0xFF || marker == 0x00 || (0xD0...0xD7).contains(marker) || marker == 0x01 { index += 1; continue }
+            if marker == 0xFF || marker == 0x00 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                index += 1
+                continue
+            }
             if marker == 0xD9 { break }
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
             let body = index + 4, end = index + 2 + length
@@ -40,11 +46,12 @@ struct JPEGFrame {
                     let factors = bytes[body + 6 + component * 3 + 1]
                     sampling.append((Int(factors >> 4), Int(factors & 0x0F)))
                 }
-                frame = JPEGFrame(width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
-                                  height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2]), sampling: sampling, scans: 0)
+                frame = JPEGFrame(
+                    width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
+                    height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2]), sampling: sampling, scans: 0)
             }
             if marker == 0xDA { scans += 1 }
-            index = end  // after SOS, the scan's data follows: the loop steps through it byte by byte
+            index = end // after SOS, the scan's data follows: the loop steps through it byte by byte
         }
         frame?.scans = scans
         return frame

@@ -1,8 +1,11 @@
 /// Decodes Netpbm grey and colour maps: PGM (P2, P5) and PPM (P3, P6), 8 or 16 bits.
 enum PNMDecoder {
     static func isPNM(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && bytes[0] == UInt8(ascii: "P") && [UInt8(ascii: "2"), UInt8(ascii: "3"),
-            UInt8(ascii: "5"), UInt8(ascii: "6")].contains(bytes[1])
+        bytes.count >= 2 && bytes[0] == UInt8(ascii: "P")
+            && [
+                UInt8(ascii: "2"), UInt8(ascii: "3"),
+                UInt8(ascii: "5"), UInt8(ascii: "6")
+            ].contains(bytes[1])
     }
 
     static func decode(_ bytes: [UInt8], path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
@@ -27,7 +30,7 @@ enum PNMDecoder {
         }
         var samples = [Int](repeating: 0, count: sampleCount)
         if binary {
-            cursor += 1  // the single whitespace byte after the header
+            cursor += 1 // the single whitespace byte after the header
             let sampleBytes = maxValue < 256 ? 1 : 2
             for index in 0..<sampleCount {
                 let at = cursor + index * sampleBytes
@@ -43,7 +46,9 @@ enum PNMDecoder {
         }
         var pixels = [UInt8](repeating: 0, count: width * height)
         for index in pixels.indices {
-            let value = channels == 1 ? samples[index]
+            let value =
+                channels == 1
+                ? samples[index]
                 : (77 * samples[3 * index] + 150 * samples[3 * index + 1] + 29 * samples[3 * index + 2]) >> 8
             pixels[index] = UInt8(clamping: value * 255 / maxValue)
         }
@@ -67,7 +72,7 @@ enum PNMDecoder {
             value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
             digits += 1
             cursor += 1
-            if digits > 9 { break }  // larger than any size we accept; the limit check reports it
+            if digits > 9 { break } // larger than any size we accept; the limit check reports it
         }
         return digits == 0 ? nil : value
     }

@@ -12,8 +12,10 @@ public struct ParallelImageDecode: Sendable {
     public var batchPerWorker = 64
 
     /// `workers` defaults to the processors this process may use.
-    public init(paths: [String], config: DecoderConfig = .init(), limits: ImageLimits = .init(),
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        paths: [String], config: DecoderConfig = .init(), limits: ImageLimits = .init(),
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.paths = paths
         self.config = config
         self.limits = limits
@@ -64,8 +66,7 @@ private final class DecoderSlots: @unchecked Sendable {
         case .file(let path):
             let slot = slots[worker]
             if slot.decoder == nil {
-                do throws(DecoderError) { slot.decoder = .success(try BarcodeDecoder(config: config)) }
-                catch { slot.decoder = .failure(error) }
+                do throws(DecoderError) { slot.decoder = .success(try BarcodeDecoder(config: config)) } catch { slot.decoder = .failure(error) }
             }
             switch slot.decoder {
             case .success(let decoder):

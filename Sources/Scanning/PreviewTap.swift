@@ -66,8 +66,11 @@ public final class PreviewTap: @unchecked Sendable {
             defer { lastHadCodes = !codes.isEmpty }
             return codes.isEmpty && !lastHadCodes ? nil : outlineHandler
         }
-        handler?(CodeOutlines(width: width, height: height, codes: codes.map {
-            CodeOutlines.Outline(text: $0.text, symbology: $0.symbology, points: $0.points)
-        }))
+        handler?(
+            CodeOutlines(
+                width: width, height: height,
+                codes: codes.map {
+                    CodeOutlines.Outline(text: $0.text, symbology: $0.symbology, points: $0.points)
+                }))
     }
 }

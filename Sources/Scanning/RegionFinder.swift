@@ -65,20 +65,27 @@ enum RegionFinder {
             var minRow = rows, maxRow = -1, minColumn = columns, maxColumn = -1
             while let cell = stack.popLast() {
                 let row = cell / columns, column = cell % columns
-                minRow = min(minRow, row); maxRow = max(maxRow, row)
-                minColumn = min(minColumn, column); maxColumn = max(maxColumn, column)
+                minRow = min(minRow, row)
+                maxRow = max(maxRow, row)
+                minColumn = min(minColumn, column)
+                maxColumn = max(maxColumn, column)
                 for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
                     let r = row + dr, c = column + dc
                     guard r >= 0, r < rows, c >= 0, c < columns else { continue }
                     let next = r * columns + c
-                    if grown[next] && !seen[next] { seen[next] = true; stack.append(next) }
+                    if grown[next] && !seen[next] {
+                        seen[next] = true
+                        stack.append(next)
+                    }
                 }
             }
             // The last block row and column reach the image's edge (its leftover pixels).
             let right = maxColumn == columns - 1 ? image.width : (maxColumn + 1) * block
             let bottom = maxRow == rows - 1 ? image.height : (maxRow + 1) * block
-            rectangles.append(PixelRect(x: minColumn * block, y: minRow * block, width: right - minColumn * block,
-                                        height: bottom - minRow * block))
+            rectangles.append(
+                PixelRect(
+                    x: minColumn * block, y: minRow * block, width: right - minColumn * block,
+                    height: bottom - minRow * block))
         }
         // Rectangles of different groups may overlap: each group's own rectangle holds the whole
         // of any code in it, so they are scanned apart (and the overlap twice) rather than as

@@ -120,11 +120,13 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
         case .inverted:
             return plain(image.inverted())
         case .halved:
-            return PassImage(image: image.resized(width: image.width / 2, height: image.height / 2),
-                             scale: 0.5, originalWidth: image.width, originalHeight: image.height)
+            return PassImage(
+                image: image.resized(width: image.width / 2, height: image.height / 2),
+                scale: 0.5, originalWidth: image.width, originalHeight: image.height)
         case .doubled:
-            return PassImage(image: image.resized(width: image.width * 2, height: image.height * 2),
-                             scale: 2, originalWidth: image.width, originalHeight: image.height)
+            return PassImage(
+                image: image.resized(width: image.width * 2, height: image.height * 2),
+                scale: 2, originalWidth: image.width, originalHeight: image.height)
         case .smoothed:
             return plain(image.smoothed())
         case .smoothedVertically:
@@ -137,8 +139,9 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
             return plain(image.locallyThresholded(radius: max(8, min(image.width, image.height) / 16)))
         case .rotatedLeft, .rotatedRight:
             let degrees: Double = self == .rotatedLeft ? 45 : -45
-            return PassImage(image: image.rotated(degrees: degrees), rotation: degrees,
-                             originalWidth: image.width, originalHeight: image.height)
+            return PassImage(
+                image: image.rotated(degrees: degrees), rotation: degrees,
+                originalWidth: image.width, originalHeight: image.height)
         }
     }
 }

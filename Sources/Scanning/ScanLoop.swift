@@ -33,15 +33,19 @@ public final class ScanLoop: Sendable {
         try config.validate()
         try decoderConfig.validate()
         let retry = config.decodeRetry
-        self.init(config: config, makeSource: { V4L2Camera(config: config) }, makeDecoder: {
-            let decoder = try BarcodeDecoder(config: decoderConfig)
-            return retry ? { decoder.decode($0) } : { decoder.decodeFrame($0) }
-        })
+        self.init(
+            config: config, makeSource: { V4L2Camera(config: config) },
+            makeDecoder: {
+                let decoder = try BarcodeDecoder(config: decoderConfig)
+                return retry ? { decoder.decode($0) } : { decoder.decodeFrame($0) }
+            })
     }
 
     /// A loop over any frame source and decoder (tests use stand-ins).
-    init(config: CameraConfig, makeSource: @escaping @Sendable () -> any FrameSource,
-         makeDecoder: @escaping @Sendable () throws -> Decode) {
+    init(
+        config: CameraConfig, makeSource: @escaping @Sendable () -> any FrameSource,
+        makeDecoder: @escaping @Sendable () throws -> Decode
+    ) {
         self.config = config
         self.makeSource = makeSource
         self.makeDecoder = makeDecoder
@@ -55,8 +59,10 @@ public final class ScanLoop: Sendable {
     /// cancelled are dropped); `onEvent` reports the
     /// camera's state. Throws only when the decoder cannot be created. Runs may follow one
     /// another (statistics add up), but not overlap.
-    public func run(onCode: @escaping @Sendable (AcceptedCode) async -> Void,
-                    onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
+    public func run(
+        onCode: @escaping @Sendable (AcceptedCode) async -> Void,
+        onEvent: @escaping @Sendable (CameraEvent) -> Void
+    ) async throws {
         let (outputs, continuation) = AsyncStream<ScanLoopWorker.Output>.makeStream()
         let waker = try CameraWaker()
         slot.reopen()

@@ -15,8 +15,10 @@ public struct AcceptedCode: Sendable, Equatable {
     /// The driver's sequence number of that frame.
     public var frameSequence: UInt32
 
-    public init(text: String, symbology: Symbology, capturedAt: Date, isReappearance: Bool,
-                latency: Duration, frameSequence: UInt32) {
+    public init(
+        text: String, symbology: Symbology, capturedAt: Date, isReappearance: Bool,
+        latency: Duration, frameSequence: UInt32
+    ) {
         self.text = text
         self.symbology = symbology
         self.capturedAt = capturedAt

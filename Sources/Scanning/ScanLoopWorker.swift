@@ -16,8 +16,10 @@ final class ScanLoopWorker: Sendable {
     let emit: @Sendable (Output) -> Void
     let preview: PreviewTap
 
-    init(config: CameraConfig, slot: ScanLoopFrameSlot, waker: CameraWaker, preview: PreviewTap,
-         emit: @escaping @Sendable (Output) -> Void) {
+    init(
+        config: CameraConfig, slot: ScanLoopFrameSlot, waker: CameraWaker, preview: PreviewTap,
+        emit: @escaping @Sendable (Output) -> Void
+    ) {
         self.preview = preview
         self.config = config
         self.slot = slot
@@ -44,7 +46,7 @@ final class ScanLoopWorker: Sendable {
                     preview.offer(frame.image)
                     slot.put(frame)
                 }
-                return  // woken: the loop is stopping
+                return // woken: the loop is stopping
             } catch {
                 source.close()
                 if waker.isStopped { return }
@@ -76,10 +78,12 @@ final class ScanLoopWorker: Sendable {
             slot.recordDecode(seconds: now - started, accepted: accepted.count)
             let age = max(0, now - frame.captureTime)
             for item in accepted {
-                emit(.code(AcceptedCode(
-                    text: item.code.text, symbology: item.code.symbology,
-                    capturedAt: Date(timeIntervalSinceNow: -age), isReappearance: item.isReappearance,
-                    latency: .nanoseconds(Int64(age * 1e9)), frameSequence: frame.sequence)))
+                emit(
+                    .code(
+                        AcceptedCode(
+                            text: item.code.text, symbology: item.code.symbology,
+                            capturedAt: Date(timeIntervalSinceNow: -age), isReappearance: item.isReappearance,
+                            latency: .nanoseconds(Int64(age * 1e9)), frameSequence: frame.sequence)))
             }
         }
     }

@@ -39,8 +39,10 @@ struct SymbolFilter {
     static func outline(of symbol: RawSymbol) -> [CodePoint] {
         if symbol.symbology == .qrcode, symbol.points.count == 4 { return symbol.points }
         let box = Box(symbol.points)
-        return [CodePoint(x: box.minX, y: box.minY), CodePoint(x: box.maxX, y: box.minY),
-                CodePoint(x: box.maxX, y: box.maxY), CodePoint(x: box.minX, y: box.maxY)]
+        return [
+            CodePoint(x: box.minX, y: box.minY), CodePoint(x: box.maxX, y: box.minY),
+            CodePoint(x: box.maxX, y: box.maxY), CodePoint(x: box.minX, y: box.maxY)
+        ]
     }
 
     struct Box {

@@ -26,7 +26,7 @@ extension Symbology {
             UInt32(CZX_QRCODE): .qrcode, UInt32(CZX_DATAMATRIX): .datamatrix, UInt32(CZX_CODE128): .code128,
             UInt32(CZX_CODE39): .code39, UInt32(CZX_CODE93): .code93, UInt32(CZX_EAN13): .ean13,
             UInt32(CZX_EAN8): .ean8, UInt32(CZX_UPCA): .upca, UInt32(CZX_UPCE): .upce, UInt32(CZX_ITF): .i25,
-            UInt32(CZX_CODABAR): .codabar, UInt32(CZX_DATABAR): .databar, UInt32(CZX_DATABAR_EXPANDED): .databarExpanded,
+            UInt32(CZX_CODABAR): .codabar, UInt32(CZX_DATABAR): .databar, UInt32(CZX_DATABAR_EXPANDED): .databarExpanded
         ]
         guard let match = exact[zxingFormat] else { return nil }
         self = match

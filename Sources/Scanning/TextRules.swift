@@ -16,8 +16,9 @@ struct TextRules {
     func code(from symbol: RawSymbol, points: [CodePoint]) -> DecodedCode {
         var text = symbol.symbology == .qrcode ? CodeText.matrixText(from: symbol.bytes) : CodeText.text(from: symbol.bytes)
         if symbol.isGS1, gs1Text == .parentheses, let hri = Self.gs1HRI(text) { text = hri }
-        return DecodedCode(text: finished(text, symbol.symbology), symbology: symbol.symbology, points: points,
-                           quality: symbol.quality, engines: [.zbar])
+        return DecodedCode(
+            text: finished(text, symbol.symbology), symbology: symbol.symbology, points: points,
+            quality: symbol.quality, engines: [.zbar])
     }
 
     func code(from symbol: ZXingSymbol, points: [CodePoint]) -> DecodedCode {
@@ -37,8 +38,9 @@ struct TextRules {
             symbology = .ean13
             text = "0" + text
         }
-        return DecodedCode(text: finished(text, symbology), symbology: symbology, points: points,
-                           quality: max(1, symbol.lineCount), engines: [.zxing])
+        return DecodedCode(
+            text: finished(text, symbology), symbology: symbology, points: points,
+            quality: max(1, symbol.lineCount), engines: [.zxing])
     }
 
     private func finished(_ text: String, _ symbology: Symbology) -> String {

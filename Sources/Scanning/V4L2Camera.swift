@@ -23,12 +23,14 @@ final class V4L2Camera: FrameSource {
                 maxFrameRate: device.maxFrameRate(fourcc: format.fourcc, width: config.width, height: config.height))
         }
         guard let pick = V4L2FormatChoice.choose(candidates, preference: config.pixelFormats, fps: config.fps),
-              let chosen = native.first(where: { $0.name == pick.fourcc }) else {
+            let chosen = native.first(where: { $0.name == pick.fourcc })
+        else {
             throw .noUsableFormat(device: config.device, offered: native.map(\.name))
         }
         // GREY and YUYV carry the luma plane as is; anything else goes through libv4l2's
         // converter to planar YUV 4:2:0, whose first plane is the luma.
-        let request = chosen.fourcc == V4L2Fourcc.grey || chosen.fourcc == V4L2Fourcc.yuyv
+        let request =
+            chosen.fourcc == V4L2Fourcc.grey || chosen.fourcc == V4L2Fourcc.yuyv
             ? chosen.fourcc : V4L2Fourcc.yuv420
         let format = try device.setFormat(fourcc: request, width: config.width, height: config.height)
         guard [V4L2Fourcc.grey, V4L2Fourcc.yuyv, V4L2Fourcc.yuv420].contains(format.fourcc) else {
@@ -47,8 +49,9 @@ final class V4L2Camera: FrameSource {
         try device.startStreaming(bufferCount: config.buffers)
         self.device = device
         self.format = format
-        return CameraStream(device: config.device, card: device.card, cameraFormat: chosen.name,
-                            width: format.width, height: format.height, fps: fps, notes: notes)
+        return CameraStream(
+            device: config.device, card: device.card, cameraFormat: chosen.name,
+            width: format.width, height: format.height, fps: fps, notes: notes)
     }
 
     func nextFrame(waker: CameraWaker) throws(CameraError) -> CapturedFrame? {
@@ -62,7 +65,8 @@ final class V4L2Camera: FrameSource {
             // Older filled buffers are stale: give them back and keep only the newest. (Poll
             // first: libv4l2 prints an error for every DQBUF that finds nothing.)
             while try device.waitForFrame(timeoutMilliseconds: 0, wakeFD: -1, stallIsError: false),
-                  let newer = try device.dequeue() {
+                let newer = try device.dequeue()
+            {
                 try device.requeue(buffer)
                 buffer = newer
             }

@@ -54,8 +54,10 @@ final class V4L2Device {
         var desc = cv4l2_format_desc()
         var index: UInt32 = 0
         while index < 64, cv4l2_enum_format(fd, index, &desc) == 0 {
-            list.append(V4L2FormatInfo(fourcc: desc.fourcc, description: Self.string(&desc.description),
-                                       emulated: desc.emulated != 0, compressed: desc.compressed != 0))
+            list.append(
+                V4L2FormatInfo(
+                    fourcc: desc.fourcc, description: Self.string(&desc.description),
+                    emulated: desc.emulated != 0, compressed: desc.compressed != 0))
             index += 1
         }
         return list
@@ -67,8 +69,10 @@ final class V4L2Device {
         var size = cv4l2_frame_size()
         var index: UInt32 = 0
         while index < 128, cv4l2_enum_frame_size(fd, fourcc, index, &size) == 0 {
-            sizes.append(size.discrete != 0 ? "\(size.min_width)x\(size.min_height)"
-                         : "\(size.min_width)x\(size.min_height)-\(size.max_width)x\(size.max_height)")
+            sizes.append(
+                size.discrete != 0
+                    ? "\(size.min_width)x\(size.min_height)"
+                    : "\(size.min_width)x\(size.min_height)-\(size.max_width)x\(size.max_height)")
             index += 1
         }
         return sizes
@@ -80,7 +84,8 @@ final class V4L2Device {
         var index: UInt32 = 0
         while index < 128, cv4l2_enum_frame_size(fd, fourcc, index, &size) == 0 {
             if (Int(size.min_width)...Int(max(size.min_width, size.max_width))).contains(width)
-                && (Int(size.min_height)...Int(max(size.min_height, size.max_height))).contains(height) {
+                && (Int(size.min_height)...Int(max(size.min_height, size.max_height))).contains(height)
+            {
                 return true
             }
             index += 1
@@ -92,7 +97,8 @@ final class V4L2Device {
     func maxFrameRate(fourcc: UInt32, width: Int, height: Int) -> Double? {
         var fps = 0.0
         guard cv4l2_max_frame_rate(fd, fourcc, UInt32(clamping: width), UInt32(clamping: height), &fps) == 0,
-              fps > 0 else { return nil }
+            fps > 0
+        else { return nil }
         return fps
     }
 

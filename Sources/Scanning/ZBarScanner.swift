@@ -12,7 +12,7 @@ struct RawSymbol: Equatable {
 
 /// Owns one `zbar_image_scanner_t`. Not thread-safe: one per thread or task.
 final class ZBarScanner {
-    private let scanner: OpaquePointer  // zbar_image_scanner_t *
+    private let scanner: OpaquePointer // zbar_image_scanner_t *
 
     init(config: DecoderConfig) throws(DecoderError) {
         guard let scanner = zbar_image_scanner_create() else {
@@ -68,7 +68,8 @@ final class ZBarScanner {
                     // A code inside two overlapping regions is one reading, not two (two alike
                     // codes inside one region stay two, as in a whole-image scan).
                     if let raw = Self.rawSymbol(current),
-                       !symbols[..<earlier].contains(where: { $0.symbology == raw.symbology && $0.bytes == raw.bytes }) {
+                        !symbols[..<earlier].contains(where: { $0.symbology == raw.symbology && $0.bytes == raw.bytes })
+                    {
                         symbols.append(raw)
                     }
                     symbol = zbar_symbol_next(current)
@@ -89,11 +90,14 @@ final class ZBarScanner {
         var points: [CodePoint] = []
         points.reserveCapacity(Int(count))
         for index in 0..<count {
-            points.append(CodePoint(x: Int(zbar_symbol_get_loc_x(symbol, index)),
-                                    y: Int(zbar_symbol_get_loc_y(symbol, index))))
+            points.append(
+                CodePoint(
+                    x: Int(zbar_symbol_get_loc_x(symbol, index)),
+                    y: Int(zbar_symbol_get_loc_y(symbol, index))))
         }
         let gs1 = zbar_symbol_get_modifiers(symbol) & (1 << ZBAR_MOD_GS1.rawValue) != 0
-        return RawSymbol(symbology: symbology, bytes: bytes, points: points,
-                         quality: Int(zbar_symbol_get_quality(symbol)), isGS1: gs1)
+        return RawSymbol(
+            symbology: symbology, bytes: bytes, points: points,
+            quality: Int(zbar_symbol_get_quality(symbol)), isGS1: gs1)
     }
 }

@@ -5,7 +5,7 @@ import CZXing
 /// zxing-cpp's own downscaling and rotation stay off (Debian's build can abort inside its
 /// downscale pyramid); `BarcodeDecoder` scales, rotates and inverts the image itself.
 final class ZXingReader {
-    private let reader: OpaquePointer  // czx_reader *
+    private let reader: OpaquePointer // czx_reader *
 
     /// Images smaller than this on a side are not passed in: they cannot hold a code, and
     /// zxing-cpp's detectors assume a few pixels of room.
@@ -26,14 +26,16 @@ final class ZXingReader {
     /// Every code zxing-cpp finds in the image; an image it cannot take is an error, never a crash.
     func scan(_ image: GrayImage) -> Result<[ZXingSymbol], DecoderError> {
         guard (Self.minSide...Self.maxSide).contains(image.width), (Self.minSide...Self.maxSide).contains(image.height),
-              image.pixels.count == image.width * image.height else {
+            image.pixels.count == image.width * image.height
+        else {
             return .failure(.zxingFailure("image of \(image.width)×\(image.height) is outside \(Self.minSide)…\(Self.maxSide) pixels a side"))
         }
         var results: OpaquePointer?
         var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            czx_read(reader, pixels.baseAddress, pixels.count, Int32(image.width), Int32(image.height),
-                     &results, &message, message.count)
+            czx_read(
+                reader, pixels.baseAddress, pixels.count, Int32(image.width), Int32(image.height),
+                &results, &message, message.count)
         }
         guard status == Int32(CZX_OK), let results else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -48,21 +50,26 @@ final class ZXingReader {
         var corners = [Int32](repeating: 0, count: 8)
         czx_result_corners(results, index, &corners)
         let points = (0..<4).map { CodePoint(x: Int(corners[2 * $0]), y: Int(corners[2 * $0 + 1])) }
-        return ZXingSymbol(symbology: symbology, bytes: bytes(czx_result_bytes, results, index),
-                           text: string(czx_result_text, results, index), gs1: string(czx_result_gs1, results, index),
-                           hasECI: czx_result_has_eci(results, index) != 0, points: points,
-                           lineCount: Int(czx_result_line_count(results, index)))
+        return ZXingSymbol(
+            symbology: symbology, bytes: bytes(czx_result_bytes, results, index),
+            text: string(czx_result_text, results, index), gs1: string(czx_result_gs1, results, index),
+            hasECI: czx_result_has_eci(results, index) != 0, points: points,
+            lineCount: Int(czx_result_line_count(results, index)))
     }
 
-    private static func bytes(_ get: (OpaquePointer?, Int32, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?,
-                              _ results: OpaquePointer, _ index: Int32) -> [UInt8] {
+    private static func bytes(
+        _ get: (OpaquePointer?, Int32, UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>?,
+        _ results: OpaquePointer, _ index: Int32
+    ) -> [UInt8] {
         var length = 0
         guard let data = get(results, index, &length), length > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: length))
     }
 
-    private static func string(_ get: (OpaquePointer?, Int32, UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>?,
-                               _ results: OpaquePointer, _ index: Int32) -> String {
+    private static func string(
+        _ get: (OpaquePointer?, Int32, UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>?,
+        _ results: OpaquePointer, _ index: Int32
+    ) -> String {
         var length = 0
         guard let data = get(results, index, &length), length > 0 else { return "" }
         return data.withMemoryRebound(to: UInt8.self, capacity: length) {

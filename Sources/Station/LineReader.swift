@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Lines typed at the terminal (standard input by default) or by a keyboard-wedge scanner, or piped in, read as raw bytes
@@ -44,9 +44,13 @@ public struct LineReader: AsyncSequence, Sendable {
                 number += 1
                 if line.last == 13 { line.removeLast() }
                 let item: Line
-                if lineBytes > Self.maxLineBytes { item = .tooLong(number: number, bytes: lineBytes) }
-                else if let text = String(validating: line, as: UTF8.self) { item = .text(number: number, text) }
-                else { item = .notUTF8(number: number) }
+                if lineBytes > Self.maxLineBytes {
+                    item = .tooLong(number: number, bytes: lineBytes)
+                } else if let text = String(validating: line, as: UTF8.self) {
+                    item = .text(number: number, text)
+                } else {
+                    item = .notUTF8(number: number)
+                }
                 line.removeAll(keepingCapacity: true)
                 lineBytes = 0
                 credit.wait()
@@ -57,7 +61,10 @@ public struct LineReader: AsyncSequence, Sendable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 for byte in buffer[0..<count] {
-                    if byte == 10 { emit(); continue }
+                    if byte == 10 {
+                        emit()
+                        continue
+                    }
                     lineBytes += 1
                     if lineBytes <= Self.maxLineBytes { line.append(byte) }
                 }

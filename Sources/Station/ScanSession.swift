@@ -13,7 +13,11 @@ public struct ScanOrigin: Sendable, Equatable {
     public var at: Date
 
     public init(source: ScanSource, place: String?, user: String, station: String, at: Date) {
-        self.source = source; self.place = place; self.user = user; self.station = station; self.at = at
+        self.source = source
+        self.place = place
+        self.user = user
+        self.station = station
+        self.at = at
     }
 }
 
@@ -28,9 +32,15 @@ public struct ScanRefusal: Sendable, Equatable {
     /// The store's or the server's refusal, when it was one (nil for input that never got there).
     public var cause: InventoryError?
 
-    public init(identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin,
-                cause: InventoryError? = nil) {
-        self.identifier = identifier; self.scanID = scanID; self.code = code; self.message = message; self.origin = origin
+    public init(
+        identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin,
+        cause: InventoryError? = nil
+    ) {
+        self.identifier = identifier
+        self.scanID = scanID
+        self.code = code
+        self.message = message
+        self.origin = origin
         self.cause = cause
     }
 }
@@ -79,8 +89,10 @@ public actor ScanSession {
     /// Whether the connection tells this session the server's outcome of pending scans.
     private var followsDecisions = false
 
-    public init(service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
-                observer: @escaping Observer) {
+    public init(
+        service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
+        observer: @escaping Observer
+    ) {
         self.service = service
         self.connection = connection
         self.audit = audit
@@ -104,11 +116,14 @@ public actor ScanSession {
     public func record(_ raw: String, source: ScanSource, place: String? = nil, scanID: String? = nil) async -> ScanEvent {
         let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
         if let stopped {
-            return .refused(ScanRefusal(identifier: raw, scanID: scanID, code: stopped.code,
-                                        message: describe(stopped), origin: origin, cause: stopped))
+            return .refused(
+                ScanRefusal(
+                    identifier: raw, scanID: scanID, code: stopped.code,
+                    message: describe(stopped), origin: origin, cause: stopped))
         }
-        let request = ScanRequest(identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
-                                  source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user)
+        let request = ScanRequest(
+            identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
+            source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user)
         let event: ScanEvent
         do {
             let result = try await service.record(request)
@@ -123,8 +138,10 @@ public actor ScanSession {
                 camera?.cancel()
             }
             failures += 1
-            event = .refused(ScanRefusal(identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
-                                         message: describe(error), origin: origin, cause: inventoryError))
+            event = .refused(
+                ScanRefusal(
+                    identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
+                    message: describe(error), origin: origin, cause: inventoryError))
         }
         await observer(event)
         return event
@@ -141,18 +158,26 @@ public actor ScanSession {
     private func decided(_ result: ScanResult, _ first: FirstScan) async {
         guard result.auditId == audit.id else { return }
         lastProgress = result.progress
-        await observer(.decided(result, ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station,
-                                                   at: first.scannedAt)))
+        await observer(
+            .decided(
+                result,
+                ScanOrigin(
+                    source: first.source, place: nil, user: first.user, station: first.station,
+                    at: first.scannedAt)))
     }
 
     /// Reports input that could not be a scan (bad bytes, an unreadable image, …).
     @discardableResult
-    public func refuse(_ message: String, identifier: String? = nil, source: ScanSource, place: String? = nil,
-                       code: String = "INVALID_INPUT") async -> ScanEvent {
+    public func refuse(
+        _ message: String, identifier: String? = nil, source: ScanSource, place: String? = nil,
+        code: String = "INVALID_INPUT"
+    ) async -> ScanEvent {
         failures += 1
         let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
-        let event = ScanEvent.refused(ScanRefusal(identifier: identifier, scanID: nil, code: code,
-                                                  message: place.map { "\($0): \(message)" } ?? message, origin: origin))
+        let event = ScanEvent.refused(
+            ScanRefusal(
+                identifier: identifier, scanID: nil, code: code,
+                message: place.map { "\($0): \(message)" } ?? message, origin: origin))
         await observer(event)
         return event
     }
@@ -175,8 +200,9 @@ public actor ScanSession {
             case .notUTF8(let number):
                 await refuse("the text is not UTF-8; nothing was recorded", source: .manual, place: "line \(number)")
             case .tooLong(let number, let bytes):
-                await refuse("\(bytes) bytes is far too long for a tag (limit \(Identifier.maxBytes)); nothing was recorded",
-                             source: .manual, place: "line \(number)")
+                await refuse(
+                    "\(bytes) bytes is far too long for a tag (limit \(Identifier.maxBytes)); nothing was recorded",
+                    source: .manual, place: "line \(number)")
             }
             if stopped != nil { return }
         }
@@ -203,13 +229,18 @@ public actor ScanSession {
     public func scanCamera(_ loop: ScanLoop, onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
         let device = loop.config.device
         let run = Task {
-            try await loop.run(onCode: { code in
-                await self.record(code.text, source: .camera, place: device)
-            }, onEvent: onEvent)
+            try await loop.run(
+                onCode: { code in
+                    await self.record(code.text, source: .camera, place: device)
+                }, onEvent: onEvent)
         }
         camera = run
         if stopped != nil { run.cancel() }
-        try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
+        try await withTaskCancellationHandler {
+            try await run.value
+        } onCancel: {
+            run.cancel()
+        }
     }
 }
 

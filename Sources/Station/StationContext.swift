@@ -30,8 +30,10 @@ public struct StationContext: Sendable {
     public static func open(config: StationConfig, databasePath path: String, user: String? = nil) throws -> StationContext {
         let actor = Actor(user: user ?? loginName(), station: config.resolvedStationName)
         let database = try AppDatabase(path: path)
-        if let station = try ConnectedStation.open(databasePath: path, database: database, station: actor.station,
-                                                   caseSensitive: config.caseSensitiveTags) {
+        if let station = try ConnectedStation.open(
+            databasePath: path, database: database, station: actor.station,
+            caseSensitive: config.caseSensitiveTags)
+        {
             return StationContext(
                 config: config, databasePath: path, actor: Actor(user: station.login.user.name, station: actor.station),
                 audit: station.audit, assets: station.assets, accessories: station.accessories, customers: station.customers,
@@ -53,7 +55,8 @@ public struct StationContext: Sendable {
 
     public static func dataDirectory() -> URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return base.appendingPathComponent("audit-station")
     }

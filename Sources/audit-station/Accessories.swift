@@ -23,8 +23,9 @@ struct AccessoryFields: ParsableArguments {
     @Option(name: .customLong("company-id")) var companyId: Int64?
 
     var input: AccessoryInput {
-        AccessoryInput(name: name, category: category, manufacturer: manufacturer, modelNo: modelNo, totalQuantity: totalQuantity,
-                       country: country, notes: notes, imageUrl: imageUrl, companyId: companyId)
+        AccessoryInput(
+            name: name, category: category, manufacturer: manufacturer, modelNo: modelNo, totalQuantity: totalQuantity,
+            country: country, notes: notes, imageUrl: imageUrl, companyId: companyId)
     }
 }
 
@@ -38,8 +39,10 @@ extension AuditStation.Accessories: RecordKind {
     static let columns = ["ID", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY"]
 
     static func row(_ accessory: Accessory) -> [String] {
-        [String(accessory.id), accessory.name, accessory.category, String(accessory.availableQuantity), String(accessory.totalQuantity),
-         accessory.country ?? ""]
+        [
+            String(accessory.id), accessory.name, accessory.category, String(accessory.availableQuantity), String(accessory.totalQuantity),
+            accessory.country ?? ""
+        ]
     }
 
     static func line(_ accessory: Accessory) -> String {

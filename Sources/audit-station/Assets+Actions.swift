@@ -46,8 +46,10 @@ extension AuditStation.Assets {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
                 let target = try await resolveAsset(asset, in: context)
-                let moved = try await context.assets.transfer(id: target.id, TransferRequest(
-                    customerId: customerId, reason: reason, notes: notes, effectiveDate: effectiveDate))
+                let moved = try await context.assets.transfer(
+                    id: target.id,
+                    TransferRequest(
+                        customerId: customerId, reason: reason, notes: notes, effectiveDate: effectiveDate))
                 if json { return try Terminal.prettyJSON(moved) }
                 Terminal.line("Transferred \(moved.assetTag) to customer \(customerId)\(moved.customer.map { " (\($0))" } ?? "")")
             }
@@ -57,7 +59,9 @@ extension AuditStation.Assets {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import assets from CSV: every row or none.",
-            discussion: "The header row names the columns with API field names: \(AssetImport.columns.joined(separator: ", ")). asset_tag, name and country are required.")
+            discussion:
+                "The header row names the columns with API field names: \(AssetImport.columns.joined(separator: ", ")). asset_tag, name and country are required."
+        )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Argument(help: "The CSV file.") var file: String

@@ -37,10 +37,11 @@ struct AssetFields: ParsableArguments {
     @Option(name: .customLong("has-charger")) var hasCharger: Bool?
 
     var input: AssetInput {
-        AssetInput(assetTag: assetTag, serialNum: serialNum, name: name, model: model, status: status, condition: condition,
-                   manufacturer: manufacturer, assetType: assetType, cpuType: cpuType, cpuCores: cpuCores, memory: memory,
-                   harddrive: harddrive, country: country, location: location, company: company, customerId: customerId,
-                   notes: notes, techNotes: techNotes, isErased: isErased, hasKeyboard: hasKeyboard, hasCharger: hasCharger)
+        AssetInput(
+            assetTag: assetTag, serialNum: serialNum, name: name, model: model, status: status, condition: condition,
+            manufacturer: manufacturer, assetType: assetType, cpuType: cpuType, cpuCores: cpuCores, memory: memory,
+            harddrive: harddrive, country: country, location: location, company: company, customerId: customerId,
+            notes: notes, techNotes: techNotes, isErased: isErased, hasKeyboard: hasKeyboard, hasCharger: hasCharger)
     }
 }
 
@@ -56,7 +57,7 @@ func show(_ asset: Asset, json: Bool) throws {
         ("customer", asset.customerId.map { "\($0)\(asset.customer.map { " (\($0))" } ?? "")" }),
         ("notes", asset.notes), ("tech_notes", asset.techNotes), ("is_erased", String(asset.isErased)),
         ("has_keyboard", String(asset.hasKeyboard)), ("has_charger", String(asset.hasCharger)),
-        ("updated_at", ISOTime.string(asset.updatedAt)),
+        ("updated_at", ISOTime.string(asset.updatedAt))
     ]
     for case let (label, value?) in fields { Terminal.line("\(label.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
 }
@@ -85,15 +86,20 @@ extension AuditStation.Assets {
                 var filter = AssetFilter(country: country, customerId: customerId)
                 if let status {
                     guard let value = AssetStatus(rawValue: status.uppercased()) else {
-                        throw InventoryError.invalid(InventoryCore.ValidationError(field: "status", message: "'\(status)' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        throw InventoryError.invalid(
+                            InventoryCore.ValidationError(
+                                field: "status", message: "'\(status)' is not one of \(AssetStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                        )
                     }
                     filter.status = value
                 }
                 let page = try await context.assets.list(filter, query: paging.query)
                 if paging.json { return try Terminal.json(ListResponse(page, key: "assets")) }
-                Terminal.table(["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION"], page.items.map {
-                    [String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? ""]
-                })
+                Terminal.table(
+                    ["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION"],
+                    page.items.map {
+                        [String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? ""]
+                    })
                 Terminal.line(page.pagination.footer)
             }
         }

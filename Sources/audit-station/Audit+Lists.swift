@@ -57,9 +57,11 @@ extension AuditStation.Audit {
                 let audit = try await latestAudit(context, auditID: choice.auditID, country: choice.country)
                 let page = try await context.audit.scans(auditID: audit.id, query: paging.query)
                 if paging.json { return try Terminal.json(ListResponse(page, key: "scans")) }
-                Terminal.table(["SCANNED AT", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE"], page.items.map {
-                    [ISOTime.string($0.scannedAt), $0.identifier, $0.status.rawValue, $0.station, $0.user, $0.source.rawValue]
-                })
+                Terminal.table(
+                    ["SCANNED AT", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE"],
+                    page.items.map {
+                        [ISOTime.string($0.scannedAt), $0.identifier, $0.status.rawValue, $0.station, $0.user, $0.source.rawValue]
+                    })
                 Terminal.line(page.pagination.footer)
             }
         }
@@ -76,10 +78,14 @@ extension AuditStation.Audit {
             try await runReportingErrors {
                 let result = try await StationContext.make(global).audit.history(country: country, query: ListQuery(page: page))
                 if json { return try Terminal.json(ListResponse(result, key: "audits")) }
-                Terminal.table(["AUDIT", "COUNTRY", "STARTED", "BY", "ENDED", "SCANNED", "TOTAL", "UNEXPECTED"], result.items.map {
-                    [$0.id, $0.country, ISOTime.string($0.startedAt), $0.startedBy, $0.endedAt.map(ISOTime.string) ?? "running",
-                     String($0.scannedCount), String($0.totalAssets), String($0.unexpectedCount)]
-                })
+                Terminal.table(
+                    ["AUDIT", "COUNTRY", "STARTED", "BY", "ENDED", "SCANNED", "TOTAL", "UNEXPECTED"],
+                    result.items.map {
+                        [
+                            $0.id, $0.country, ISOTime.string($0.startedAt), $0.startedBy, $0.endedAt.map(ISOTime.string) ?? "running",
+                            String($0.scannedCount), String($0.totalAssets), String($0.unexpectedCount)
+                        ]
+                    })
                 Terminal.line(result.pagination.footer)
             }
         }
@@ -115,7 +121,8 @@ enum ReportFile {
         let url = URL(fileURLWithPath: path)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: partial) else {
+            let handle = try? FileHandle(forWritingTo: partial)
+        else {
             throw StationError.io("cannot write \(path): check that the folder exists and may be written")
         }
         do {

@@ -24,9 +24,11 @@ extension AuditStation.Audit {
         @Option(help: "A V4L2 camera, such as /dev/video0.") var device: String?
         @Option(help: "Who is scanning (default: your login name).") var user: String?
         @Flag(help: "Print one JSON object a line: {identifier, status, message, asset, progress}.") var json = false
-        @Option(name: .customLong("sync-before-exit"), help: ArgumentHelp(
-            "Connected: on exit, push the outbox for up to this many seconds before leaving (default 0: leave at once).",
-            valueName: "seconds"))
+        @Option(
+            name: .customLong("sync-before-exit"),
+            help: ArgumentHelp(
+                "Connected: on exit, push the outbox for up to this many seconds before leaving (default 0: leave at once).",
+                valueName: "seconds"))
         var syncBeforeExit: Double = 0
 
         func validate() throws {

@@ -26,7 +26,8 @@ enum AuditText {
     }
 
     static func session(_ audit: AuditSession) -> [String] {
-        let state = audit.isActive
+        let state =
+            audit.isActive
             ? "running since \(ISOTime.string(audit.startedAt))"
             : "ended \(ISOTime.string(audit.endedAt ?? audit.startedAt)) by \(audit.endedBy ?? "?")"
         return [
@@ -34,13 +35,15 @@ enum AuditText {
             "  Expected    \(audit.totalAssets)",
             "  Scanned     \(audit.scannedCount)  (\(percent(audit.completionPercentage)))",
             "  Missing     \(audit.missingCount)",
-            "  Unexpected  \(audit.unexpectedCount)",
+            "  Unexpected  \(audit.unexpectedCount)"
         ]
     }
 
     static func entry(_ item: AuditAsset) -> [String] {
-        [item.assetTag ?? item.identifier, item.serialNum ?? "", item.name ?? "", item.outcome.rawValue,
-         item.reason?.rawValue ?? "", item.firstScannedAt.map(ISOTime.string) ?? "", item.user ?? "", item.station ?? ""]
+        [
+            item.assetTag ?? item.identifier, item.serialNum ?? "", item.name ?? "", item.outcome.rawValue,
+            item.reason?.rawValue ?? "", item.firstScannedAt.map(ISOTime.string) ?? "", item.user ?? "", item.station ?? ""
+        ]
     }
 
     static let entryHeader = ["TAG", "SERIAL", "NAME", "OUTCOME", "REASON", "FIRST SCANNED", "USER", "STATION"]
@@ -49,8 +52,10 @@ enum AuditText {
     static func summary(_ summary: AuditSummary, listLimit: Int = 20) {
         for line in session(summary.audit) { Terminal.line(line) }
         Terminal.line("  Duration    \(duration(summary.durationSeconds))")
-        for (title, items, total) in [("Missing", summary.missing, summary.audit.missingCount),
-                                      ("Unexpected", summary.unexpected, summary.audit.unexpectedCount)] where total > 0 {
+        for (title, items, total) in [
+            ("Missing", summary.missing, summary.audit.missingCount),
+            ("Unexpected", summary.unexpected, summary.audit.unexpectedCount)
+        ] where total > 0 {
             Terminal.line("")
             Terminal.line(Terminal.paint("\(title) (\(total)):", .bold))
             for item in items.prefix(listLimit) {
@@ -72,9 +77,11 @@ extension AuditStation.Audit {
             try await runReportingErrors {
                 let countries = try await StationContext.make(global).audit.countries()
                 if json { return try Terminal.json(countries) }
-                Terminal.table(["COUNTRY", "EXPECTED", "RUNNING AUDIT"], countries.map {
-                    [$0.country, String($0.expectedAssets), $0.activeAuditId ?? ""]
-                })
+                Terminal.table(
+                    ["COUNTRY", "EXPECTED", "RUNNING AUDIT"],
+                    countries.map {
+                        [$0.country, String($0.expectedAssets), $0.activeAuditId ?? ""]
+                    })
             }
         }
     }
@@ -106,20 +113,25 @@ extension AuditStation.Audit {
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
-                let audits = choice.country == nil && choice.auditID == nil
+                let audits =
+                    choice.country == nil && choice.auditID == nil
                     ? try await context.audit.activeAudits()
                     : [try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)]
                 let sync = try await context.connection?.status()
                 if json {
-                    return try Terminal.json(StatusOutput(active: audits.contains(where: \.isActive),
-                                                          audit: audits.count == 1 ? audits[0] : nil,
-                                                          audits: audits.count > 1 ? audits : nil,
-                                                          sync: sync.map(OutboxOutput.init)))
+                    return try Terminal.json(
+                        StatusOutput(
+                            active: audits.contains(where: \.isActive),
+                            audit: audits.count == 1 ? audits[0] : nil,
+                            audits: audits.count > 1 ? audits : nil,
+                            sync: sync.map(OutboxOutput.init)))
                 }
                 if audits.isEmpty { Terminal.line("No audit is running. Start one with `audit-station audit start --country CC`.") }
                 for audit in audits { for line in AuditText.session(audit) { Terminal.line(line) } }
                 if let sync {
-                    Terminal.line("Connected to \(sync.server): \(sync.pendingScans) scans waiting to sync, \(sync.syncedScans) synced, \(sync.rejectedScans) refused")
+                    Terminal.line(
+                        "Connected to \(sync.server): \(sync.pendingScans) scans waiting to sync, \(sync.syncedScans) synced, \(sync.rejectedScans) refused"
+                    )
                     Terminal.line("  Last sync   \(sync.lastSyncAt.map(ISOTime.string) ?? "never")")
                     if let error = sync.lastError { Terminal.line("  Last error  \(error)") }
                     for refused in sync.rejected { Terminal.line("  refused: \(refused)") }
@@ -166,7 +178,11 @@ struct OutboxOutput: Encodable {
     var lastError: String?
 
     init(_ status: ConnectedStatus) {
-        server = status.server; pendingScans = status.pendingScans; syncedScans = status.syncedScans
-        rejectedScans = status.rejectedScans; lastSyncAt = status.lastSyncAt; lastError = status.lastError
+        server = status.server
+        pendingScans = status.pendingScans
+        syncedScans = status.syncedScans
+        rejectedScans = status.rejectedScans
+        lastSyncAt = status.lastSyncAt
+        lastError = status.lastError
     }
 }

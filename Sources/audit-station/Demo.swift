@@ -85,19 +85,24 @@ struct DemoInventory {
     var accessoryCount = 0
     var scanScript: [String] = []
 
-    static let models = [("Latitude 7440", "Dell", "Laptop"), ("ThinkPad T14", "Lenovo", "Laptop"),
-                         ("MacBook Air M2", "Apple", "Laptop"), ("P2723D", "Dell", "Monitor"),
-                         ("OptiPlex 7010", "Dell", "Desktop"), ("iPhone 15", "Apple", "Phone")]
+    static let models = [
+        ("Latitude 7440", "Dell", "Laptop"), ("ThinkPad T14", "Lenovo", "Laptop"),
+        ("MacBook Air M2", "Apple", "Laptop"), ("P2723D", "Dell", "Monitor"),
+        ("OptiPlex 7010", "Dell", "Desktop"), ("iPhone 15", "Apple", "Phone")
+    ]
 
     static func create(in context: StationContext) async throws -> DemoInventory {
         var result = DemoInventory()
-        let acme = try await context.customers.create(CustomerInput(
-            name: "Acme Logistics", contactNumber: "+65 6123 4567", address: "10 Pioneer Road, Singapore", country: "SG",
-            email: "it@acme.example"))
-        _ = try await context.customers.create(CustomerInput(
-            name: "Batu Trading", contactNumber: "+60 3 2161 0000", address: "Jalan Ampang 5, Kuala Lumpur", country: "MY"))
+        let acme = try await context.customers.create(
+            CustomerInput(
+                name: "Acme Logistics", contactNumber: "+65 6123 4567", address: "10 Pioneer Road, Singapore", country: "SG",
+                email: "it@acme.example"))
+        _ = try await context.customers.create(
+            CustomerInput(
+                name: "Batu Trading", contactNumber: "+60 3 2161 0000", address: "Jalan Ampang 5, Kuala Lumpur", country: "MY"))
         result.customerCount = 2
-        let cables = try await context.accessories.create(AccessoryInput(name: "USB-C charger 65W", category: "Charger", totalQuantity: 20, country: "SG"))
+        let cables = try await context.accessories.create(
+            AccessoryInput(name: "USB-C charger 65W", category: "Charger", totalQuantity: 20, country: "SG"))
         _ = try await context.accessories.checkout(id: cables.id, AccessoryMovement(customerId: acme.id, quantity: 3))
         _ = try await context.accessories.create(AccessoryInput(name: "Wireless mouse", category: "Peripheral", totalQuantity: 50, country: "SG"))
         result.accessoryCount = 2
@@ -107,29 +112,40 @@ struct DemoInventory {
             for n in 1...count {
                 let (model, maker, kind) = models[(n - 1) % models.count]
                 let status = n == 5 ? "ARCHIVED" : n == 6 ? "DISPOSED" : n % 3 == 0 ? "DEPLOYED" : "IN_STOCK"
-                rows.append(ImportRow(line: rows.count + 2, input: AssetInput(
-                    assetTag: String(format: "%@-%04d", country, n), serialNum: String(format: "SN%@%06d", country, 1000 + n * 37),
-                    name: "\(maker) \(model)", model: model, status: status, condition: "GOOD", manufacturer: maker,
-                    assetType: kind, country: country, location: country == "SG" ? "Warehouse A, rack \(n % 4 + 1)" : "KL office",
-                    company: "Acme")))
+                rows.append(
+                    ImportRow(
+                        line: rows.count + 2,
+                        input: AssetInput(
+                            assetTag: String(format: "%@-%04d", country, n), serialNum: String(format: "SN%@%06d", country, 1000 + n * 37),
+                            name: "\(maker) \(model)", model: model, status: status, condition: "GOOD", manufacturer: maker,
+                            assetType: kind, country: country, location: country == "SG" ? "Warehouse A, rack \(n % 4 + 1)" : "KL office",
+                            company: "Acme")))
             }
         }
         // The tags printed on the labels in SampleImages/.
-        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "AST-000456", serialNum: "C02XK1ZJJG5H", name: "HP EliteDesk 800", country: "SG", location: "Warehouse A, dock")))
-        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "AST-000123", name: "Zebra ZT411 printer", country: "SG", location: "Warehouse A, dock")))
-        rows.append(ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "TAG-7781", name: "Pallet jack", country: "MY", location: "KL office")))
+        rows.append(
+            ImportRow(
+                line: rows.count + 2,
+                input: AssetInput(
+                    assetTag: "AST-000456", serialNum: "C02XK1ZJJG5H", name: "HP EliteDesk 800", country: "SG", location: "Warehouse A, dock")))
+        rows.append(
+            ImportRow(
+                line: rows.count + 2,
+                input: AssetInput(assetTag: "AST-000123", name: "Zebra ZT411 printer", country: "SG", location: "Warehouse A, dock")))
+        rows.append(
+            ImportRow(line: rows.count + 2, input: AssetInput(assetTag: "TAG-7781", name: "Pallet jack", country: "MY", location: "KL office")))
         result.assetCount = try await context.assets.importAssets(rows) { _, _ in }
         _ = try await context.assets.transfer(id: 1, TransferRequest(customerId: acme.id, reason: "New starter"))
 
         result.scanScript = (1...16).filter { $0 != 5 && $0 != 6 && $0 != 7 }.map { String(format: "SG-%04d", $0) }
-        result.scanScript.insert("SG-0003", at: 4)                 // a repeat: already scanned
+        result.scanScript.insert("SG-0003", at: 4) // a repeat: already scanned
         result.scanScript += [
-            "MY-0002",                                             // registered in another country
-            String(format: "SNSG%06d", 1000 + 7 * 37),             // SG-0007 by its serial number
-            "SG-0005",                                             // archived
-            "  SG-0017\t",                                         // padding a scanner may send
-            "ZZ-404",                                              // not a known asset
-            "MY-0002",                                             // the unexpected one again
+            "MY-0002", // registered in another country
+            String(format: "SNSG%06d", 1000 + 7 * 37), // SG-0007 by its serial number
+            "SG-0005", // archived
+            "  SG-0017\t", // padding a scanner may send
+            "ZZ-404", // not a known asset
+            "MY-0002" // the unexpected one again
         ]
         return result
     }

@@ -33,16 +33,18 @@ extension AuditStation {
                 let context = try StationContext.make(global, user: user)
                 let kiosk = context.config.kiosk
                 let pin = pin ?? ProcessInfo.processInfo.environment["AUDIT_STATION_KIOSK_PIN"] ?? kiosk.pin
-                let options = KioskOptions(host: host ?? kiosk.host, port: port ?? kiosk.port,
-                                           device: noCamera ? nil : (device ?? context.config.camera.device),
-                                           pin: pin?.isEmpty == false ? pin : nil, user: user)
+                let options = KioskOptions(
+                    host: host ?? kiosk.host, port: port ?? kiosk.port,
+                    device: noCamera ? nil : (device ?? context.config.camera.device),
+                    pin: pin?.isEmpty == false ? pin : nil, user: user)
                 var logger = Logger(label: "audit-station.kiosk")
                 logger.logLevel = .notice
                 let server = try KioskServer(context: context, options: options, logger: logger)
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
                 try await server.run { port in
                     Terminal.error("Kiosk on http://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
-                    Terminal.error("Show it full screen with: chromium --kiosk http://\(options.host == "0.0.0.0" ? "127.0.0.1" : options.host):\(port)")
+                    Terminal.error(
+                        "Show it full screen with: chromium --kiosk http://\(options.host == "0.0.0.0" ? "127.0.0.1" : options.host):\(port)")
                 }
             }
         }

@@ -26,7 +26,9 @@ extension AuditStation {
                 let login = try await ConnectedStation.logIn(
                     server: server, email: email, password: password, deviceName: deviceName ?? config.resolvedStationName,
                     apiKey: key?.isEmpty == false ? key : nil, databasePath: path)
-                Terminal.line("Logged in to \(login.server) as \(login.user.name) (\(login.user.userType.rawValue))\(login.expiresAt.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")")
+                Terminal.line(
+                    "Logged in to \(login.server) as \(login.user.name) (\(login.user.userType.rawValue))\(login.expiresAt.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")"
+                )
                 Terminal.line("Token saved in \(StationLogin.path(forDatabase: path)) (readable by you only)")
             }
         }

@@ -23,24 +23,28 @@ struct ScanPrinter: Sendable {
             if decided { try? Terminal.json(DecidedLine(result: result)) } else { try? Terminal.json(result) }
             return
         }
-        let (label, color): (String, Terminal.Color) = switch result.status {
-        case .foundExpected: ("✔ FOUND", .green)
-        case .alreadyScanned: ("↺ ALREADY SCANNED", .yellow)
-        case .unexpected: ("⚠ UNEXPECTED", .magenta)
-        case .unknown: ("✖ UNKNOWN", .red)
-        case .pending: ("◷ PENDING", .bold)
-        }
+        let (label, color): (String, Terminal.Color) =
+            switch result.status {
+            case .foundExpected: ("✔ FOUND", .green)
+            case .alreadyScanned: ("↺ ALREADY SCANNED", .yellow)
+            case .unexpected: ("⚠ UNEXPECTED", .magenta)
+            case .unknown: ("✖ UNKNOWN", .red)
+            case .pending: ("◷ PENDING", .bold)
+            }
         let bell = result.status.isProblem && result.status != .pending && Terminal.stdoutIsTTY ? "\u{07}" : ""
         let prefix = decided ? Terminal.paint("decided: ", .dim) : ""
-        Terminal.line(prefix + "\(Terminal.paint(label, color))  \(result.message)  " + Terminal.paint("[\(AuditText.progress(result.progress))]", .dim) + bell)
+        Terminal.line(
+            prefix + "\(Terminal.paint(label, color))  \(result.message)  " + Terminal.paint("[\(AuditText.progress(result.progress))]", .dim) + bell)
     }
 
     private func show(_ refusal: ScanRefusal) {
         // A refused scan names where it came from; refusals of input already carry it.
         let place = refusal.identifier != nil ? refusal.origin.place.map { "\($0): " } ?? "" : ""
         if json {
-            try? Terminal.json(ScanErrorLine(identifier: refusal.identifier, status: "error", error: refusal.code,
-                                             message: place + refusal.message))
+            try? Terminal.json(
+                ScanErrorLine(
+                    identifier: refusal.identifier, status: "error", error: refusal.code,
+                    message: place + refusal.message))
         } else {
             Terminal.line(Terminal.paint("✖ NOT RECORDED", .red) + "  \(place)\(refusal.message)" + (Terminal.stdoutIsTTY ? "\u{07}" : ""))
         }

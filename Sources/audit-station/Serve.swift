@@ -21,8 +21,11 @@ extension AuditStation {
         @Option(help: "The port to listen on.") var port = 8080
         @Option(name: .customLong("api-key"), help: "Require this key in X-API-Key on every /api call (default: $AUDIT_STATION_API_KEY).")
         var apiKey: String?
-        @Option(name: .customLong("jwt-key-file"),
-                help: "The token-signing key file, created mode 0600 (default: <database>.jwt-key; required with --postgres unless $AUDIT_STATION_JWT_SECRET is set, which overrides it).")
+        @Option(
+            name: .customLong("jwt-key-file"),
+            help:
+                "The token-signing key file, created mode 0600 (default: <database>.jwt-key; required with --postgres unless $AUDIT_STATION_JWT_SECRET is set, which overrides it)."
+        )
         var jwtKeyFile: String?
         @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
         var maxConnections = 512
@@ -43,13 +46,15 @@ extension AuditStation {
                 let database = try ServerDatabase(postgres, global: global, config: config)
                 let key = apiKey ?? ProcessInfo.processInfo.environment["AUDIT_STATION_API_KEY"]
                 guard let signingKey = try SigningKeySource.resolve(file: jwtKeyFile, database: database.filePath) else {
-                    throw StationError.usage("""
+                    throw StationError.usage(
+                        """
                         a server on PostgreSQL needs its token-signing key: give --jwt-key-file PATH or set \
                         \(SigningKeySource.environmentVariable), the same on every server of the database
                         """)
                 }
-                let settings = ServerSettings(host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                                              signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections))
+                let settings = ServerSettings(
+                    host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
+                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections))
                 let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
                 let parts = try await ServerParts(backend: backend, settings: settings)
                 var logger = Logger(label: "audit-station.serve")

@@ -7,9 +7,11 @@ import Station
 
 /// `--postgres URL`: the server's database when it is PostgreSQL rather than the SQLite file.
 struct PostgresOption: ParsableArguments {
-    @Option(name: .customLong("postgres"), help: ArgumentHelp(
-        "The server's PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require|verify-full] (default: postgres.url of --config; without either, the SQLite file of --database).",
-        valueName: "url"))
+    @Option(
+        name: .customLong("postgres"),
+        help: ArgumentHelp(
+            "The server's PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require|verify-full] (default: postgres.url of --config; without either, the SQLite file of --database).",
+            valueName: "url"))
     var url: String?
 }
 

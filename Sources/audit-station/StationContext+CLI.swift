@@ -22,7 +22,9 @@ extension StationContext {
             // No copy to decide from: the server must answer, but a short check says at once
             // when it cannot, instead of the HTTP client's full deadline.
             guard await connection.probe(timeout: .seconds(2)) else {
-                throw InventoryError.unavailable("This station holds no copy of a running audit\(choice.country.map { " of \($0.uppercased())" } ?? "") and the server at \(connection.server) does not answer; scan again when it is back (the audit is joined then)")
+                throw InventoryError.unavailable(
+                    "This station holds no copy of a running audit\(choice.country.map { " of \($0.uppercased())" } ?? "") and the server at \(connection.server) does not answer; scan again when it is back (the audit is joined then)"
+                )
             }
         }
         return try await audit.resolveActive(auditID: choice.auditID, country: choice.country)

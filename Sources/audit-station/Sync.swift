@@ -19,10 +19,14 @@ extension AuditStation {
                 let report = await connection.syncNow()
                 let status = try await connection.status()
                 if json {
-                    try Terminal.json(SyncOutput(pushed: report.pushed, rejected: report.rejected, pending: status.pendingScans,
-                                                 lastSyncAt: status.lastSyncAt, error: report.stoppedBy))
+                    try Terminal.json(
+                        SyncOutput(
+                            pushed: report.pushed, rejected: report.rejected, pending: status.pendingScans,
+                            lastSyncAt: status.lastSyncAt, error: report.stoppedBy))
                 } else {
-                    Terminal.line("Pushed \(report.pushed) scans to \(status.server); \(status.pendingScans) waiting, \(status.rejectedScans) refused by the server")
+                    Terminal.line(
+                        "Pushed \(report.pushed) scans to \(status.server); \(status.pendingScans) waiting, \(status.rejectedScans) refused by the server"
+                    )
                     if let last = status.lastSyncAt { Terminal.line("Last sync: \(ISOTime.string(last))") }
                     for line in status.rejected { Terminal.line("  refused: \(line)") }
                 }

@@ -1,7 +1,7 @@
 import Foundation
 import InventoryCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing to the terminal: unbuffered lines, colour only at a terminal (and never with
@@ -81,7 +81,8 @@ final class ProgressLine: @unchecked Sendable {
     init(_ label: String) { self.label = label }
 
     func update(_ done: Int, _ total: Int) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let percent = total == 0 ? 100 : Double(done) * 100 / Double(total)
         if Terminal.stderrIsTTY {
             guard done == total || Date().timeIntervalSince(lastDraw) > 0.1 else { return }

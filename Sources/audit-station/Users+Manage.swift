@@ -26,10 +26,14 @@ extension AuditStation.Users {
             try await runReportingErrors {
                 let users = try await AuditStation.Users.withStore(global, postgres) { try await $0.all() }
                 if json { return try Terminal.json(UsersOutput(users: users.map(UserOutput.init))) }
-                Terminal.table(["ID", "EMAIL", "NAME", "TYPE", "COUNTRIES", "EDITS ASSETS", "STATE"], users.map {
-                    [String($0.id), $0.email, $0.name, $0.userType, $0.countries.isEmpty ? "all" : $0.countries.joined(separator: ","),
-                     $0.canEditAssets ? "yes" : "no", $0.disabledAt.map { "disabled \(ISOTime.string($0))" } ?? "active"]
-                })
+                Terminal.table(
+                    ["ID", "EMAIL", "NAME", "TYPE", "COUNTRIES", "EDITS ASSETS", "STATE"],
+                    users.map {
+                        [
+                            String($0.id), $0.email, $0.name, $0.userType, $0.countries.isEmpty ? "all" : $0.countries.joined(separator: ","),
+                            $0.canEditAssets ? "yes" : "no", $0.disabledAt.map { "disabled \(ISOTime.string($0))" } ?? "active"
+                        ]
+                    })
             }
         }
     }
@@ -37,7 +41,8 @@ extension AuditStation.Users {
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a user's password; the user's earlier logins stop working.",
-            discussion: "The password is read from standard input (--password-stdin) or asked for at the terminal, never taken from the command line.")
+            discussion: "The password is read from standard input (--password-stdin) or asked for at the terminal, never taken from the command line."
+        )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Option var email: String
@@ -86,7 +91,13 @@ struct UserOutput: Encodable {
     var disabledAt: Date?
 
     init(_ user: StoredUser) {
-        id = user.id; email = user.email; name = user.name; userType = user.userType; canEditAssets = user.canEditAssets
-        countries = user.countries; createdAt = user.createdAt; disabledAt = user.disabledAt
+        id = user.id
+        email = user.email
+        name = user.name
+        userType = user.userType
+        canEditAssets = user.canEditAssets
+        countries = user.countries
+        createdAt = user.createdAt
+        disabledAt = user.disabledAt
     }
 }

@@ -7,8 +7,9 @@ import InventoryStore
 
 extension AuditStation {
     struct Users: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Manage the users of the audit API (`serve`).",
-                                                        subcommands: [Create.self, List.self, Passwd.self, Disable.self, RotateKey.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Manage the users of the audit API (`serve`).",
+            subcommands: [Create.self, List.self, Passwd.self, Disable.self, RotateKey.self])
     }
 }
 
@@ -20,8 +21,9 @@ extension AuditStation.Users {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Option var email: String
-        @Flag(name: .customLong("password-stdin"),
-              help: "Read the password (at least 8 characters) from the first line of standard input; without it, it is asked for at the terminal.")
+        @Flag(
+            name: .customLong("password-stdin"),
+            help: "Read the password (at least 8 characters) from the first line of standard input; without it, it is asked for at the terminal.")
         var passwordStdin = false
         @Option var name: String
         @Option(help: "ADMIN, STAFF or CLIENT.") var type: UserType
@@ -35,12 +37,15 @@ extension AuditStation.Users {
                 let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
                 let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let user = try await AuditStation.Users.withStore(global, postgres) { store in
-                    try await UserDirectory(store: store).create(email: email, password: secret, name: name, type: type,
-                                                                 countries: codes, canEditAssets: canEditAssets)
+                    try await UserDirectory(store: store).create(
+                        email: email, password: secret, name: name, type: type,
+                        countries: codes, canEditAssets: canEditAssets)
                 }
                 if json { return try Terminal.json(user) }
                 let scope = user.countries.isEmpty ? "every country" : user.countries.joined(separator: ", ")
-                Terminal.line("Created user \(user.id): \(user.name) <\(user.email)>, \(user.userType.rawValue), audits \(scope)\(user.canEditAssets ? ", can edit assets" : "")")
+                Terminal.line(
+                    "Created user \(user.id): \(user.name) <\(user.email)>, \(user.userType.rawValue), audits \(scope)\(user.canEditAssets ? ", can edit assets" : "")"
+                )
             }
         }
     }
@@ -51,7 +56,9 @@ extension AuditStation.Users {
         static let configuration = CommandConfiguration(
             commandName: "rotate-key",
             abstract: "Replace the server's token-signing key; every user must log in again.",
-            discussion: "A running `serve` picks the new key up within a second. With $AUDIT_STATION_JWT_SECRET set, change that instead and restart the server.")
+            discussion:
+                "A running `serve` picks the new key up within a second. With $AUDIT_STATION_JWT_SECRET set, change that instead and restart the server."
+        )
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("jwt-key-file"), help: "The key file (default: <database>.jwt-key).") var jwtKeyFile: String?
 

@@ -25,8 +25,9 @@ struct AnyServerTests {
             #expect(station.login.user.name == "Jane Technician" && station.login.user.userType == .staff)
             #expect(station.login.user.countries.isEmpty && station.login.token.hasPrefix("1|"))
             await #expect(throws: InventoryError.self) {
-                _ = try await ConnectedStation.logIn(server: server.baseURL, email: "jane@example.com", password: "wrong", deviceName: "k",
-                                                     apiKey: nil, databasePath: TestServer.temporaryPath(), http: TestServer.http)
+                _ = try await ConnectedStation.logIn(
+                    server: server.baseURL, email: "jane@example.com", password: "wrong", deviceName: "k",
+                    apiKey: nil, databasePath: TestServer.temporaryPath(), http: TestServer.http)
             }
         }
     }
@@ -106,8 +107,9 @@ struct AnyServerTests {
         let offline = await station.audit.syncNow()
         #expect(offline.pushed == 0 && offline.remaining == 4)
         // Restarted while offline: the engine comes back from the local copy and the outbox.
-        let restarted = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1", timeout: .seconds(1),
-                                               path: station.path)
+        let restarted = try await Station.make(
+            server: server.baseURL, email: "jane@example.com", name: "kiosk-1", timeout: .seconds(1),
+            path: station.path)
         #expect(try await restarted.scan("A3").status == .alreadyScanned)
         #expect(try await restarted.scan("A4").status == .foundExpected)
 
@@ -124,7 +126,7 @@ struct AnyServerTests {
     @Test(arguments: [
         [Fault.dropAnswer, .dropAnswer],
         [Fault.error500, .reset],
-        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer],
+        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer]
     ])
     func lostAnswersCountEveryScanOnce(faults: [Fault]) async throws {
         try await SpecServer.with { server in
@@ -133,8 +135,9 @@ struct AnyServerTests {
             let audit = try await direct.audit.start(country: "SG", by: Self.actor)
             let proxy = try FaultProxy(upstreamPort: server.port, plan: faults)
             defer { proxy.stop() }
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1",
-                                                 via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
+            let station = try await Station.make(
+                server: server.baseURL, email: "jane@example.com", name: "kiosk-1",
+                via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
             for tag in ["A1", "A2", "A3", "A1", "M1", "UNKNOWN-1", "A5"] { _ = try await station.scan(tag) }
             let report = await station.audit.syncNow()
             #expect(report.remaining == 0 && report.rejected == 0)

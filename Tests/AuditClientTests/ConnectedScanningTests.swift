@@ -33,7 +33,9 @@ struct ConnectedScanningTests {
             #expect(status.pendingScans == 0 && status.syncedScans == 6 && status.lastSyncAt != nil)
             let summary = try await station.audit.end(auditID: audit.id, by: Actor(user: "kiosk", station: "kiosk-1"))
             #expect(summary.audit.isActive == false && summary.missing.count == 2)
-            await #expect(throws: InventoryError.auditEnded(audit.id)) { try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id)) }
+            await #expect(throws: InventoryError.auditEnded(audit.id)) {
+                try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id))
+            }
         }
     }
 

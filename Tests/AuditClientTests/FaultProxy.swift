@@ -31,8 +31,13 @@ final class FaultProxy: @unchecked Sendable {
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         listener = fd
@@ -40,7 +45,10 @@ final class FaultProxy: @unchecked Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
 
     static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
@@ -64,8 +72,14 @@ final class FaultProxy: @unchecked Sendable {
             if client < 0 { return }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: upstreamPort)
-            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            if connected != 0 { close(client); close(upstream); continue }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if connected != 0 {
+                close(client)
+                close(upstream)
+                continue
+            }
             let state = Connection(client: client, upstream: upstream)
             Thread { [self] in forwardRequests(state) }.start()
             Thread { [self] in forwardAnswers(state) }.start()
@@ -77,14 +91,18 @@ final class FaultProxy: @unchecked Sendable {
         let upstream: Int32
         let lock = NSLock()
         var fault: Fault = .pass
-        init(client: Int32, upstream: Int32) { self.client = client; self.upstream = upstream }
+        init(client: Int32, upstream: Int32) {
+            self.client = client
+            self.upstream = upstream
+        }
 
         func closeBoth(reset: Bool = false) {
             if reset {
                 var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
                 setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
             }
-            shutdown(client, Int32(SHUT_RDWR)); shutdown(upstream, Int32(SHUT_RDWR))
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(upstream, Int32(SHUT_RDWR))
         }
     }
 
@@ -92,7 +110,10 @@ final class FaultProxy: @unchecked Sendable {
 
     private func forwardRequests(_ connection: Connection) {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        defer { connection.closeBoth(); close(connection.client) }
+        defer {
+            connection.closeBoth()
+            close(connection.client)
+        }
         while true {
             let count = read(connection.client, &buffer, buffer.count)
             if count <= 0 { return }
@@ -101,10 +122,16 @@ final class FaultProxy: @unchecked Sendable {
                 let fault = nextFault()
                 connection.lock.withLock { connection.fault = fault }
                 switch fault {
-                case .reset: connection.closeBoth(reset: true); return
+                case .reset:
+                    connection.closeBoth(reset: true)
+                    return
                 case .error500:
                     let body = #"{"success":false,"error":"INTERNAL_ERROR","message":"injected"}"#
-                    Self.writeAll(connection.client, Array("HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+                    Self.writeAll(
+                        connection.client,
+                        Array(
+                            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
+                                .utf8))
                     continue
                 default: break
                 }
@@ -117,7 +144,10 @@ final class FaultProxy: @unchecked Sendable {
 
     private func forwardAnswers(_ connection: Connection) {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        defer { connection.closeBoth(); close(connection.upstream) }
+        defer {
+            connection.closeBoth()
+            close(connection.upstream)
+        }
         while true {
             let count = read(connection.upstream, &buffer, buffer.count)
             if count <= 0 { return }
@@ -127,7 +157,9 @@ final class FaultProxy: @unchecked Sendable {
                 return fault
             }
             switch fault {
-            case .dropAnswer: connection.closeBoth(); return
+            case .dropAnswer:
+                connection.closeBoth()
+                return
             case .delay(let seconds): Thread.sleep(forTimeInterval: seconds)
             default: break
             }

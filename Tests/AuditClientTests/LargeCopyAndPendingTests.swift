@@ -26,10 +26,13 @@ struct LargeCopyAndPendingTests {
             let second = try await Station.make(server, email: "big@example.com", name: "kiosk-2")
             try await second.audit.join(auditID: audit.id)
             let held = try await second.database.writer.read { db in
-                (expected: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected") ?? -1,
-                 notExpected: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected WHERE country <> 'SG' OR asset_tag NOT LIKE 'BIG%'") ?? -1,
-                 scanned: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected WHERE first_scan IS NOT NULL") ?? -1,
-                 unexpected: try String.fetchAll(db, sql: "SELECT key FROM replica_unexpected ORDER BY key"))
+                (
+                    expected: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected") ?? -1,
+                    notExpected: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected WHERE country <> 'SG' OR asset_tag NOT LIKE 'BIG%'")
+                        ?? -1,
+                    scanned: try Int.fetchOne(db, sql: "SELECT count(*) FROM replica_expected WHERE first_scan IS NOT NULL") ?? -1,
+                    unexpected: try String.fetchAll(db, sql: "SELECT key FROM replica_unexpected ORDER BY key")
+                )
             }
             #expect(held.expected == 20_000 && held.notExpected == 0 && held.scanned == 1)
             #expect(held.unexpected.count == 2 && held.unexpected.contains("id:NOPE-1"))
@@ -90,9 +93,10 @@ struct LargeCopyAndPendingTests {
     /// Assets written straight into the server's database: thousands in one transaction.
     static func insertAssets(_ server: TestServer, count: Int, prefix: String, country: String, status: String = "IN_STOCK") async throws {
         try await server.parts.database.writer.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO assets (asset_tag, serial_num, name, status, country, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO assets (asset_tag, serial_num, name, status, country, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
             let now = Date()
             for index in 0..<count {
                 try statement.execute(arguments: ["\(prefix)\(index)", "SN-\(prefix)\(index)", "Laptop \(index)", status, country, now, now])

@@ -14,7 +14,7 @@ struct LenientAnswerTests {
 
     @Test(arguments: [
         #"{"token":"2|abc","token_type":"Bearer","user":{"id":5,"name":"Jane","email":"jane@example.com","user_type":"standard"},"abilities":{"jobcards":["list"]}}"#,
-        #"{"success":true,"message":"OK","data":{"token":"2|abc","expires_at":null,"user":{"id":"5","name":"Jane","email":"jane@example.com","user_type":null,"countries":null},"abilities":null,"extra":[1,2]}}"#,
+        #"{"success":true,"message":"OK","data":{"token":"2|abc","expires_at":null,"user":{"id":"5","name":"Jane","email":"jane@example.com","user_type":null,"countries":null},"abilities":null,"extra":[1,2]}}"#
     ])
     func aLoginAnswerIsReadBareOrEnveloped(json: String) throws {
         let answer = try LoginAnswer.read(Data(json.utf8), server: "http://x", status: 200)
@@ -23,7 +23,8 @@ struct LenientAnswerTests {
     }
 
     @Test func ourLoginAnswerKeepsItsExpiryAndCountries() throws {
-        let json = #"{"success":true,"data":{"token":"a.b.c","token_type":"Bearer","expires_at":"2026-12-01T10:00:00Z","user":{"id":1,"name":"Ann","email":"a@x","user_type":"ADMIN","can_edit_assets":true,"countries":["SG"]},"abilities":{"assets":["edit"]}}}"#
+        let json =
+            #"{"success":true,"data":{"token":"a.b.c","token_type":"Bearer","expires_at":"2026-12-01T10:00:00Z","user":{"id":1,"name":"Ann","email":"a@x","user_type":"ADMIN","can_edit_assets":true,"countries":["SG"]},"abilities":{"assets":["edit"]}}}"#
         let answer = try LoginAnswer.read(Data(json.utf8), server: "http://x", status: 200)
         #expect(answer.expiresAt == ISOTime.parse("2026-12-01T10:00:00Z"))
         #expect(answer.user.userType == .admin && answer.user.canEditAssets && answer.user.countries == ["SG"])
@@ -35,7 +36,8 @@ struct LenientAnswerTests {
     }
 
     @Test func anAuditSessionInSeed004sShape() throws {
-        let json = #"{"id":"a1","country":"sg","total_assets":4,"scanned_count":1,"unexpected_count":2,"completion_percentage":25,"started_at":"2026-05-12T10:30:00Z","started_by":7,"is_active":true,"team":{"id":3}}"#
+        let json =
+            #"{"id":"a1","country":"sg","total_assets":4,"scanned_count":1,"unexpected_count":2,"completion_percentage":25,"started_at":"2026-05-12T10:30:00Z","started_by":7,"is_active":true,"team":{"id":3}}"#
         let session = try Self.decode(Lenient<AuditSession>.self, json).value
         #expect(session.country == "SG" && session.startedBy == "7" && session.missingCount == 3 && session.isActive)
         let status = try Self.decode(WireStatus.self, #"{"active":true,"audit":\#(json)}"#)
@@ -46,19 +48,24 @@ struct LenientAnswerTests {
 
     @Test func anEnvelopeWithoutSuccessStillGivesItsData() throws {
         let client = APIClient(baseURL: "http://127.0.0.1:1")
-        let body = #"{"data":{"active":true,"audit":{"id":"a1","country":"SG","total_assets":1,"scanned_count":0,"unexpected_count":0,"started_at":"2026-05-12T10:30:00Z","started_by":"Ann"}}}"#
+        let body =
+            #"{"data":{"active":true,"audit":{"id":"a1","country":"SG","total_assets":1,"scanned_count":0,"unexpected_count":0,"started_at":"2026-05-12T10:30:00Z","started_by":"Ann"}}}"#
         #expect(try client.decode(WireStatus.self, Data(body.utf8), status: 200).audits.map(\.id) == ["a1"])
     }
 
     @Test func aScanAnswerWithoutOurFields() throws {
-        let json = #"{"status":"unexpected","message":"Unexpected","asset":{"id":9,"asset_tag":"M1","serial_num":null,"name":"Laptop","model":null,"status":"in_use","location":null,"company":null},"progress":{"total_assets":5,"scanned_count":1,"unexpected_count":1,"completion_percentage":20}}"#
+        let json =
+            #"{"status":"unexpected","message":"Unexpected","asset":{"id":9,"asset_tag":"M1","serial_num":null,"name":"Laptop","model":null,"status":"in_use","location":null,"company":null},"progress":{"total_assets":5,"scanned_count":1,"unexpected_count":1,"completion_percentage":20}}"#
         let answer = try Self.decode(Lenient<ScanResult>.self, json).value
         #expect(answer.status == .unexpected && answer.asset?.id == 9 && answer.asset?.status == .inStock)
         #expect(answer.givesProgress && answer.progress == AuditProgress(totalAssets: 5, scannedCount: 1, unexpectedCount: 1))
     }
 
     @Test func aPageWhoseArrayIsNamedOtherwise() throws {
-        let page = try Self.decode(WirePage<WireAuditAsset>.self, #"{"data":[{"id":null,"asset_tag":null,"identifier":"X","reason":"unknown"}],"pagination":{"page":1,"per_page":100,"total":1,"last_page":1}}"#)
+        let page = try Self.decode(
+            WirePage<WireAuditAsset>.self,
+            #"{"data":[{"id":null,"asset_tag":null,"identifier":"X","reason":"unknown"}],"pagination":{"page":1,"per_page":100,"total":1,"last_page":1}}"#
+        )
         #expect(page.items.count == 1 && page.items[0].asset.id == nil && page.items[0].asset.reason == .unknown && !page.items[0].hasOutcome)
     }
 
@@ -66,8 +73,10 @@ struct LenientAnswerTests {
         (409, #"{"success":false,"error":"AUDIT_ENDED","message":"Not found: anything"}"#, InventoryError.auditEnded("?")),
         (404, #"{"success":false,"error":"SOMETHING_ELSE","message":"Audit ended"}"#, InventoryError.notFound("Audit ended")),
         (403, #"{"error":"forbidden"}"#, InventoryError.forbidden("HTTP 403 from /p")),
-        (422, #"{"message":"The given data was invalid.","errors":{"identifier":["is required"]}}"#,
-         InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))),
+        (
+            422, #"{"message":"The given data was invalid.","errors":{"identifier":["is required"]}}"#,
+            InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))
+        )
     ])
     func theErrorComesFromTheCodeThenTheStatus(status: Int, body: String, expected: InventoryError) {
         let client = APIClient(baseURL: "http://127.0.0.1:1")

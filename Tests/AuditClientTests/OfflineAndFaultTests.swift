@@ -50,8 +50,9 @@ struct OfflineAndFaultTests {
             defer { proxy.stop() }
             let direct = try await Station.make(server, email: "batch@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "batch", station: "kiosk-1"))
-            let station = try await Station.make(server, email: "batch@example.com", name: "kiosk-1",
-                                                 via: "http://127.0.0.1:\(proxy.port)", path: direct.path, autoSync: false)
+            let station = try await Station.make(
+                server, email: "batch@example.com", name: "kiosk-1",
+                via: "http://127.0.0.1:\(proxy.port)", path: direct.path, autoSync: false)
             for index in 1...1_200 { _ = try await station.scan("B\(index)") }
             let before = proxy.applied.count
             let report = await station.audit.syncNow()
@@ -69,7 +70,7 @@ struct OfflineAndFaultTests {
         [Fault.reset],
         [Fault.dropAnswer, .dropAnswer],
         [Fault.delay(1.5)],
-        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer],
+        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer]
     ])
     func everyScanCountsOnceThroughFailuresAndLostAnswers(faults: [Fault]) async throws {
         try await TestServer.with { server in
@@ -79,8 +80,9 @@ struct OfflineAndFaultTests {
             defer { proxy.stop() }
             let direct = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
-            let station = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1",
-                                                 via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
+            let station = try await Station.make(
+                server, email: "faulty@example.com", name: "kiosk-1",
+                via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
             // Pushed two at a time, so the faults fall on several batch calls, not one.
             let identifiers = (1...6).map { "T\($0)" } + ["T1", "UNKNOWN-1"]
             var report = SyncReport()

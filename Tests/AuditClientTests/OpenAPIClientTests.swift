@@ -16,7 +16,8 @@ struct OpenAPIClientTests {
 
     /// How the client reads the answer of each target, as its calls do.
     static func readers() -> [(target: String, read: @Sendable (Data) throws -> Void)] {
-        func enveloped<T: Decodable & Sendable>(_ type: T.Type, check: @escaping @Sendable (T) -> Void = { _ in }) -> @Sendable (Data) throws -> Void {
+        func enveloped<T: Decodable & Sendable>(_ type: T.Type, check: @escaping @Sendable (T) -> Void = { _ in }) -> @Sendable (Data) throws -> Void
+        {
             { data in check(try client.decode(T.self, data, status: 200)) }
         }
         let login: @Sendable (Data) throws -> Void = { data in
@@ -35,10 +36,19 @@ struct OpenAPIClientTests {
             ("GET /api/v1/audit/countries 200", enveloped(Lenient<CountriesResponse>.self) { #expect($0.value.countries.count == 1) }),
             ("POST /api/v1/audit/start 201", enveloped(Lenient<AuditResponse>.self, check: session)),
             ("GET /api/v1/audit/{audit_id} 200", enveloped(Lenient<AuditResponse>.self, check: session)),
-            ("POST /api/v1/audit/scan 200", enveloped(Lenient<ScanResult>.self) { #expect($0.value.status == .foundExpected && $0.value.progress.totalAssets == 1) }),
+            (
+                "POST /api/v1/audit/scan 200",
+                enveloped(Lenient<ScanResult>.self) { #expect($0.value.status == .foundExpected && $0.value.progress.totalAssets == 1) }
+            ),
             ("POST /api/v1/audit/scans 200", enveloped(Lenient<BatchScanResponse>.self) { #expect($0.value.results.count == 1) }),
-            ("POST /api/v1/audit/end 200", enveloped(Lenient<EndResponse>.self) { #expect($0.value.summary.audit.id == "text" && !$0.value.summary.audit.isActive) }),
-            ("GET /api/v1/audit/details/{list} 200", enveloped(WirePage<WireAuditAsset>.self) { #expect($0.items.count == 1 && $0.pagination.total == 1) }),
+            (
+                "POST /api/v1/audit/end 200",
+                enveloped(Lenient<EndResponse>.self) { #expect($0.value.summary.audit.id == "text" && !$0.value.summary.audit.isActive) }
+            ),
+            (
+                "GET /api/v1/audit/details/{list} 200",
+                enveloped(WirePage<WireAuditAsset>.self) { #expect($0.items.count == 1 && $0.pagination.total == 1) }
+            ),
             ("GET /api/v1/audit/history 200", enveloped(WirePage<Lenient<AuditSession>>.self) { #expect($0.items.count == 1) }),
             ("GET /api/v2/assets 200", enveloped(ListResponse<Asset>.self) { #expect($0.items.count == 1 && $0.key == "assets") }),
             ("POST /api/v2/assets 201", enveloped(Asset.self, check: asset)),
@@ -60,12 +70,15 @@ struct OpenAPIClientTests {
             ("GET /api/v2/customers/{id} 200", enveloped(Customer.self, check: customer)),
             ("PUT /api/v2/customers/{id} 200", enveloped(Customer.self, check: customer)),
             ("DELETE /api/v2/customers/{id} 200", enveloped(Empty.self)),
-            ("#/components/schemas/Failure", { data in
-                let failure = try JSONDecoder.auditStation().decode(WireFailure.self, from: data)
-                #expect(failure.error == "VALIDATION_ERROR" && failure.message == "text")
-                let error = client.failure(status: 422, data: data, path: Routes.auditScan)
-                if case .unavailable = error { Issue.record("an error envelope read as no answer: \(error)") }
-            }),
+            (
+                "#/components/schemas/Failure",
+                { data in
+                    let failure = try JSONDecoder.auditStation().decode(WireFailure.self, from: data)
+                    #expect(failure.error == "VALIDATION_ERROR" && failure.message == "text")
+                    let error = client.failure(status: 422, data: data, path: Routes.auditScan)
+                    if case .unavailable = error { Issue.record("an error envelope read as no answer: \(error)") }
+                }
+            )
         ]
     }
 
@@ -85,14 +98,17 @@ struct OpenAPIClientTests {
 
     @Test func everyBodyTheClientSendsMatchesItsRequestSchemaExactly() async throws {
         let time = ISOTime.parse("2026-05-12T10:30:00Z") ?? Date()
-        let entry = OutboxEntry(scanID: "s-1", auditID: "a-1", identifier: "SG-1", source: .camera, station: "Dock 1", user: "sam",
-                                scannedAt: time, localStatus: .foundExpected, localMessage: "Found", addsScanned: true, addsUnexpected: false)
-        let asset = AssetInput(assetTag: "T-1", serialNum: "S-1", name: "Laptop", model: "X1", status: "DEPLOYED", condition: "GOOD",
-                               manufacturer: "Lenovo", assetType: "laptop", cpuType: "i7", cpuCores: "8", memory: "16GB", harddrive: "1TB",
-                               country: "SG", location: "Shelf", company: "Acme", customerId: 3, notes: "n", techNotes: "t",
-                               isErased: false, hasKeyboard: true, hasCharger: true)
-        let accessory = AccessoryInput(name: "Mouse", category: "Input", manufacturer: "Logi", modelNo: "M1", totalQuantity: 3,
-                                       country: "SG", notes: "n", imageUrl: "https://example.com/m.png", companyId: 7)
+        let entry = OutboxEntry(
+            scanID: "s-1", auditID: "a-1", identifier: "SG-1", source: .camera, station: "Dock 1", user: "sam",
+            scannedAt: time, localStatus: .foundExpected, localMessage: "Found", addsScanned: true, addsUnexpected: false)
+        let asset = AssetInput(
+            assetTag: "T-1", serialNum: "S-1", name: "Laptop", model: "X1", status: "DEPLOYED", condition: "GOOD",
+            manufacturer: "Lenovo", assetType: "laptop", cpuType: "i7", cpuCores: "8", memory: "16GB", harddrive: "1TB",
+            country: "SG", location: "Shelf", company: "Acme", customerId: 3, notes: "n", techNotes: "t",
+            isErased: false, hasKeyboard: true, hasCharger: true)
+        let accessory = AccessoryInput(
+            name: "Mouse", category: "Input", manufacturer: "Logi", modelNo: "M1", totalQuantity: 3,
+            country: "SG", notes: "n", imageUrl: "https://example.com/m.png", companyId: 7)
         let customer = CustomerInput(name: "Ann", contactNumber: "+65 1", address: "1 Road", country: "SG", email: "a@example.com", companyId: 7)
         let movement = MovementBody(AccessoryMovement(customerId: 3, quantity: 2, condition: "GOOD", notes: "n"))
         let sent: [(String, any Encodable & Sendable)] = [
@@ -111,15 +127,17 @@ struct OpenAPIClientTests {
             ("POST /api/v2/accessories/{id}/checkout", movement),
             ("POST /api/v2/accessories/{id}/checkin", movement),
             ("POST /api/v2/customers", customer),
-            ("PUT /api/v2/customers/{id}", customer),
+            ("PUT /api/v2/customers/{id}", customer)
         ]
         let cases = try sent.map { operation, body in
             let data = try JSONEncoder.auditStation().encode(body)
-            return OpenAPICheck.Case(label: "\(operation) with \(type(of: body))", target: "\(operation) request",
-                                     body: try #require(JSONValue.parse(data)), strict: true)
+            return OpenAPICheck.Case(
+                label: "\(operation) with \(type(of: body))", target: "\(operation) request",
+                body: try #require(JSONValue.parse(data)), strict: true)
         }
         let problems = try await OpenAPICheck.validate(cases)
-        #expect(problems.isEmpty, "bodies the client sends that openapi.yaml does not describe:\n\(problems.map(\.description).joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty, "bodies the client sends that openapi.yaml does not describe:\n\(problems.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func theQueryParametersTheClientSendsAreDocumented() async throws {

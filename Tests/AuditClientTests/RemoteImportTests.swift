@@ -32,7 +32,10 @@ struct RemoteImportTests {
             let error = try await #require(throws: InventoryError.self) {
                 _ = try await assets.importAssets(csv: Self.blocks(again, size: 5)) { _ in }
             }
-            guard case .invalid(let problems) = error else { Issue.record("\(error)"); return }
+            guard case .invalid(let problems) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(problems.fields == ["line 6": ["asset_tag 'R-5' is already in the inventory"]])
             #expect(try await assets.find(identifier: "X-1") == nil)
         }

@@ -36,7 +36,9 @@ extension SpecAudits {
         guard let token = call.token, tokens.contains(token) else { throw SpecFailure(401, "UNAUTHORIZED", "Unauthenticated.") }
         let data: Any
         switch call.route {
-        case "/api/v1/auth/logout": tokens.remove(token); data = [String: Any]()
+        case "/api/v1/auth/logout":
+            tokens.remove(token)
+            data = [String: Any]()
         case "/api/v1/audit/status": data = status(country: call.query["country"])
         case "/api/v1/audit/countries": data = countries()
         case "/api/v1/audit/start": data = try start(country: body["country"] as? String ?? "")
@@ -62,22 +64,24 @@ extension SpecAudits {
         guard password == Self.password else { throw SpecFailure(401, "UNAUTHORIZED", "These credentials do not match our records.") }
         let token = "\(tokens.count + 1)|\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))"
         tokens.insert(token)
-        return ["token": token, "token_type": "Bearer",
-                "user": ["id": 5, "name": "Jane Technician", "email": email, "user_type": "standard"],
-                "abilities": ["audit": ["list", "view", "start", "scan", "end"], "assets": ["list", "view"]]]
+        return [
+            "token": token, "token_type": "Bearer",
+            "user": ["id": 5, "name": "Jane Technician", "email": email, "user_type": "standard"],
+            "abilities": ["audit": ["list", "view", "start", "scan", "end"], "assets": ["list", "view"]]
+        ]
     }
 
     static let bodyFields: [String: Set<String>] = [
         "/api/v1/auth/login": ["email", "password", "device_name"],
         "/api/v1/audit/start": ["country"],
         "/api/v1/audit/scan": ["identifier", "audit_id", "scan_id", "source", "scanned_at", "device_name"],
-        "/api/v1/audit/end": ["audit_id"],
+        "/api/v1/audit/end": ["audit_id"]
     ]
 
     static let queryNames: [String: Set<String>] = [
         "/api/v1/audit/status": ["country"],
         "/api/v1/audit/details/{list}": ["search", "page", "per_page"],
-        "/api/v1/audit/history": ["country", "page", "per_page"],
+        "/api/v1/audit/history": ["country", "page", "per_page"]
     ]
 
     static func fields(_ body: Data, allowed: Set<String>) throws(SpecFailure) -> [String: Any] {

@@ -4,9 +4,20 @@ import Foundation
 /// answers of SPEC's audit calls in the shapes of seed 004 (no `missing_count` in a scan's
 /// progress, `started_by` a user id, no first scan or ids in a scan answer) and nothing more.
 actor SpecAudits {
-    struct Asset { var id: Int; var tag: String; var serial: String; var name: String; var country: String; var status: String }
+    struct Asset {
+        var id: Int
+        var tag: String
+        var serial: String
+        var name: String
+        var country: String
+        var status: String
+    }
     struct Audit {
-        var id: String; var country: String; var expected: [Int]; var startedAt: Date; var endedAt: Date?
+        var id: String
+        var country: String
+        var expected: [Int]
+        var startedAt: Date
+        var endedAt: Date?
         var scanned: [Int: Date] = [:]
         /// key → (asset id, identifier, reason), in the order first scanned.
         var unexpected: [(key: String, asset: Int?, identifier: String, reason: String)] = []
@@ -31,12 +42,14 @@ actor SpecAudits {
 
     func session(_ audit: Audit) -> [String: Any] {
         let total = audit.expected.count, scanned = audit.scanned.count
-        return ["id": audit.id, "country": audit.country, "total_assets": total, "scanned_count": scanned,
-                "missing_count": total - scanned, "unexpected_count": audit.unexpected.count,
-                "completion_percentage": total == 0 ? 100.0 : Double(scanned * 10_000 / total) / 100,
-                "started_at": ISO8601DateFormatter().string(from: audit.startedAt), "started_by": 7,
-                "ended_at": audit.endedAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
-                "is_active": audit.endedAt == nil, "links": ["self": "/api/v1/audit/status"]]
+        return [
+            "id": audit.id, "country": audit.country, "total_assets": total, "scanned_count": scanned,
+            "missing_count": total - scanned, "unexpected_count": audit.unexpected.count,
+            "completion_percentage": total == 0 ? 100.0 : Double(scanned * 10_000 / total) / 100,
+            "started_at": ISO8601DateFormatter().string(from: audit.startedAt), "started_by": 7,
+            "ended_at": audit.endedAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
+            "is_active": audit.endedAt == nil, "links": ["self": "/api/v1/audit/status"]
+        ]
     }
 
     func status(country: String?) -> [String: Any] {
@@ -80,7 +93,9 @@ actor SpecAudits {
             message = status == "found_expected" ? "Found \(asset.tag)" : "Already scanned: \(asset.tag)"
         } else {
             let key = match.map { "asset:\($0.id)" } ?? "id:\(identifier)"
-            let reason = match.map { $0.country != audit.country ? "other_country" : Self.retired($0.status) ? $0.status.lowercased() : "not_in_expected_set" } ?? "unknown"
+            let reason =
+                match.map { $0.country != audit.country ? "other_country" : Self.retired($0.status) ? $0.status.lowercased() : "not_in_expected_set" }
+                ?? "unknown"
             if !audit.unexpected.contains(where: { $0.key == key }) {
                 audit.unexpected.append((key, match?.id, identifier, reason))
             }
@@ -92,8 +107,10 @@ actor SpecAudits {
         let numbers = session(audit)
         let answer: [String: Any] = [
             "status": status, "message": message, "asset": match.map(Self.brief) ?? NSNull(),
-            "progress": ["total_assets": numbers["total_assets"]!, "scanned_count": numbers["scanned_count"]!,
-                         "unexpected_count": numbers["unexpected_count"]!, "completion_percentage": numbers["completion_percentage"]!],
+            "progress": [
+                "total_assets": numbers["total_assets"]!, "scanned_count": numbers["scanned_count"]!,
+                "unexpected_count": numbers["unexpected_count"]!, "completion_percentage": numbers["completion_percentage"]!
+            ]
         ]
         if let scanID { answers[scanID] = answer }
         return answer
@@ -141,12 +158,18 @@ actor SpecAudits {
     static func retired(_ status: String) -> Bool { status == "ARCHIVED" || status == "DISPOSED" }
 
     static func brief(_ asset: Asset) -> [String: Any] {
-        ["id": asset.id, "asset_tag": asset.tag, "serial_num": asset.serial, "name": asset.name, "model": NSNull(),
-         "status": asset.status, "location": NSNull(), "company": NSNull()]
+        [
+            "id": asset.id, "asset_tag": asset.tag, "serial_num": asset.serial, "name": asset.name, "model": NSNull(),
+            "status": asset.status, "location": NSNull(), "company": NSNull()
+        ]
     }
 
-    static var nullAsset: [String: Any] { ["id": NSNull(), "asset_tag": NSNull(), "serial_num": NSNull(), "name": NSNull(),
-                                           "model": NSNull(), "status": NSNull(), "location": NSNull(), "company": NSNull()] }
+    static var nullAsset: [String: Any] {
+        [
+            "id": NSNull(), "asset_tag": NSNull(), "serial_num": NSNull(), "name": NSNull(),
+            "model": NSNull(), "status": NSNull(), "location": NSNull(), "company": NSNull()
+        ]
+    }
 }
 
 /// A refusal in SPEC's failure envelope.
@@ -154,5 +177,9 @@ struct SpecFailure: Error {
     var status: Int
     var code: String
     var message: String
-    init(_ status: Int, _ code: String, _ message: String) { self.status = status; self.code = code; self.message = message }
+    init(_ status: Int, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
 }

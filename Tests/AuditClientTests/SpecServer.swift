@@ -13,7 +13,9 @@ final class SpecServer: Sendable {
     private let task: Task<Void, any Error>
 
     private init(port: Int, audits: SpecAudits, task: Task<Void, any Error>) {
-        self.port = port; self.audits = audits; self.task = task
+        self.port = port
+        self.audits = audits
+        self.task = task
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -22,7 +24,7 @@ final class SpecServer: Sendable {
         (.post, "/api/v1/auth/login"), (.post, "/api/v1/auth/logout"),
         (.get, "/api/v1/audit/status"), (.get, "/api/v1/audit/countries"), (.post, "/api/v1/audit/start"),
         (.post, "/api/v1/audit/scan"), (.post, "/api/v1/audit/end"), (.get, "/api/v1/audit/details/{list}"),
-        (.get, "/api/v1/audit/history"),
+        (.get, "/api/v1/audit/history")
     ]
 
     /// Starts on `port` (0: any free port) over `audits`.
@@ -36,18 +38,21 @@ final class SpecServer: Sendable {
                     query[String(name)] = String(value).removingPercentEncoding ?? String(value)
                 }
                 let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-                let call = SpecCall(method: method.rawValue, route: route, list: context.parameters.get("list"), query: query,
-                                    body: Data(body.readableBytesView), token: bearer)
+                let call = SpecCall(
+                    method: method.rawValue, route: route, list: context.parameters.get("list"), query: query,
+                    body: Data(body.readableBytesView), token: bearer)
                 let (status, data) = await audits.handle(call)
-                return Response(status: .init(code: status), headers: [.contentType: "application/json"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                return Response(
+                    status: .init(code: status), headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
             }
         }
         var logger = Logger(label: "spec-server")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? port) }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? port) }, logger: logger)
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw SpecServerError("the SPEC-only server did not start") }

@@ -17,24 +17,32 @@ struct Station {
 
     /// Logs in at `server` and talks to `via` (a proxy), or to the server itself.
     /// `autoSync` off: only `syncNow` pushes, so a test knows what each push carries.
-    static func make(_ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
-                     path: String? = nil, autoSync: Bool = false) async throws -> Station {
+    static func make(
+        _ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
+        path: String? = nil, autoSync: Bool = false
+    ) async throws -> Station {
         try await make(server: server.baseURL, email: email, name: name, via: url, timeout: timeout, path: path, autoSync: autoSync)
     }
 
     /// The same at any server's address (the SPEC-only server of these tests).
-    static func make(server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
-                     path: String? = nil, autoSync: Bool = false) async throws -> Station {
+    static func make(
+        server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
+        path: String? = nil, autoSync: Bool = false
+    ) async throws -> Station {
         let path = path ?? TestServer.temporaryPath().replacingOccurrences(of: "server.sqlite", with: "station.sqlite")
         let login: StationLogin
-        if let saved = try StationLogin.load(databasePath: path) { login = saved } else {
-            login = try await ConnectedStation.logIn(server: server, email: email, password: "secret-pass", deviceName: name,
-                                                     apiKey: nil, databasePath: path, http: TestServer.http)
+        if let saved = try StationLogin.load(databasePath: path) {
+            login = saved
+        } else {
+            login = try await ConnectedStation.logIn(
+                server: server, email: email, password: "secret-pass", deviceName: name,
+                apiKey: nil, databasePath: path, http: TestServer.http)
         }
         let database = try AppDatabase(path: path)
         let client = APIClient(baseURL: url ?? login.server, token: login.token, http: TestServer.http, timeout: timeout)
-        let audit = try ConnectedAuditService(client: client, database: database, actor: Actor(user: login.user.name, station: name),
-                                              policy: fastPolicy, autoSync: autoSync)
+        let audit = try ConnectedAuditService(
+            client: client, database: database, actor: Actor(user: login.user.name, station: name),
+            policy: fastPolicy, autoSync: autoSync)
         return Station(path: path, database: database, audit: audit, login: login)
     }
 

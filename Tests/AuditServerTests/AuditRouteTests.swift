@@ -23,7 +23,8 @@ struct AuditRouteTests {
 
             func scan(_ identifier: String, scanID: String? = nil) async throws -> TestServer.Answer {
                 let id = scanID.map { #", "scan_id": "\#($0)""# } ?? ""
-                return try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier": "\#(identifier)"\#(id), "device_name": "kiosk-2"}"#, token: token)
+                return try await server.call(
+                    "POST", "/api/v1/audit/scan", json: #"{"identifier": "\#(identifier)"\#(id), "device_name": "kiosk-2"}"#, token: token)
             }
             #expect(try await scan("A1", scanID: "s-1").data?["status"] as? String == "found_expected")
             let repeatScan = try await scan("A1", scanID: "s-1")
@@ -123,7 +124,9 @@ struct AuditRouteTests {
         }
     }
 
-    @Test("The scan trail lists every scan in order with who, where, how and the outcome; the summary counts per station and user", arguments: Backend.allCases)
+    @Test(
+        "The scan trail lists every scan in order with who, where, how and the outcome; the summary counts per station and user",
+        arguments: Backend.allCases)
     func theScanTrailAndTallies(backend: Backend) async throws {
         try await TestServer.routes(backend) { server in
             let ann = try await server.user("ann@example.com")
@@ -131,9 +134,13 @@ struct AuditRouteTests {
             try await server.seed([("A1", "SG"), ("A2", "SG")])
             let start = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: ann)
             let auditID = try #require((start.data?["audit"] as? [String: Any])?["id"] as? String)
-            for (identifier, token, device, source) in [("A1", ann, "dock-1", "camera"), ("A1", bob, "dock-2", "manual"),
-                                                        ("X9", bob, "dock-2", "manual"), ("A2", bob, "dock-2", "image")] {
-                _ = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"\#(identifier)","device_name":"\#(device)","source":"\#(source)"}"#, token: token)
+            for (identifier, token, device, source) in [
+                ("A1", ann, "dock-1", "camera"), ("A1", bob, "dock-2", "manual"),
+                ("X9", bob, "dock-2", "manual"), ("A2", bob, "dock-2", "image")
+            ] {
+                _ = try await server.call(
+                    "POST", "/api/v1/audit/scan", json: #"{"identifier":"\#(identifier)","device_name":"\#(device)","source":"\#(source)"}"#,
+                    token: token)
             }
             let page = try await server.call("GET", "/api/v1/audit/\(auditID)/scans?per_page=3", token: ann)
             let scans = try #require(page.data?["scans"] as? [[String: Any]])

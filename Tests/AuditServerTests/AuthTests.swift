@@ -9,9 +9,11 @@ import Testing
 struct AuthTests {
     @Test(arguments: Backend.allCases) func loginReturnsABearerTokenTheUserAndAbilities(backend: Backend) async throws {
         try await TestServer.routes(backend) { server in
-            _ = try await server.parts.users.create(email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
-                                                    countries: ["sg"], canEditAssets: false)
-            let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
+            _ = try await server.parts.users.create(
+                email: "ann@example.com", password: "correct horse", name: "Ann", type: .staff,
+                countries: ["sg"], canEditAssets: false)
+            let answer = try await server.call(
+                "POST", "/api/v1/auth/login", json: #"{"email":"ann@example.com","password":"correct horse","device_name":"kiosk 1"}"#)
             #expect(answer.status == 200)
             #expect(answer.body["success"] as? Bool == true)
             let data = try #require(answer.data)
@@ -33,8 +35,10 @@ struct AuthTests {
     @Test(arguments: Backend.allCases) func aWrongPasswordOrUnknownEmailIs401WithTheEnvelope(backend: Backend) async throws {
         try await TestServer.routes(backend) { server in
             _ = try await server.user("bob@example.com")
-            for body in [#"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
-                         #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#] {
+            for body in [
+                #"{"email":"bob@example.com","password":"wrong-pass","device_name":"x"}"#,
+                #"{"email":"nobody@example.com","password":"secret-pass","device_name":"x"}"#
+            ] {
                 let answer = try await server.call("POST", "/api/v1/auth/login", json: body)
                 #expect(answer.status == 401)
                 #expect(answer.body["success"] as? Bool == false)
@@ -83,12 +87,16 @@ struct AuthTests {
     func healthReportsTheDatabase() async throws {
         let settings = ServerSettings(host: "127.0.0.1", port: 0)
         var backend = ServerBackend.sqlite(try AppDatabase(path: TestServer.temporaryPath()))
-        let reachable = try await TestServer.with(parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
-                                                  settings: settings) { try await $0.call("GET", "/health") }
+        let reachable = try await TestServer.with(
+            parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
+            settings: settings
+        ) { try await $0.call("GET", "/health") }
         #expect(reachable.status == 200 && reachable.data?["database"] as? String == "reachable", "\(reachable.text)")
         backend.ping = { throw InventoryError.storage("connection refused") }
-        let down = try await TestServer.with(parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
-                                             settings: settings) { try await $0.call("GET", "/health") }
+        let down = try await TestServer.with(
+            parts: try await ServerParts(backend: backend, settings: settings, bcryptCost: 4),
+            settings: settings
+        ) { try await $0.call("GET", "/health") }
         #expect(down.status == 503 && down.error == "UNAVAILABLE", "\(down.text)")
         #expect(!down.text.contains("connection refused"), "the cause is logged, not told")
     }

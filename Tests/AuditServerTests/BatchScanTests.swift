@@ -24,12 +24,14 @@ struct BatchScanTests {
             let first = try await server.call("POST", "/api/v1/audit/scans", json: body, token: token)
             #expect(first.status == 200, "\(first.text)")
             let answers = results(first)
-            #expect(answers.map { ($0["data"] as? [String: Any])?["status"] as? String ?? $0["error"] as? String }
+            #expect(
+                answers.map { ($0["data"] as? [String: Any])?["status"] as? String ?? $0["error"] as? String }
                     == ["found_expected", "found_expected", "already_scanned", "unknown", "VALIDATION_ERROR", "found_expected"])
             #expect(answers.map { $0["scan_id"] as? String } == ["s1", "s2", "s3", "s4", "s5", "s1"])
             #expect(answers[4]["status"] as? Int == 422 && answers[4]["success"] as? Bool == false)
             let again = try await server.call("POST", "/api/v1/audit/scans", json: body, token: token)
-            #expect(results(again).map { ($0["data"] as? [String: Any])?["status"] as? String ?? $0["error"] as? String }
+            #expect(
+                results(again).map { ($0["data"] as? [String: Any])?["status"] as? String ?? $0["error"] as? String }
                     == ["found_expected", "found_expected", "already_scanned", "unknown", "VALIDATION_ERROR", "found_expected"])
             let status = try await server.call("GET", "/api/v1/audit/status", token: token)
             let audit = try #require(status.data?["audit"] as? [String: Any])
@@ -49,8 +51,10 @@ struct BatchScanTests {
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: admin)
             let my = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
             let myID = try #require((my.data?["audit"] as? [String: Any])?["id"] as? String)
-            let sg = try #require(((try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)).data?["audit"] as? [String: Any])?["id"] as? String)
-            let mixed = #"{"scans":[{"identifier":"M1","scan_id":"m1","audit_id":"\#(myID)"},{"identifier":"A1","scan_id":"a1","audit_id":"\#(sg)"}]}"#
+            let sg = try #require(
+                ((try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)).data?["audit"] as? [String: Any])?["id"] as? String)
+            let mixed =
+                #"{"scans":[{"identifier":"M1","scan_id":"m1","audit_id":"\#(myID)"},{"identifier":"A1","scan_id":"a1","audit_id":"\#(sg)"}]}"#
             let answer = try await server.call("POST", "/api/v1/audit/scans", json: mixed, token: staff)
             let answers = results(answer)
             #expect(answers.first?["status"] as? Int == 403 && answers.first?["error"] as? String == "FORBIDDEN")

@@ -5,7 +5,8 @@ import Testing
 @Suite("Devices: GET /api/v1/devices and register-push-token")
 struct DeviceTests {
     private func login(_ server: TestServer, _ email: String, device: String) async throws -> String {
-        let answer = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"secret-pass","device_name":"\#(device)"}"#)
+        let answer = try await server.call(
+            "POST", "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"secret-pass","device_name":"\#(device)"}"#)
         return try #require(answer.data?["token"] as? String, "\(answer.text)")
     }
 
@@ -32,7 +33,8 @@ struct DeviceTests {
             #expect(try await server.call("POST", "/api/v1/devices/register-push-token", json: push, token: sam).status == 200)
             let after = try await server.call("GET", "/api/v1/devices", token: sam)
             #expect((after.data?["devices"] as? [[String: Any]])?.contains { $0["platform"] as? String == "android" } == true)
-            let bad = try await server.call("POST", "/api/v1/devices/register-push-token", json: #"{"token":"","device_name":"x","platform":"toaster"}"#, token: sam)
+            let bad = try await server.call(
+                "POST", "/api/v1/devices/register-push-token", json: #"{"token":"","device_name":"x","platform":"toaster"}"#, token: sam)
             #expect(bad.status == 422 && (bad.body["errors"] as? [String: Any])?.keys.sorted() == ["platform", "token"])
         }
     }

@@ -41,7 +41,9 @@ struct OpenAPISchemaTests {
             .init(label: "status", target: "#/components/schemas/ScanStatus", body: .string("found")),
             .init(label: "time", target: "#/components/schemas/DateTime", body: .string("12 May 2026")),
             .init(label: "envelope", target: "GET /api/v2/assets/{id} 200", body: .object(["success": .bool(true), "data": .array([])])),
-            .init(label: "strict", target: "POST /api/v1/audit/start request", body: .object(["country": .string("SG"), "user": .string("x")]), strict: true),
+            .init(
+                label: "strict", target: "POST /api/v1/audit/start request", body: .object(["country": .string("SG"), "user": .string("x")]),
+                strict: true)
         ]
         let problems = try await OpenAPICheck.validate(cases)
         #expect(problems.map(\.label) == cases.map(\.label))
@@ -56,13 +58,18 @@ final class SchemaCalls: @unchecked Sendable {
     private(set) var cases: [OpenAPICheck.Case] = []
     private(set) var called: Set<String> = []
 
-    init(server: TestServer, operations: [OpenAPICheck.Operation]) { self.server = server; self.operations = operations }
+    init(server: TestServer, operations: [OpenAPICheck.Operation]) {
+        self.server = server
+        self.operations = operations
+    }
 
     /// Calls `operation` (`METHOD /template`) at `path` (the template with its values), expects
     /// `status`, and keeps the answer.
     @discardableResult
-    func call(_ operation: String, _ path: String? = nil, json: String? = nil, token: String?, expect status: Int,
-              sourceLocation: SourceLocation = #_sourceLocation) async throws -> TestServer.Answer {
+    func call(
+        _ operation: String, _ path: String? = nil, json: String? = nil, token: String?, expect status: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> TestServer.Answer {
         let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
         let answer = try await server.call(parts[0], path ?? parts[1], json: json, token: token)
         #expect(answer.status == status, "\(operation) at \(path ?? parts[1]): \(answer.text.prefix(300))", sourceLocation: sourceLocation)
@@ -76,7 +83,10 @@ final class SchemaCalls: @unchecked Sendable {
         if let contentType, contentType != "application/json" {
             cases.append(.init(label: label, target: "\(operation) \(status) \(contentType)", body: .string(text)))
         } else {
-            cases.append(.init(label: label, target: "\(operation) \(status)", body: JSONValue.parse(Data(text.utf8)) ?? .string("not JSON: \(text.prefix(200))")))
+            cases.append(
+                .init(
+                    label: label, target: "\(operation) \(status)", body: JSONValue.parse(Data(text.utf8)) ?? .string("not JSON: \(text.prefix(200))")
+                ))
         }
     }
 
@@ -122,8 +132,11 @@ final class SchemaCalls: @unchecked Sendable {
         try await call("POST /api/v1/audit/start", json: #"{"country":"Singapore"}"#, token: token, expect: 422)
         try await call("GET /api/v1/audit/status", "/api/v1/audit/status?country=sg", token: token, expect: 200)
         let scan = "POST /api/v1/audit/scan"
-        try await call(scan, json: #"{"identifier":"SG-1","audit_id":"\#(auditID)","scan_id":"s-1","source":"camera","scanned_at":"2026-05-12T10:30:00Z","device_name":"Dock 1"}"#,
-                       token: token, expect: 200)
+        try await call(
+            scan,
+            json:
+                #"{"identifier":"SG-1","audit_id":"\#(auditID)","scan_id":"s-1","source":"camera","scanned_at":"2026-05-12T10:30:00Z","device_name":"Dock 1"}"#,
+            token: token, expect: 200)
         try await call(scan, json: #"{"identifier":"SN-SG-1","scan_id":"s-2"}"#, token: token, expect: 200)
         try await call(scan, json: #"{"identifier":"MY-1","scan_id":"s-3","source":"manual"}"#, token: token, expect: 200)
         try await call(scan, json: #"{"identifier":"NOPE-9","scan_id":"s-4","source":"image"}"#, token: token, expect: 200)
@@ -131,10 +144,12 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(scan, json: #"{"identifier":""}"#, token: token, expect: 422)
         try await call(scan, json: #"{"identifier":"SG-2","audit_id":"no-such-audit"}"#, token: token, expect: 404)
         try await call(scan, json: #"{"identifier":"SG-2","source":"fax"}"#, token: token, expect: 422)
-        try await call("POST /api/v1/audit/scans", json: #"""
-            {"scans":[{"identifier":"SG-2","scan_id":"b-1","source":"camera"},{"identifier":"","scan_id":"b-2"},
-            {"identifier":"SG-2","scan_id":"b-1"},{"identifier":"SG-3","audit_id":"no-such-audit","scan_id":"b-3"}]}
-            """#, token: token, expect: 200)
+        try await call(
+            "POST /api/v1/audit/scans",
+            json: #"""
+                {"scans":[{"identifier":"SG-2","scan_id":"b-1","source":"camera"},{"identifier":"","scan_id":"b-2"},
+                {"identifier":"SG-2","scan_id":"b-1"},{"identifier":"SG-3","audit_id":"no-such-audit","scan_id":"b-3"}]}
+                """#, token: token, expect: 200)
         try await call("POST /api/v1/audit/scans", json: #"{"scans":"SG-2"}"#, token: token, expect: 422)
         let details = "GET /api/v1/audit/details/{list}"
         for list in ["all", "scanned", "missing", "unexpected"] {
@@ -160,11 +175,14 @@ final class SchemaCalls: @unchecked Sendable {
         if ndjson {
             keep(operation, status: answer.status, text: answer.text, contentType: "application/x-ndjson")
             let lines = answer.text.split(separator: "\n")
-            #expect(lines.first?.hasPrefix(#"{"audit":"#) == true && lines.last?.hasPrefix(#"{"end":"#) == true && lines.count == 7,
-                    "the audit first, the 3 expected assets and 2 unexpected entries, the end last: \(answer.text.prefix(600))")
+            #expect(
+                lines.first?.hasPrefix(#"{"audit":"#) == true && lines.last?.hasPrefix(#"{"end":"#) == true && lines.count == 7,
+                "the audit first, the 3 expected assets and 2 unexpected entries, the end last: \(answer.text.prefix(600))")
             for (index, line) in lines.enumerated() {
-                cases.append(.init(label: "snapshot line \(index + 1)", target: "#/components/schemas/SnapshotLine",
-                                   body: JSONValue.parse(Data(line.utf8)) ?? .string(String(line))))
+                cases.append(
+                    .init(
+                        label: "snapshot line \(index + 1)", target: "#/components/schemas/SnapshotLine",
+                        body: JSONValue.parse(Data(line.utf8)) ?? .string(String(line))))
             }
         } else {
             keep(operation, status: answer.status, text: answer.text)
@@ -183,12 +201,14 @@ final class SchemaCalls: @unchecked Sendable {
     /// Assets, customers and accessories, from create to delete.
     private func inventory(_ token: String) async throws {
         let assets = "POST /api/v2/assets", asset = "/api/v2/assets/{id}"
-        let created = try await call(assets, json: #"""
-            {"asset_tag":"T-1","serial_num":"TS-1","name":"Laptop","model":"X1","status":"DEPLOYED","condition":"GOOD",
-             "manufacturer":"Lenovo","asset_type":"laptop","cpu_type":"i7","cpu_cores":"8","memory":"16GB","harddrive":"512GB",
-             "country":"sg","location":"Shelf 1","company":"Acme","notes":"n","tech_notes":"t","is_erased":false,
-             "has_keyboard":true,"has_charger":true}
-            """#, token: token, expect: 201)
+        let created = try await call(
+            assets,
+            json: #"""
+                {"asset_tag":"T-1","serial_num":"TS-1","name":"Laptop","model":"X1","status":"DEPLOYED","condition":"GOOD",
+                 "manufacturer":"Lenovo","asset_type":"laptop","cpu_type":"i7","cpu_cores":"8","memory":"16GB","harddrive":"512GB",
+                 "country":"sg","location":"Shelf 1","company":"Acme","notes":"n","tech_notes":"t","is_erased":false,
+                 "has_keyboard":true,"has_charger":true}
+                """#, token: token, expect: 201)
         let id = try #require(created.data?["id"] as? Int)
         try await call(assets, json: #"{"asset_tag":"T-1","name":"Other","country":"SG"}"#, token: token, expect: 409)
         try await call(assets, json: #"{"asset_tag":"T-2","country":"XX"}"#, token: token, expect: 422)
@@ -202,17 +222,22 @@ final class SchemaCalls: @unchecked Sendable {
         try await call("GET /api/v2/assets/find", "/api/v2/assets/find?identifier=nothing", token: token, expect: 200)
         try await call("GET /api/v2/assets/find", "/api/v2/assets/find", token: token, expect: 422)
         let customers = "POST /api/v2/customers", customer = "/api/v2/customers/{id}"
-        let made = try await call(customers, json: #"{"name":"Ann","contact_number":"+65 1234","address":"1 Road","country":"SG","email":"ann@example.com"}"#,
-                                  token: token, expect: 201)
+        let made = try await call(
+            customers, json: #"{"name":"Ann","contact_number":"+65 1234","address":"1 Road","country":"SG","email":"ann@example.com"}"#,
+            token: token, expect: 201)
         let customerID = try #require(made.data?["id"] as? Int)
         try await call(customers, json: #"{"name":"Bob"}"#, token: token, expect: 422)
-        try await call("POST /api/v2/assets/{id}/transfer", "/api/v2/assets/\(id)/transfer",
-                       json: #"{"customer_id":\#(customerID),"reason":"new hire","notes":"n","effective_date":"2026-05-12"}"#, token: token, expect: 200)
-        try await call("POST /api/v2/assets/{id}/transfer", "/api/v2/assets/\(id)/transfer", json: #"{"customer_id":999999}"#, token: token, expect: 422)
+        try await call(
+            "POST /api/v2/assets/{id}/transfer", "/api/v2/assets/\(id)/transfer",
+            json: #"{"customer_id":\#(customerID),"reason":"new hire","notes":"n","effective_date":"2026-05-12"}"#, token: token, expect: 200)
+        try await call(
+            "POST /api/v2/assets/{id}/transfer", "/api/v2/assets/\(id)/transfer", json: #"{"customer_id":999999}"#, token: token, expect: 422)
         try await call("DELETE \(customer)", "/api/v2/customers/\(customerID)", token: token, expect: 409)
-        try await call("POST /api/v2/assets/import",
-                       json: #"{"rows":[{"line":2,"input":{"asset_tag":"I-1","name":"A","country":"MY"}},{"line":3,"input":{"asset_tag":"I-2","name":"B","country":"MY"}}]}"#,
-                       token: token, expect: 200)
+        try await call(
+            "POST /api/v2/assets/import",
+            json:
+                #"{"rows":[{"line":2,"input":{"asset_tag":"I-1","name":"A","country":"MY"}},{"line":3,"input":{"asset_tag":"I-2","name":"B","country":"MY"}}]}"#,
+            token: token, expect: 200)
         try await call("POST /api/v2/assets/import", json: #"{"rows":[{"line":2,"input":{"asset_tag":"I-3"}}]}"#, token: token, expect: 422)
         try await importCSV(token)
         try await call("DELETE \(asset)", "/api/v2/assets/\(id)", token: token, expect: 200)
@@ -229,20 +254,27 @@ final class SchemaCalls: @unchecked Sendable {
 
     private func accessories(customerID: Int, token: String) async throws {
         let one = "/api/v2/accessories/{id}"
-        let made = try await call("POST /api/v2/accessories", json: #"""
-            {"name":"Mouse","category":"Input","manufacturer":"Logi","model_no":"M1","total_quantity":3,"country":"sg",
-             "notes":"n","image_url":"https://example.com/m.png","company_id":7}
-            """#, token: token, expect: 201)
+        let made = try await call(
+            "POST /api/v2/accessories",
+            json: #"""
+                {"name":"Mouse","category":"Input","manufacturer":"Logi","model_no":"M1","total_quantity":3,"country":"sg",
+                 "notes":"n","image_url":"https://example.com/m.png","company_id":7}
+                """#, token: token, expect: 201)
         let id = try #require(made.data?["id"] as? Int)
         try await call("POST /api/v2/accessories", json: #"{"name":"Pen"}"#, token: token, expect: 422)
         try await call("GET /api/v2/accessories", "/api/v2/accessories?page=1&per_page=10", token: token, expect: 200)
         try await call("GET \(one)", "/api/v2/accessories/\(id)", token: token, expect: 200)
         try await call("PUT \(one)", "/api/v2/accessories/\(id)", json: #"{"notes":"blue","total_quantity":4}"#, token: token, expect: 200)
         let checkout = "POST /api/v2/accessories/{id}/checkout", checkin = "POST /api/v2/accessories/{id}/checkin"
-        try await call(checkout, "/api/v2/accessories/\(id)/checkout", json: #"{"customer_id":\#(customerID),"quantity":2,"notes":"desk"}"#, token: token, expect: 200)
-        try await call(checkout, "/api/v2/accessories/\(id)/checkout", json: #"{"customer_id":\#(customerID),"quantity":9}"#, token: token, expect: 422)
+        try await call(
+            checkout, "/api/v2/accessories/\(id)/checkout", json: #"{"customer_id":\#(customerID),"quantity":2,"notes":"desk"}"#, token: token,
+            expect: 200)
+        try await call(
+            checkout, "/api/v2/accessories/\(id)/checkout", json: #"{"customer_id":\#(customerID),"quantity":9}"#, token: token, expect: 422)
         try await call("DELETE \(one)", "/api/v2/accessories/\(id)", token: token, expect: 409)
-        try await call(checkin, "/api/v2/accessories/\(id)/checkin", json: #"{"customer_id":\#(customerID),"quantity":2,"condition":"GOOD"}"#, token: token, expect: 200)
+        try await call(
+            checkin, "/api/v2/accessories/\(id)/checkin", json: #"{"customer_id":\#(customerID),"quantity":2,"condition":"GOOD"}"#, token: token,
+            expect: 200)
         try await call(checkin, "/api/v2/accessories/\(id)/checkin", json: #"{"customer_id":\#(customerID)}"#, token: token, expect: 422)
         try await call("DELETE \(one)", "/api/v2/accessories/\(id)", token: token, expect: 200)
         try await call("GET \(one)", "/api/v2/accessories/\(id)", token: token, expect: 404)

@@ -16,9 +16,11 @@ struct OpenAPITests {
         var path: String?
         for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("components:") { break }
-            if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()) }
-            else if let path, line.hasPrefix("    "), !line.hasPrefix("     "),
-                    let method = ["get", "post", "put", "delete", "patch"].first(where: { line == "    \($0):" }) {
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "),
+                let method = ["get", "post", "put", "delete", "patch"].first(where: { line == "    \($0):" })
+            {
                 routes.insert("\(method.uppercased()) \(path)")
             }
         }
@@ -51,8 +53,9 @@ struct OpenAPITests {
     @Test("Every documented route, in odd spellings and without credentials, is refused")
     func oddSpellingsGetNoFurtherThanTheChecks() async throws {
         try await TestServer.routes(apiKey: "k-odd") { server in
-            _ = try await server.parts.users.create(email: "odd@example.com", password: "secret-pass", name: "odd", type: .admin,
-                                                    countries: [], canEditAssets: true)
+            _ = try await server.parts.users.create(
+                email: "odd@example.com", password: "secret-pass", name: "odd", type: .admin,
+                countries: [], canEditAssets: true)
             let login = #"{"email":"odd@example.com","password":"secret-pass","device_name":"t"}"#
             for route in Self.documentedRoutes(OpenAPIDocument.yaml) {
                 let parts = route.split(separator: " ")
@@ -63,7 +66,7 @@ struct OpenAPITests {
                     "/" + path, path.replacingOccurrences(of: "/api/", with: "/./api/"), path + "/",
                     path.replacingOccurrences(of: "/api/", with: "/api//"), path.replacingOccurrences(of: "/api/", with: "/%61pi/"),
                     path.replacingOccurrences(of: "/api/", with: "/api/%2e/"), path.uppercased(),
-                    path.replacingOccurrences(of: "/api/", with: "/api/x/../"),
+                    path.replacingOccurrences(of: "/api/", with: "/api/x/../")
                 ]
                 for spelling in spellings where spelling != path {
                     let reply = try await server.call(method, spelling, json: method == "GET" || method == "DELETE" ? nil : login)

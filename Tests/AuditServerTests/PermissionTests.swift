@@ -16,7 +16,8 @@ struct PermissionTests {
             #expect((countries.data?["countries"] as? [[String: Any]])?.map { $0["country"] as? String } == ["SG"])
             let myAudit = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
             let myID = try #require((myAudit.data?["audit"] as? [String: Any])?["id"] as? String)
-            #expect(try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"M1","audit_id":"\#(myID)"}"#, token: staff).status == 403)
+            #expect(
+                try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"M1","audit_id":"\#(myID)"}"#, token: staff).status == 403)
             #expect(try await server.call("GET", "/api/v1/audit/\(myID)/report", token: staff).status == 403)
             #expect(try await server.call("GET", "/api/v1/audit/status?country=MY", token: staff).status == 403)
             let scan = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"A1"}"#, token: staff)
@@ -34,10 +35,12 @@ struct PermissionTests {
             _ = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: admin)
             let sgStatus = try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)
             let sgID = try #require((sgStatus.data?["audit"] as? [String: Any])?["id"] as? String)
-            let stored = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2","audit_id":"\#(sgID)"}"#, token: admin)
+            let stored = try await server.call(
+                "POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2","audit_id":"\#(sgID)"}"#, token: admin)
             #expect(stored.status == 200)
             // A user of MY only sends the same scan_id and identifier into the MY audit.
-            let replay = try await server.call("POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2"}"#, token: myStaff)
+            let replay = try await server.call(
+                "POST", "/api/v1/audit/scan", json: #"{"identifier":"SECRET-1","scan_id":"sg-scan-2"}"#, token: myStaff)
             #expect(replay.status == 409 && replay.error == "DUPLICATE", "\(replay.text)")
             #expect(!replay.text.contains(sgID) && !replay.text.contains("Laptop SECRET-1"), "\(replay.text)")
             let sg = try await server.call("GET", "/api/v1/audit/status?country=SG", token: admin)
@@ -92,8 +95,10 @@ struct PermissionTests {
             let all = try await server.call("GET", "/api/v1/audit/history?per_page=2", token: admin)
             #expect((all.data?["pagination"] as? [String: Any])?["total"] as? Int == 5)
             let myID = try #require((all.data?["audits"] as? [[String: Any]])?.first { $0["country"] as? String == "MY" }?["id"] as? String)
-            for path in ["/api/v1/audit/\(myID)", "/api/v1/audit/\(myID)/snapshot", "/api/v1/audit/\(myID)/report?format=csv",
-                         "/api/v1/audit/details/all?audit_id=\(myID)", "/api/v1/audit/history?country=MY"] {
+            for path in [
+                "/api/v1/audit/\(myID)", "/api/v1/audit/\(myID)/snapshot", "/api/v1/audit/\(myID)/report?format=csv",
+                "/api/v1/audit/details/all?audit_id=\(myID)", "/api/v1/audit/history?country=MY"
+            ] {
                 let answer = try await server.call("GET", path, token: staff)
                 #expect(answer.status == 403 && !answer.text.contains("M1"), "\(path): \(answer.text)")
             }

@@ -48,8 +48,11 @@ struct PostgresBackendTests {
                     group.addTask {
                         var answers: [ScanResult] = []
                         for identifier in stride(from: worker, to: work.count, by: 32).map({ work[$0] }) {
-                            answers.append(try await backend.audits.record(ScanRequest(identifier: identifier, auditId: audit.id,
-                                                                                        deviceName: "k\(worker)", user: "u")))
+                            answers.append(
+                                try await backend.audits.record(
+                                    ScanRequest(
+                                        identifier: identifier, auditId: audit.id,
+                                        deviceName: "k\(worker)", user: "u")))
                         }
                         return answers
                     }
@@ -66,8 +69,9 @@ struct PostgresBackendTests {
         }
     }
 
-    @Test("A decision whose entry another scan changed before the write is undone whole and made again",
-          arguments: ["A-1", "NOPE-1"])
+    @Test(
+        "A decision whose entry another scan changed before the write is undone whole and made again",
+        arguments: ["A-1", "NOPE-1"])
     func aStaleDecisionIsMadeAgain(identifier: String) async throws {
         let url = try await PostgresCluster.shared().newDatabase()
         let database = try await PostgresDatabase.open(url, maxConnections: 4)
@@ -75,18 +79,23 @@ struct PostgresBackendTests {
             let service = PostgresAuditService(database: database)
             _ = try await PostgresAssetService(database: database).create(AssetInput(assetTag: "A-1", name: "Laptop", country: "SG"))
             let audit = try await service.start(country: "SG", by: Actor(user: "alice", station: "k1"))
-            let late = try PreparedScan(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"),
-                                        defaultStation: "server")
+            let late = try PreparedScan(
+                ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2", user: "bob"),
+                defaultStation: "server")
             // The late scan decides first, on facts where nothing of the identifier is scanned yet …
             let decision = try await database.read { c in
-                let facts = try #require(try await PrefetchedLookup.fetch(c, auditID: audit.id, identifier: identifier, scanID: "late",
-                                                                          caseSensitive: true))
+                let facts = try #require(
+                    try await PrefetchedLookup.fetch(
+                        c, auditID: audit.id, identifier: identifier, scanID: "late",
+                        caseSensitive: true))
                 return try AuditRules.decide(identifier, country: "SG", lookup: facts.lookup)
             }
             #expect(decision.firstScan == nil)
             // … then another scan of the same identifier commits …
-            let first = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "first", deviceName: "k1",
-                                                             user: "alice"))
+            let first = try await service.record(
+                ScanRequest(
+                    identifier: identifier, auditId: audit.id, scanId: "first", deviceName: "k1",
+                    user: "alice"))
             #expect(first.firstScan == nil)
             // … and the late write, on the old decision, is refused whole.
             let refusal = try await database.read { c -> String? in
@@ -102,8 +111,10 @@ struct PostgresBackendTests {
             #expect(try await service.audit(id: audit.id).progress.scannedCount == (identifier == "A-1" ? 1 : 0))
             #expect(try await service.audit(id: audit.id).progress.unexpectedCount == (identifier == "A-1" ? 0 : 1))
             // Recorded the normal way, the late scan is decided on the new facts: a repeat of the first.
-            let again = try await service.record(ScanRequest(identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2",
-                                                             user: "bob"))
+            let again = try await service.record(
+                ScanRequest(
+                    identifier: identifier, auditId: audit.id, scanId: "late", deviceName: "k2",
+                    user: "bob"))
             #expect(again.status == (identifier == "A-1" ? .alreadyScanned : .unknown))
             #expect(again.firstScan?.station == "k1")
             #expect(try await service.audit(id: audit.id).progress == first.progress)
@@ -121,7 +132,10 @@ struct PostgresBackendTests {
                     try await call()
                     Issue.record("an id with NUL was accepted")
                 } catch let error as InventoryError {
-                    guard case .invalid = error else { Issue.record("not an input error: \(error)"); continue }
+                    guard case .invalid = error else {
+                        Issue.record("not an input error: \(error)")
+                        continue
+                    }
                 }
             }
         }
@@ -202,19 +216,21 @@ struct PostgresImportTests {
             let assets = ServerBackend.postgres(database, caseSensitive: caseSensitive).assets
             _ = try await assets.create(AssetInput(assetTag: "OLD-1", serialNum: "OLD-SN", name: "Laptop", country: "SG"))
             var rows = (2..<2_502).map { Self.row($0, tag: "N-\($0)", serial: "S-\($0)") }
-            rows.append(Self.row(2_502, tag: "N-10"))                         // repeats line 10, two chunks later
-            rows.append(Self.row(2_503, tag: "OLD-1"))                        // already in the inventory
-            rows.append(Self.row(2_504, tag: "N-X", serial: "S-20"))          // serial repeats line 20
-            rows.append(Self.row(2_505, tag: "N-Y", customer: 99))            // no such customer
+            rows.append(Self.row(2_502, tag: "N-10")) // repeats line 10, two chunks later
+            rows.append(Self.row(2_503, tag: "OLD-1")) // already in the inventory
+            rows.append(Self.row(2_504, tag: "N-X", serial: "S-20")) // serial repeats line 20
+            rows.append(Self.row(2_505, tag: "N-Y", customer: 99)) // no such customer
             rows.append(ImportRow(line: 2_506, input: AssetInput(assetTag: "N-Z", name: "", country: "SG")))
-            if !caseSensitive { rows.append(Self.row(2_507, tag: "n-11")) }   // repeats line 11 but for case
+            if !caseSensitive { rows.append(Self.row(2_507, tag: "n-11")) } // repeats line 11 but for case
             await #expect {
                 try await assets.importAssets(streaming: Self.chunks(rows, size: 1_000)) { _ in }
             } throws: { error in
                 guard case .invalid(let problems) = error as? InventoryError else { return false }
-                let expected = ["line 2502": "repeats line 10", "line 2503": "already in the inventory", "line 2504": "repeats line 20",
-                                "line 2505": "not a customer", "line 2506": "name"]
-                    .merging(caseSensitive ? [:] : ["line 2507": "repeats line 11"]) { $1 }
+                let expected = [
+                    "line 2502": "repeats line 10", "line 2503": "already in the inventory", "line 2504": "repeats line 20",
+                    "line 2505": "not a customer", "line 2506": "name"
+                ]
+                .merging(caseSensitive ? [:] : ["line 2507": "repeats line 11"]) { $1 }
                 return Set(problems.fields.keys) == Set(expected.keys)
                     && expected.allSatisfy { key, words in problems.fields[key]?.contains { $0.contains(words) } == true }
             }

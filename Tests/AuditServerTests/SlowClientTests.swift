@@ -53,12 +53,14 @@ struct SlowClientTests {
         }
     }
 
-    @Test("A request the HTTP parser rejects gets a 400 in the JSON envelope", arguments: [
-        "GARBAGE\r\n\r\n",
-        "GET /health HTTP/1.1\r\nBad Header Line\r\n\r\n",
-        "GET /health HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
-        "POST /api/v1/auth/login HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
-    ])
+    @Test(
+        "A request the HTTP parser rejects gets a 400 in the JSON envelope",
+        arguments: [
+            "GARBAGE\r\n\r\n",
+            "GET /health HTTP/1.1\r\nBad Header Line\r\n\r\n",
+            "GET /health HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+            "POST /api/v1/auth/login HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n"
+        ])
     func malformedHTTPGetsTheEnvelope(request: String) async throws {
         try await TestServer.with { server in
             let connection = try RawConnection(port: server.port)

@@ -47,7 +47,8 @@ struct TokenKeyTests {
             try await Task.sleep(for: .milliseconds(1100))
             let after = try await server.call("GET", "/api/v1/auth/me", token: token)
             #expect(after.status == 401 && after.error == "UNAUTHORIZED")
-            let again = try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"lou@example.com","password":"secret-pass","device_name":"t"}"#)
+            let again = try await server.call(
+                "POST", "/api/v1/auth/login", json: #"{"email":"lou@example.com","password":"secret-pass","device_name":"t"}"#)
             let fresh = try #require(again.data?["token"] as? String)
             #expect(try await server.call("GET", "/api/v1/auth/me", token: fresh).status == 200)
         }
@@ -80,10 +81,11 @@ struct TokenKeyTests {
             #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 401)
             // Even a row put back under the old id by hand is not the token's user.
             try await server.parts.database.writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO users (id, email, name, password_hash, user_type, countries, created_at, token_key)
-                    VALUES (?, 'pia@example.com', 'Pia', ?, 'ADMIN', '', ?, ?)
-                    """, arguments: [old.id, old.passwordHash, Date(), String(repeating: "ab", count: 16)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (id, email, name, password_hash, user_type, countries, created_at, token_key)
+                        VALUES (?, 'pia@example.com', 'Pia', ?, 'ADMIN', '', ?, ?)
+                        """, arguments: [old.id, old.passwordHash, Date(), String(repeating: "ab", count: 16)])
             }
             #expect(try await server.call("GET", "/api/v1/auth/me", token: token).status == 401)
         }

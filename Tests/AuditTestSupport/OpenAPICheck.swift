@@ -18,7 +18,11 @@ public enum OpenAPICheck {
     }()
 
     public struct Operation: Decodable, Sendable, Hashable {
-        public struct Parameter: Decodable, Sendable, Hashable { public var name: String; public var `in`: String; public var required: Bool }
+        public struct Parameter: Decodable, Sendable, Hashable {
+            public var name: String
+            public var `in`: String
+            public var required: Bool
+        }
         public var method: String
         public var path: String
         public var parameters: [Parameter]
@@ -36,7 +40,10 @@ public enum OpenAPICheck {
         public var body: JSONValue
         public var strict: Bool
         public init(label: String, target: String, body: JSONValue, strict: Bool = false) {
-            self.label = label; self.target = target; self.body = body; self.strict = strict
+            self.label = label
+            self.target = target
+            self.body = body
+            self.strict = strict
         }
     }
 
@@ -81,7 +88,10 @@ public enum OpenAPICheck {
         return Data(output.stdout.utf8)
     }
 
-    struct ScriptFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    struct ScriptFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 }
 
 /// Any JSON value, to carry bodies between the tests and the script.
@@ -90,12 +100,19 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -13,7 +13,10 @@ public final class PostgresCluster: Sendable {
     public let port: Int
     public let folder: String
 
-    private init(port: Int, folder: String) { self.port = port; self.folder = folder }
+    private init(port: Int, folder: String) {
+        self.port = port
+        self.folder = folder
+    }
 
     /// The process's cluster, started on first use.
     public static func shared() async throws -> PostgresCluster { try await started.value }
@@ -79,7 +82,8 @@ public final class PostgresCluster: Sendable {
         if geteuid() == 0 { try await run("/bin/chown", ["postgres:postgres", folder]) }
         let port = try Loopback.freePort()
         try await runAsPostgres(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+        let options =
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
         try await runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
         stopAtExit = (bin, folder)
         atexit { PostgresCluster.stopNow() }
@@ -171,8 +175,13 @@ extension PostgresCluster {
     public func psql(_ sql: String, database: String = "postgres") async throws -> [String] {
         let bin = try Self.binaries()
         let port = port
-        return try await Self.run(bin + "/psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database,
-                                                  "-v", "ON_ERROR_STOP=1", "-q", "-At", "-c", sql])
-            .split(separator: "\n").map(String.init)
+        return try await Self.run(
+            bin + "/psql",
+            [
+                "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database,
+                "-v", "ON_ERROR_STOP=1", "-q", "-At", "-c", sql
+            ]
+        )
+        .split(separator: "\n").map(String.init)
     }
 }

@@ -62,9 +62,11 @@ public final class TestServer: Sendable {
     /// Closes the back end once the server has stopped (a PostgreSQL pool).
     private let closeBackend: @Sendable () async -> Void
 
-    private init(port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>,
-                 router: (any TestClientProtocol)? = nil, release: @escaping @Sendable () -> Void = {},
-                 closeBackend: @escaping @Sendable () async -> Void) {
+    private init(
+        port: Int, parts: ServerParts, settings: ServerSettings, task: Task<Void, any Error>,
+        router: (any TestClientProtocol)? = nil, release: @escaping @Sendable () -> Void = {},
+        closeBackend: @escaping @Sendable () async -> Void
+    ) {
         self.port = port
         self.parts = parts
         self.settings = settings
@@ -104,8 +106,10 @@ public final class TestServer: Sendable {
 
     /// Starts (or restarts) the server over `parts` on `settings.port` (0: any free port);
     /// `closeBackend` runs once it has stopped.
-    public static func start(parts: ServerParts, settings: ServerSettings, transport: Transport = .sockets,
-                             closeBackend: @escaping @Sendable () async -> Void = {}) async throws -> TestServer {
+    public static func start(
+        parts: ServerParts, settings: ServerSettings, transport: Transport = .sockets,
+        closeBackend: @escaping @Sendable () async -> Void = {}
+    ) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         if transport == .router {
@@ -126,8 +130,10 @@ public final class TestServer: Sendable {
 
     /// The router under `app.test(.router)`, its client handed out of the test closure, which
     /// stays open until `stop()`: the client is valid exactly as long as the server.
-    private static func startInProcess(parts: ServerParts, settings: ServerSettings, logger: Logger,
-                                       closeBackend: @escaping @Sendable () async -> Void) async throws -> TestServer {
+    private static func startInProcess(
+        parts: ServerParts, settings: ServerSettings, logger: Logger,
+        closeBackend: @escaping @Sendable () async -> Void
+    ) async throws -> TestServer {
         let app = buildApplication(parts, settings: settings, logger: logger)
         let (clients, clientContinuation) = AsyncStream<any TestClientProtocol>.makeStream()
         let (done, doneContinuation) = AsyncStream<Void>.makeStream()
@@ -144,20 +150,25 @@ public final class TestServer: Sendable {
             await closeBackend()
             throw InventoryError.unavailable("the in-process test server did not start")
         }
-        return TestServer(port: 0, parts: parts, settings: settings, task: task, router: client,
-                          release: { doneContinuation.finish() }, closeBackend: closeBackend)
+        return TestServer(
+            port: 0, parts: parts, settings: settings, task: task, router: client,
+            release: { doneContinuation.finish() }, closeBackend: closeBackend)
     }
 
     /// Runs `body` with a fresh server and awaits the server's stop before returning, whether
     /// `body` returns or throws, so no server outlives its test.
-    public static func with<T>(_ backend: Backend = .sqlite, apiKey: String? = nil, transport: Transport = .sockets,
-                               _ body: (TestServer) async throws -> T) async throws -> T {
+    public static func with<T>(
+        _ backend: Backend = .sqlite, apiKey: String? = nil, transport: Transport = .sockets,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
         try await running(try await start(backend, apiKey: apiKey, transport: transport), body)
     }
 
     /// The same with settings of the test's own (limits, keys), over a new database.
-    public static func with<T>(_ backend: Backend = .sqlite, settings: ServerSettings, transport: Transport = .sockets,
-                               _ body: (TestServer) async throws -> T) async throws -> T {
+    public static func with<T>(
+        _ backend: Backend = .sqlite, settings: ServerSettings, transport: Transport = .sockets,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
         try await running(try await start(backend, settings: settings, transport: transport), body)
     }
 
@@ -209,8 +220,9 @@ public final class TestServer: Sendable {
 
     /// Adds a user and logs in; returns the token.
     public func user(_ email: String, type: String = "ADMIN", countries: [String] = [], canEditAssets: Bool = true) async throws -> String {
-        _ = try await parts.users.create(email: email, password: "secret-pass", name: email.components(separatedBy: "@")[0],
-                                         type: .init(rawValue: type) ?? .admin, countries: countries, canEditAssets: canEditAssets)
+        _ = try await parts.users.create(
+            email: email, password: "secret-pass", name: email.components(separatedBy: "@")[0],
+            type: .init(rawValue: type) ?? .admin, countries: countries, canEditAssets: canEditAssets)
         let answer = try await call("POST", "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"secret-pass","device_name":"test"}"#)
         guard let token = answer.data?["token"] as? String else {
             throw InventoryError.unauthorized("the test login for \(email) failed: \(answer.text)")
@@ -222,8 +234,10 @@ public final class TestServer: Sendable {
     public func seed(_ assets: [(tag: String, country: String)], status: String = "IN_STOCK") async throws {
         let service = parts.backend.assets
         for asset in assets {
-            _ = try await service.create(AssetInput(assetTag: asset.tag, serialNum: "SN-\(asset.tag)", name: "Laptop \(asset.tag)",
-                                                    status: status, country: asset.country))
+            _ = try await service.create(
+                AssetInput(
+                    assetTag: asset.tag, serialNum: "SN-\(asset.tag)", name: "Laptop \(asset.tag)",
+                    status: status, country: asset.country))
         }
     }
 
@@ -237,7 +251,9 @@ public final class TestServer: Sendable {
 
     /// One HTTP call with a raw body, as any client would send it: over a socket, or straight
     /// to the router for a server reached in process.
-    public func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+    public func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil, headers: [String: String] = [:]) async throws
+        -> Answer
+    {
         if let router {
             var fields = HTTPFields()
             if let token { fields.append(HTTPField(name: .authorization, value: "Bearer \(token)")) }
@@ -246,8 +262,9 @@ public final class TestServer: Sendable {
                 fields.append(HTTPField(name: field, value: value))
             }
             if json != nil { fields.append(HTTPField(name: .contentType, value: "application/json")) }
-            let response = try await router.executeRequest(uri: path, method: HTTPRequest.Method(rawValue: method) ?? .get, headers: fields,
-                                                           body: json.map { ByteBuffer(string: $0) })
+            let response = try await router.executeRequest(
+                uri: path, method: HTTPRequest.Method(rawValue: method) ?? .get, headers: fields,
+                body: json.map { ByteBuffer(string: $0) })
             return Self.answer(status: response.status.code, text: String(buffer: response.body))
         }
         var request = HTTPClientRequest(url: baseURL + path)

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension TimingSensitive {

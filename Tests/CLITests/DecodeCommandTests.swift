@@ -27,9 +27,11 @@ struct DecodeCommandTests {
         let scratch = try StationProcess.scratch()
         let config = scratch.folder.appendingPathComponent("station.json")
         try Data(#"{"decoder": {"engines": ["zbar"]}}"#.utf8).write(to: config)
-        let output = try await StationProcess.run(["--config", config.path, "decode", "--json",
-                                             Self.samples.appendingPathComponent("datamatrix-01-clean.png").path,
-                                             Self.samples.appendingPathComponent("qrcode-01-clean.png").path])
+        let output = try await StationProcess.run([
+            "--config", config.path, "decode", "--json",
+            Self.samples.appendingPathComponent("datamatrix-01-clean.png").path,
+            Self.samples.appendingPathComponent("qrcode-01-clean.png").path
+        ])
         #expect(output.status == 0)
         #expect(output.lines.count == 2)
         #expect(output.lines.first?.contains(#""codes":[]"#) == true)

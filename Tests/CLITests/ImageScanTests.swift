@@ -21,8 +21,10 @@ import Testing
             try FileManager.default.copyItem(at: Self.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("broken.png"))
-        let result = try await StationProcess.run(["--database", scratch.database, "audit", "scan", "--json", "--images",
-                                             folder.path, Self.samples.appendingPathComponent("code39-01-clean.png").path])
+        let result = try await StationProcess.run([
+            "--database", scratch.database, "audit", "scan", "--json", "--images",
+            folder.path, Self.samples.appendingPathComponent("code39-01-clean.png").path
+        ])
         #expect(result.status == 2, "the broken file makes the exit status 2: \(result.stderr)")
         let objects = try result.lines.map(jsonObject)
         // Folder entries sorted by name: broken.png, code128 (AST-000456), none, qrcode (AST-000123); then code39 (TAG-7781).

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `serve` child process over a database, on a fixed port so it can come back on it.
@@ -44,17 +44,24 @@ extension TimingSensitive {
             let (folder, serverDB) = try StationProcess.scratch()
             let stationDB = folder.appendingPathComponent("station.sqlite").path
             let count = 1_500
-            let created = try await StationProcess.run(["--database", serverDB, "users", "create", "--email", "kim@example.com", "--password-stdin",
-                                                  "--name", "Kim", "--type", "ADMIN"], input: Data("kill-test-pass\n".utf8))
+            let created = try await StationProcess.run(
+                [
+                    "--database", serverDB, "users", "create", "--email", "kim@example.com", "--password-stdin",
+                    "--name", "Kim", "--type", "ADMIN"
+                ], input: Data("kill-test-pass\n".utf8))
             try check(created.status == 0, "\(created.stderr)")
             let csv = folder.appendingPathComponent("assets.csv")
-            try ("asset_tag,name,country\n" + (1...count).map { "K\($0),Laptop,SG" }.joined(separator: "\n") + "\n").write(to: csv, atomically: true, encoding: .utf8)
+            try ("asset_tag,name,country\n" + (1...count).map { "K\($0),Laptop,SG" }.joined(separator: "\n") + "\n").write(
+                to: csv, atomically: true, encoding: .utf8)
             try check(try await StationProcess.run(["--database", serverDB, "assets", "import", csv.path]).status == 0, "the command failed")
 
             let port = try Loopback.freePort()
             var server = try await ServeProcess.start(database: serverDB, port: port)
-            let login = try await StationProcess.run(["--database", stationDB, "login", "--server", "http://127.0.0.1:\(port)", "--email", "kim@example.com",
-                                                "--password-stdin"], input: Data("kill-test-pass\n".utf8))
+            let login = try await StationProcess.run(
+                [
+                    "--database", stationDB, "login", "--server", "http://127.0.0.1:\(port)", "--email", "kim@example.com",
+                    "--password-stdin"
+                ], input: Data("kill-test-pass\n".utf8))
             try check(login.status == 0, "\(login.stderr)")
             try check(try await StationProcess.run(["--database", stationDB, "audit", "start", "--country", "SG"]).status == 0, "the command failed")
             await server.kill9()
@@ -65,10 +72,10 @@ extension TimingSensitive {
             try check(scanned.status == 0, "\(scanned.stderr)")
 
             server = try await ServeProcess.start(database: serverDB, port: port)
-            try await Self.runKilled(after: .milliseconds(150), ["--database", stationDB, "sync"])   // the station dies mid-push
+            try await Self.runKilled(after: .milliseconds(150), ["--database", stationDB, "sync"]) // the station dies mid-push
             let pushing = Task { _ = try? await StationProcess.run(["--database", stationDB, "sync"]) }
             try await Task.sleep(for: .milliseconds(150))
-            await server.kill9()                                                                   // the server dies mid-push
+            await server.kill9() // the server dies mid-push
             await pushing.value
 
             server = try await ServeProcess.start(database: serverDB, port: port)
@@ -78,9 +85,11 @@ extension TimingSensitive {
 
             let queue = try DatabaseQueue(path: serverDB)
             let (rows, distinct, scannedCount) = try await queue.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM scans") ?? -1,
-                 try Int.fetchOne(db, sql: "SELECT count(DISTINCT scan_id) FROM scans") ?? -1,
-                 try Int.fetchOne(db, sql: "SELECT scanned_count FROM audits WHERE ended_at IS NULL") ?? -1)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM scans") ?? -1,
+                    try Int.fetchOne(db, sql: "SELECT count(DISTINCT scan_id) FROM scans") ?? -1,
+                    try Int.fetchOne(db, sql: "SELECT scanned_count FROM audits WHERE ended_at IS NULL") ?? -1
+                )
             }
             let station = try DatabaseQueue(path: stationDB)
             let pending = try await station.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE state <> 'synced'") ?? -1 }

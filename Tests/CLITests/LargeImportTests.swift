@@ -24,8 +24,10 @@ import Testing
         try text.write(to: file, atomically: true, encoding: .utf8)
         let failed = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(failed.status != 0)
-        for expected in ["line 7: country", "line 15000: asset_tag 'L-3' repeats line 5", "line 29999: serial_num 'LSN-10' repeats line 12",
-                         "line 30001: opens a quoted field that never closes"] {
+        for expected in [
+            "line 7: country", "line 15000: asset_tag 'L-3' repeats line 5", "line 29999: serial_num 'LSN-10' repeats line 12",
+            "line 30001: opens a quoted field that never closes"
+        ] {
             #expect(failed.stderr.contains(expected), "\(expected) in \(failed.stderr)")
         }
         #expect(try Self.assetCount(scratch.database) == 0)

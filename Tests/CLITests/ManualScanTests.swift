@@ -32,7 +32,8 @@ import Testing
         let result = try await StationProcess.run(["--database", database, "audit", "scan", "--json", "--user", "bob"], input: Data(input.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try result.lines.map(jsonObject)
-        #expect(objects.map { $0["status"] as? String } == ["found_expected", "already_scanned", "unexpected", "found_expected", "unexpected", "unknown"])
+        #expect(
+            objects.map { $0["status"] as? String } == ["found_expected", "already_scanned", "unexpected", "found_expected", "unexpected", "unknown"])
         #expect(objects.map { $0["identifier"] as? String } == ["SG-1", "SG-1", "MY-1", "SN-SG-2", "SG-ARCH", "NOPE-1"])
         #expect(objects[2]["reason"] as? String == "other_country")
         #expect(objects[4]["reason"] as? String == "archived")
@@ -51,7 +52,7 @@ import Testing
         ("control character inside", Data("SG\u{01}1\n".utf8), "control character"),
         ("ten kilobyte tag", Data((String(repeating: "A", count: 10_000) + "\n").utf8), "128"),
         ("bytes that are not UTF-8", Data([0x53, 0x47, 0xFF, 0xFE, 0x0A]), "not UTF-8"),
-        ("a megabyte on one line", Data(repeating: 0x41, count: 1_000_000) + Data([10]), "too long"),
+        ("a megabyte on one line", Data(repeating: 0x41, count: 1_000_000) + Data([10]), "too long")
     ])
     func badInputIsRefusedAndStoresNothing(_ name: String, _ input: Data, _ expected: String) async throws {
         let (_, database) = try await Self.prepared(assets: 3)
@@ -86,7 +87,8 @@ import Testing
 
     @Test func badImportListsLinesAndImportsNothing() async throws {
         let scratch = try StationProcess.scratch()
-        let csv = "asset_tag,name,country,status\nA-1,One,SG,IN_STOCK\nA-2,,SG,IN_STOCK\nA-1,Dup,SG,IN_STOCK\nA-4,Four,QQ,IN_STOCK\nA-5,Five,SG,BROKEN\n"
+        let csv =
+            "asset_tag,name,country,status\nA-1,One,SG,IN_STOCK\nA-2,,SG,IN_STOCK\nA-1,Dup,SG,IN_STOCK\nA-4,Four,QQ,IN_STOCK\nA-5,Five,SG,BROKEN\n"
         let file = scratch.folder.appendingPathComponent("bad.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
         let result = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])

@@ -7,7 +7,7 @@ import InventoryStore
 import Testing
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected station whose server is down (connection refused), black-holing (it accepts
@@ -74,16 +74,24 @@ import Glibc
     static func connectedStation(database: String, server: String, holding: Bool = true) async throws {
         let login: [String: Any] = [
             "server": server, "token": "1|offline", "device_name": "kiosk-1",
-            "user": ["id": 1, "name": "Ann", "email": "ann@example.com", "user_type": "STAFF", "can_edit_assets": false, "countries": []],
+            "user": ["id": 1, "name": "Ann", "email": "ann@example.com", "user_type": "STAFF", "can_edit_assets": false, "countries": []]
         ]
         let data = try JSONSerialization.data(withJSONObject: login)
         let path = database + ".login.json"
         #expect(FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]))
-        guard holding else { _ = try AppDatabase(path: database); return }
-        let audit = AuditSession(id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
-                                 startedAt: Date(), startedBy: "Ann")
-        let expected = (1...3).map { AuditSnapshot.Expected(asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", serialNum: "SN-A\($0)",
-                                                                               name: "Laptop \($0)", country: "SG"), firstScan: nil) }
+        guard holding else {
+            _ = try AppDatabase(path: database)
+            return
+        }
+        let audit = AuditSession(
+            id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
+            startedAt: Date(), startedBy: "Ann")
+        let expected = (1...3).map {
+            AuditSnapshot.Expected(
+                asset: AssetBrief(
+                    id: Int64($0), assetTag: "A\($0)", serialNum: "SN-A\($0)",
+                    name: "Laptop \($0)", country: "SG"), firstScan: nil)
+        }
         try await StationReplica(database: try AppDatabase(path: database)).store(audit: audit, expected: expected)
     }
 }

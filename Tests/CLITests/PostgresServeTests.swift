@@ -7,7 +7,7 @@ import PostgresStore
 import Testing
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `serve --postgres` child process on any free port, with the signing key every server of
@@ -17,9 +17,10 @@ struct PostgresServeProcess {
     let port: Int
 
     static func start(url: PostgresURL, key: String, log: URL) async throws -> PostgresServeProcess {
-        let child = try await Child.start(StationProcess.executable.path,
-                                          ["serve", "--postgres", text(url), "--port", "0", "--pool-size", "16"],
-                                          environment: ["AUDIT_STATION_JWT_SECRET": key], log: log)
+        let child = try await Child.start(
+            StationProcess.executable.path,
+            ["serve", "--postgres", text(url), "--port", "0", "--pool-size", "16"],
+            environment: ["AUDIT_STATION_JWT_SECRET": key], log: log)
         do {
             let port = try await child.waitForLog("serve --postgres") { text in
                 text.split(separator: "\n").first(where: { $0.contains("Serving the audit API") })
@@ -39,8 +40,10 @@ struct PostgresServeProcess {
 }
 
 /// Two servers over one database, stopped when `body` is done, whether it returns or throws.
-func withTwoServers<T>(_ url: PostgresURL, key: String, folder: URL,
-                       _ body: ([PostgresServeProcess]) async throws -> T) async throws -> T {
+func withTwoServers<T>(
+    _ url: PostgresURL, key: String, folder: URL,
+    _ body: ([PostgresServeProcess]) async throws -> T
+) async throws -> T {
     let first = try await PostgresServeProcess.start(url: url, key: key, log: folder.appendingPathComponent("a.log"))
     let second: PostgresServeProcess
     do {
@@ -71,8 +74,11 @@ extension TimingSensitive {
         static func prepare(assets: Int) async throws -> (url: PostgresURL, folder: URL) {
             let url = try await PostgresCluster.shared().newDatabase()
             let (folder, _) = try StationProcess.scratch()
-            let created = try await StationProcess.run(["users", "create", "--postgres", PostgresServeProcess.text(url), "--email", "kim@example.com",
-                                                        "--password-stdin", "--name", "Kim", "--type", "ADMIN"], input: Data("two-server-pass\n".utf8))
+            let created = try await StationProcess.run(
+                [
+                    "users", "create", "--postgres", PostgresServeProcess.text(url), "--email", "kim@example.com",
+                    "--password-stdin", "--name", "Kim", "--type", "ADMIN"
+                ], input: Data("two-server-pass\n".utf8))
             try #require(created.status == 0, "\(created.stderr)")
             let database = try await PostgresDatabase.open(url, maxConnections: 4)
             try await database.whileRunning {
@@ -84,8 +90,10 @@ extension TimingSensitive {
             return (url, folder)
         }
 
-        static func call(_ port: Int, _ method: String, _ path: String, json: String? = nil, token: String? = nil,
-                         timeout: Int64 = 20) async throws -> (Int, [String: Any]) {
+        static func call(
+            _ port: Int, _ method: String, _ path: String, json: String? = nil, token: String? = nil,
+            timeout: Int64 = 20
+        ) async throws -> (Int, [String: Any]) {
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
             request.method = .init(rawValue: method)
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -100,8 +108,9 @@ extension TimingSensitive {
         }
 
         static func login(_ port: Int) async throws -> String {
-            let (_, body) = try await call(port, "POST", "/api/v1/auth/login",
-                                           json: #"{"email":"kim@example.com","password":"two-server-pass","device_name":"load"}"#)
+            let (_, body) = try await call(
+                port, "POST", "/api/v1/auth/login",
+                json: #"{"email":"kim@example.com","password":"two-server-pass","device_name":"load"}"#)
             return try #require((body["data"] as? [String: Any])?["token"] as? String)
         }
 
@@ -121,7 +130,8 @@ extension TimingSensitive {
                             var firsts = 0
                             for index in stride(from: connection, to: identifiers.count, by: 32) {
                                 let body = #"{"identifier":"\#(identifiers[index])","audit_id":"\#(auditID)","scan_id":"load-\#(index)"}"#
-                                let (status, answer) = try await Self.call(ports[connection % 2], "POST", "/api/v1/audit/scan", json: body, token: token)
+                                let (status, answer) = try await Self.call(
+                                    ports[connection % 2], "POST", "/api/v1/audit/scan", json: body, token: token)
                                 try #require(status == 200, "\(answer)")
                                 if (answer["data"] as? [String: Any])?["status"] as? String == "found_expected" { firsts += 1 }
                             }
@@ -166,7 +176,9 @@ extension TimingSensitive {
                                 let body = #"{"identifier":"\#(identifiers[index])","audit_id":"\#(auditID)","scan_id":"kill-\#(index)"}"#
                                 var answered = false
                                 if connection % 2 == 0, !aIsDown.get() {
-                                    if let (status, _) = try? await Self.call(ports[0], "POST", "/api/v1/audit/scan", json: body, token: token, timeout: 3) {
+                                    if let (status, _) = try? await Self.call(
+                                        ports[0], "POST", "/api/v1/audit/scan", json: body, token: token, timeout: 3)
+                                    {
                                         answered = status == 200
                                     } else {
                                         aIsDown.set(true)
@@ -202,12 +214,18 @@ extension TimingSensitive {
             let (folder, _) = try StationProcess.scratch()
             let config = folder.appendingPathComponent("station.json")
             try Data(#"{"postgres": {"url": "postgres://kim:hunter22@127.0.0.1:1/audits"}}"#.utf8).write(to: config)
-            let noKey = try await StationProcess.run(["serve", "--postgres", "postgres://kim:hunter22@127.0.0.1:1/audits"],
-                                                     environment: ["AUDIT_STATION_JWT_SECRET": ""])
+            let noKey = try await StationProcess.run(
+                ["serve", "--postgres", "postgres://kim:hunter22@127.0.0.1:1/audits"],
+                environment: ["AUDIT_STATION_JWT_SECRET": ""])
             let refused = try await StationProcess.run(["--config", config.path, "users", "list"])
-            let flagWins = try await StationProcess.run(["--config", config.path, "users", "list", "--postgres", "postgres://kim:hunter22@127.0.0.1:2/other"])
-            #expect(noKey.status != 0 && noKey.stderr.contains("--jwt-key-file") && noKey.stderr.contains("AUDIT_STATION_JWT_SECRET"), "\(noKey.stderr)")
-            #expect(refused.status != 0 && refused.stderr.contains("127.0.0.1:1/audits") && refused.stderr.contains("connection refused"), "\(refused.stderr)")
+            let flagWins = try await StationProcess.run([
+                "--config", config.path, "users", "list", "--postgres", "postgres://kim:hunter22@127.0.0.1:2/other"
+            ])
+            #expect(
+                noKey.status != 0 && noKey.stderr.contains("--jwt-key-file") && noKey.stderr.contains("AUDIT_STATION_JWT_SECRET"), "\(noKey.stderr)")
+            #expect(
+                refused.status != 0 && refused.stderr.contains("127.0.0.1:1/audits") && refused.stderr.contains("connection refused"),
+                "\(refused.stderr)")
             #expect(flagWins.stderr.contains("127.0.0.1:2/other"), "the option wins over the config: \(flagWins.stderr)")
             for output in [noKey, refused, flagWins] {
                 #expect(!output.stderr.contains("hunter22") && output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")

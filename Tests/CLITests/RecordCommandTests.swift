@@ -12,12 +12,14 @@ struct RecordCommandTests {
             try await StationProcess.run(arguments + ["--database", database])
         }
 
-        let customer = try await run("customers", "create", "--name", "Acme", "--contact-number", "123", "--address", "1 Road",
-                                     "--country", "sg", "--email", "a@b.c")
+        let customer = try await run(
+            "customers", "create", "--name", "Acme", "--contact-number", "123", "--address", "1 Road",
+            "--country", "sg", "--email", "a@b.c")
         #expect(customer.status == 0 && customer.stdout == "1  Acme  123  SG  a@b.c\n", "\(customer.stderr)")
         let missing = try await run("customers", "create", "--name", "Beta")
         #expect(missing.status == 1 && missing.stdout.isEmpty)
-        #expect(missing.stderr == "error: Invalid input: address is required; contact_number is required; "
+        #expect(
+            missing.stderr == "error: Invalid input: address is required; contact_number is required; "
                 + "country is required (an ISO 3166-1 alpha-2 code such as SG or MY)\n")
         let customers = try await run("customers", "list")
         #expect(customers.stdout == "ID  NAME  CONTACT  COUNTRY  EMAIL\n1   Acme  123      SG       a@b.c\npage 1 of 1, 1 in all\n")
@@ -51,13 +53,17 @@ struct RecordCommandTests {
     @Test("Each kind's help lists its commands with their own words")
     func help() async throws {
         let customers = try await StationProcess.run(["customers", "--help"])
-        for line in ["list                    List customers.", "show                    Show one customer.",
-                     "update                  Change fields of a customer.", "delete                  Delete a customer"] {
+        for line in [
+            "list                    List customers.", "show                    Show one customer.",
+            "update                  Change fields of a customer.", "delete                  Delete a customer"
+        ] {
             #expect(customers.stdout.contains(line), "\(customers.stdout)")
         }
         let accessories = try await StationProcess.run(["accessories", "--help"])
-        for line in ["list                    List accessories.", "create                  Create an accessory (name and category are",
-                     "delete                  Delete an accessory", "checkout", "checkin"] {
+        for line in [
+            "list                    List accessories.", "create                  Create an accessory (name and category are",
+            "delete                  Delete an accessory", "checkout", "checkin"
+        ] {
             #expect(accessories.stdout.contains(line), "\(accessories.stdout)")
         }
         let create = try await StationProcess.run(["accessories", "create", "--help"])

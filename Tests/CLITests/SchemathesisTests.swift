@@ -10,8 +10,9 @@ import TestKit
         .deletingLastPathComponent().appendingPathComponent("scripts/schemathesis.sh")
 
     @Test func everyOperationAnswersWithoutServerErrorsAndAsDocumented() async throws {
-        let output = try await Child.run("/usr/bin/env", ["bash", Self.script.path, "5", "120"],
-                                         environment: ["AUDIT_STATION": StationProcess.executable.path])
+        let output = try await Child.run(
+            "/usr/bin/env", ["bash", Self.script.path, "5", "120"],
+            environment: ["AUDIT_STATION": StationProcess.executable.path])
         let (status, text) = (output.status, output.stdout + output.stderr)
         #expect(status == 0, "schemathesis found problems:\n\(text.suffix(6000))")
         #expect(text.contains("passed"), "no summary from schemathesis:\n\(text.suffix(2000))")

@@ -12,7 +12,7 @@ struct StationProcess {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
+            Bundle.main.bundleURL
         ]
         for folder in candidates {
             let url = folder.appendingPathComponent("audit-station")
@@ -32,11 +32,14 @@ struct StationProcess {
     /// then is killed and its output says `hung`: a command that must never hang is caught
     /// instead of hanging the tests.
     @discardableResult
-    static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
-                    directory: URL? = nil, timeout: Duration? = nil,
-                    onStart: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Output {
-        try await Child.run(executable.path, arguments, environment: environment, input: input, directory: directory,
-                            timeout: timeout, onStart: onStart)
+    static func run(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+        directory: URL? = nil, timeout: Duration? = nil,
+        onStart: @escaping @Sendable (pid_t) -> Void = { _ in }
+    ) async throws -> Output {
+        try await Child.run(
+            executable.path, arguments, environment: environment, input: input, directory: directory,
+            timeout: timeout, onStart: onStart)
     }
 }
 

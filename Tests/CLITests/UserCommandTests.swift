@@ -6,11 +6,16 @@ struct UserCommandTests {
     @Test("Passwords come from standard input, never from the command line; list shows no secrets")
     func passwordsNeverOnTheCommandLine() async throws {
         let (_, database) = try StationProcess.scratch()
-        let onCommandLine = try await StationProcess.run(["--database", database, "users", "create", "--email", "a@example.com",
-                                                    "--password", "long-enough-1", "--name", "A", "--type", "ADMIN"])
+        let onCommandLine = try await StationProcess.run([
+            "--database", database, "users", "create", "--email", "a@example.com",
+            "--password", "long-enough-1", "--name", "A", "--type", "ADMIN"
+        ])
         #expect(onCommandLine.status != 0 && onCommandLine.stderr.contains("--password"), "\(onCommandLine.stderr)")
-        let created = try await StationProcess.run(["--database", database, "users", "create", "--email", "a@example.com", "--password-stdin",
-                                              "--name", "Ann", "--type", "STAFF", "--countries", "sg"], input: Data("long-enough-1\n".utf8))
+        let created = try await StationProcess.run(
+            [
+                "--database", database, "users", "create", "--email", "a@example.com", "--password-stdin",
+                "--name", "Ann", "--type", "STAFF", "--countries", "sg"
+            ], input: Data("long-enough-1\n".utf8))
         #expect(created.status == 0, "\(created.stderr)")
         let listed = try await StationProcess.run(["--database", database, "users", "list", "--json"])
         let users = try #require(try jsonObject(listed.stdout)["users"] as? [[String: Any]])
@@ -18,11 +23,13 @@ struct UserCommandTests {
         #expect(users.first?["countries"] as? [String] == ["SG"] && users.first?["disabled_at"] == nil)
         #expect(!listed.stdout.contains("$2") && !listed.stdout.contains("token_key"), "no hash or token key is printed")
 
-        let short = try await StationProcess.run(["--database", database, "users", "passwd", "--email", "a@example.com", "--password-stdin"],
-                                           input: Data("short\n".utf8))
+        let short = try await StationProcess.run(
+            ["--database", database, "users", "passwd", "--email", "a@example.com", "--password-stdin"],
+            input: Data("short\n".utf8))
         #expect(short.status != 0 && short.stderr.contains("at least 8"), "\(short.stderr)")
-        let changed = try await StationProcess.run(["--database", database, "users", "passwd", "--email", "a@example.com", "--password-stdin"],
-                                             input: Data("another-long-2\n".utf8))
+        let changed = try await StationProcess.run(
+            ["--database", database, "users", "passwd", "--email", "a@example.com", "--password-stdin"],
+            input: Data("another-long-2\n".utf8))
         #expect(changed.status == 0, "\(changed.stderr)")
         let disabled = try await StationProcess.run(["--database", database, "users", "disable", "--email", "a@example.com"])
         #expect(disabled.status == 0)

@@ -77,25 +77,29 @@ let started = (wall: Date(), cpu: cpuSeconds())
 let codeCount = ManagedCounter()
 
 let run = Task {
-    try await loop.run(onCode: { code in
-        printer.line(["code": code.text, "symbology": code.symbology.rawValue, "reappearance": code.isReappearance,
-                      "latency_ms": Double(code.latency.components.attoseconds) / 1e15
-                          + Double(code.latency.components.seconds) * 1000,
-                      "sequence": Int(code.frameSequence)])
-        if let max = options.maxCodes, codeCount.increment() >= max { stop.yield() }
-    }, onEvent: { event in
-        var line: [String: Any] = ["message": event.description]
-        switch event {
-        case .opened: line["event"] = "opened"
-        case .resumed: line["event"] = "resumed"
-        case .retrying: line["event"] = "retrying"
-        case .lost(let error):
-            line["event"] = "lost"
-            line["stall"] = error.isStall
-            if error.isStall && options.exitOnStall { stop.yield() }
-        }
-        printer.line(line)
-    })
+    try await loop.run(
+        onCode: { code in
+            printer.line([
+                "code": code.text, "symbology": code.symbology.rawValue, "reappearance": code.isReappearance,
+                "latency_ms": Double(code.latency.components.attoseconds) / 1e15
+                    + Double(code.latency.components.seconds) * 1000,
+                "sequence": Int(code.frameSequence)
+            ])
+            if let max = options.maxCodes, codeCount.increment() >= max { stop.yield() }
+        },
+        onEvent: { event in
+            var line: [String: Any] = ["message": event.description]
+            switch event {
+            case .opened: line["event"] = "opened"
+            case .resumed: line["event"] = "resumed"
+            case .retrying: line["event"] = "retrying"
+            case .lost(let error):
+                line["event"] = "lost"
+                line["stall"] = error.isStall
+                if error.isStall && options.exitOnStall { stop.yield() }
+            }
+            printer.line(line)
+        })
 }
 if let seconds = options.seconds {
     Task {

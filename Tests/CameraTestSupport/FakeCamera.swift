@@ -20,8 +20,10 @@ public final class FakeCamera {
         library = directory.appendingPathComponent("libfakev4l2.so")
         let cFiles = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
             .filter { $0.hasSuffix(".c") }.map { Self.sources.appendingPathComponent($0).path }
-        try await Self.run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
-                     + ["-ldl", "-lpthread", "-lturbojpeg"])
+        try await Self.run(
+            "/usr/bin/env",
+            ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
+                + ["-ldl", "-lpthread", "-lturbojpeg"])
     }
 
     deinit {
@@ -31,8 +33,12 @@ public final class FakeCamera {
     /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
     public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) async throws -> String {
         let path = directory.appendingPathComponent(name + ".pgm").path
-        try await Self.run("/usr/bin/env", ["python3", Self.sources.appendingPathComponent("make_frame.py").path,
-                                      "--width", "\(width)", "--height", "\(height)", "--out", path] + codes)
+        try await Self.run(
+            "/usr/bin/env",
+            [
+                "python3", Self.sources.appendingPathComponent("make_frame.py").path,
+                "--width", "\(width)", "--height", "\(height)", "--out", path
+            ] + codes)
         return path
     }
 
@@ -58,8 +64,9 @@ public final class FakeCamera {
     public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let output = try await Child.run(tool, arguments, environment: environment)
         guard output.status == 0 else {
-            throw FakeCameraError.failed(tool: URL(fileURLWithPath: tool).lastPathComponent + " " + (arguments.first ?? ""),
-                                         status: output.status, stderr: output.stderr)
+            throw FakeCameraError.failed(
+                tool: URL(fileURLWithPath: tool).lastPathComponent + " " + (arguments.first ?? ""),
+                status: output.status, stderr: output.stderr)
         }
         return output.stdout
     }

@@ -35,11 +35,14 @@ struct CameraCatalogTests {
 
     @Test func errnoMapsToAnActionableMessage() {
         #expect(CameraError.from(errno: ENOENT, device: "/dev/video0", operation: "open") == .notFound(device: "/dev/video0"))
-        #expect(CameraError.from(errno: EBUSY, device: "/dev/video0", operation: "open").localizedDescription
+        #expect(
+            CameraError.from(errno: EBUSY, device: "/dev/video0", operation: "open").localizedDescription
                 == "camera /dev/video0 is busy: close the other program that uses it")
-        #expect(CameraError.from(errno: EACCES, device: "/dev/video0", operation: "open").localizedDescription
+        #expect(
+            CameraError.from(errno: EACCES, device: "/dev/video0", operation: "open").localizedDescription
                 .contains("'video' group"))
-        #expect(CameraError.from(errno: EIO, device: "/dev/video1", operation: "VIDIOC_DQBUF").localizedDescription
+        #expect(
+            CameraError.from(errno: EIO, device: "/dev/video1", operation: "VIDIOC_DQBUF").localizedDescription
                 == "camera /dev/video1: VIDIOC_DQBUF failed: Input/output error (errno 5)")
     }
 }

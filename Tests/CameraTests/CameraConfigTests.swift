@@ -39,7 +39,7 @@ struct CameraConfigTests {
         (#"{"selectTimeoutSeconds": 0}"#, "selectTimeoutSeconds"),
         (#"{"reconnectInitialSeconds": 10, "reconnectMaxSeconds": 1}"#, "reconnectInitialSeconds"),
         (#"{"buffers": 1}"#, "camera.buffers"),
-        (#"{"device": ""}"#, "camera.device"),
+        (#"{"device": ""}"#, "camera.device")
     ])
     func outOfRangeValuesAreRefusedWithTheKeyNamed(json: String, key: String) throws {
         let config = try decode(json)

@@ -17,11 +17,12 @@ extension TimingSensitive {
             let tagA = try await camera.frame("a", ["--qr", "TAG-A"])
             let both = try await camera.frame("ab", ["--qr", "TAG-A", "--code128", "SN-B123"])
             let ean = try await camera.frame("ean", ["--ean13", "4006381333931"])
-            try camera.play([(empty, 8), (tagA, 15), (empty, 2), (both, 15), (empty, 30), (both, 10), (ean, 12)],
-                            fps: 15, format: format)
+            try camera.play(
+                [(empty, 8), (tagA, 15), (empty, 2), (both, 15), (empty, 30), (both, 10), (ean, 12)],
+                fps: 15, format: format)
             let output = try await camera.probe(config: [
                 "goneAfterSeconds": 0.5, "selectTimeoutSeconds": 0.6, "confirmFrames": 3,
-                "controls": ["focusAuto": false, "focusAbsolute": 40, "gain": 5],
+                "controls": ["focusAuto": false, "focusAbsolute": 40, "gain": 5]
             ])
             // TAG-A once while it stays (the 2-frame gap is shorter than goneAfter), SN-B123 once,
             // both again after 2 s out of view, and the EAN-13 once it agreed over 3 frames.
@@ -30,7 +31,7 @@ extension TimingSensitive {
                 Code(text: "SN-B123", symbology: "code128", reappearance: false),
                 Code(text: "TAG-A", symbology: "qrcode", reappearance: true),
                 Code(text: "SN-B123", symbology: "code128", reappearance: true),
-                Code(text: "4006381333931", symbology: "ean13", reappearance: false),
+                Code(text: "4006381333931", symbology: "ean13", reappearance: false)
             ]
             #expect(output.codes.first == expected[0])
             #expect(output.codes.sorted { $0.description < $1.description } == expected.sorted { $0.description < $1.description })
@@ -52,7 +53,7 @@ extension TimingSensitive {
             let camera = try await FakeCamera()
             try camera.play([(try await camera.frame("empty"), 5)], fps: 30)
             let output = try await camera.probe(config: [
-                "selectTimeoutSeconds": 0.3, "controls": ["focusAuto": false, "focusAbsolute": 40, "gain": 5],
+                "selectTimeoutSeconds": 0.3, "controls": ["focusAuto": false, "focusAbsolute": 40, "gain": 5]
             ])
             #expect(camera.deviceLog.contains("control Focus, Automatic Continuous=0"))
             #expect(camera.deviceLog.contains("control Focus, Absolute=40"))
@@ -67,10 +68,10 @@ extension TimingSensitive {
             let tagA = try await camera.frame("a", ["--qr", "TAG-A"])
             let tagB = try await camera.frame("b", ["--code128", "SN-B123"])
             try camera.play([(empty, 5), (tagA, 15), (empty, 10), (tagB, 15)], fps: 15)
-            camera.environment["FAKEV4L2_VANISH_AFTER"] = "30"   // unplugged after the empty frames
-            camera.environment["FAKEV4L2_ABSENT_OPENS"] = "2"    // and absent for two attempts to open it
+            camera.environment["FAKEV4L2_VANISH_AFTER"] = "30" // unplugged after the empty frames
+            camera.environment["FAKEV4L2_ABSENT_OPENS"] = "2" // and absent for two attempts to open it
             let output = try await camera.probe(config: [
-                "selectTimeoutSeconds": 0.6, "reconnectInitialSeconds": 0.05, "reconnectMaxSeconds": 0.2,
+                "selectTimeoutSeconds": 0.6, "reconnectInitialSeconds": 0.05, "reconnectMaxSeconds": 0.2
             ])
             #expect(output.codes.map(\.text) == ["TAG-A", "SN-B123"])
             #expect(camera.deviceLog.contains("unplugged"))
@@ -95,12 +96,13 @@ extension TimingSensitive {
 
         @Test func missingCameraIsReportedAndRetried() async throws {
             let camera = try await FakeCamera()
-            let output = try await camera.probe(config: ["device": "/dev/video-missing", "reconnectInitialSeconds": 0.05],
-                                          seconds: 0.5, exitOnStall: false, preload: false)
+            let output = try await camera.probe(
+                config: ["device": "/dev/video-missing", "reconnectInitialSeconds": 0.05],
+                seconds: 0.5, exitOnStall: false, preload: false)
             #expect(output.events.first?.kind == "lost")
             #expect(output.events.first?.message.contains("/dev/video-missing not found") == true)
             #expect(output.eventKinds.filter { $0 == "retrying" }.count >= 2)
-            #expect(output.eventKinds.filter { $0 == "lost" }.count == 1)  // the same fault is not repeated
+            #expect(output.eventKinds.filter { $0 == "lost" }.count == 1) // the same fault is not repeated
         }
 
         @Test func frameRateFasterThanTheDecoderNeverBuildsABacklog() async throws {

@@ -5,8 +5,10 @@ import Testing
 /// `camera-probe` in a child process with the emulated camera preloaded.
 extension FakeCamera {
     /// Runs the probe until the camera stalls (the playlist ended) or `seconds` pass.
-    func probe(config: [String: Any], seconds: Double = 60, exitOnStall: Bool = true,
-               preload: Bool = true) async throws -> ProbeOutput {
+    func probe(
+        config: [String: Any], seconds: Double = 60, exitOnStall: Bool = true,
+        preload: Bool = true
+    ) async throws -> ProbeOutput {
         var camera = config
         camera["device"] = camera["device"] ?? device
         let json = String(decoding: try JSONSerialization.data(withJSONObject: camera), as: UTF8.self)
@@ -27,7 +29,8 @@ extension FakeCamera {
     }
 
     static var probePath: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("camera-probe").path
     }

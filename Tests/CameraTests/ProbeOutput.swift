@@ -21,8 +21,10 @@ struct ProbeOutput {
                 throw FakeCameraError.badOutput(String(line))
             }
             if let text = object["code"] as? String {
-                codes.append(Code(text: text, symbology: object["symbology"] as? String ?? "",
-                                  reappearance: object["reappearance"] as? Bool ?? false))
+                codes.append(
+                    Code(
+                        text: text, symbology: object["symbology"] as? String ?? "",
+                        reappearance: object["reappearance"] as? Bool ?? false))
             } else if let kind = object["event"] as? String {
                 events.append((kind, object["message"] as? String ?? ""))
             } else if let stats = object["stats"] as? [String: Any] {

@@ -5,13 +5,16 @@ import Testing
 /// The scan loop's threads, hand-off and fault handling, with a scripted source and a
 /// decoder stand-in (no camera, no zbar).
 struct ScanLoopTests {
-    let config = CameraConfig(goneAfterSeconds: 60, confirmFrames: 1, reconnectInitialSeconds: 0.01,
-                              reconnectMaxSeconds: 0.02)
+    let config = CameraConfig(
+        goneAfterSeconds: 60, confirmFrames: 1, reconnectInitialSeconds: 0.01,
+        reconnectMaxSeconds: 0.02)
 
     /// Runs the loop until `done` holds (checked every 10 ms, at most 30 s), then cancels it.
     /// A condition still false after 30 s fails the test: a run that decoded nothing proves nothing.
-    func run(_ loop: ScanLoop, recorder: LoopRecorder, until done: @escaping @Sendable () -> Bool,
-             sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func run(
+        _ loop: ScanLoop, recorder: LoopRecorder, until done: @escaping @Sendable () -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let task = Task {
             try await loop.run(onCode: { recorder.add($0) }, onEvent: { recorder.add($0) })
         }
@@ -28,13 +31,15 @@ struct ScanLoopTests {
     @Test func slowDecoderGetsOnlyTheNewestFrameAndNothingQueues() async throws {
         let source = ScriptedFrameSource(frames: 300)
         let log = DecodeLog()
-        let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: {
-            { image in
-                log.append(Int(image.pixels[0]))
-                Thread.sleep(forTimeInterval: 0.002)
-                return []
-            }
-        })
+        let loop = ScanLoop(
+            config: config, makeSource: { source },
+            makeDecoder: {
+                { image in
+                    log.append(Int(image.pixels[0]))
+                    Thread.sleep(forTimeInterval: 0.002)
+                    return []
+                }
+            })
         let recorder = LoopRecorder()
         try await run(loop, recorder: recorder) { loop.statistics.framesCaptured == 300 && log.all.last == 299 % 256 }
         let stats = loop.statistics
@@ -47,9 +52,11 @@ struct ScanLoopTests {
 
     @Test func acceptedCodesCarryCaptureDetails() async throws {
         let source = ScriptedFrameSource(frames: 20)
-        let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: {
-            { image in image.pixels[0] >= 5 ? [DecodedCode(text: "TAG-9", symbology: .code128, points: [], quality: 3)] : [] }
-        })
+        let loop = ScanLoop(
+            config: config, makeSource: { source },
+            makeDecoder: {
+                { image in image.pixels[0] >= 5 ? [DecodedCode(text: "TAG-9", symbology: .code128, points: [], quality: 3)] : [] }
+            })
         let recorder = LoopRecorder()
         let before = Date()
         try await run(loop, recorder: recorder) { loop.statistics.framesCaptured == 20 && !recorder.acceptedCodes.isEmpty }
@@ -61,9 +68,13 @@ struct ScanLoopTests {
     }
 
     @Test func faultsAreReportedAndTheLoopReopensTheCamera() async throws {
-        let source = ScriptedFrameSource(frames: 50, opens: [nil, .notFound(device: "/dev/scripted"),
-                                                             .busy(device: "/dev/scripted")],
-                                         disconnectAfter: 10)
+        let source = ScriptedFrameSource(
+            frames: 50,
+            opens: [
+                nil, .notFound(device: "/dev/scripted"),
+                .busy(device: "/dev/scripted")
+            ],
+            disconnectAfter: 10)
         let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: { { _ in [] } })
         let recorder = LoopRecorder()
         try await run(loop, recorder: recorder) { loop.statistics.framesCaptured == 50 }
@@ -94,12 +105,14 @@ struct ScanLoopTests {
     @Test func aLoopRunsAgainAfterBeingCancelled() async throws {
         let source = ScriptedFrameSource(frames: 100, framesPerOpen: 3)
         let log = DecodeLog()
-        let loop = ScanLoop(config: config, makeSource: { source }, makeDecoder: {
-            { image in
-                log.append(Int(image.pixels[0]))
-                return []
-            }
-        })
+        let loop = ScanLoop(
+            config: config, makeSource: { source },
+            makeDecoder: {
+                { image in
+                    log.append(Int(image.pixels[0]))
+                    return []
+                }
+            })
         let recorder = LoopRecorder()
         try await run(loop, recorder: recorder) { log.all.contains(2) }
         try await run(loop, recorder: recorder) { log.all.contains(5) }

@@ -32,8 +32,9 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
             isOpen = true
             streamFrames = 0
         }
-        return CameraStream(device: "/dev/scripted", card: "Scripted", cameraFormat: "GREY", width: 1, height: 1,
-                            fps: nil, notes: [])
+        return CameraStream(
+            device: "/dev/scripted", card: "Scripted", cameraFormat: "GREY", width: 1, height: 1,
+            fps: nil, notes: [])
     }
 
     func nextFrame(waker: CameraWaker) throws(CameraError) -> CapturedFrame? {
@@ -50,11 +51,12 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
         }
         lock.unlock()
         guard let index else {
-            _ = waker.sleep(seconds: 3600)  // no more frames: wait for the loop to stop
+            _ = waker.sleep(seconds: 3600) // no more frames: wait for the loop to stop
             return nil
         }
-        return CapturedFrame(image: GrayImage(width: 1, height: 1, pixels: [UInt8(index % 256)]),
-                             sequence: UInt32(index), captureTime: MonotonicClock.now)
+        return CapturedFrame(
+            image: GrayImage(width: 1, height: 1, pixels: [UInt8(index % 256)]),
+            sequence: UInt32(index), captureTime: MonotonicClock.now)
     }
 
     func close() {

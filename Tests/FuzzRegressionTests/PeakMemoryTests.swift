@@ -10,8 +10,10 @@ import TestKit
     static let budgetKiB = 256 * 1024
 
     static let replay: URL = {
-        let folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                       Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
+        let folders = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL
+        ]
         let found = folders.map { $0.appendingPathComponent("fuzz-images") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return found ?? folders[0].appendingPathComponent("fuzz-images")

@@ -5,7 +5,7 @@ import Testing
 @Suite struct AuditEngineTests {
     static let expected = [
         AssetBrief(id: 1, assetTag: "SG-1", serialNum: "S1", name: "One", country: "SG"),
-        AssetBrief(id: 2, assetTag: "SG-2", serialNum: "SG-1X", name: "Two", country: "SG"),
+        AssetBrief(id: 2, assetTag: "SG-2", serialNum: "SG-1X", name: "Two", country: "SG")
     ]
     let scan = FirstScan(scannedAt: Date(timeIntervalSince1970: 1_800_000_000), station: "k1", user: "ann", source: .camera)
 

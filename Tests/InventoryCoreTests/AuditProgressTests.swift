@@ -9,21 +9,23 @@ struct AuditProgressTests {
         var testDescription: String { "\(scanned)/\(total)" }
     }
 
-    @Test("missing = total - scanned; completion rounded down to two decimals; 100% when nothing is expected", arguments: [
-        Row(total: 0, scanned: 0, unexpected: 0, completion: 100),
-        Row(total: 0, scanned: 0, unexpected: 5, completion: 100),
-        Row(total: 1, scanned: 0, unexpected: 0, completion: 0),
-        Row(total: 1, scanned: 1, unexpected: 0, completion: 100),
-        Row(total: 3, scanned: 1, unexpected: 0, completion: 33.33),
-        Row(total: 3, scanned: 2, unexpected: 1, completion: 66.66),
-        Row(total: 7, scanned: 2, unexpected: 2, completion: 28.57),
-        Row(total: 8, scanned: 1, unexpected: 0, completion: 12.5),
-        Row(total: 200, scanned: 199, unexpected: 0, completion: 99.5),
-        Row(total: 20_000, scanned: 19_999, unexpected: 0, completion: 99.99),
-        Row(total: 1_000_000, scanned: 999_999, unexpected: 3, completion: 99.99),
-        Row(total: 1_000_000, scanned: 1, unexpected: 0, completion: 0),
-        Row(total: 1_000_000, scanned: 1_000_000, unexpected: 0, completion: 100),
-    ])
+    @Test(
+        "missing = total - scanned; completion rounded down to two decimals; 100% when nothing is expected",
+        arguments: [
+            Row(total: 0, scanned: 0, unexpected: 0, completion: 100),
+            Row(total: 0, scanned: 0, unexpected: 5, completion: 100),
+            Row(total: 1, scanned: 0, unexpected: 0, completion: 0),
+            Row(total: 1, scanned: 1, unexpected: 0, completion: 100),
+            Row(total: 3, scanned: 1, unexpected: 0, completion: 33.33),
+            Row(total: 3, scanned: 2, unexpected: 1, completion: 66.66),
+            Row(total: 7, scanned: 2, unexpected: 2, completion: 28.57),
+            Row(total: 8, scanned: 1, unexpected: 0, completion: 12.5),
+            Row(total: 200, scanned: 199, unexpected: 0, completion: 99.5),
+            Row(total: 20_000, scanned: 19_999, unexpected: 0, completion: 99.99),
+            Row(total: 1_000_000, scanned: 999_999, unexpected: 3, completion: 99.99),
+            Row(total: 1_000_000, scanned: 1, unexpected: 0, completion: 0),
+            Row(total: 1_000_000, scanned: 1_000_000, unexpected: 0, completion: 100)
+        ])
     func numbers(_ row: Row) {
         let progress = AuditProgress(totalAssets: row.total, scannedCount: row.scanned, unexpectedCount: row.unexpected)
         #expect(progress.missingCount == row.total - row.scanned)
@@ -47,8 +49,9 @@ struct AuditProgressTests {
         let progress = AuditProgress(totalAssets: 10, scannedCount: 4, unexpectedCount: 2)
         let session = AuditSession(id: "a", country: "SG", progress: progress, startedAt: .now, startedBy: "alice")
         #expect(session.progress == progress && session.isActive && session.missingCount == 6)
-        let ended = AuditSession(id: "a", country: "SG", progress: progress, startedAt: .now, startedBy: "alice",
-                                 endedAt: .now, endedBy: "bob")
+        let ended = AuditSession(
+            id: "a", country: "SG", progress: progress, startedAt: .now, startedBy: "alice",
+            endedAt: .now, endedBy: "bob")
         #expect(!ended.isActive)
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: [
         ("a,b\n\"open,c\n", CSVReader.Problem.unterminatedQuote(line: 2)),
-        ("a,b\nx\"y,c\n", CSVReader.Problem.strayQuote(line: 2)),
+        ("a,b\nx\"y,c\n", CSVReader.Problem.strayQuote(line: 2))
     ])
     func malformedInputNamesTheLine(_ text: String, _ expected: CSVReader.Problem) {
         #expect(records(text).1 == expected)

@@ -9,7 +9,7 @@ struct CSVStreamTests {
         "a,b\n\"open,c\n",
         "a,b\nx\"y,c\n",
         "a,b\n\"q\"x,c\n",
-        "a,\"b\"\"\"\n\"\"\"\",\r\r\n",
+        "a,\"b\"\"\"\n\"\"\"\",\r\r\n"
     ]
 
     static func whole(_ text: String) -> ([CSVReader.Record], CSVReader.Problem?) {
@@ -44,7 +44,10 @@ struct CSVStreamTests {
         reader.append(Array("a,b\n\"".utf8))
         _ = reader.next()
         let block = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
-        for _ in 0..<20 { reader.append(block); #expect(reader.next() == nil) }
+        for _ in 0..<20 {
+            reader.append(block)
+            #expect(reader.next() == nil)
+        }
         #expect(reader.problem == .tooLong(line: 2))
     }
 
@@ -57,7 +60,8 @@ struct CSVStreamTests {
     }
 
     @Test func rowsComeInChunksWithTheirLinesAndTheirReaderProblems() async throws {
-        let csv = "asset_tag,name,country,has_charger\n" + (1...25).map { "T-\($0),Laptop,SG,yes\n" }.joined()
+        let csv =
+            "asset_tag,name,country,has_charger\n" + (1...25).map { "T-\($0),Laptop,SG,yes\n" }.joined()
             + "T-26,Laptop\nT-27,\"Lap\ntop\",MY,maybe\n\nT-28,Last,SG,no"
         var chunks: [[ImportRow]] = []
         for try await chunk in try await AssetImport.chunks(of: Self.blocks(csv), chunkSize: 10) { chunks.append(chunk) }
@@ -82,7 +86,10 @@ struct CSVStreamTests {
     func aBadHeaderFailsBeforeAnyRow(_ csv: String) async throws {
         await #expect(throws: InventoryError.self) { _ = try await AssetImport.chunks(of: Self.blocks(csv)) }
         do { _ = try await AssetImport.chunks(of: Self.blocks(csv)) } catch let error as InventoryError {
-            guard case .invalid(let problems) = error else { Issue.record("\(error)"); return }
+            guard case .invalid(let problems) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(problems.fields.keys.allSatisfy { $0 == "line 1" || $0 == "file" })
         }
     }

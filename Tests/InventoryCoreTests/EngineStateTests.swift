@@ -25,7 +25,7 @@ struct EngineStateTests {
         #expect(engine.progress == AuditProgress(totalAssets: 5, scannedCount: 0, unexpectedCount: 0))
         let steps: [(String, Int, Int)] = [
             ("SG-1", 1, 0), ("SN-1", 1, 0), ("SG-2", 2, 0), ("MY-1", 2, 1), ("MY-SN", 2, 1), ("SG-OLD", 2, 2),
-            ("GHOST", 2, 3), ("GHOST", 2, 3), ("ghost", 2, 4), ("SN-5", 3, 4), ("SG-3", 4, 4), ("SG-4", 5, 4),
+            ("GHOST", 2, 3), ("GHOST", 2, 3), ("ghost", 2, 4), ("SN-5", 3, 4), ("SG-3", 4, 4), ("SG-4", 5, 4)
         ]
         for (n, (identifier, scanned, unexpected)) in steps.enumerated() {
             engine.scan(identifier, Self.scan(n))
@@ -74,8 +74,10 @@ struct EngineStateTests {
 
     @Test func aTagWinsOverAnotherAssetsSerial() {
         // SG-1's serial is the tag of SG-2: the tag match is the one reported.
-        let expected = [AssetBrief(id: 1, assetTag: "SG-1", serialNum: "SG-2", name: "One", country: "SG"),
-                        AssetBrief(id: 2, assetTag: "SG-2", name: "Two", country: "SG")]
+        let expected = [
+            AssetBrief(id: 1, assetTag: "SG-1", serialNum: "SG-2", name: "One", country: "SG"),
+            AssetBrief(id: 2, assetTag: "SG-2", name: "Two", country: "SG")
+        ]
         let engine = AuditEngine(auditID: "a", country: "SG", expected: expected)
         #expect(engine.decide("SG-2").asset?.id == 2)
     }

@@ -9,7 +9,7 @@ struct ErrorAndPagingTests {
         .notFound("asset 12"), .duplicate(field: "asset_tag", value: "SG-1"),
         .auditAlreadyActive(country: "SG", auditID: "3f2a"), .noActiveAudit(country: nil), .noActiveAudit(country: "MY"),
         .ambiguousAudit(countries: ["MY", "SG"]), .auditEnded("3f2a"), .inUse("Customer Acme still has 1 asset assigned"),
-        .forbidden("editing assets"), .unauthorized("Log in again"), .storage("the disk is full"), .unavailable("server down"),
+        .forbidden("editing assets"), .unauthorized("Log in again"), .storage("the disk is full"), .unavailable("server down")
     ]
 
     @Test("Every error has a stable code and a message naming what went wrong", arguments: everyError)
@@ -39,10 +39,12 @@ struct ErrorAndPagingTests {
         #expect(merged.errorDescription == "a one; b two; b three")
     }
 
-    @Test("Paging: per_page defaults to 20 and is at most 100; pages start at 1", arguments: [
-        (ListQuery(), 1, 20, 0), (ListQuery(page: 3, perPage: 10), 3, 10, 20), (ListQuery(page: 0, perPage: 0), 1, 1, 0),
-        (ListQuery(page: -4, perPage: 500), 1, 100, 0), (ListQuery(page: 2, perPage: 100), 2, 100, 100),
-    ])
+    @Test(
+        "Paging: per_page defaults to 20 and is at most 100; pages start at 1",
+        arguments: [
+            (ListQuery(), 1, 20, 0), (ListQuery(page: 3, perPage: 10), 3, 10, 20), (ListQuery(page: 0, perPage: 0), 1, 1, 0),
+            (ListQuery(page: -4, perPage: 500), 1, 100, 0), (ListQuery(page: 2, perPage: 100), 2, 100, 100)
+        ])
     func paging(query: ListQuery, page: Int, perPage: Int, offset: Int) {
         #expect(query.page == page && query.perPage == perPage && query.offset == offset)
     }

@@ -5,18 +5,22 @@ import Testing
 /// Field validation of the inputs, before any store sees them.
 @Suite("Input validation")
 struct InputValidationTests {
-    @Test("Identifiers are trimmed, then refused when empty, too long or holding control characters", arguments: [
-        (" \t SG-1 \r\n", "SG-1"), ("\u{2}SG-1\u{3}", "SG-1"), ("\u{FEFF}SG-1", "SG-1"), ("SG 1", "SG 1"),
-        ("ＳＧ-１", "ＳＧ-１"), (String(repeating: "a", count: 128), String(repeating: "a", count: 128)),
-    ])
+    @Test(
+        "Identifiers are trimmed, then refused when empty, too long or holding control characters",
+        arguments: [
+            (" \t SG-1 \r\n", "SG-1"), ("\u{2}SG-1\u{3}", "SG-1"), ("\u{FEFF}SG-1", "SG-1"), ("SG 1", "SG 1"),
+            ("ＳＧ-１", "ＳＧ-１"), (String(repeating: "a", count: 128), String(repeating: "a", count: 128))
+        ])
     func acceptedIdentifiers(raw: String, normalized: String) throws {
         #expect(try Identifier.normalize(raw) == normalized)
     }
 
-    @Test("Refused identifiers name the problem", arguments: [
-        ("", "is empty"), (" \r\n\t", "is empty"), ("SG\u{7}1", "U+0007"), ("SG\u{0}1", "U+0000"), ("SG\u{1B}1", "U+001B"),
-        (String(repeating: "a", count: 129), "129 bytes"), (String(repeating: "a", count: 10_240), "10240 bytes"),
-    ])
+    @Test(
+        "Refused identifiers name the problem",
+        arguments: [
+            ("", "is empty"), (" \r\n\t", "is empty"), ("SG\u{7}1", "U+0007"), ("SG\u{0}1", "U+0000"), ("SG\u{1B}1", "U+001B"),
+            (String(repeating: "a", count: 129), "129 bytes"), (String(repeating: "a", count: 10_240), "10240 bytes")
+        ])
     func refusedIdentifiers(raw: String, problem: String) {
         do {
             _ = try Identifier.normalize(raw, field: "asset_tag")
@@ -86,8 +90,10 @@ struct InputValidationTests {
     }
 
     @Test func customerInputChecksContactEmailAndCountry() throws {
-        let customer = try CustomerInput(name: "Acme", contactNumber: "+65 (6) 123-4567", address: "1 Road", country: "sg",
-                                         email: " ops@acme.example ").makeCustomer()
+        let customer = try CustomerInput(
+            name: "Acme", contactNumber: "+65 (6) 123-4567", address: "1 Road", country: "sg",
+            email: " ops@acme.example "
+        ).makeCustomer()
         #expect(customer.country == "SG" && customer.email == "ops@acme.example")
         do {
             _ = try CustomerInput(name: "Acme", contactNumber: "ring me", address: "", country: "XX", email: "x@").makeCustomer()
@@ -107,7 +113,9 @@ struct InputValidationTests {
         #expect(throws: ValidationError.self) { try AccessoryInput(name: "X", category: "Y", totalQuantity: -1).makeAccessory() }
     }
 
-    @Test("Movements: at least one, no more than the limit", arguments: [(0, 5, false), (-1, 5, false), (1, 5, true), (5, 5, true), (6, 5, false), (1, 0, false)])
+    @Test(
+        "Movements: at least one, no more than the limit",
+        arguments: [(0, 5, false), (-1, 5, false), (1, 5, true), (5, 5, true), (6, 5, false), (1, 0, false)])
     func movementQuantities(quantity: Int, limit: Int, allowed: Bool) {
         let movement = AccessoryMovement(customerId: 1, quantity: quantity)
         #expect(((try? movement.validate(limit: limit, limitName: "available")) != nil) == allowed)

@@ -6,13 +6,15 @@ import TestKit
 @Suite("Report writers")
 struct ReportWriterTests {
     static let started = Date(timeIntervalSince1970: 1_778_581_800)
-    static let summary = ReportSummary(AuditSession(
-        id: "3f2a", country: "SG", progress: AuditProgress(totalAssets: 2, scannedCount: 1, unexpectedCount: 1),
-        startedAt: started, startedBy: "alice"))
+    static let summary = ReportSummary(
+        AuditSession(
+            id: "3f2a", country: "SG", progress: AuditProgress(totalAssets: 2, scannedCount: 1, unexpectedCount: 1),
+            startedAt: started, startedBy: "alice"))
 
     static func row(name: String, identifier: String = "SG-1", station: String = "kiosk") -> AuditAsset {
-        AuditAsset(asset: AssetBrief(id: 1, assetTag: identifier, name: name, country: "SG"), identifier: identifier, outcome: .scanned,
-                   firstScan: FirstScan(scannedAt: started, station: station, user: "bob", source: .camera), scanCount: 1)
+        AuditAsset(
+            asset: AssetBrief(id: 1, assetTag: identifier, name: name, country: "SG"), identifier: identifier, outcome: .scanned,
+            firstScan: FirstScan(scannedAt: started, station: station, user: "bob", source: .camera), scanCount: 1)
     }
 
     static func csv(_ rows: [AuditAsset]) throws -> [UInt8] {
@@ -22,13 +24,15 @@ struct ReportWriterTests {
         return [UInt8](writer.drain())
     }
 
-    @Test("A CSV cell reads back exactly, quoted where RFC 4180 needs it, defused where a spreadsheet would compute it", arguments: [
-        ("plain", "plain", false), ("a,b", "a,b", true), ("say \"hi\"", "say \"hi\"", true), ("two\r\nlines", "two\r\nlines", true),
-        ("lf\nonly", "lf\nonly", true), ("cr\ronly", "cr\ronly", true), ("=1+2", "'=1+2", false), ("+1", "'+1", false),
-        ("-1", "'-1", false), ("@SUM(A1)", "'@SUM(A1)", false), ("\tx", "'\tx", false), ("\rx", "'\rx", true),
-        ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")", true), ("a=b", "a=b", false), ("", "", false),
-        ("ünïcode ✓", "ünïcode ✓", false), (" lead", " lead", false),
-    ])
+    @Test(
+        "A CSV cell reads back exactly, quoted where RFC 4180 needs it, defused where a spreadsheet would compute it",
+        arguments: [
+            ("plain", "plain", false), ("a,b", "a,b", true), ("say \"hi\"", "say \"hi\"", true), ("two\r\nlines", "two\r\nlines", true),
+            ("lf\nonly", "lf\nonly", true), ("cr\ronly", "cr\ronly", true), ("=1+2", "'=1+2", false), ("+1", "'+1", false),
+            ("-1", "'-1", false), ("@SUM(A1)", "'@SUM(A1)", false), ("\tx", "'\tx", false), ("\rx", "'\rx", true),
+            ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")", true), ("a=b", "a=b", false), ("", "", false),
+            ("ünïcode ✓", "ünïcode ✓", false), (" lead", " lead", false)
+        ])
     func csvCell(text: String, readsBack: String, quoted: Bool) throws {
         var buffer: [UInt8] = []
         CSV.appendCell(text, to: &buffer)
@@ -37,10 +41,13 @@ struct ReportWriterTests {
     }
 
     @Test func csvReportHasAHeaderAndOneRecordPerRow() throws {
-        let rows = [Self.row(name: "Desk, \"big\"\r\nsecond"), Self.row(name: "=cmd|' /C calc'!A0", identifier: "SG-2", station: "Hall, A"),
-                    AuditAsset(asset: nil, identifier: "@ghost", outcome: .unexpected, reason: .unknown,
-                               firstScan: FirstScan(scannedAt: Self.started, station: "k", user: "u", source: .manual), scanCount: 3),
-                    AuditAsset(asset: AssetBrief(id: 3, assetTag: "SG-3", name: "Missing", country: "SG"), identifier: "SG-3", outcome: .missing)]
+        let rows = [
+            Self.row(name: "Desk, \"big\"\r\nsecond"), Self.row(name: "=cmd|' /C calc'!A0", identifier: "SG-2", station: "Hall, A"),
+            AuditAsset(
+                asset: nil, identifier: "@ghost", outcome: .unexpected, reason: .unknown,
+                firstScan: FirstScan(scannedAt: Self.started, station: "k", user: "u", source: .manual), scanCount: 3),
+            AuditAsset(asset: AssetBrief(id: 3, assetTag: "SG-3", name: "Missing", country: "SG"), identifier: "SG-3", outcome: .missing)
+        ]
         let records = try StrictCSV.parse(Self.csv(rows))
         #expect(records.count == 5 && records[0] == ReportWriter.columns)
         #expect(records[1] == ["SG-1", "SG-1", "", "Desk, \"big\"\r\nsecond", "scanned", "", "2026-05-12T10:30:00Z", "1", "kiosk", "bob", "camera"])
@@ -56,8 +63,11 @@ struct ReportWriterTests {
         writer.finish()
         let root = try #require(try JSONSerialization.jsonObject(with: writer.drain()) as? [String: Any])
         let summary = try #require(root["summary"] as? [String: Any])
-        #expect(Set(summary.keys) == ["audit_id", "country", "total_assets", "scanned_count", "missing_count", "unexpected_count",
-                                      "completion_percentage", "started_at", "ended_at", "started_by", "ended_by"])
+        #expect(
+            Set(summary.keys) == [
+                "audit_id", "country", "total_assets", "scanned_count", "missing_count", "unexpected_count",
+                "completion_percentage", "started_at", "ended_at", "started_by", "ended_by"
+            ])
         #expect(summary["ended_at"] is NSNull && summary["ended_by"] is NSNull && summary["started_at"] as? String == "2026-05-12T10:30:00Z")
         #expect(summary["completion_percentage"] as? Double == 50 && summary["missing_count"] as? Int == 1)
         let assets = try #require(root["assets"] as? [[String: Any]])
@@ -68,8 +78,10 @@ struct ReportWriterTests {
     }
 
     @Test func endedAuditsCarryTheirEndInTheSummary() throws {
-        let ended = ReportSummary(AuditSession(id: "x", country: "MY", progress: AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0),
-                                               startedAt: Self.started, startedBy: "alice", endedAt: Self.started.addingTimeInterval(90), endedBy: "bob"))
+        let ended = ReportSummary(
+            AuditSession(
+                id: "x", country: "MY", progress: AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0),
+                startedAt: Self.started, startedBy: "alice", endedAt: Self.started.addingTimeInterval(90), endedBy: "bob"))
         var writer = try ReportWriter(format: .json, summary: ended)
         writer.finish()
         let root = try #require(try JSONSerialization.jsonObject(with: writer.drain()) as? [String: Any])

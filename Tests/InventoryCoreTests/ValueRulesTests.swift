@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ValueRulesTests {
     @Test(arguments: [
-        ("  SG-1\t\r", "SG-1"), ("\u{0}\u{1B}TAG\u{7F}", "TAG"), ("ÄÖ-1", "ÄÖ-1"),
+        ("  SG-1\t\r", "SG-1"), ("\u{0}\u{1B}TAG\u{7F}", "TAG"), ("ÄÖ-1", "ÄÖ-1")
     ])
     func identifiersAreTrimmedOfWhitespaceAndControlCharacters(_ raw: String, _ expected: String) throws {
         #expect(try Identifier.normalize(raw) == expected)
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (0, 0, 100.0), (3, 1, 33.33), (3, 2, 66.66), (100_000, 99_999, 99.99), (8, 8, 100.0),
+        (0, 0, 100.0), (3, 1, 33.33), (3, 2, 66.66), (100_000, 99_999, 99.99), (8, 8, 100.0)
     ])
     func completionIsScannedOverTotalRoundedDown(_ total: Int, _ scanned: Int, _ percent: Double) {
         let progress = AuditProgress(totalAssets: total, scannedCount: scanned, unexpectedCount: 4)
@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: [
         ("plain", "plain"), ("a,b", "\"a,b\""), ("say \"x\"", "\"say \"\"x\"\"\""), ("two\nlines", "\"two\nlines\""),
-        ("=SUM(A1)", "'=SUM(A1)"), ("+1", "'+1"), ("-2", "'-2"), ("@cmd", "'@cmd"), ("=a,b", "\"'=a,b\""),
+        ("=SUM(A1)", "'=SUM(A1)"), ("+1", "'+1"), ("-2", "'-2"), ("@cmd", "'@cmd"), ("=a,b", "\"'=a,b\"")
     ])
     func csvCellsAreQuotedAndFormulasDefused(_ text: String, _ expected: String) {
         var buffer: [UInt8] = []

@@ -7,8 +7,10 @@ import Testing
 struct AccessoryServiceTests {
     static func stock(_ total: Int = 5) async throws -> (TemporaryStore, Accessory, Customer, Customer) {
         let store = try TemporaryStore()
-        let charger = try await store.accessories.create(AccessoryInput(name: "USB-C charger", category: "Power",
-                                                                        manufacturer: "Anker", totalQuantity: total, country: "sg"))
+        let charger = try await store.accessories.create(
+            AccessoryInput(
+                name: "USB-C charger", category: "Power",
+                manufacturer: "Anker", totalQuantity: total, country: "sg"))
         let acme = try await store.addCustomer("Acme")
         let globex = try await store.addCustomer("Globex")
         return (store, charger, acme, globex)
@@ -18,7 +20,9 @@ struct AccessoryServiceTests {
         let store = try TemporaryStore()
         let error = await failure { _ = try await store.accessories.create(AccessoryInput(totalQuantity: 3)) }
         #expect(error?.fields.keys.sorted() == ["category", "name"])
-        let blank = await failure { _ = try await store.accessories.create(AccessoryInput(name: " ", category: "Power", totalQuantity: -1, country: "XX")) }
+        let blank = await failure {
+            _ = try await store.accessories.create(AccessoryInput(name: " ", category: "Power", totalQuantity: -1, country: "XX"))
+        }
         #expect(blank?.fields.keys.sorted() == ["country", "name", "total_quantity"])
         #expect(try await store.count("accessories") == 0)
         let cable = try await store.accessories.create(AccessoryInput(name: "Cable", category: "Cables", totalQuantity: 4, country: "my"))
@@ -29,17 +33,24 @@ struct AccessoryServiceTests {
         let (store, charger, acme, globex) = try await Self.stock()
         #expect(try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: acme.id, quantity: 3)).availableQuantity == 2)
         let snapshot = try await store.snapshot()
-        let tooMany = await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: globex.id, quantity: 3)) }
+        let tooMany = await failure {
+            _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: globex.id, quantity: 3))
+        }
         #expect(tooMany?.fields.keys.sorted() == ["quantity"])
         #expect(tooMany?.fields["quantity"]?.first?.contains("2") == true, "the message says how many are available")
-        #expect(await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: globex.id, quantity: 0)) }?
-                    .fields.keys.sorted() == ["quantity"])
-        #expect(await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: 999)) } == .notFound("customer 999"))
-        #expect(await failure { _ = try await store.accessories.checkout(id: 999, AccessoryMovement(customerId: acme.id)) } == .notFound("accessory 999"))
+        #expect(
+            await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: globex.id, quantity: 0)) }?
+                .fields.keys.sorted() == ["quantity"])
+        #expect(
+            await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: 999)) }
+                == .notFound("customer 999"))
+        #expect(
+            await failure { _ = try await store.accessories.checkout(id: 999, AccessoryMovement(customerId: acme.id)) } == .notFound("accessory 999"))
         #expect(try await store.snapshot() == snapshot)
         #expect(try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: globex.id, quantity: 2)).availableQuantity == 0)
-        #expect(await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: acme.id)) }?
-                    .fields.keys.sorted() == ["quantity"])
+        #expect(
+            await failure { _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: acme.id)) }?
+                .fields.keys.sorted() == ["quantity"])
         #expect(try await store.count("accessory_movements", where: "kind = 'checkout'") == 2)
     }
 
@@ -56,15 +67,19 @@ struct AccessoryServiceTests {
         #expect(partial.availableQuantity == 4)
         #expect(try await store.accessories.checkin(id: charger.id, AccessoryMovement(customerId: acme.id)).availableQuantity == 5)
         #expect(try await store.count("accessory_holdings") == 0)
-        #expect(await failure { _ = try await store.accessories.checkin(id: charger.id, AccessoryMovement(customerId: acme.id)) }?
-                    .fields.keys.sorted() == ["quantity"])
+        #expect(
+            await failure { _ = try await store.accessories.checkin(id: charger.id, AccessoryMovement(customerId: acme.id)) }?
+                .fields.keys.sorted() == ["quantity"])
     }
 
     @Test func deleteIsRefusedWhileAnyAreCheckedOut() async throws {
         let (store, charger, acme, _) = try await Self.stock()
         _ = try await store.accessories.checkout(id: charger.id, AccessoryMovement(customerId: acme.id, quantity: 1))
         let error = await failure { try await store.accessories.delete(id: charger.id) }
-        guard case .inUse(let message) = error else { Issue.record("expected inUse, got \(String(describing: error))"); return }
+        guard case .inUse(let message) = error else {
+            Issue.record("expected inUse, got \(String(describing: error))")
+            return
+        }
         #expect(message.contains("USB-C charger") && error?.code == "IN_USE")
         #expect(try await store.accessories.get(id: charger.id).availableQuantity == 4)
         _ = try await store.accessories.checkin(id: charger.id, AccessoryMovement(customerId: acme.id))

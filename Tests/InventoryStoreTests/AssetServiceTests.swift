@@ -8,10 +8,11 @@ import Testing
 struct AssetServiceTests {
     @Test func createNormalisesAndStoresEveryField() async throws {
         let store = try TemporaryStore()
-        let input = AssetInput(assetTag: " SG-1 ", serialNum: "SN1", name: " ThinkPad ", model: "T14", status: "deployed",
-                               condition: "good", manufacturer: "Lenovo", assetType: "laptop", cpuType: "i7", cpuCores: "8",
-                               memory: "32GB", harddrive: "1TB", country: "sg", location: "HQ", company: "Acme",
-                               notes: "line one\nline two", techNotes: "BIOS pw set", isErased: true, hasKeyboard: true, hasCharger: true)
+        let input = AssetInput(
+            assetTag: " SG-1 ", serialNum: "SN1", name: " ThinkPad ", model: "T14", status: "deployed",
+            condition: "good", manufacturer: "Lenovo", assetType: "laptop", cpuType: "i7", cpuCores: "8",
+            memory: "32GB", harddrive: "1TB", country: "sg", location: "HQ", company: "Acme",
+            notes: "line one\nline two", techNotes: "BIOS pw set", isErased: true, hasKeyboard: true, hasCharger: true)
         let asset = try await store.assets.create(input)
         #expect(asset.id > 0 && asset.assetTag == "SG-1" && asset.name == "ThinkPad" && asset.country == "SG")
         #expect(asset.status == .deployed && asset.condition == .good && asset.notes == "line one\nline two")
@@ -22,20 +23,22 @@ struct AssetServiceTests {
         #expect(try await store.assets.find(identifier: "sg-1") == nil)
     }
 
-    @Test("Required fields and bad values give field errors and store nothing", arguments: [
-        (AssetInput(), ["asset_tag", "country", "name"]),
-        (AssetInput(assetTag: "T", name: "   ", country: "SG"), ["name"]),
-        (AssetInput(assetTag: "  ", name: "N", country: "SG"), ["asset_tag"]),
-        (AssetInput(assetTag: "T", name: "N", country: "XX"), ["country"]),
-        (AssetInput(assetTag: "T", name: "N", country: "Singapore"), ["country"]),
-        (AssetInput(assetTag: "T", name: "N", country: ""), ["country"]),
-        (AssetInput(assetTag: "T", name: "N", status: "BROKEN", country: "SG"), ["status"]),
-        (AssetInput(assetTag: "T", name: "N", condition: "MINT", country: "SG"), ["condition"]),
-        (AssetInput(assetTag: "T", name: String(repeating: "n", count: 256), country: "SG"), ["name"]),
-        (AssetInput(assetTag: "T\u{7}X", serialNum: "S\u{0}1", name: "N", country: "SG"), ["asset_tag", "serial_num"]),
-        (AssetInput(assetTag: "T", name: "N", country: "SG", notes: "bell\u{7}"), ["notes"]),
-        (AssetInput(assetTag: "T", name: "N", country: "SG", customerId: 999), ["customer_id"]),
-    ])
+    @Test(
+        "Required fields and bad values give field errors and store nothing",
+        arguments: [
+            (AssetInput(), ["asset_tag", "country", "name"]),
+            (AssetInput(assetTag: "T", name: "   ", country: "SG"), ["name"]),
+            (AssetInput(assetTag: "  ", name: "N", country: "SG"), ["asset_tag"]),
+            (AssetInput(assetTag: "T", name: "N", country: "XX"), ["country"]),
+            (AssetInput(assetTag: "T", name: "N", country: "Singapore"), ["country"]),
+            (AssetInput(assetTag: "T", name: "N", country: ""), ["country"]),
+            (AssetInput(assetTag: "T", name: "N", status: "BROKEN", country: "SG"), ["status"]),
+            (AssetInput(assetTag: "T", name: "N", condition: "MINT", country: "SG"), ["condition"]),
+            (AssetInput(assetTag: "T", name: String(repeating: "n", count: 256), country: "SG"), ["name"]),
+            (AssetInput(assetTag: "T\u{7}X", serialNum: "S\u{0}1", name: "N", country: "SG"), ["asset_tag", "serial_num"]),
+            (AssetInput(assetTag: "T", name: "N", country: "SG", notes: "bell\u{7}"), ["notes"]),
+            (AssetInput(assetTag: "T", name: "N", country: "SG", customerId: 999), ["customer_id"])
+        ])
     func invalidInput(input: AssetInput, fields: [String]) async throws {
         let store = try TemporaryStore()
         let error = await failure { _ = try await store.assets.create(input) }
@@ -50,9 +53,11 @@ struct AssetServiceTests {
         let other = try await store.addAsset("SG-2", serial: "SN2")
         #expect(await failure { _ = try await store.addAsset("SG-1") } == .duplicate(field: "asset_tag", value: "SG-1"))
         #expect(await failure { _ = try await store.addAsset("SG-3", serial: "SN1") } == .duplicate(field: "serial_num", value: "SN1"))
-        #expect(await failure { _ = try await store.assets.update(id: other.id, AssetInput(assetTag: "SG-1")) }
+        #expect(
+            await failure { _ = try await store.assets.update(id: other.id, AssetInput(assetTag: "SG-1")) }
                 == .duplicate(field: "asset_tag", value: "SG-1"))
-        #expect(await failure { _ = try await store.assets.update(id: other.id, AssetInput(serialNum: "SN1")) }
+        #expect(
+            await failure { _ = try await store.assets.update(id: other.id, AssetInput(serialNum: "SN1")) }
                 == .duplicate(field: "serial_num", value: "SN1"))
         #expect(try await store.count("assets") == 2)
         #expect(try await store.assets.get(id: other.id).assetTag == "SG-2")
@@ -66,7 +71,8 @@ struct AssetServiceTests {
     @Test func theSchemaItselfRefusesDuplicateTagsAndSerials() async throws {
         let store = try TemporaryStore()
         try await store.addAsset("SG-1", serial: "SN1")
-        let insert = "INSERT INTO assets (asset_tag, serial_num, name, status, country, created_at, updated_at) VALUES (?, ?, 'x', 'IN_STOCK', 'SG', 0, 0)"
+        let insert =
+            "INSERT INTO assets (asset_tag, serial_num, name, status, country, created_at, updated_at) VALUES (?, ?, 'x', 'IN_STOCK', 'SG', 0, 0)"
         for (tag, serial) in [("SG-1", "OTHER"), ("SG-2", "SN1")] {
             await #expect(throws: DatabaseError.self) {
                 try await store.database.writer.write { db in try db.execute(sql: insert, arguments: [tag, serial]) }
@@ -74,7 +80,8 @@ struct AssetServiceTests {
         }
         await #expect(throws: DatabaseError.self) {
             try await store.database.writer.write { db in
-                try db.execute(sql: "INSERT INTO assets (asset_tag, name, status, country, created_at, updated_at) VALUES ('X', 'x', 'IN_STOCK', 'sg', 0, 0)")
+                try db.execute(
+                    sql: "INSERT INTO assets (asset_tag, name, status, country, created_at, updated_at) VALUES ('X', 'x', 'IN_STOCK', 'sg', 0, 0)")
             }
         }
         #expect(try await store.count("assets") == 1)
@@ -82,8 +89,10 @@ struct AssetServiceTests {
 
     @Test func updateChangesOnlyTheFieldsSent() async throws {
         let store = try TemporaryStore()
-        let asset = try await store.assets.create(AssetInput(assetTag: "SG-1", serialNum: "SN1", name: "Laptop", model: "T14",
-                                                             country: "SG", location: "HQ"))
+        let asset = try await store.assets.create(
+            AssetInput(
+                assetTag: "SG-1", serialNum: "SN1", name: "Laptop", model: "T14",
+                country: "SG", location: "HQ"))
         let updated = try await store.assets.update(id: asset.id, AssetInput(status: "REPAIR", location: ""))
         #expect(updated.status == .repair && updated.location == nil && updated.model == "T14" && updated.serialNum == "SN1")
         #expect(updated.updatedAt >= asset.updatedAt && updated.createdAt == asset.createdAt)
@@ -124,8 +133,11 @@ struct AssetServiceTests {
         #expect(await failure { _ = try await store.assets.transfer(id: 999, TransferRequest(customerId: acme.id)) } == .notFound("asset 999"))
         #expect(try await store.snapshot() == snapshot)
 
-        let moved = try await store.assets.transfer(id: asset.id, TransferRequest(customerId: acme.id, reason: "new hire",
-                                                                                    notes: "desk 4", effectiveDate: "2024-02-29"))
+        let moved = try await store.assets.transfer(
+            id: asset.id,
+            TransferRequest(
+                customerId: acme.id, reason: "new hire",
+                notes: "desk 4", effectiveDate: "2024-02-29"))
         #expect(moved.customerId == acme.id && moved.customer == "Acme")
         #expect(try await store.count("asset_transfers") == 1)
         #expect(try await store.assets.list(AssetFilter(customerId: acme.id), query: ListQuery()).items.map(\.id) == [asset.id])
@@ -141,7 +153,9 @@ struct AssetServiceTests {
         let deployed = try await store.assets.list(AssetFilter(status: .deployed, country: "SG"), query: ListQuery(perPage: 100))
         #expect(deployed.items.count == 10 && deployed.items.allSatisfy { $0.status == .deployed })
         let search = try await store.assets.list(AssetFilter(), query: ListQuery(search: "S2"))
-        #expect(Set(search.items.map(\.assetTag)) == ["SG-2", "SG-20", "SG-21", "SG-22", "SG-23", "SG-24", "SG-25", "SG-26", "SG-27", "SG-28", "SG-29"])
-        #expect(await failure { _ = try await store.assets.list(AssetFilter(country: "XX"), query: ListQuery()) }?.fields.keys.sorted() == ["country"])
+        #expect(
+            Set(search.items.map(\.assetTag)) == ["SG-2", "SG-20", "SG-21", "SG-22", "SG-23", "SG-24", "SG-25", "SG-26", "SG-27", "SG-28", "SG-29"])
+        #expect(
+            await failure { _ = try await store.assets.list(AssetFilter(country: "XX"), query: ListQuery()) }?.fields.keys.sorted() == ["country"])
     }
 }

@@ -92,7 +92,8 @@ struct AuditLifecycleTests {
         #expect(summary.unexpected.map(\.identifier) == ["NOPE"])
 
         let before = try await store.snapshot()
-        #expect(await failure { _ = try await service.record(ScanRequest(identifier: "SG-2", auditId: audit.id)) }
+        #expect(
+            await failure { _ = try await service.record(ScanRequest(identifier: "SG-2", auditId: audit.id)) }
                 == .auditEnded(audit.id))
         #expect(await failure { _ = try await service.record(ScanRequest(identifier: "SG-2")) } == .noActiveAudit(country: nil))
         #expect(await failure { _ = try await service.end(auditID: audit.id, by: alice) } == .auditEnded(audit.id))
@@ -136,7 +137,10 @@ struct AuditLifecycleTests {
         let audit = try await store.audits().start(country: "SG", by: alice)
         let asset = try #require(try await store.assets.find(identifier: "SG-3"))
         let error = await failure { _ = try await store.assets.delete(id: asset.id, mode: .delete) }
-        guard case .inUse = error else { Issue.record("expected inUse, got \(String(describing: error))"); return }
+        guard case .inUse = error else {
+            Issue.record("expected inUse, got \(String(describing: error))")
+            return
+        }
         #expect(try await store.assets.get(id: asset.id).status == .repair)
         _ = try await store.audits().end(auditID: audit.id, by: alice)
         #expect(try await store.assets.delete(id: asset.id, mode: .delete) == nil)

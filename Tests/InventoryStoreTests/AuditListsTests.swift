@@ -10,15 +10,19 @@ struct AuditListsTests {
         let store = try TemporaryStore()
         for n in 0..<25 {
             let tag = String(format: "SG-%03d", n)
-            _ = try await store.assets.create(AssetInput(assetTag: tag, serialNum: "SER\(n)", name: n % 5 == 0 ? "Monitor \(n)" : "Laptop \(n)",
-                                                     country: "SG", location: n < 10 ? "Floor 1" : "Floor_2"))
+            _ = try await store.assets.create(
+                AssetInput(
+                    assetTag: tag, serialNum: "SER\(n)", name: n % 5 == 0 ? "Monitor \(n)" : "Laptop \(n)",
+                    country: "SG", location: n < 10 ? "Floor 1" : "Floor_2"))
         }
         try await store.addAsset("MY-1", name: "Monitor abroad", country: "MY")
         let service = store.audits()
         let audit = try await service.start(country: "SG", by: alice).id
         for (n, tag) in ["SG-003", "SG-000", "SG-010", "SER11", "SG-020", "SG-021", "SG-024"].enumerated() {
-            _ = try await service.record(ScanRequest(identifier: tag, auditId: audit, source: .camera,
-                                                     scannedAt: RulesFixture.t0.addingTimeInterval(Double(n)), deviceName: "kiosk-\(n)", user: "user-\(n)"))
+            _ = try await service.record(
+                ScanRequest(
+                    identifier: tag, auditId: audit, source: .camera,
+                    scannedAt: RulesFixture.t0.addingTimeInterval(Double(n)), deviceName: "kiosk-\(n)", user: "user-\(n)"))
         }
         for identifier in ["GHOST-1", "MY-1", "GHOST-2", "GHOST-1"] {
             _ = try await service.record(ScanRequest(identifier: identifier, auditId: audit))
@@ -48,8 +52,11 @@ struct AuditListsTests {
         #expect(scanned.items.compactMap(\.assetTag) == ["SG-000", "SG-003", "SG-010", "SG-011", "SG-020", "SG-021", "SG-024"])
         #expect(scanned.items.allSatisfy { $0.outcome == .scanned && $0.scanCount == 1 && $0.source == .camera })
         let sg11 = try #require(scanned.items.first { $0.assetTag == "SG-011" })
-        #expect(sg11.firstScan == FirstScan(scannedAt: RulesFixture.t0.addingTimeInterval(3), station: "kiosk-3",
-                                            user: "user-3", source: .camera))
+        #expect(
+            sg11.firstScan
+                == FirstScan(
+                    scannedAt: RulesFixture.t0.addingTimeInterval(3), station: "kiosk-3",
+                    user: "user-3", source: .camera))
         let missing = try await service.details(auditID: audit, list: .missing, query: ListQuery(perPage: 100))
         #expect(missing.pagination.total == 18)
         #expect(missing.items.allSatisfy { $0.outcome == .missing && $0.firstScannedAt == nil && $0.scanCount == 0 })
@@ -61,12 +68,14 @@ struct AuditListsTests {
         #expect(unexpected.items[1].assetTag == "MY-1" && unexpected.items[1].country == "MY")
     }
 
-    @Test("Search narrows every list", arguments: [
-        (AuditList.all, "Monitor", 5), (.all, "SER1", 11), (.all, "floor_2", 15), (.scanned, "Monitor", 3),
-        (.missing, "Monitor", 2), (.missing, "SG-02", 2), (.unexpected, "GHOST", 2), (.unexpected, "abroad", 1),
-        // LIKE wildcards in the text are literal: only the Floor_2 locations hold an underscore.
-        (.all, "%", 0), (.all, "_", 15), (.all, "nothing like it", 0),
-    ])
+    @Test(
+        "Search narrows every list",
+        arguments: [
+            (AuditList.all, "Monitor", 5), (.all, "SER1", 11), (.all, "floor_2", 15), (.scanned, "Monitor", 3),
+            (.missing, "Monitor", 2), (.missing, "SG-02", 2), (.unexpected, "GHOST", 2), (.unexpected, "abroad", 1),
+            // LIKE wildcards in the text are literal: only the Floor_2 locations hold an underscore.
+            (.all, "%", 0), (.all, "_", 15), (.all, "nothing like it", 0)
+        ])
     func search(list: AuditList, text: String, total: Int) async throws {
         let (_, service, audit) = try await Self.audited()
         let page = try await service.details(auditID: audit, list: list, query: ListQuery(search: text, perPage: 100))

@@ -24,8 +24,11 @@ struct AuditRecordTests {
         _ = try await store.audits().end(auditID: audit.id, by: alice)
         let before = try await reportJSON(store, audit.id)
 
-        _ = try await store.assets.update(id: kept.id, AssetInput(assetTag: "A1-NEW", serialNum: "S1-NEW", name: "Renamed",
-                                                                 status: "DEPLOYED", country: "SG"))
+        _ = try await store.assets.update(
+            id: kept.id,
+            AssetInput(
+                assetTag: "A1-NEW", serialNum: "S1-NEW", name: "Renamed",
+                status: "DEPLOYED", country: "SG"))
         _ = try await store.assets.update(id: abroad.id, AssetInput(assetTag: "M1", name: "Mac renamed", status: "IN_STOCK", country: "MY"))
         _ = try await store.assets.delete(id: gone.id, mode: .delete)
 
@@ -58,13 +61,17 @@ struct AuditRecordTests {
         }
         #expect(serial == .duplicate(field: "serial_num", value: "SER-1"))
         let second = try await assets.create(AssetInput(assetTag: "Tag-2", name: "Two", status: "IN_STOCK", country: "SG"))
-        let renamed = await failure { _ = try await assets.update(id: second.id, AssetInput(assetTag: "tag-1", name: "Two", status: "IN_STOCK", country: "SG")) }
+        let renamed = await failure {
+            _ = try await assets.update(id: second.id, AssetInput(assetTag: "tag-1", name: "Two", status: "IN_STOCK", country: "SG"))
+        }
         #expect(renamed?.fields.isEmpty == true && renamed != nil)
         _ = try await assets.update(id: first.id, AssetInput(assetTag: "TAG-1", serialNum: "Ser-1", name: "One", status: "IN_STOCK", country: "SG"))
 
-        let csvRows = [ImportRow(line: 2, input: AssetInput(assetTag: "NEW-1", name: "N", status: "IN_STOCK", country: "SG")),
-                       ImportRow(line: 3, input: AssetInput(assetTag: "new-1", name: "N", status: "IN_STOCK", country: "SG")),
-                       ImportRow(line: 4, input: AssetInput(assetTag: "tag-2", name: "N", status: "IN_STOCK", country: "SG"))]
+        let csvRows = [
+            ImportRow(line: 2, input: AssetInput(assetTag: "NEW-1", name: "N", status: "IN_STOCK", country: "SG")),
+            ImportRow(line: 3, input: AssetInput(assetTag: "new-1", name: "N", status: "IN_STOCK", country: "SG")),
+            ImportRow(line: 4, input: AssetInput(assetTag: "tag-2", name: "N", status: "IN_STOCK", country: "SG"))
+        ]
         let imported = await failure { _ = try await assets.importAssets(csvRows) { _, _ in } }
         let lines = imported?.fields ?? [:]
         #expect(lines["line 3"]?.first?.contains("repeats line 2") == true, "\(lines)")

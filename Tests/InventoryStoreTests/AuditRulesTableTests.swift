@@ -64,8 +64,9 @@ struct AuditRulesTableTests {
         var statuses: Set<ScanStatus> = []
         for step in 0..<300 {
             let identifier = pool[Int(random.next() % UInt64(pool.count))]
-            let scan = FirstScan(scannedAt: RulesFixture.t0.addingTimeInterval(Double(step)),
-                                 station: "kiosk-\(step % 3)", user: "user-\(step % 2)", source: .camera)
+            let scan = FirstScan(
+                scannedAt: RulesFixture.t0.addingTimeInterval(Double(step)),
+                station: "kiosk-\(step % 3)", user: "user-\(step % 2)", source: .camera)
             let fromEngine = try engine.scan(identifier, as: scan)
             let fromStore = try await store.scan(identifier, as: scan)
             #expect(fromEngine == fromStore, "step \(step): \(identifier.debugDescription)")

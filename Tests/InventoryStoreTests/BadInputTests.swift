@@ -15,12 +15,14 @@ struct BadInputTests {
         return (store, service, audit)
     }
 
-    @Test("Bad identifiers are refused and store nothing", arguments: [
-        ("SG\u{7}1", "control character"), ("A\u{0}B", "control character"), ("A\u{1B}[31mB", "control character"),
-        ("SG-1\nSG-2", "control character"), ("A\u{200B}B", "control character"),
-        (String(repeating: "X", count: 10_240), "10240 bytes"), (String(repeating: "é", count: 65), "130 bytes"),
-        ("", "empty"), ("   ", "empty"), ("\r\n", "empty"), ("\t\u{0}\u{1B}\u{7F}", "empty"),
-    ])
+    @Test(
+        "Bad identifiers are refused and store nothing",
+        arguments: [
+            ("SG\u{7}1", "control character"), ("A\u{0}B", "control character"), ("A\u{1B}[31mB", "control character"),
+            ("SG-1\nSG-2", "control character"), ("A\u{200B}B", "control character"),
+            (String(repeating: "X", count: 10_240), "10240 bytes"), (String(repeating: "é", count: 65), "130 bytes"),
+            ("", "empty"), ("   ", "empty"), ("\r\n", "empty"), ("\t\u{0}\u{1B}\u{7F}", "empty")
+        ])
     func badIdentifier(identifier: String, problem: String) async throws {
         let (store, service, audit) = try await Self.running()
         let before = try await store.snapshot()
@@ -41,13 +43,15 @@ struct BadInputTests {
         #expect(error?.fields["identifier"]?.first?.contains("129 bytes") == true)
     }
 
-    @Test("Bad scan metadata is refused", arguments: [
-        (ScanRequest(identifier: "SG-1", scanId: "i\u{7}d"), "scan_id"),
-        (ScanRequest(identifier: "SG-1", scanId: String(repeating: "i", count: 10_000)), "scan_id"),
-        (ScanRequest(identifier: "SG-1", deviceName: "kiosk\u{1B}[2J"), "device_name"),
-        (ScanRequest(identifier: "SG-1", user: "al\u{0}ice"), "user"),
-        (ScanRequest(identifier: "SG-1", user: String(repeating: "u", count: 5_000)), "user"),
-    ])
+    @Test(
+        "Bad scan metadata is refused",
+        arguments: [
+            (ScanRequest(identifier: "SG-1", scanId: "i\u{7}d"), "scan_id"),
+            (ScanRequest(identifier: "SG-1", scanId: String(repeating: "i", count: 10_000)), "scan_id"),
+            (ScanRequest(identifier: "SG-1", deviceName: "kiosk\u{1B}[2J"), "device_name"),
+            (ScanRequest(identifier: "SG-1", user: "al\u{0}ice"), "user"),
+            (ScanRequest(identifier: "SG-1", user: String(repeating: "u", count: 5_000)), "user")
+        ])
     func badMetadata(request: ScanRequest, field: String) async throws {
         let (store, service, _) = try await Self.running()
         let before = try await store.snapshot()

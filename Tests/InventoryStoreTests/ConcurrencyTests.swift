@@ -26,7 +26,8 @@ struct ConcurrencyTests {
 
     @Test func countersEqualARecountOfTheScans() async throws {
         let store = try TemporaryStore()
-        let rows = (0..<300).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "C-\($0)", name: "Laptop", country: "SG")) }
+        let rows =
+            (0..<300).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "C-\($0)", name: "Laptop", country: "SG")) }
             + (0..<10).map { ImportRow(line: $0 + 302, input: AssetInput(assetTag: "MY-\($0)", name: "Laptop", country: "MY")) }
         _ = try await store.assets.importAssets(rows) { _, _ in }
         let services = [store.audits(), SQLiteAuditService(database: try store.openAgain())]
@@ -39,8 +40,13 @@ struct ConcurrencyTests {
                     var results: [(String, ScanResult)] = []
                     for (step, identifier) in Self.identifiers(task: task).enumerated() {
                         let scanID = "t\(task)-\(step)"
-                        results.append((scanID, try await service.record(ScanRequest(
-                            identifier: identifier, auditId: audit, scanId: scanID, deviceName: "kiosk-\(task)", user: "user-\(task)"))))
+                        results.append(
+                            (
+                                scanID,
+                                try await service.record(
+                                    ScanRequest(
+                                        identifier: identifier, auditId: audit, scanId: scanID, deviceName: "kiosk-\(task)", user: "user-\(task)"))
+                            ))
                     }
                     return results
                 }
@@ -61,8 +67,10 @@ struct ConcurrencyTests {
             return [
                 "scans": try count("SELECT count(*) FROM scans WHERE audit_id = ?"),
                 "found": try count("SELECT count(*) FROM scans WHERE audit_id = ? AND status = 'found_expected'"),
-                "foundAssets": try count("SELECT count(DISTINCT asset_id) FROM scans WHERE audit_id = ? AND status IN ('found_expected', 'already_scanned')"),
-                "unexpectedKeys": try count("""
+                "foundAssets": try count(
+                    "SELECT count(DISTINCT asset_id) FROM scans WHERE audit_id = ? AND status IN ('found_expected', 'already_scanned')"),
+                "unexpectedKeys": try count(
+                    """
                     SELECT count(DISTINCT coalesce('asset:' || asset_id, 'id:' || identifier)) FROM scans
                     WHERE audit_id = ? AND status IN ('unexpected', 'unknown')
                     """),
@@ -70,7 +78,7 @@ struct ConcurrencyTests {
                 "expectedScanRows": try count("SELECT count(*) FROM scans WHERE audit_id = ? AND status IN ('found_expected', 'already_scanned')"),
                 "expectedScanCount": try count("SELECT sum(scan_count) FROM audit_expected WHERE audit_id = ?"),
                 "unexpectedScanRows": try count("SELECT count(*) FROM scans WHERE audit_id = ? AND status IN ('unexpected', 'unknown')"),
-                "unexpectedScanCount": try count("SELECT sum(scan_count) FROM audit_unexpected WHERE audit_id = ?"),
+                "unexpectedScanCount": try count("SELECT sum(scan_count) FROM audit_unexpected WHERE audit_id = ?")
             ]
         }
         #expect(recount["scans"] == Self.tasks * Self.scansPerTask)
@@ -90,8 +98,9 @@ struct ConcurrencyTests {
         let newUnexpected = results.filter { [.unexpected, .unknown].contains($0.1.status) && $0.1.firstScan == nil }
         #expect(newUnexpected.map(\.1.progress.unexpectedCount).sorted() == Array(1...final.unexpectedCount))
         let stored = try await store.database.writer.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT scan_id, status FROM scans")
-                .map { ($0["scan_id"] as String, $0["status"] as String) })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT scan_id, status FROM scans")
+                    .map { ($0["scan_id"] as String, $0["status"] as String) })
         }
         #expect(results.allSatisfy { stored[$0.0] == $0.1.status.rawValue })
     }

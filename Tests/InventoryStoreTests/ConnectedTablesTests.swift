@@ -66,8 +66,10 @@ struct ConnectedTablesTests {
     /// Turns a file made now into one the earlier code made: the server's part of the schema
     /// is the same, the station's tables are added as its migrations had made them and recorded
     /// under their identifiers, and the migration that moves them has not run yet.
-    static func makeOld(_ database: AppDatabase, tables: String = oldTables, migrations: [String] = connectedMigrations,
-                        rows: (@Sendable (Database) throws -> Void)? = nil) async throws {
+    static func makeOld(
+        _ database: AppDatabase, tables: String = oldTables, migrations: [String] = connectedMigrations,
+        rows: (@Sendable (Database) throws -> Void)? = nil
+    ) async throws {
         try await database.writer.write { db in
             try db.execute(sql: tables)
             for identifier in migrations { try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier]) }
@@ -79,34 +81,46 @@ struct ConnectedTablesTests {
     /// The connected station's tables and indexes in the file, and its migrations recorded there.
     static func layout(_ database: AppDatabase) async throws -> (tables: [String], migrations: [String]) {
         try await database.writer.read { db in
-            (try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE name LIKE 'outbox%' OR name LIKE 'replica%' OR name = 'sync_state' ORDER BY name
-                """),
-             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'station%' ORDER BY identifier"))
+            (
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT name FROM sqlite_master WHERE name LIKE 'outbox%' OR name LIKE 'replica%' OR name = 'sync_state' ORDER BY name
+                        """),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'station%' ORDER BY identifier")
+            )
         }
     }
 
-    static let connectedLayout = ["outbox", "outbox_state", "replica_audits", "replica_audits_ref", "replica_expected",
-                                  "replica_expected_serial", "replica_expected_tag", "replica_unexpected", "replica_unexpected_serial",
-                                  "replica_unexpected_tag", "sync_state"]
+    static let connectedLayout = [
+        "outbox", "outbox_state", "replica_audits", "replica_audits_ref", "replica_expected",
+        "replica_expected_serial", "replica_expected_tag", "replica_unexpected", "replica_unexpected_serial",
+        "replica_unexpected_tag", "sync_state"
+    ]
 
-    static let audit = AuditSession(id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
-                                    startedAt: Date(timeIntervalSince1970: 1_700_000_000), startedBy: "Ann")
+    static let audit = AuditSession(
+        id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
+        startedAt: Date(timeIntervalSince1970: 1_700_000_000), startedBy: "Ann")
 
     static func scan(_ identifier: String, id: String, addsScanned: Bool = true) -> OutboxEntry {
-        OutboxEntry(scanID: id, auditID: audit.id, identifier: identifier, source: .manual, station: "kiosk-1", user: "Ann",
-                    scannedAt: Date(timeIntervalSince1970: 1_700_000_100), localStatus: addsScanned ? .foundExpected : .pending,
-                    localMessage: "queued", addsScanned: addsScanned, addsUnexpected: false)
+        OutboxEntry(
+            scanID: id, auditID: audit.id, identifier: identifier, source: .manual, station: "kiosk-1", user: "Ann",
+            scannedAt: Date(timeIntervalSince1970: 1_700_000_100), localStatus: addsScanned ? .foundExpected : .pending,
+            localMessage: "queued", addsScanned: addsScanned, addsUnexpected: false)
     }
 
     /// Queues `entry` in an outbox of either layout, as the earlier code did.
     static func queue(_ db: Database, _ entry: OutboxEntry) throws {
-        try db.execute(sql: """
-            INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status, local_message,
-                                adds_scanned, adds_unexpected)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station, entry.user,
-                             entry.scannedAt, entry.localStatus.rawValue, entry.localMessage, entry.addsScanned, entry.addsUnexpected])
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status, local_message,
+                                    adds_scanned, adds_unexpected)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station, entry.user,
+                entry.scannedAt, entry.localStatus.rawValue, entry.localMessage, entry.addsScanned, entry.addsUnexpected
+            ])
     }
 
     static func sessionText() throws -> String { String(decoding: try JSONEncoder.auditStation().encode(audit), as: UTF8.self) }
@@ -127,8 +141,12 @@ struct ConnectedTablesTests {
         let replica = try StationReplica(database: store.database)
         #expect(try await Self.layout(store.database) == (Self.connectedLayout, Self.connectedMigrations))
 
-        let expected = (1...3).map { AuditSnapshot.Expected(asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)",
-                                                                               country: "SG"), firstScan: nil) }
+        let expected = (1...3).map {
+            AuditSnapshot.Expected(
+                asset: AssetBrief(
+                    id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)",
+                    country: "SG"), firstScan: nil)
+        }
         try await replica.store(audit: Self.audit, expected: expected)
         let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1"), caseSensitive: true))
         #expect(local.decision.status == .foundExpected)
@@ -169,13 +187,15 @@ struct ConnectedTablesTests {
         let session = try Self.sessionText()
         let firstScan = String(decoding: try JSONEncoder.auditStation().encode(Self.scan("A1", id: "scan-1").firstScan), as: UTF8.self)
         try await Self.makeOld(store.database) { db in
-            try db.execute(sql: "INSERT INTO replica_audits (id, session, pulled_at, ref, pending_scanned) VALUES ('audit-1', ?, ?, 1, 1)",
-                           arguments: [session, Date()])
+            try db.execute(
+                sql: "INSERT INTO replica_audits (id, session, pulled_at, ref, pending_scanned) VALUES ('audit-1', ?, ?, 1, 1)",
+                arguments: [session, Date()])
             for index in 1...3 {
-                try db.execute(sql: """
-                    INSERT INTO replica_expected (ref, asset_id, asset_tag, name, status, country, first_scan)
-                    VALUES (1, ?, ?, ?, 'IN_STOCK', 'SG', ?)
-                    """, arguments: [index, "A\(index)", "Laptop \(index)", index == 1 ? firstScan : nil])
+                try db.execute(
+                    sql: """
+                        INSERT INTO replica_expected (ref, asset_id, asset_tag, name, status, country, first_scan)
+                        VALUES (1, ?, ?, ?, 'IN_STOCK', 'SG', ?)
+                        """, arguments: [index, "A\(index)", "Laptop \(index)", index == 1 ? firstScan : nil])
             }
             try Self.queue(db, Self.scan("A1", id: "scan-1"))
             try Self.queue(db, Self.scan("NEW-9", id: "scan-2", addsScanned: false))
@@ -209,8 +229,9 @@ struct ConnectedTablesTests {
             try db.execute(sql: "INSERT INTO replica_audits (id, session, pulled_at) VALUES ('audit-1', ?, ?)", arguments: [session, Date()])
             for index in 1...3 {
                 let brief = #"{"id":\#(index),"asset_tag":"A\#(index)","name":"Laptop \#(index)","status":"IN_STOCK","country":"SG"}"#
-                try db.execute(sql: "INSERT INTO replica_assets (audit_id, asset_id, expected, brief) VALUES ('audit-1', ?, 1, ?)",
-                               arguments: [index, brief])
+                try db.execute(
+                    sql: "INSERT INTO replica_assets (audit_id, asset_id, expected, brief) VALUES ('audit-1', ?, 1, ?)",
+                    arguments: [index, brief])
             }
             try Self.queue(db, Self.scan("A1", id: "scan-1"))
         }

@@ -9,8 +9,10 @@ struct DurabilityTests {
     @Test func everyConnectionUsesWALWithFullSync() async throws {
         let store = try TemporaryStore()
         let writer = try await store.database.writer.write { db in
-            [try String.fetchOne(db, sql: "PRAGMA journal_mode"), try String.fetchOne(db, sql: "PRAGMA synchronous"),
-             try String.fetchOne(db, sql: "PRAGMA foreign_keys")]
+            [
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try String.fetchOne(db, sql: "PRAGMA synchronous"),
+                try String.fetchOne(db, sql: "PRAGMA foreign_keys")
+            ]
         }
         let reader = try await store.database.writer.read { db in
             [try String.fetchOne(db, sql: "PRAGMA journal_mode"), try String.fetchOne(db, sql: "PRAGMA synchronous")]
@@ -65,7 +67,10 @@ struct DurabilityTests {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
         let error = await failure { _ = try AppDatabase(path: path) }
-        guard case .storage(let message) = error else { Issue.record("expected a storage error, got \(String(describing: error))"); return }
+        guard case .storage(let message) = error else {
+            Issue.record("expected a storage error, got \(String(describing: error))")
+            return
+        }
         #expect(message.contains(path))
     }
 }

@@ -13,10 +13,15 @@ final class ProgressLog: @unchecked Sendable {
 
 @Suite("Asset import")
 struct ImportTests {
-    static func row(_ line: Int, _ tag: String?, serial: String? = nil, name: String? = "Laptop", country: String? = "SG",
-                    status: String? = nil, customerId: Int64? = nil) -> ImportRow {
-        ImportRow(line: line, input: AssetInput(assetTag: tag, serialNum: serial, name: name, status: status, country: country,
-                                                customerId: customerId))
+    static func row(
+        _ line: Int, _ tag: String?, serial: String? = nil, name: String? = "Laptop", country: String? = "SG",
+        status: String? = nil, customerId: Int64? = nil
+    ) -> ImportRow {
+        ImportRow(
+            line: line,
+            input: AssetInput(
+                assetTag: tag, serialNum: serial, name: name, status: status, country: country,
+                customerId: customerId))
     }
 
     static func rows(_ count: Int, prefix: String = "IMP") -> [ImportRow] {
@@ -41,14 +46,14 @@ struct ImportTests {
         try await store.addAsset("EXISTING")
         let rows = [
             Self.row(2, "A-1", serial: "SN-A"),
-            Self.row(3, "A-1"),                              // tag repeats line 2
-            Self.row(4, "A-3", name: nil),                   // name missing
-            Self.row(5, "A-4", country: "XX"),               // unknown country
-            Self.row(6, "A-5", status: "BROKEN"),            // unknown status
-            Self.row(7, nil),                                // asset_tag missing
-            Self.row(8, "A-7", serial: "SN-A"),              // serial repeats line 2
-            Self.row(9, "A-8\u{7}X"),                        // control character in the tag
-            Self.row(10, "A-9"),
+            Self.row(3, "A-1"), // tag repeats line 2
+            Self.row(4, "A-3", name: nil), // name missing
+            Self.row(5, "A-4", country: "XX"), // unknown country
+            Self.row(6, "A-5", status: "BROKEN"), // unknown status
+            Self.row(7, nil), // asset_tag missing
+            Self.row(8, "A-7", serial: "SN-A"), // serial repeats line 2
+            Self.row(9, "A-8\u{7}X"), // control character in the tag
+            Self.row(10, "A-9")
         ]
         let error = await failure { _ = try await store.assets.importAssets(rows) { _, _ in } }
         let fields = try #require(error?.fields)
@@ -66,8 +71,10 @@ struct ImportTests {
     @Test func rowsThatClashWithTheInventoryAreReportedByLine() async throws {
         let store = try TemporaryStore()
         try await store.addAsset("EXISTING", serial: "EXISTING-SN")
-        let rows = [Self.row(2, "B-1"), Self.row(3, "EXISTING"), Self.row(4, "B-3", serial: "EXISTING-SN"),
-                    Self.row(5, "B-4", customerId: 4242), Self.row(6, "B-5")]
+        let rows = [
+            Self.row(2, "B-1"), Self.row(3, "EXISTING"), Self.row(4, "B-3", serial: "EXISTING-SN"),
+            Self.row(5, "B-4", customerId: 4242), Self.row(6, "B-5")
+        ]
         let error = await failure { _ = try await store.assets.importAssets(rows) { _, _ in } }
         let fields = try #require(error?.fields)
         #expect(fields.keys.sorted() == ["line 3", "line 4", "line 5"])

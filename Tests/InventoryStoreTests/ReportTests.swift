@@ -15,30 +15,40 @@ final class ReportSink: @unchecked Sendable {
 
 @Suite("Reports")
 struct ReportTests {
-    static let summaryKeys: Set<String> = ["audit_id", "country", "total_assets", "scanned_count", "missing_count",
-                                           "unexpected_count", "completion_percentage", "started_at", "ended_at",
-                                           "started_by", "ended_by"]
-    static let assetKeys: Set<String> = ["identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
-                                         "first_scanned_at", "scan_count", "station", "user", "source"]
+    static let summaryKeys: Set<String> = [
+        "audit_id", "country", "total_assets", "scanned_count", "missing_count",
+        "unexpected_count", "completion_percentage", "started_at", "ended_at",
+        "started_by", "ended_by"
+    ]
+    static let assetKeys: Set<String> = [
+        "identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
+        "first_scanned_at", "scan_count", "station", "user", "source"
+    ]
     static let awkwardName = "Desk, \"big\"\r\nsecond line"
 
     /// Seven SG assets whose text a spreadsheet or a CSV reader could trip on, two of them
     /// scanned (one twice), and two unexpected entries.
     static func audited() async throws -> (TemporaryStore, SQLiteAuditService, AuditID) {
         let store = try TemporaryStore()
-        for (tag, name, serial) in [("+SG-1", "Laptop", nil), ("-SG-2", "Laptop", nil), ("@SG-3", "Laptop", nil),
-                                    ("=SG-4", "Laptop", nil), ("SG-5", awkwardName, nil),
-                                    ("SG-6", "=HYPERLINK(\"http://x\",\"y\")", nil), ("SG-7", "Plain", "SN,7")] {
+        for (tag, name, serial) in [
+            ("+SG-1", "Laptop", nil), ("-SG-2", "Laptop", nil), ("@SG-3", "Laptop", nil),
+            ("=SG-4", "Laptop", nil), ("SG-5", awkwardName, nil),
+            ("SG-6", "=HYPERLINK(\"http://x\",\"y\")", nil), ("SG-7", "Plain", "SN,7")
+        ] {
             try await store.addAsset(tag, serial: serial, name: name)
         }
         try await store.addAsset("MY-1", country: "MY")
         let service = store.audits()
         let audit = try await service.start(country: "SG", by: alice).id
-        let scans = [("+SG-1", "Kiosk, Hall \"A\"", "O'Brien"), ("SN,7", "kiosk-2", "bob"), ("=cmd|' /C calc'!A0", "kiosk-2", "bob"),
-                     ("MY-1", "kiosk-2", "bob"), ("+SG-1", "kiosk-2", "bob")]
+        let scans = [
+            ("+SG-1", "Kiosk, Hall \"A\"", "O'Brien"), ("SN,7", "kiosk-2", "bob"), ("=cmd|' /C calc'!A0", "kiosk-2", "bob"),
+            ("MY-1", "kiosk-2", "bob"), ("+SG-1", "kiosk-2", "bob")
+        ]
         for (n, (identifier, station, user)) in scans.enumerated() {
-            _ = try await service.record(ScanRequest(identifier: identifier, auditId: audit, source: .camera,
-                                                     scannedAt: RulesFixture.t0.addingTimeInterval(Double(n)), deviceName: station, user: user))
+            _ = try await service.record(
+                ScanRequest(
+                    identifier: identifier, auditId: audit, source: .camera,
+                    scannedAt: RulesFixture.t0.addingTimeInterval(Double(n)), deviceName: station, user: user))
         }
         return (store, service, audit)
     }
@@ -58,14 +68,18 @@ struct ReportTests {
         let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(ReportWriter.columns, $0)) }
         for row in rows {
             for (column, cell) in row {
-                #expect(!["=", "+", "-", "@", "\t", "\r"].contains(cell.first.map(String.init) ?? ""),
-                        "\(column) '\(cell)' would run as a formula")
+                #expect(
+                    !["=", "+", "-", "@", "\t", "\r"].contains(cell.first.map(String.init) ?? ""),
+                    "\(column) '\(cell)' would run as a formula")
             }
         }
         let first = try #require(rows.first { $0["asset_tag"] == "'+SG-1" })
-        #expect(first == ["identifier": "'+SG-1", "asset_tag": "'+SG-1", "serial_num": "", "name": "Laptop", "outcome": "scanned",
-                          "reason": "", "first_scanned_at": ISOTime.string(RulesFixture.t0), "scan_count": "2",
-                          "station": "Kiosk, Hall \"A\"", "user": "O'Brien", "source": "camera"])
+        #expect(
+            first == [
+                "identifier": "'+SG-1", "asset_tag": "'+SG-1", "serial_num": "", "name": "Laptop", "outcome": "scanned",
+                "reason": "", "first_scanned_at": ISOTime.string(RulesFixture.t0), "scan_count": "2",
+                "station": "Kiosk, Hall \"A\"", "user": "O'Brien", "source": "camera"
+            ])
         #expect(rows.map { $0["asset_tag"] ?? "?" }.prefix(4) == ["'+SG-1", "'-SG-2", "'@SG-3", "'=SG-4"])
         let awkward = try #require(rows.first { $0["asset_tag"] == "SG-5" })
         #expect(awkward["name"] == Self.awkwardName && awkward["outcome"] == "missing" && awkward["scan_count"] == "0")

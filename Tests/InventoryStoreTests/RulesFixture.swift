@@ -25,19 +25,20 @@ enum RulesFixture {
         Item(tag: "SG-DSP", serial: nil, status: .disposed, country: "SG"),
         Item(tag: "MY-001", serial: "SN-MY1", status: .inStock, country: "MY"),
         Item(tag: "MY-002", serial: nil, status: .deployed, country: "MY"),
-        Item(tag: "MY-ARC", serial: nil, status: .archived, country: "MY"),
+        Item(tag: "MY-ARC", serial: nil, status: .archived, country: "MY")
     ]
 
     /// Registered after the audit started: known, but not in the expected set.
     static let after: [Item] = [
-        Item(tag: "SG-NEW", serial: "SN-NEW", status: .inStock, country: "SG"),
+        Item(tag: "SG-NEW", serial: "SN-NEW", status: .inStock, country: "SG")
     ]
 
     static var expectedTotal: Int { before.filter { $0.country == country && !$0.status.isRetired }.count }
 
     static func input(_ item: Item) -> AssetInput {
-        AssetInput(assetTag: item.tag, serialNum: item.serial, name: "Asset \(item.tag)", status: item.status.rawValue,
-                   country: item.country)
+        AssetInput(
+            assetTag: item.tag, serialNum: item.serial, name: "Asset \(item.tag)", status: item.status.rawValue,
+            country: item.country)
     }
 
     /// Every identifier a random run draws from: tags, serials, other cases, padding, unknowns.
@@ -52,10 +53,12 @@ enum RulesFixture {
 
     /// The scan that comes `index`-th before the scan under test.
     static func priorScan(_ index: Int) -> FirstScan {
-        FirstScan(scannedAt: t0.addingTimeInterval(Double(index)), station: "station-\(index)",
-                  user: "user-\(index)", source: .camera)
+        FirstScan(
+            scannedAt: t0.addingTimeInterval(Double(index)), station: "station-\(index)",
+            user: "user-\(index)", source: .camera)
     }
 
-    static let finalScan = FirstScan(scannedAt: t0.addingTimeInterval(1000), station: "kiosk-final",
-                                     user: "final-user", source: .manual)
+    static let finalScan = FirstScan(
+        scannedAt: t0.addingTimeInterval(1000), station: "kiosk-final",
+        user: "final-user", source: .manual)
 }

@@ -26,23 +26,26 @@ final class EngineHarness: RulesHarness {
     init(caseSensitive: Bool) {
         let all = RulesFixture.before + RulesFixture.after
         let briefs = all.enumerated().map { index, item in
-            AssetBrief(id: Int64(index + 1), assetTag: item.tag, serialNum: item.serial, name: "Asset \(item.tag)",
-                       status: item.status, country: item.country)
+            AssetBrief(
+                id: Int64(index + 1), assetTag: item.tag, serialNum: item.serial, name: "Asset \(item.tag)",
+                status: item.status, country: item.country)
         }
         let expected = briefs.prefix(RulesFixture.before.count)
             .filter { $0.country == RulesFixture.country && !$0.status.isRetired }
-        engine = AuditEngine(auditID: "engine-audit", country: RulesFixture.country, expected: Array(expected),
-                             caseSensitive: caseSensitive)
+        engine = AuditEngine(
+            auditID: "engine-audit", country: RulesFixture.country, expected: Array(expected),
+            caseSensitive: caseSensitive)
         for brief in briefs where !expected.contains(brief) { engine.addKnown(brief) }
     }
 
     func scan(_ identifier: String, as scan: FirstScan) throws -> Observed {
         let normalized = try Identifier.normalize(identifier)
         let decision = engine.scan(normalized, scan)
-        return Observed(status: decision.status, reason: decision.reason, assetTag: decision.asset?.assetTag,
-                        firstScan: decision.firstScan,
-                        message: AuditRules.message(for: decision, identifier: normalized, auditCountry: engine.country),
-                        progress: engine.progress)
+        return Observed(
+            status: decision.status, reason: decision.reason, assetTag: decision.asset?.assetTag,
+            firstScan: decision.firstScan,
+            message: AuditRules.message(for: decision, identifier: normalized, auditCountry: engine.country),
+            progress: engine.progress)
     }
 }
 
@@ -85,10 +88,12 @@ final class StoreHarness: RulesHarness {
     }
 
     func scan(_ identifier: String, as scan: FirstScan) async throws -> Observed {
-        let result = try await service.record(ScanRequest(
-            identifier: identifier, auditId: auditID, source: scan.source, scannedAt: scan.scannedAt,
-            deviceName: scan.station, user: scan.user))
-        return Observed(status: result.status, reason: result.reason, assetTag: result.asset?.assetTag,
-                        firstScan: result.firstScan, message: result.message, progress: result.progress)
+        let result = try await service.record(
+            ScanRequest(
+                identifier: identifier, auditId: auditID, source: scan.source, scannedAt: scan.scannedAt,
+                deviceName: scan.station, user: scan.user))
+        return Observed(
+            status: result.status, reason: result.reason, assetTag: result.asset?.assetTag,
+            firstScan: result.firstScan, message: result.message, progress: result.progress)
     }
 }

@@ -18,18 +18,22 @@ struct ScanIdempotencyTests {
     }
 
     static func request(_ identifier: String, _ audit: AuditID, id: String, user: String = "alice") -> ScanRequest {
-        ScanRequest(identifier: identifier, auditId: audit, scanId: id, source: .camera,
-                    scannedAt: RulesFixture.t0, deviceName: "kiosk-1", user: user)
+        ScanRequest(
+            identifier: identifier, auditId: audit, scanId: id, source: .camera,
+            scannedAt: RulesFixture.t0, deviceName: "kiosk-1", user: user)
     }
 
     /// The parts of a result a retry must see unchanged.
     static func outcome(_ result: ScanResult) -> [String?] {
-        [result.identifier, result.status.rawValue, result.message, result.reason?.rawValue, result.asset?.assetTag,
-         result.asset?.id.map(String.init), result.firstScan.map { "\($0)" }, result.auditId, result.scanId]
+        [
+            result.identifier, result.status.rawValue, result.message, result.reason?.rawValue, result.asset?.assetTag,
+            result.asset?.id.map(String.init), result.firstScan.map { "\($0)" }, result.auditId, result.scanId
+        ]
     }
 
-    @Test("The same scan_id twice counts once and returns the same outcome",
-          arguments: ["SG-1", "S1", "MY-1", "NOPE"])
+    @Test(
+        "The same scan_id twice counts once and returns the same outcome",
+        arguments: ["SG-1", "S1", "MY-1", "NOPE"])
     func retryCountsOnce(identifier: String) async throws {
         let (store, service, audit) = try await Self.running()
         let first = try await service.record(Self.request(identifier, audit, id: "scan-1"))

@@ -43,23 +43,31 @@ final class TemporaryStore: Sendable {
     /// Every row count that bad input must leave unchanged.
     func snapshot() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for table in ["assets", "customers", "accessories", "accessory_holdings", "accessory_movements",
-                      "asset_transfers", "audits", "scans", "audit_expected", "audit_unexpected"] {
+        for table in [
+            "assets", "customers", "accessories", "accessory_holdings", "accessory_movements",
+            "asset_transfers", "audits", "scans", "audit_expected", "audit_unexpected"
+        ] {
             counts[table] = try await count(table)
         }
         return counts
     }
 
     @discardableResult
-    func addAsset(_ tag: String, serial: String? = nil, name: String? = nil, status: AssetStatus = .inStock,
-                  country: String = "SG", customerId: Int64? = nil) async throws -> Asset {
-        try await assets.create(AssetInput(assetTag: tag, serialNum: serial, name: name ?? "Laptop \(tag)",
-                                           status: status.rawValue, country: country, customerId: customerId))
+    func addAsset(
+        _ tag: String, serial: String? = nil, name: String? = nil, status: AssetStatus = .inStock,
+        country: String = "SG", customerId: Int64? = nil
+    ) async throws -> Asset {
+        try await assets.create(
+            AssetInput(
+                assetTag: tag, serialNum: serial, name: name ?? "Laptop \(tag)",
+                status: status.rawValue, country: country, customerId: customerId))
     }
 
     func addCustomer(_ name: String = "Acme Pte Ltd", country: String = "SG") async throws -> Customer {
-        try await customers.create(CustomerInput(name: name, contactNumber: "+65 6123 4567",
-                                                 address: "1 Harbourfront Ave", country: country))
+        try await customers.create(
+            CustomerInput(
+                name: name, contactNumber: "+65 6123 4567",
+                address: "1 Harbourfront Ave", country: country))
     }
 }
 

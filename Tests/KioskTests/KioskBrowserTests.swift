@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestKit
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension TimingSensitive {
@@ -13,7 +13,7 @@ extension TimingSensitive {
     @Suite("The kiosk in a real browser")
     struct KioskBrowserTests {
         static let inventory: [(tag: String, name: String, country: String)] = [
-            ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY"),
+            ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY")
         ]
 
         @Test("A kiosk started while one audit runs opens on the scanning screen; typed tags show their outcome and numbers")
@@ -158,7 +158,8 @@ extension TimingSensitive {
             var auditID = ""
             try await withPage(kiosk) { page in
                 try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
-                let start = try await page.execute("""
+                let start = try await page.execute(
+                    """
                     const b = [...document.querySelectorAll('#screen-start button')].find(b => /start/i.test(b.textContent) && /SG/.test(b.closest('li,tr,div')?.textContent ?? ''));
                     if (b) b.focus();
                     return !!b
@@ -222,8 +223,9 @@ extension TimingSensitive {
             // The server is `audit-station serve` in a process of its own, killed outright (as a
             // crashed or unplugged server is) and started again on the same port.
             let server = try await KioskProcess(inventory: [("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG")])
-            try await server.run(["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
-                           input: "secret-pass\n")
+            try await server.run(
+                ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
+                input: "secret-pass\n")
             try await server.serve()
             let kiosk = try await KioskProcess(inventory: [])
             try await kiosk.run(["login", "--server", server.baseURL, "--email", "ann@example.com", "--password-stdin"], input: "secret-pass\n")
@@ -269,7 +271,8 @@ extension TimingSensitive {
                     try await page.open(kiosk.baseURL)
                     try await body(page)
                 } catch {
-                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png").path
+                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
+                        .path
                     try? await page.screenshot(to: shot)
                     await page.quit()
                     throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")

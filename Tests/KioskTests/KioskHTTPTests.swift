@@ -39,7 +39,7 @@ struct KioskHTTPTests {
             ("POST", "/api/end", "{}", ["X-Kiosk": ""], 403, "NOT_FROM_KIOSK_PAGE"),
             ("POST", "/api/end", "{}", ["Content-Type": "text/plain"], 415, "UNSUPPORTED_MEDIA_TYPE"),
             // DNS rebinding: a name that is not the kiosk's.
-            ("GET", "/api/state", nil, ["Host": "attacker.example:8090"], 403, "FOREIGN_HOST"),
+            ("GET", "/api/state", nil, ["Host": "attacker.example:8090"], 403, "FOREIGN_HOST")
         ]
         for item in cases {
             let answer = try await kiosk.call(item.method, item.path, json: item.body, headers: item.headers)

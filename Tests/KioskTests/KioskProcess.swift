@@ -1,11 +1,11 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import Testing
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `audit-station kiosk` as a child process on 127.0.0.1 over a temporary database, as a
@@ -21,9 +21,11 @@ final class KioskProcess: @unchecked Sendable {
     /// The built executable next to the test bundle.
     static let executable: URL = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let candidates = [URL(fileURLWithPath: executable).deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          Bundle.main.bundleURL.deletingLastPathComponent()]
+        let candidates = [
+            URL(fileURLWithPath: executable).deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent()
+        ]
         for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("audit-station").path) {
             return folder.appendingPathComponent("audit-station")
         }
@@ -81,10 +83,13 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Starts a long-running command with its output in the log, and waits up to 30 s until
     /// `listening` finds the port in the log.
-    private func launch(_ arguments: [String], environment: [String: String], what: String,
-                        listening: (String) -> Int?) async throws {
-        let started = try await Child.start(Self.executable.path, ["--database", database] + arguments,
-                                            environment: environment, log: log)
+    private func launch(
+        _ arguments: [String], environment: [String: String], what: String,
+        listening: (String) -> Int?
+    ) async throws {
+        let started = try await Child.start(
+            Self.executable.path, ["--database", database] + arguments,
+            environment: environment, log: log)
         child.set(started)
         do {
             port = try await started.waitForLog(what, listening)
@@ -108,7 +113,9 @@ final class KioskProcess: @unchecked Sendable {
     }
 
     /// One call to the kiosk, as the page makes it.
-    func call(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: [String: Any], text: String) {
+    func call(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> (
+        status: Int, body: [String: Any], text: String
+    ) {
         var request = URLRequest(url: URL(string: baseURL + path)!)
         request.httpMethod = method
         request.timeoutInterval = 20

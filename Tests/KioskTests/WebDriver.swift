@@ -16,11 +16,11 @@
 import Foundation
 import TestKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - JSON values
@@ -139,14 +139,14 @@ struct WebDriverError: Error, CustomStringConvertible, Sendable {
 private enum Socket {
     static func tcp() throws -> Int32 {
         #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw WebDriverError("transport", "socket() failed: errno \(errno)") }
         #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         return fd
     }
@@ -154,7 +154,7 @@ private enum Socket {
     static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -189,14 +189,16 @@ struct WebDriverWire: Sendable {
         // Blocking socket I/O on a dispatch thread, not on the (2-thread) cooperative pool.
         let (status, data): (Int, Data) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result {
-                    try LoopbackHTTP.exchange(port: port, method: method, path: path, body: payload, timeout: timeout)
-                })
+                continuation.resume(
+                    with: Result {
+                        try LoopbackHTTP.exchange(port: port, method: method, path: path, body: payload, timeout: timeout)
+                    })
             }
         }
         guard let json = try? JSONValue(parsing: data) else {
-            throw WebDriverError("bad response", "HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))",
-                                 command: command)
+            throw WebDriverError(
+                "bad response", "HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))",
+                command: command)
         }
         let value = json["value"] ?? .null
         if let code = value["error"]?.stringValue {
@@ -211,8 +213,10 @@ struct WebDriverWire: Sendable {
 
 private enum LoopbackHTTP {
     /// One request on a fresh connection to 127.0.0.1:port; returns the status and the body.
-    static func exchange(port: Int, method: String, path: String, body: Data?,
-                                 timeout: Double) throws -> (Int, Data) {
+    static func exchange(
+        port: Int, method: String, path: String, body: Data?,
+        timeout: Double
+    ) throws -> (Int, Data) {
         let command = "\(method) \(path)"
         func failure(_ what: String) -> WebDriverError {
             WebDriverError("transport", "\(what) (127.0.0.1:\(port))", command: command)
@@ -234,9 +238,9 @@ private enum LoopbackHTTP {
         request.append(Data("\r\n".utf8))
         if let body { request.append(body) }
         #if canImport(Darwin)
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #else
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #endif
         var sent = 0
         while sent < request.count {
@@ -259,7 +263,7 @@ private enum LoopbackHTTP {
                 throw WebDriverError("transport", "no complete answer within \(timeout) s (127.0.0.1:\(port))", command: command)
             }
             guard n >= 0 else { throw failure("recv failed: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }  // EOF
+            if n == 0 { break } // EOF
             received.append(contentsOf: chunk[0..<n])
             if headerEnd == nil, let end = received.firstRange(of: Data("\r\n\r\n".utf8)) {
                 headerEnd = end
@@ -289,62 +293,66 @@ private enum LoopbackHTTP {
 // MARK: - Processes (Chromium is started by chromedriver, not by us)
 
 private enum ProcessTable {
-    struct Entry { let pid: Int32; let ppid: Int32; let state: Character }
+    struct Entry {
+        let pid: Int32
+        let ppid: Int32
+        let state: Character
+    }
 
     /// The live processes whose command line contains `marker`, and the live descendants of `root`.
     static func processes(containing marker: String, orDescendingFrom root: Int32?) -> [Int32] {
         #if os(Linux)
-        let entries = table()
-        var children: [Int32: [Int32]] = [:]
-        for entry in entries.values { children[entry.ppid, default: []].append(entry.pid) }
-        var found = Set<Int32>()
-        if let root {
-            var stack = children[root] ?? []
-            while let pid = stack.popLast() {
-                if found.insert(pid).inserted { stack.append(contentsOf: children[pid] ?? []) }
+            let entries = table()
+            var children: [Int32: [Int32]] = [:]
+            for entry in entries.values { children[entry.ppid, default: []].append(entry.pid) }
+            var found = Set<Int32>()
+            if let root {
+                var stack = children[root] ?? []
+                while let pid = stack.popLast() {
+                    if found.insert(pid).inserted { stack.append(contentsOf: children[pid] ?? []) }
+                }
             }
-        }
-        let markerBytes = Array(marker.utf8)
-        for pid in entries.keys where !found.contains(pid) {
-            guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !cmdline.isEmpty else { continue }
-            if Array(cmdline).firstRange(of: markerBytes) != nil { found.insert(pid) }
-        }
-        return found.filter { isAlive($0) }.sorted()
+            let markerBytes = Array(marker.utf8)
+            for pid in entries.keys where !found.contains(pid) {
+                guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !cmdline.isEmpty else { continue }
+                if Array(cmdline).firstRange(of: markerBytes) != nil { found.insert(pid) }
+            }
+            return found.filter { isAlive($0) }.sorted()
         #else
-        return []
+            return []
         #endif
     }
 
     /// Alive means: exists and is not a zombie (a zombie is dead; it only waits for its parent to reap it).
     static func isAlive(_ pid: Int32) -> Bool {
         #if os(Linux)
-        guard let entry = entry(pid) else { return false }
-        return entry.state != "Z" && entry.state != "X"
+            guard let entry = entry(pid) else { return false }
+            return entry.state != "Z" && entry.state != "X"
         #else
-        return kill(pid, 0) == 0
+            return kill(pid, 0) == 0
         #endif
     }
 
     #if os(Linux)
-    private static func table() -> [Int32: Entry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        var result: [Int32: Entry] = [:]
-        for name in names {
-            guard let pid = Int32(name), let entry = entry(pid) else { continue }
-            result[pid] = entry
+        private static func table() -> [Int32: Entry] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            var result: [Int32: Entry] = [:]
+            for name in names {
+                guard let pid = Int32(name), let entry = entry(pid) else { continue }
+                result[pid] = entry
+            }
+            return result
         }
-        return result
-    }
 
-    private static func entry(_ pid: Int32) -> Entry? {
-        // "pid (comm) state ppid …"; comm may contain spaces and parentheses, so split after the last ")".
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count >= 2, let state = fields[0].first, let ppid = Int32(fields[1]) else { return nil }
-        return Entry(pid: pid, ppid: ppid, state: state)
-    }
+        private static func entry(_ pid: Int32) -> Entry? {
+            // "pid (comm) state ppid …"; comm may contain spaces and parentheses, so split after the last ")".
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let close = text.lastIndex(of: ")") else { return nil }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count >= 2, let state = fields[0].first, let ppid = Int32(fields[1]) else { return nil }
+            return Entry(pid: pid, ppid: ppid, state: state)
+        }
     #endif
 
     /// SIGTERM, wait up to `grace` seconds, then SIGKILL whatever is left and wait up to 2 s more.
@@ -456,8 +464,9 @@ final class Chromedriver: @unchecked Sendable {
                 let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
                 let status = await process.wait()
                 await driver.stop()
-                throw WebDriverError("chromedriver startup",
-                                     "chromedriver exited with status \(status) on port \(port): \(output.suffix(1000))")
+                throw WebDriverError(
+                    "chromedriver startup",
+                    "chromedriver exited with status \(status) on port \(port): \(output.suffix(1000))")
             }
             if let status = try? await driver.wire.send("GET", "/status", timeout: 2), status["ready"]?.boolValue == true {
                 return driver
@@ -465,8 +474,9 @@ final class Chromedriver: @unchecked Sendable {
             if ContinuousClock.now - started > .seconds(timeout) {
                 let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
                 await driver.stop()
-                throw WebDriverError("chromedriver startup",
-                                     "chromedriver on port \(port) was not ready after \(timeout) s: \(output.suffix(1000))")
+                throw WebDriverError(
+                    "chromedriver startup",
+                    "chromedriver on port \(port) was not ready after \(timeout) s: \(output.suffix(1000))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -476,36 +486,44 @@ final class Chromedriver: @unchecked Sendable {
     static let defaultArguments = [
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
-        "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+        "--no-first-run", "--no-default-browser-check", "--disable-background-networking"
     ]
 
     /// Starts a headless Chromium (`POST /session`) with a fresh profile and browser console logging, its
     /// viewport (`innerWidth` × `innerHeight`, and screenshots) `width` × `height` CSS pixels.
-    func session(width: Int = 1280, height: Int = 720, arguments extra: [String] = [],
-                 binary: String? = nil, timeout: Double = 60) async throws -> BrowserSession {
+    func session(
+        width: Int = 1280, height: Int = 720, arguments extra: [String] = [],
+        binary: String? = nil, timeout: Double = 60
+    ) async throws -> BrowserSession {
         let profile: URL = try lock.withLock {
             guard !stopped else { throw WebDriverError("transport", "chromedriver was stopped") }
             sessionCount += 1
             return workDirectory.appendingPathComponent("profile-\(sessionCount)", isDirectory: true)
         }
         var options: [String: JSONValue] = [
-            "args": .array((Self.defaultArguments + ["--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"]
-                + extra).map { .string($0) }),
+            "args": .array(
+                (Self.defaultArguments + ["--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"]
+                    + extra).map { .string($0) })
         ]
         if let binary { options["binary"] = .string(binary) }
-        let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:chromeOptions": .object(options),
-            "goog:loggingPrefs": ["browser": "ALL"],
-            "timeouts": ["implicit": 0, "pageLoad": 30_000, "script": 10_000],
-            "unhandledPromptBehavior": "dismiss and notify",
-        ]]]
+        let capabilities: JSONValue = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": .object(options),
+                    "goog:loggingPrefs": ["browser": "ALL"],
+                    "timeouts": ["implicit": 0, "pageLoad": 30_000, "script": 10_000],
+                    "unhandledPromptBehavior": "dismiss and notify"
+                ]
+            ]
+        ]
         let value = try await wire.send("POST", "/session", capabilities, timeout: timeout)
         guard let id = value["sessionId"]?.stringValue else {
             throw WebDriverError("bad response", "POST /session answered no sessionId: \(value)")
         }
-        let browser = BrowserSession(id: id, driver: self, profile: profile,
-                                     browserPID: value["capabilities"]?["goog:processID"]?.intValue.map { Int32($0) })
+        let browser = BrowserSession(
+            id: id, driver: self, profile: profile,
+            browserPID: value["capabilities"]?["goog:processID"]?.intValue.map { Int32($0) })
         do {
             try await browser.setViewport(width: width, height: height)
         } catch {
@@ -575,8 +593,12 @@ struct BrowserSession: Sendable {
             guard let outerWidth = rect["width"]?.intValue, let outerHeight = rect["height"]?.intValue else {
                 throw WebDriverError("bad response", "no window size in \(rect)")
             }
-            try await command("POST", "/window/rect", ["width": .number(Double(outerWidth + width - innerWidth)),
-                                                       "height": .number(Double(outerHeight + height - innerHeight))])
+            try await command(
+                "POST", "/window/rect",
+                [
+                    "width": .number(Double(outerWidth + width - innerWidth)),
+                    "height": .number(Double(outerHeight + height - innerHeight))
+                ])
         }
         let inner = try await execute("return [window.innerWidth, window.innerHeight]")
         throw WebDriverError("bad response", "the viewport stays \(inner) instead of [\(width), \(height)]")
@@ -638,9 +660,11 @@ struct BrowserSession: Sendable {
 
     /// Polls `condition` until it is true. Errors answered by the driver (no such element, stale element…)
     /// count as false; after `timeout` seconds it throws a "wait timeout" error naming `description`.
-    func waitUntil(timeout: Double = 10, poll: Double = 0.05, _ description: String,
-                   isolation: isolated (any Actor)? = #isolation,
-                   _ condition: () async throws -> Bool) async throws {
+    func waitUntil(
+        timeout: Double = 10, poll: Double = 0.05, _ description: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ condition: () async throws -> Bool
+    ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         var lastError: WebDriverError?
@@ -652,8 +676,10 @@ struct BrowserSession: Sendable {
                 lastError = error
             }
             if clock.now >= deadline {
-                throw WebDriverError("wait timeout", "timed out after \(timeout) s waiting for \(description)"
-                    + (lastError.map { "; last error: \($0)" } ?? ""))
+                throw WebDriverError(
+                    "wait timeout",
+                    "timed out after \(timeout) s waiting for \(description)"
+                        + (lastError.map { "; last error: \($0)" } ?? ""))
             }
             try await Task.sleep(for: .seconds(poll))
         }
@@ -681,10 +707,10 @@ struct BrowserSession: Sendable {
     // Console
 
     struct LogEntry: Sendable, Hashable, CustomStringConvertible {
-        var level: String        // "SEVERE", "WARNING", "INFO", "DEBUG"
+        var level: String // "SEVERE", "WARNING", "INFO", "DEBUG"
         var message: String
-        var source: String?      // "javascript", "console-api", "network", …
-        var timestamp: Double    // ms since 1970
+        var source: String? // "javascript", "console-api", "network", …
+        var timestamp: Double // ms since 1970
         var description: String { "[\(level)] \(message)" }
     }
 
@@ -692,8 +718,9 @@ struct BrowserSession: Sendable {
     func consoleLogs() async throws -> [LogEntry] {
         let value = try await command("POST", "/se/log", ["type": "browser"])
         return (value.arrayValue ?? []).map {
-            LogEntry(level: $0["level"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "",
-                     source: $0["source"]?.stringValue, timestamp: $0["timestamp"]?.doubleValue ?? 0)
+            LogEntry(
+                level: $0["level"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "",
+                source: $0["source"]?.stringValue, timestamp: $0["timestamp"]?.doubleValue ?? 0)
         }
     }
 
@@ -779,14 +806,17 @@ struct Element: Sendable, Hashable, CustomStringConvertible {
         try await Self.findAll(css, in: session, from: path, within: self)
     }
 
-    fileprivate static func find(_ css: String, in session: BrowserSession, from base: String,
-                                 within parent: Element? = nil) async throws -> Element {
+    fileprivate static func find(
+        _ css: String, in session: BrowserSession, from base: String,
+        within parent: Element? = nil
+    ) async throws -> Element {
         let scope = parent.map { " inside \($0)" } ?? ""
         let value: JSONValue
         do {
             value = try await session.wire.send("POST", base + "/element", ["using": "css selector", "value": .string(css)])
         } catch var error as WebDriverError where error.code == "no such element" || error.code == "invalid selector" {
-            error.message = error.code == "no such element"
+            error.message =
+                error.code == "no such element"
                 ? "no element matches the CSS selector '\(css)'\(scope)"
                 : "'\(css)' is not a valid CSS selector: \(error.message)"
             throw error
@@ -795,8 +825,10 @@ struct Element: Sendable, Hashable, CustomStringConvertible {
         return Element(id: id, session: session, selector: parent.map { "\($0.selector) \(css)" } ?? css)
     }
 
-    fileprivate static func findAll(_ css: String, in session: BrowserSession, from base: String,
-                                    within parent: Element? = nil) async throws -> [Element] {
+    fileprivate static func findAll(
+        _ css: String, in session: BrowserSession, from base: String,
+        within parent: Element? = nil
+    ) async throws -> [Element] {
         let value = try await session.wire.send("POST", base + "/elements", ["using": "css selector", "value": .string(css)])
         let selector = parent.map { "\($0.selector) \(css)" } ?? css
         return (value.arrayValue ?? []).enumerated().compactMap { index, item in

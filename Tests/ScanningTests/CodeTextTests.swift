@@ -19,9 +19,11 @@ struct CodeTextTests {
         #expect(try text(of: "qrcode-33-latin1-cafe.png") == ["Café-Kasse-7"])
     }
 
-    @Test("a declared ECI encoding is honoured", arguments: [
-        ("qrcode-34-eci-greek.png", "Γραφείο-12"), ("qrcode-35-eci-utf8.png", "Größe-XL-9"),
-    ])
+    @Test(
+        "a declared ECI encoding is honoured",
+        arguments: [
+            ("qrcode-34-eci-greek.png", "Γραφείο-12"), ("qrcode-35-eci-utf8.png", "Größe-XL-9")
+        ])
     func declaredEncoding(_ name: String, _ expected: String) throws {
         #expect(try text(of: name) == [expected])
     }

@@ -14,8 +14,9 @@ struct EngineTests {
         try BarcodeDecoder(config: config(engines)).decode(try ImageLoader.load(path: Fixtures.sample(name)))
     }
 
-    @Test("Data Matrix is read by the zxing engine, and not by zbar alone",
-          arguments: ["datamatrix-01-clean.png", "datamatrix-04-photo.jpg", "datamatrix-06-tiny.png"])
+    @Test(
+        "Data Matrix is read by the zxing engine, and not by zbar alone",
+        arguments: ["datamatrix-01-clean.png", "datamatrix-04-photo.jpg", "datamatrix-06-tiny.png"])
     func dataMatrix(_ name: String) throws {
         let expected = try String(contentsOfFile: Fixtures.sample((name as NSString).deletingPathExtension + ".txt"), encoding: .utf8)
         let codes = try decode(name)
@@ -71,8 +72,9 @@ struct EngineTests {
         #expect(Array(text.unicodeScalars.map(\.value)) == Array("010950110153000310AB12\u{1D}17251231".unicodeScalars.map(\.value)))
     }
 
-    @Test("images of hostile sizes read nothing and never take the process down",
-          arguments: [(0, 0), (1, 1), (7, 7), (8, 8), (1, 70_000), (70_000, 1), (16_385, 8), (3, 5_000)])
+    @Test(
+        "images of hostile sizes read nothing and never take the process down",
+        arguments: [(0, 0), (1, 1), (7, 7), (8, 8), (1, 70_000), (70_000, 1), (16_385, 8), (3, 5_000)])
     func hostileSizes(_ size: (Int, Int)) throws {
         let image = GrayImage(width: size.0, height: size.1, fill: 0)
         for engines in [[DecodeEngine.zxing], [.zbar], [.zxing, .zbar]] {
@@ -112,7 +114,7 @@ struct EngineTests {
                 let patterns: [(Int, Int) -> UInt8] = [
                     { _, _ in UInt8.random(in: 0...255, using: &generator) },
                     { x, _ in x % 2 == 0 ? 0 : 255 },
-                    { x, y in (x / 2 + y / 2) % 2 == 0 ? 0 : 255 },
+                    { x, y in (x / 2 + y / 2) % 2 == 0 ? 0 : 255 }
                 ]
                 for pattern in patterns {
                     let pixels = (0..<(width * height)).map { pattern($0 % width, $0 / width) }

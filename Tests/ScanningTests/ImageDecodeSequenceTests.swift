@@ -10,7 +10,7 @@ struct ImageDecodeSequenceTests {
         try Fixtures.write(try Fixtures.bytes("qrcode-01-clean.png"), to: folder + "/b.png")
         try Fixtures.write(try Fixtures.bytes("code128-01-clean.png"), to: folder + "/a.png")
         try Fixtures.write(try Fixtures.bytes("qrcode-40-pgm.pgm"), to: folder + "/sub/c.pgm")
-        try Fixtures.write(Array("text".utf8), to: folder + "/notes.txt")  // skipped inside a folder
+        try Fixtures.write(Array("text".utf8), to: folder + "/notes.txt") // skipped inside a folder
         try Fixtures.write([], to: folder + "/zero.jpg")
         let paths = [Fixtures.sample("ean8-01-clean.png"), folder, "/nonexistent/file.png"]
         var seen: [String] = []
@@ -20,14 +20,15 @@ struct ImageDecodeSequenceTests {
             case .failure(let error): seen.append("\(result.path): error \(error)")
             }
         }
-        #expect(seen == [
-            "\(Fixtures.sample("ean8-01-clean.png")): 96385074",
-            "\(folder)/a.png: AST-000456",
-            "\(folder)/b.png: AST-000123",
-            "\(folder)/sub/c.pgm: PGM-TAG-1",
-            "\(folder)/zero.jpg: error empty(path: \"\(folder)/zero.jpg\")",
-            "/nonexistent/file.png: error unreadable(path: \"/nonexistent/file.png\", reason: \"No such file or directory\")",
-        ])
+        #expect(
+            seen == [
+                "\(Fixtures.sample("ean8-01-clean.png")): 96385074",
+                "\(folder)/a.png: AST-000456",
+                "\(folder)/b.png: AST-000123",
+                "\(folder)/sub/c.pgm: PGM-TAG-1",
+                "\(folder)/zero.jpg: error empty(path: \"\(folder)/zero.jpg\")",
+                "/nonexistent/file.png: error unreadable(path: \"/nonexistent/file.png\", reason: \"No such file or directory\")"
+            ])
     }
 
     @Test("a folder of 10,000 images is walked one file at a time in sorted order")

@@ -4,8 +4,9 @@ import Testing
 
 /// Loading real files, good and bad. Each bad input gives its own clear error.
 struct ImageLoaderTests {
-    @Test("PNG, JPEG, PGM and PPM load as greyscale of the right size",
-          arguments: ["qrcode-01-clean.png", "qrcode-15-photo.jpg", "qrcode-40-pgm.pgm", "qrcode-41-ppm.ppm"])
+    @Test(
+        "PNG, JPEG, PGM and PPM load as greyscale of the right size",
+        arguments: ["qrcode-01-clean.png", "qrcode-15-photo.jpg", "qrcode-40-pgm.pgm", "qrcode-41-ppm.ppm"])
     func loadsEachFormat(_ name: String) throws {
         let image = try ImageLoader.load(path: Fixtures.sample(name))
         #expect(image.width > 50 && image.height > 50)
@@ -22,8 +23,9 @@ struct ImageLoaderTests {
         #expect(small == GrayImage(width: 3, height: 2, pixels: [0, 128, 255, 10, 20, 30]))
     }
 
-    @Test("a JPEG cut short and closed with an end marker is reported as cut short, not decoded as grey",
-          arguments: ["qrcode-15-photo.jpg", "code128-15-photo.jpg"])
+    @Test(
+        "a JPEG cut short and closed with an end marker is reported as cut short, not decoded as grey",
+        arguments: ["qrcode-15-photo.jpg", "code128-15-photo.jpg"])
     func truncatedWithEndMarker(_ name: String) throws {
         let bytes = try Fixtures.bytes(name)
         for fraction in [0.3, 0.5, 0.8] {
@@ -32,7 +34,10 @@ struct ImageLoaderTests {
                 _ = try ImageLoader.decode(cut, path: "cut.jpg")
                 Issue.record("\(name) cut at \(fraction) and closed loaded")
             } catch {
-                guard case .damaged(_, "JPEG", let detail) = error else { Issue.record("\(error)"); continue }
+                guard case .damaged(_, "JPEG", let detail) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
                 #expect(detail.contains("ends early"), "\(detail)")
             }
         }
@@ -52,19 +57,23 @@ struct ImageLoaderTests {
             return be(UInt32(data.count)) + body + be(~crc)
         }
         // 6000×6000 grey in a 60-byte PNG, a PGM and a written-out PPM with almost no pixels.
-        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", [0, 0, 0x17, 0x70, 0, 0, 0x17, 0x70, 8, 0, 0, 0, 0])
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", [0, 0, 0x17, 0x70, 0, 0, 0x17, 0x70, 8, 0, 0, 0, 0])
             + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]) + chunk("IEND", [])
         let liars: [(String, [UInt8])] = [
             ("liar.png", png),
             ("liar.pgm", Array("P5\n6000 6000\n255\n".utf8) + [UInt8](repeating: 0, count: 100)),
-            ("liar.ppm", Array("P3\n3000 3000\n255\n1 2 3\n".utf8)),
+            ("liar.ppm", Array("P3\n3000 3000\n255\n1 2 3\n".utf8))
         ]
         for (name, bytes) in liars {
             do {
                 _ = try ImageLoader.decode(bytes, path: name)
                 Issue.record("\(name) loaded")
             } catch {
-                guard case .damaged(_, _, let detail) = error else { Issue.record("\(name): \(error)"); continue }
+                guard case .damaged(_, _, let detail) = error else {
+                    Issue.record("\(name): \(error)")
+                    continue
+                }
                 #expect(detail.contains("claims") || detail.contains("expected"), "\(name): \(detail)")
             }
         }
@@ -108,10 +117,10 @@ struct ImageLoaderTests {
     @Test("a PNG header claiming 100000×100000 is refused before any pixel is allocated")
     func hugePNGHeader() throws {
         var ihdr = Array("IHDR".utf8) + Fixtures.bigEndian(100_000) + Fixtures.bigEndian(100_000)
-        ihdr += [8, 0, 0, 0, 0]  // 8-bit grey, no interlace
+        ihdr += [8, 0, 0, 0, 0] // 8-bit grey, no interlace
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Fixtures.bigEndian(13)
         png += ihdr + Fixtures.bigEndian(Fixtures.crc32(ihdr))
-        let idat = Array("IDAT".utf8) + [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]  // a few zlib bytes
+        let idat = Array("IDAT".utf8) + [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01] // a few zlib bytes
         png += Fixtures.bigEndian(UInt32(idat.count - 4)) + idat + Fixtures.bigEndian(Fixtures.crc32(idat))
         png += Fixtures.bigEndian(0) + Array("IEND".utf8) + Fixtures.bigEndian(Fixtures.crc32(Array("IEND".utf8)))
         #expect(throws: ImageError.tooManyPixels(path: "huge.png", width: 100_000, height: 100_000, limit: 40_000_000)) {
@@ -123,7 +132,10 @@ struct ImageLoaderTests {
     func hugeJPEGHeader() throws {
         var bytes = try Fixtures.bytes("qrcode-15-photo.jpg")
         let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        for offset in [sof + 5, sof + 7] { bytes[offset] = 0xFD; bytes[offset + 1] = 0xE8 }  // 65000
+        for offset in [sof + 5, sof + 7] {
+            bytes[offset] = 0xFD
+            bytes[offset + 1] = 0xE8
+        } // 65000
         #expect(throws: ImageError.tooManyPixels(path: "huge.jpg", width: 65000, height: 65000, limit: 40_000_000)) {
             try ImageLoader.decode(bytes, path: "huge.jpg")
         }
@@ -164,7 +176,7 @@ struct ImageLoaderTests {
         let errors: [ImageError] = [
             .unreadable(path: "a.png", reason: "Permission denied"), .isDirectory(path: "a.png"), .empty(path: "a.png"),
             .fileTooLarge(path: "a.png", bytes: 2, limit: 1), .unknownFormat(path: "a.png", detail: "x"),
-            .tooManyPixels(path: "a.png", width: 9, height: 9, limit: 1), .damaged(path: "a.png", format: "PNG", detail: "x"),
+            .tooManyPixels(path: "a.png", width: 9, height: 9, limit: 1), .damaged(path: "a.png", format: "PNG", detail: "x")
         ]
         for error in errors {
             #expect(error.localizedDescription.hasPrefix("a.png: "))

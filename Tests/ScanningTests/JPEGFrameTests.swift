@@ -18,7 +18,7 @@ struct JPEGFrameTests {
         let bytes = [UInt8](try Data(contentsOf: Self.regressions.appendingPathComponent("decoded-jpeg-progressive-3000x3000.jpg")))
         let frame = try #require(JPEGFrame.read(bytes))
         #expect(frame.scans > 1)
-        #expect(frame.coefficientBytes == 375 * 375 * 3 * 128)  // 4:4:4, three components
+        #expect(frame.coefficientBytes == 375 * 375 * 3 * 128) // 4:4:4, three components
     }
 
     @Test func aProgressiveJPEGOverTheDecoderBudgetIsRefusedBeforeDecoding() throws {

@@ -4,17 +4,21 @@ import Testing
 
 /// Decoding a folder on several threads gives what the one-thread sequence gives, in its order.
 struct ParallelImageDecodeTests {
-    @Test("two workers give the same results in the same order as the sequence, errors included",
-          arguments: [1, 2, 3])
+    @Test(
+        "two workers give the same results in the same order as the sequence, errors included",
+        arguments: [1, 2, 3])
     func sameAsSequence(workers: Int) throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let names = ["qrcode-01-clean.png", "datamatrix-01-clean.png", "none-01-white.png", "code128-01-clean.png",
-                     "ean13-01-clean.png", "code39-01-clean.png"]
+        let names = [
+            "qrcode-01-clean.png", "datamatrix-01-clean.png", "none-01-white.png", "code128-01-clean.png",
+            "ean13-01-clean.png", "code39-01-clean.png"
+        ]
         for index in 0..<15 {
             let name = names[index % names.count]
-            try FileManager.default.copyItem(atPath: Fixtures.sample(name),
-                                             toPath: "\(folder)/\(String(format: "%02d", index))-\(name)")
+            try FileManager.default.copyItem(
+                atPath: Fixtures.sample(name),
+                toPath: "\(folder)/\(String(format: "%02d", index))-\(name)")
         }
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: "\(folder)/07b-broken.png"))
         let expected = Array(ImageDecodeSequence(paths: [folder, "/nonexistent/file.png"]))

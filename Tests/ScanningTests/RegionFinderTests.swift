@@ -6,9 +6,12 @@ import Testing
 struct RegionFinderTests {
     static func frame(_ name: String) throws -> GrayImage { try ImageLoader.load(path: Fixtures.sample("\(name).jpg")) }
 
-    @Test("a desk scene with no code leaves little to scan; a label's code lies inside one region",
-          arguments: [("frame-1280x720-qrcode", "AST-000123"), ("frame-1280x720-code128", "AST-000456"),
-                      ("frame-1280x720-ean13", "4006381333931")])
+    @Test(
+        "a desk scene with no code leaves little to scan; a label's code lies inside one region",
+        arguments: [
+            ("frame-1280x720-qrcode", "AST-000123"), ("frame-1280x720-code128", "AST-000456"),
+            ("frame-1280x720-ean13", "4006381333931")
+        ])
     func regionsHoldTheCode(name: String, text: String) throws {
         let empty = try Self.frame("frame-1280x720-none")
         let emptyArea = RegionFinder.regions(in: empty)?.reduce(0) { $0 + $1.area }
@@ -23,9 +26,12 @@ struct RegionFinderTests {
         let zbarOnly = try BarcodeDecoder(config: DecoderConfig(engines: [.zbar]))
         let code = try #require(zbarOnly.decodeOnce(image).first)
         #expect(code.text == text)
-        #expect(regions.contains { region in
-            code.points.allSatisfy { (region.x...(region.x + region.width)).contains($0.x) && (region.y...(region.y + region.height)).contains($0.y) }
-        })
+        #expect(
+            regions.contains { region in
+                code.points.allSatisfy {
+                    (region.x...(region.x + region.width)).contains($0.x) && (region.y...(region.y + region.height)).contains($0.y)
+                }
+            })
     }
 
     @Test("zbar with regions reads a QR code whose modules the 640-px reduction blurs away")
@@ -54,9 +60,13 @@ struct RegionFinderTests {
     @Test("zbar's two views of a frame count as one reading: a code both found stays unconfirmed, and reads that disagree are dropped")
     func twoViewsAreOneReading() {
         func code(_ text: String, _ symbology: Symbology, x: Int) -> DecodedCode {
-            DecodedCode(text: text, symbology: symbology, points: [CodePoint(x: x, y: 10), CodePoint(x: x + 100, y: 10),
-                                                                    CodePoint(x: x + 100, y: 60), CodePoint(x: x, y: 60)],
-                        quality: 3, engines: [.zbar])
+            DecodedCode(
+                text: text, symbology: symbology,
+                points: [
+                    CodePoint(x: x, y: 10), CodePoint(x: x + 100, y: 10),
+                    CodePoint(x: x + 100, y: 60), CodePoint(x: x, y: 60)
+                ],
+                quality: 3, engines: [.zbar])
         }
         let ean = code("96385074", .ean8, x: 0)
         let both = BarcodeDecoder.oneView([ean], [ean])

@@ -4,9 +4,11 @@ import Testing
 
 @Suite("Retry passes stay within a pixel budget")
 struct RetryBudgetTests {
-    @Test("no pass makes more than 4 times the pixels it starts from, or 32 million", arguments: [
-        (1, 65_000), (65_000, 1), (3, 40_000), (40_000, 3), (9, 30_000), (640, 480), (1280, 720), (4000, 3000), (1, 1),
-    ])
+    @Test(
+        "no pass makes more than 4 times the pixels it starts from, or 32 million",
+        arguments: [
+            (1, 65_000), (65_000, 1), (3, 40_000), (40_000, 3), (9, 30_000), (640, 480), (1280, 720), (4000, 3000), (1, 1)
+        ])
     func everyPassIsBounded(width: Int, height: Int) {
         let image = GrayImage(width: width, height: height, fill: 128)
         for pass in RetryPass.allCases {

@@ -20,8 +20,9 @@ struct RetryWorkBudgetTests {
 
     @Test func anOrdinaryPhotoStillGetsEveryPass() {
         let photo = GrayImage(width: 1_280, height: 720, fill: 128)
-        #expect(RetryPass.plan(RetryPass.allCases, for: photo, alreadyScanned: photo.width * photo.height)
-            == RetryPass.allCases.filter { $0 != .doubled }, "doubling is only for images up to 1024 pixels")
+        #expect(
+            RetryPass.plan(RetryPass.allCases, for: photo, alreadyScanned: photo.width * photo.height)
+                == RetryPass.allCases.filter { $0 != .doubled }, "doubling is only for images up to 1024 pixels")
     }
 
     @Test("box means equal the plain mean of each clipped neighbourhood", arguments: [(1, 1, 1), (7, 5, 1), (13, 9, 2), (6, 17, 4), (5, 4, 30)])

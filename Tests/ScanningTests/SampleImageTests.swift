@@ -11,7 +11,7 @@ struct SampleImageTests {
         "code39-16-photo-tilted.jpg", "ean13-09-blur-heavy.png", "ean13-16-photo-tilted.jpg",
         "qrcode-09-blur-heavy.png", "qrcode-54-small-blur-noise.png", "upce-57-dim-noise.png",
         "ean8-09-blur-heavy.png", "ean8-16-photo-tilted.jpg", "upca-09-blur-heavy.png", "upca-16-photo-tilted.jpg",
-        "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg",
+        "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg"
     ]
 
     @Test("the sample set is there and covers every default symbology")

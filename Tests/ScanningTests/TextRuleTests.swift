@@ -37,8 +37,10 @@ struct TextRuleTests {
         #expect(empty.engines == [.zxing, .zbar])
         #expect(empty.code39FullASCII == false)
         #expect(empty.gs1Text == .parentheses)
-        let given = try JSONDecoder().decode(DecoderConfig.self, from: Data(
-            #"{"engines": ["zbar"], "code39FullASCII": true, "gs1Text": "fnc1"}"#.utf8))
+        let given = try JSONDecoder().decode(
+            DecoderConfig.self,
+            from: Data(
+                #"{"engines": ["zbar"], "code39FullASCII": true, "gs1Text": "fnc1"}"#.utf8))
         #expect(given.engines == [.zbar] && given.code39FullASCII && given.gs1Text == .fnc1)
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(DecoderConfig.self, from: Data(#"{"engines": ["zxng"]}"#.utf8))

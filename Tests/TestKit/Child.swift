@@ -1,12 +1,12 @@
 import Foundation
 import Subprocess
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a child process left when it ended.
@@ -23,8 +23,12 @@ public struct ChildOutput: Sendable {
 
     init(_ termination: TerminationStatus, stdout: Data, stderr: Data) {
         switch termination {
-        case .exited(let code): status = Int32(code); signal = nil
-        case .signaled(let number): status = Int32(number); signal = Int32(number)
+        case .exited(let code):
+            status = Int32(code)
+            signal = nil
+        case .signaled(let number):
+            status = Int32(number)
+            signal = Int32(number)
         }
         self.stdout = String(decoding: stdout, as: UTF8.self)
         self.stderr = String(decoding: stderr, as: UTF8.self)
@@ -49,9 +53,11 @@ public enum Child {
     /// Runs `executable` to its end with `input` on its standard input; collects both outputs.
     /// `onStart` gets its process id as soon as it runs. With a `timeout`, a child still running
     /// then is killed with SIGKILL and the output says `hung`.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           input: Data = Data(), directory: URL? = nil, timeout: Duration? = nil,
-                           onStart: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> ChildOutput {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        input: Data = Data(), directory: URL? = nil, timeout: Duration? = nil,
+        onStart: @escaping @Sendable (pid_t) -> Void = { _ in }
+    ) async throws -> ChildOutput {
         _ = ignoreBrokenPipes
         let hung = Locked(false)
         let watchdog = Locked<Task<Void, Never>?>(nil)
@@ -64,11 +70,12 @@ public enum Child {
             let pid = execution.processIdentifier.value
             onStart(pid)
             if let timeout {
-                watchdog.set(Task {
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    hung.set(true)
-                    kill(pid, SIGKILL)
-                })
+                watchdog.set(
+                    Task {
+                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        hung.set(true)
+                        kill(pid, SIGKILL)
+                    })
             }
             // A child that exits before reading all its input is not an error of the test's.
             _ = try? await execution.standardInputWriter.write(bytes)
@@ -110,19 +117,23 @@ public enum Child {
                 continuation.onTermination = { _ in reader.cancel() }
             }
             let writer = execution.standardInputWriter
-            return try await body(execution.processIdentifier.value, ChildInput { bytes in
-                _ = try await writer.write(bytes)
-            } finish: {
-                try await writer.finish()
-            }, lines)
+            return try await body(
+                execution.processIdentifier.value,
+                ChildInput { bytes in
+                    _ = try await writer.write(bytes)
+                } finish: {
+                    try await writer.finish()
+                }, lines)
         }
         return (result.closureResult, ChildOutput(result.terminationStatus, stdout: Data(), stderr: Data()))
     }
 
     /// Starts a long-running child whose output (both streams) goes to `log`, and returns
     /// once it runs. The child is awaited by a task of its own; `RunningChild` signals and awaits it.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                             directory: URL? = nil, log: URL) async throws -> RunningChild {
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        directory: URL? = nil, log: URL
+    ) async throws -> RunningChild {
         _ = ignoreBrokenPipes
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw ChildError("cannot create \(log.path)")
@@ -132,9 +143,10 @@ public enum Child {
         let err = dup(out)
         let (started, startedContinuation) = AsyncStream<pid_t>.makeStream()
         let exit = Locked<ChildOutput?>(nil)
-        let configuration = Configuration(executable: .path(FilePath(executable)), arguments: Arguments(arguments),
-                                          environment: Self.environment(environment),
-                                          workingDirectory: directory.map { FilePath($0.path) })
+        let configuration = Configuration(
+            executable: .path(FilePath(executable)), arguments: Arguments(arguments),
+            environment: Self.environment(environment),
+            workingDirectory: directory.map { FilePath($0.path) })
         let task = Task<ChildOutput, any Error> {
             defer { startedContinuation.finish() }
             let result = try await Subprocess.run(

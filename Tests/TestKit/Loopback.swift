@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Servers that are down, hang or cannot be reached, all on 127.0.0.1: tests and benchmarks
@@ -25,7 +25,10 @@ public enum Loopback {
         let done = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard done else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard done else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
@@ -52,7 +55,10 @@ public final class BlackHole: @unchecked Sendable {
 
     public init() throws {
         (fd, port) = try Loopback.bound()
-        guard listen(fd, 64) == 0 else { Glibc.close(fd); throw POSIXError(.EADDRINUSE) }
+        guard listen(fd, 64) == 0 else {
+            Glibc.close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
     }
 
     public func close() { Glibc.close(fd) }
@@ -69,7 +75,10 @@ public final class DeadEnd: @unchecked Sendable {
 
     public init() throws {
         (listener, port) = try Loopback.bound()
-        guard listen(listener, 0) == 0 else { Glibc.close(listener); throw POSIXError(.EADDRINUSE) }
+        guard listen(listener, 0) == 0 else {
+            Glibc.close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
         // A backlog of 0 queues one connection; two more make sure the queue is full.
         for _ in 0..<3 { fillers.append(Loopback.connecting(to: port)) }
     }

@@ -29,7 +29,11 @@ public enum StrictCSV {
         while i < bytes.count {
             let byte = bytes[i]
             if inQuotes {
-                if byte == quote, i + 1 < bytes.count, bytes[i + 1] == quote { field.append(quote); i += 2; continue }
+                if byte == quote, i + 1 < bytes.count, bytes[i + 1] == quote {
+                    field.append(quote)
+                    i += 2
+                    continue
+                }
                 if byte == quote { inQuotes = false } else { field.append(byte) }
             } else if byte == quote {
                 guard field.isEmpty, !wasQuoted else { throw Malformed(offset: i, problem: "quote inside an unquoted field") }
