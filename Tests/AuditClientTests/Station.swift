@@ -16,9 +16,11 @@ struct Station {
     static let fastPolicy = SyncPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(200), maxAttempts: 12)
 
     /// Logs in at `server` and talks to `via` (a proxy), or to the server itself.
-    /// `autoSync` off: only `syncNow` pushes, so a test knows what each push carries.
+    /// `autoSync` off: only `syncNow` pushes, so a test knows what each push carries. The
+    /// deadline of a call is long (30 s) unless a test is about deadlines: the server runs in the
+    /// test process, beside every other test, on two cores.
     static func make(
-        _ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
+        _ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(30),
         path: String? = nil, autoSync: Bool = false
     ) async throws -> Station {
         try await make(server: server.baseURL, email: email, name: name, via: url, timeout: timeout, path: path, autoSync: autoSync)
@@ -26,7 +28,7 @@ struct Station {
 
     /// The same at any server's address (the SPEC-only server of these tests).
     static func make(
-        server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(5),
+        server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(30),
         path: String? = nil, autoSync: Bool = false
     ) async throws -> Station {
         let path = path ?? TestServer.temporaryPath().replacingOccurrences(of: "server.sqlite", with: "station.sqlite")
