@@ -11,9 +11,8 @@ import Testing
 /// file with queued scans finds every one of them.
 @Suite("Connected tables: only a connected station's file holds them")
 struct ConnectedTablesTests {
-    /// What a file of the last layout before the move held for a connected station, as its
-    /// migrations `station_outbox`, `station_replica` and `station_replica_lookup` left it.
-    static let oldTables = """
+    /// The outbox and sync state, the same in both old layouts (migration `station_outbox`).
+    static let outboxTables = """
         CREATE TABLE outbox (
             seq INTEGER PRIMARY KEY AUTOINCREMENT, scan_id TEXT NOT NULL UNIQUE, audit_id TEXT NOT NULL, identifier TEXT NOT NULL,
             source TEXT NOT NULL, station TEXT NOT NULL, user TEXT NOT NULL, scanned_at DATETIME NOT NULL, local_status TEXT NOT NULL,
@@ -22,44 +21,44 @@ struct ConnectedTablesTests {
             attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, server_status TEXT, server_message TEXT, synced_at DATETIME);
         CREATE INDEX outbox_state ON outbox(state, seq);
         CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-        CREATE TABLE replica_audits (
-            id TEXT PRIMARY KEY, session TEXT NOT NULL, pulled_at DATETIME NOT NULL, ref INTEGER,
-            pending_scanned INTEGER NOT NULL DEFAULT 0, pending_unexpected INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
-        CREATE TABLE replica_unexpected (
-            audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, key TEXT NOT NULL, first_scan TEXT NOT NULL,
-            identifier TEXT, reason TEXT, asset_id INTEGER, asset_tag TEXT, serial_num TEXT, name TEXT, model TEXT, status TEXT,
-            location TEXT, company TEXT, country TEXT,
-            PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
-        CREATE UNIQUE INDEX replica_audits_ref ON replica_audits(ref);
-        CREATE TABLE replica_expected (
-            ref INTEGER NOT NULL, asset_id INTEGER NOT NULL, asset_tag TEXT NOT NULL, serial_num TEXT, name TEXT NOT NULL, model TEXT,
-            status TEXT NOT NULL, location TEXT, company TEXT, country TEXT NOT NULL, first_scan TEXT,
-            PRIMARY KEY (ref, asset_id)) WITHOUT ROWID;
-        CREATE INDEX replica_expected_tag ON replica_expected(ref, asset_tag COLLATE NOCASE);
-        CREATE INDEX replica_expected_serial ON replica_expected(ref, serial_num COLLATE NOCASE);
-        CREATE INDEX replica_unexpected_tag ON replica_unexpected(audit_id, asset_tag COLLATE NOCASE);
-        CREATE INDEX replica_unexpected_serial ON replica_unexpected(audit_id, serial_num COLLATE NOCASE);
+
         """
 
+    /// What a file of the last layout before the move held for a connected station, as its
+    /// migrations `station_outbox`, `station_replica` and `station_replica_lookup` left it.
+    static let oldTables =
+        outboxTables + """
+            CREATE TABLE replica_audits (
+                id TEXT PRIMARY KEY, session TEXT NOT NULL, pulled_at DATETIME NOT NULL, ref INTEGER,
+                pending_scanned INTEGER NOT NULL DEFAULT 0, pending_unexpected INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+            CREATE TABLE replica_unexpected (
+                audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, key TEXT NOT NULL, first_scan TEXT NOT NULL,
+                identifier TEXT, reason TEXT, asset_id INTEGER, asset_tag TEXT, serial_num TEXT, name TEXT, model TEXT, status TEXT,
+                location TEXT, company TEXT, country TEXT,
+                PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
+            CREATE UNIQUE INDEX replica_audits_ref ON replica_audits(ref);
+            CREATE TABLE replica_expected (
+                ref INTEGER NOT NULL, asset_id INTEGER NOT NULL, asset_tag TEXT NOT NULL, serial_num TEXT, name TEXT NOT NULL, model TEXT,
+                status TEXT NOT NULL, location TEXT, company TEXT, country TEXT NOT NULL, first_scan TEXT,
+                PRIMARY KEY (ref, asset_id)) WITHOUT ROWID;
+            CREATE INDEX replica_expected_tag ON replica_expected(ref, asset_tag COLLATE NOCASE);
+            CREATE INDEX replica_expected_serial ON replica_expected(ref, serial_num COLLATE NOCASE);
+            CREATE INDEX replica_unexpected_tag ON replica_unexpected(audit_id, asset_tag COLLATE NOCASE);
+            CREATE INDEX replica_unexpected_serial ON replica_unexpected(audit_id, serial_num COLLATE NOCASE);
+            """
+
     /// The same from before `station_replica_lookup`: the copy kept each asset as JSON.
-    static let preLookupTables = """
-        CREATE TABLE outbox (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT, scan_id TEXT NOT NULL UNIQUE, audit_id TEXT NOT NULL, identifier TEXT NOT NULL,
-            source TEXT NOT NULL, station TEXT NOT NULL, user TEXT NOT NULL, scanned_at DATETIME NOT NULL, local_status TEXT NOT NULL,
-            local_message TEXT NOT NULL, adds_scanned BOOLEAN NOT NULL, adds_unexpected BOOLEAN NOT NULL,
-            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','synced','rejected')),
-            attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, server_status TEXT, server_message TEXT, synced_at DATETIME);
-        CREATE INDEX outbox_state ON outbox(state, seq);
-        CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-        CREATE TABLE replica_audits (id TEXT PRIMARY KEY, session TEXT NOT NULL, pulled_at DATETIME NOT NULL) WITHOUT ROWID;
-        CREATE TABLE replica_assets (
-            audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, asset_id INTEGER NOT NULL,
-            expected BOOLEAN NOT NULL, brief TEXT NOT NULL, first_scan TEXT,
-            PRIMARY KEY (audit_id, asset_id)) WITHOUT ROWID;
-        CREATE TABLE replica_unexpected (
-            audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, key TEXT NOT NULL, first_scan TEXT NOT NULL,
-            PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
-        """
+    static let preLookupTables =
+        outboxTables + """
+            CREATE TABLE replica_audits (id TEXT PRIMARY KEY, session TEXT NOT NULL, pulled_at DATETIME NOT NULL) WITHOUT ROWID;
+            CREATE TABLE replica_assets (
+                audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, asset_id INTEGER NOT NULL,
+                expected BOOLEAN NOT NULL, brief TEXT NOT NULL, first_scan TEXT,
+                PRIMARY KEY (audit_id, asset_id)) WITHOUT ROWID;
+            CREATE TABLE replica_unexpected (
+                audit_id TEXT NOT NULL REFERENCES replica_audits(id) ON DELETE CASCADE, key TEXT NOT NULL, first_scan TEXT NOT NULL,
+                PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
+            """
 
     static let connectedMigrations = ["station_outbox", "station_replica", "station_replica_lookup"]
 
