@@ -15,6 +15,25 @@ public struct EndRequest: Codable, Sendable, Equatable {
 
 /// `GET /api/v1/audit/status`: the running audit (of `country` when named), and every running
 /// audit the user may see.
+/// `POST /api/v1/audit/scans/{scan_id}/void`: every field is optional, so no body at all voids
+/// the scan with no reason given.
+public struct VoidBody: Codable, Sendable, Equatable {
+    public var auditId: AuditID?
+    public var reason: String?
+    /// Makes the call idempotent: a station's outbox sends its void with the id it was given.
+    public var voidId: String?
+    public var voidedAt: Date?
+    public var deviceName: String?
+
+    public init(auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil, deviceName: String? = nil) {
+        self.auditId = auditId
+        self.reason = reason
+        self.voidId = voidId
+        self.voidedAt = voidedAt
+        self.deviceName = deviceName
+    }
+}
+
 public struct StatusResponse: Codable, Sendable, Equatable {
     public var active: Bool
     public var audit: AuditSession?

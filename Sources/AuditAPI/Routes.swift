@@ -12,6 +12,7 @@ public enum Routes {
     public static let auditStart = "/api/v1/audit/start"
     public static let auditScan = "/api/v1/audit/scan"
     public static let auditScans = "/api/v1/audit/scans"
+    public static let auditVoid = "/api/v1/audit/scans/{scan_id}/void"
     public static let auditEnd = "/api/v1/audit/end"
     public static let auditDetails = "/api/v1/audit/details/{list}"
     public static let auditHistory = "/api/v1/audit/history"

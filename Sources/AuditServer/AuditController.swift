@@ -62,6 +62,19 @@ struct AuditController {
             let results = try await recordBatch(body.scans, user: user)
             return try Response.envelope(BatchScanResponse(results: results), message: "\(results.count) scans answered")
         }
+        routes.add(.post, Routes.auditVoid, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let scanID = context.parameters.get("scan_id") ?? ""
+            let body = try await request.decodeJSON(VoidBody.self, emptyIsObject: true)
+            guard let auditID = try await audits.auditID(ofScan: scanID) else { throw InventoryError.notFound("scan \(scanID)") }
+            try user.requireAuditing(try await audits.country(ofAudit: auditID))
+            let result = try await audits.void(
+                VoidRequest(
+                    scanId: scanID, auditId: body.auditId, reason: body.reason, voidId: body.voidId, voidedAt: body.voidedAt,
+                    deviceName: body.deviceName, user: user.name))
+            return try Response.envelope(result, message: result.message)
+        }
         routes.add(.post, Routes.auditEnd, on: router) { request, context in
             var request = request
             let user = try context.requireUser()

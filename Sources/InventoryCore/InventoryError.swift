@@ -54,7 +54,7 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
         case .noActiveAudit(nil): "No audit is running; start one with `audit start --country CC`"
         case .noActiveAudit(let country?): "No audit of \(country) is running; start one with `audit start --country \(country)`"
         case .ambiguousAudit(let countries): "Audits are running in \(countries.joined(separator: ", ")); name one with --country or --audit"
-        case .auditEnded(let id): "Audit \(id) has ended; it accepts no more scans"
+        case .auditEnded(let id): "Audit \(id) has ended; it accepts no more scans or voids"
         case .inUse(let what): what
         case .forbidden(let what): "Not allowed: \(what)"
         case .unauthorized(let what): what

@@ -14,10 +14,14 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     public var user: String
     public var scannedAt: Date
     public var recordedAt: Date
+    /// Set once the scan is voided: the void's own record. A voided scan stays in the trail and
+    /// counts for nothing.
+    public var voided: ScanVoid?
 
     public init(
         scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
-        assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date
+        assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date,
+        voided: ScanVoid? = nil
     ) {
         self.scanId = scanId
         self.identifier = identifier
@@ -30,6 +34,7 @@ public struct ScanRecord: Codable, Sendable, Equatable {
         self.user = user
         self.scannedAt = scannedAt
         self.recordedAt = recordedAt
+        self.voided = voided
     }
 }
 

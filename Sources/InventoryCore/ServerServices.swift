@@ -24,6 +24,8 @@ public protocol ServerAuditService: AuditService {
     /// The country of an audit, running or ended (it never changes), for the permission check
     /// of each scan; a back end may keep it in memory.
     func country(ofAudit id: AuditID) async throws -> String
+    /// The audit a stored scan belongs to, or nil when no scan has that id.
+    func auditID(ofScan scanID: String) async throws -> AuditID?
 }
 
 extension ServerAuditService {

@@ -22,12 +22,21 @@ public protocol AuditService: Sendable {
     func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws
     /// The audit's scan trail, in the order the scans were stored.
     func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord>
+    /// Voids one scan of a running audit: the void is stored as its own record and the audit's
+    /// numbers are corrected as if the scan had not been made (`VoidEffect`). The same
+    /// `void_id` twice, or a second void of a voided scan, answers as the first void did.
+    func void(_ request: VoidRequest) async throws -> VoidResult
 }
 
 extension AuditService {
     /// A service that keeps no trail says so.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
         throw InventoryError.unavailable("this station's audit service cannot list an audit's scans")
+    }
+
+    /// A service that cannot undo says so.
+    public func void(_ request: VoidRequest) async throws -> VoidResult {
+        throw InventoryError.unavailable("this station's audit service cannot void a scan")
     }
 
     /// The running audit to act on: the one named by id, else the one of `country`, else the

@@ -35,12 +35,13 @@ extension SQLiteAuditService {
         let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
         try db.cachedStatement(
             sql: """
-                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at,
+                    recorded_at, entry_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
-            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date()
+            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date(), decision.unexpectedKey
         ])
         let rowID = db.lastInsertedRowID
         try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)

@@ -8,25 +8,38 @@ extension SQLiteAuditService {
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
         try await database.read { db in
             _ = try AuditRows.fetchSession(db, id: auditID)
-            var sql = "SELECT * FROM scans WHERE audit_id = ?"
+            var filter = " WHERE s.audit_id = ?"
             var arguments: StatementArguments = [auditID]
             if let pattern = query.search.map(likePattern) {
-                sql += " AND (identifier LIKE ? ESCAPE '\\' OR station LIKE ? ESCAPE '\\' OR user LIKE ? ESCAPE '\\')"
+                filter += " AND (s.identifier LIKE ? ESCAPE '\\' OR s.station LIKE ? ESCAPE '\\' OR s.user LIKE ? ESCAPE '\\')"
                 arguments += [pattern, pattern, pattern]
             }
-            let total = try db.count(sql: sql, arguments: arguments)
-            let items = try Row.fetchAll(db, sql: sql + " ORDER BY id LIMIT ? OFFSET ?", arguments: arguments + [query.perPage, query.offset])
-                .map(Self.scanRecord)
+            let total = try db.count(sql: "SELECT 1 FROM scans s" + filter, arguments: arguments)
+            let items = try Row.fetchAll(
+                db, sql: Self.trailSQL + filter + " ORDER BY s.id LIMIT ? OFFSET ?", arguments: arguments + [query.perPage, query.offset]
+            ).map(Self.scanRecord)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
 
+    /// Scans with their voids; `scanRecord` reads its rows.
+    static let trailSQL = """
+        SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user, v.voided_at,
+            v.recorded_at AS void_recorded_at
+        FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
+        """
+
     static func scanRecord(_ row: Row) -> ScanRecord {
-        ScanRecord(
+        let void = (row["void_id"] as String?).map { voidID in
+            ScanVoid(
+                voidId: voidID, scanId: row["scan_id"], auditId: row["audit_id"], reason: row["void_reason"],
+                station: row["void_station"], user: row["void_user"], voidedAt: row["voided_at"], recordedAt: row["void_recorded_at"])
+        }
+        return ScanRecord(
             scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
             reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
             assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
-            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"])
+            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void)
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
@@ -43,7 +56,7 @@ extension SQLiteAuditService {
                      WHERE e.audit_id = ?1 AND f.\(column) = s.\(column)) AS found,
                     (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
                      WHERE u.audit_id = ?1 AND f.\(column) = s.\(column)) AS unexpected
-                FROM scans s WHERE s.audit_id = ?1 GROUP BY s.\(column) ORDER BY scans DESC, name
+                FROM scans s WHERE s.audit_id = ?1 AND NOT s.voided GROUP BY s.\(column) ORDER BY scans DESC, name
                 """, arguments: [auditID]
         ).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
     }

@@ -130,6 +130,7 @@ enum Schema {
         migrator.registerMigration("audit_records", migrate: recordedAssets)
         migrator.registerMigration("devices", migrate: ServerSchema.devices)
         migrator.registerMigration("connected_tables_moved", migrate: connectedTablesMoved)
+        migrator.registerMigration("scan_voids", migrate: scanVoids)
         return migrator
     }
 
@@ -162,6 +163,37 @@ enum Schema {
                 UPDATE audit_expected SET (\(list)) = (SELECT \(list) FROM assets a WHERE a.id = audit_expected.asset_id);
                 UPDATE audit_unexpected SET (asset_tag, \(list)) = (SELECT asset_tag, \(list) FROM assets a WHERE a.id = audit_unexpected.asset_id)
                     WHERE asset_id IS NOT NULL;
+                """)
+    }
+
+    /// Voids: each is its own record in `scan_voids`, and the scan it undid is marked `voided`
+    /// (it stays in the trail and counts for nothing). Each scan names the unexpected entry it
+    /// counted on (`entry_key`, null for a scan of an expected asset), so a void finds the
+    /// entry and the entry's next scan. Scans from before take the key of the entry they match.
+    static func scanVoids(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE scans ADD COLUMN entry_key TEXT;
+                ALTER TABLE scans ADD COLUMN voided BOOLEAN NOT NULL DEFAULT 0;
+                UPDATE scans SET entry_key = COALESCE(
+                    (SELECT u.key FROM audit_unexpected u WHERE u.audit_id = scans.audit_id AND u.key = 'id:' || scans.identifier),
+                    (SELECT u.key FROM audit_unexpected u WHERE u.audit_id = scans.audit_id AND u.key = 'asset:' || scans.asset_id),
+                    (SELECT u.key FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
+                     WHERE u.audit_id = scans.audit_id AND f.identifier = scans.identifier))
+                WHERE status IN ('unexpected', 'unknown');
+                CREATE INDEX scans_expected_asset ON scans(audit_id, asset_id, id) WHERE entry_key IS NULL;
+                CREATE INDEX scans_entry ON scans(audit_id, entry_key, id) WHERE entry_key IS NOT NULL;
+                CREATE TABLE scan_voids (
+                    id INTEGER PRIMARY KEY,
+                    void_id TEXT NOT NULL UNIQUE,
+                    scan_row INTEGER NOT NULL UNIQUE REFERENCES scans(id) ON DELETE CASCADE,
+                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                    reason TEXT,
+                    station TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    voided_at DATETIME NOT NULL,
+                    recorded_at DATETIME NOT NULL);
+                CREATE INDEX scan_voids_audit ON scan_voids(audit_id, id);
                 """)
     }
 }

@@ -65,13 +65,15 @@ enum ScanWrite {
         """
 
     /// The statement around one entry change (`entry`, which must return the entry's row).
-    static func statement(entry: String) -> String {
+    /// `key` is the scan's `entry_key`: the unexpected entry's key ($15), or NULL for a scan of
+    /// an expected asset.
+    static func statement(entry: String, key: String = "NULL") -> String {
         """
         WITH locked AS (SELECT id FROM audits WHERE id = $1 AND ended_at IS NULL FOR NO KEY UPDATE),
         ins AS (
             INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user_name,
-                scanned_at, recorded_at)
-            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM locked ON CONFLICT (scan_id) DO NOTHING RETURNING id),
+                scanned_at, recorded_at, entry_key)
+            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \(key) FROM locked ON CONFLICT (scan_id) DO NOTHING RETURNING id),
         entry AS (\(entry)),
         counted AS (
             UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14 FROM entry
@@ -112,7 +114,7 @@ enum ScanWrite {
                     model, status, location, company, country)
                 SELECT $1, $15, $3, $4, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins
                 ON CONFLICT (audit_id, key) DO NOTHING \(unexpectedReturning)
-                """)
+                """, key: "$15")
         static let types = unexpectedTypes
     }
 
@@ -128,7 +130,7 @@ enum ScanWrite {
                     UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
                         reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
                     FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(unexpectedReturning)
-                    """)
+                    """, key: "$15")
         }()
         static let types = unexpectedTypes
     }

@@ -9,27 +9,41 @@ extension PostgresAuditService {
         try await database.read { c in
             _ = try await PGRows.fetchSession(c, id: auditID)
             var binds = Binds()
-            var sql = "SELECT * FROM scans WHERE audit_id = \(binds.add(auditID))"
+            var filter = " WHERE s.audit_id = \(binds.add(auditID))"
             if let search = query.search {
                 let p = binds.add(likePattern(search))
-                sql += " AND (identifier ILIKE \(p) OR station ILIKE \(p) OR user_name ILIKE \(p))"
+                filter += " AND (s.identifier ILIKE \(p) OR s.station ILIKE \(p) OR s.user_name ILIKE \(p))"
             }
-            let total = try await c.count(sql, binds.bindings)
+            let total = try await c.count("SELECT 1 FROM scans s" + filter, binds.bindings)
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
-            let items = try await c.rows(PostgresQuery(unsafeSQL: sql + " ORDER BY id LIMIT \(limit) OFFSET \(offset)", binds: binds.bindings))
-                .map(Self.scanRecord)
+            let items = try await c.rows(
+                PostgresQuery(unsafeSQL: Self.trailSQL + filter + " ORDER BY s.id LIMIT \(limit) OFFSET \(offset)", binds: binds.bindings)
+            ).map(Self.scanRecord)
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
     }
 
+    /// Scans with their voids; `scanRecord` reads its rows.
+    static let trailSQL = """
+        SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user_name AS void_user, v.voided_at,
+            v.recorded_at AS void_recorded_at
+        FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
+        """
+
     static func scanRecord(_ row: PostgresRandomAccessRow) throws -> ScanRecord {
-        ScanRecord(
+        let void = try row.get("void_id", as: String?.self).map { voidID in
+            ScanVoid(
+                voidId: voidID, scanId: try row.get("scan_id"), auditId: try row.get("audit_id"), reason: try row.get("void_reason"),
+                station: try row.get("void_station"), user: try row.get("void_user"), voidedAt: try row.get("voided_at"),
+                recordedAt: try row.get("void_recorded_at"))
+        }
+        return ScanRecord(
             scanId: try row.get("scan_id"), identifier: try row.get("identifier"),
             status: ScanStatus(rawValue: try row.get("status")) ?? .unknown,
             reason: try row.get("reason", as: String?.self).flatMap(UnexpectedReason.init(rawValue:)), message: try row.get("message"),
             assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
             station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
-            recordedAt: try row.get("recorded_at"))
+            recordedAt: try row.get("recorded_at"), voided: void)
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
@@ -45,7 +59,7 @@ extension PostgresAuditService {
                          WHERE e.audit_id = $1 AND f.\(column) = s.\(column)) AS found,
                         (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
                          WHERE u.audit_id = $1 AND f.\(column) = s.\(column)) AS unexpected
-                    FROM scans s WHERE s.audit_id = $1 GROUP BY s.\(column) ORDER BY scans DESC, s.\(column) COLLATE "C"
+                    FROM scans s WHERE s.audit_id = $1 AND NOT s.voided GROUP BY s.\(column) ORDER BY scans DESC, s.\(column) COLLATE "C"
                     """, binds: binds)
         ).map {
             ScanTally(name: try $0.get("name"), scans: try $0.get("scans"), found: try $0.get("found"), unexpected: try $0.get("unexpected"))

@@ -8,7 +8,10 @@ extension AuditStation {
     struct Audit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
-            subcommands: [Countries.self, Start.self, Status.self, Scan.self, End.self, Details.self, Scans.self, Report.self, History.self])
+            subcommands: [
+                Countries.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
+                History.self
+            ])
     }
 }
 
@@ -136,6 +139,32 @@ extension AuditStation.Audit {
                     if let error = sync.lastError { Terminal.line("  Last error  \(error)") }
                     for refused in sync.rejected { Terminal.line("  refused: \(refused)") }
                 }
+            }
+        }
+    }
+
+    struct VoidScan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "void",
+            abstract: "Undo a mistaken scan of a running audit: the void is kept in the trail, and the counts are corrected.",
+            discussion: "SCAN_ID is the scan's id, as `audit scans` lists it.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The id of the scan to void.") var scanID: String
+        @Option(help: "Why the scan is voided (kept in the trail).") var reason: String?
+        @Option(name: .customLong("audit"), help: "The audit the scan must belong to.") var auditID: String?
+        @Option(help: "Who voids it (default: your login name).") var user: String?
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global, user: user)
+                let result = try await context.audit.void(
+                    VoidRequest(
+                        scanId: scanID, auditId: auditID, reason: reason, deviceName: context.actor.station,
+                        user: context.actor.user))
+                if json { return try Terminal.json(result) }
+                Terminal.line(result.message)
+                Terminal.line("  \(AuditText.progress(result.progress))")
             }
         }
     }

@@ -160,7 +160,14 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(details, "/api/v1/audit/details/all?per_page=1000", token: token, expect: 422)
         try await call("GET /api/v1/audit/{audit_id}", "/api/v1/audit/\(auditID)", token: token, expect: 200)
         try await call("GET /api/v1/audit/{audit_id}", "/api/v1/audit/no-such-audit", token: token, expect: 404)
-        try await call("GET /api/v1/audit/{audit_id}/scans", "/api/v1/audit/\(auditID)/scans?per_page=3", token: token, expect: 200)
+        try await call(scan, json: #"{"identifier":"SG-3","scan_id":"s-5"}"#, token: token, expect: 200)
+        let void = "POST /api/v1/audit/scans/{scan_id}/void"
+        try await call(
+            void, "/api/v1/audit/scans/s-5/void", json: #"{"reason":"wrong shelf","void_id":"v-1","device_name":"Dock 1"}"#, token: token,
+            expect: 200)
+        try await call(void, "/api/v1/audit/scans/no-such-scan/void", token: token, expect: 404)
+        try await call(void, "/api/v1/audit/scans/s-5/void", json: #"{"reason":7}"#, token: token, expect: 422)
+        try await call("GET /api/v1/audit/{audit_id}/scans", "/api/v1/audit/\(auditID)/scans?per_page=30", token: token, expect: 200)
         try await snapshot(auditID, token: token)
         try await call("GET /api/v1/audit/history", "/api/v1/audit/history?country=SG", token: token, expect: 200)
         return auditID

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A request to void (undo) one scan of a running audit. `voidId` makes it idempotent: a
+/// station's outbox may send the same void twice, and the second answers as the first did.
+public struct VoidRequest: Codable, Sendable, Equatable {
+    /// The scan to void.
+    public var scanId: String
+    /// When given, the scan must belong to this audit.
+    public var auditId: AuditID?
+    /// Why, in a person's words ("scanned the wrong shelf").
+    public var reason: String?
+    public var voidId: String?
+    public var voidedAt: Date?
+    /// The station name.
+    public var deviceName: String?
+    /// The user; a server fills it from the token and ignores what the body says.
+    public var user: String?
+
+    public init(
+        scanId: String, auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil,
+        deviceName: String? = nil, user: String? = nil
+    ) {
+        self.scanId = scanId
+        self.auditId = auditId
+        self.reason = reason
+        self.voidId = voidId
+        self.voidedAt = voidedAt
+        self.deviceName = deviceName
+        self.user = user
+    }
+}
+
+/// A void as the trail keeps it: its own record, naming the scan it undid, who, where, when and why.
+public struct ScanVoid: Codable, Sendable, Equatable {
+    public var voidId: String
+    public var scanId: String
+    public var auditId: AuditID
+    public var reason: String?
+    public var station: String
+    public var user: String
+    public var voidedAt: Date
+    public var recordedAt: Date
+
+    public init(
+        voidId: String, scanId: String, auditId: AuditID, reason: String?, station: String, user: String, voidedAt: Date,
+        recordedAt: Date
+    ) {
+        self.voidId = voidId
+        self.scanId = scanId
+        self.auditId = auditId
+        self.reason = reason
+        self.station = station
+        self.user = user
+        self.voidedAt = voidedAt
+        self.recordedAt = recordedAt
+    }
+}
+
+/// The answer to a void, once it is stored: the void, the scan it undid, and the audit's numbers.
+public struct VoidResult: Codable, Sendable, Equatable {
+    public var void: ScanVoid
+    /// The voided scan as the trail shows it now (with `voided` set).
+    public var scan: ScanRecord
+    public var progress: AuditProgress
+    public var message: String
+
+    public init(void: ScanVoid, scan: ScanRecord, progress: AuditProgress, message: String) {
+        self.void = void
+        self.scan = scan
+        self.progress = progress
+        self.message = message
+    }
+}
+
+/// A void's fields after their checks, ready to store: the same checks for every back end.
+public struct PreparedVoid: Sendable {
+    public var scanID: String
+    public var auditID: AuditID?
+    public var voidID: String
+    public var reason: String?
+    public var station: String
+    public var user: String
+    public var voidedAt: Date
+
+    public init(_ request: VoidRequest, defaultStation: String, now: Date = Date()) throws {
+        do {
+            scanID = try Identifier.normalize(request.scanId, field: "scan_id")
+            voidID = try request.voidId.map { try Identifier.normalize($0, field: "void_id") } ?? UUID().uuidString.lowercased()
+            reason = try FreeText.optional(request.reason, field: "reason")
+            station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
+            user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
+            voidedAt = try PreparedScan.scanTime(request.voidedAt, now: now)
+        } catch let error as ValidationError {
+            throw InventoryError.invalid(error)
+        }
+        auditID = request.auditId.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// What a void does to the entry of the scan it undoes, and so to the audit's numbers. Every
+/// store follows it: the scan is kept in the trail, marked voided, and the audit counts as if
+/// it had never been made.
+public enum VoidEffect: Equatable, Sendable {
+    /// The scan was a repeat (not its entry's first): one scan fewer on the entry, no number changes.
+    case repeatRemoved
+    /// The scan was its entry's first, and a later scan of the same entry stands: that scan is
+    /// the entry's first now, and no number changes.
+    case firstPassedOn
+    /// The only scan of an expected asset: it is missing again (scanned − 1).
+    case foundUndone
+    /// The only scan of an unexpected entry: the entry goes (unexpected − 1).
+    case unexpectedUndone
+
+    /// Decides the effect from what the store finds.
+    /// - Parameters:
+    ///   - expected: the scan was of an expected asset (found or already scanned).
+    ///   - wasFirst: it is its entry's first scan.
+    ///   - laterStands: another scan of the same entry, not voided, remains.
+    public static func of(expected: Bool, wasFirst: Bool, laterStands: Bool) -> VoidEffect {
+        guard wasFirst else { return .repeatRemoved }
+        if laterStands { return .firstPassedOn }
+        return expected ? .foundUndone : .unexpectedUndone
+    }
+
+    public var scannedDelta: Int { self == .foundUndone ? -1 : 0 }
+    public var unexpectedDelta: Int { self == .unexpectedUndone ? -1 : 0 }
+
+    /// The line a person reads after the void.
+    public func message(scan: ScanRecord) -> String {
+        let what = "'\(scan.identifier)' (scanned by \(scan.user) at \(scan.station), \(ISOTime.string(scan.scannedAt)))"
+        switch self {
+        case .repeatRemoved: return "Voided a repeat scan of \(what); no count changed"
+        case .firstPassedOn: return "Voided the first scan of \(what); a later scan of it still counts"
+        case .foundUndone: return "Voided the scan of \(what); it is missing again"
+        case .unexpectedUndone: return "Voided the scan of \(what); it is no longer listed as unexpected"
+        }
+    }
+}

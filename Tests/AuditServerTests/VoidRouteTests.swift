@@ -1,0 +1,53 @@
+import AuditTestSupport
+import Foundation
+import Testing
+
+/// `POST /api/v1/audit/scans/{scan_id}/void`: who may void, what it answers, and the refusals.
+@Suite("The void route")
+struct VoidRouteTests {
+    @Test(arguments: Backend.allCases) func voidAScanThroughTheAPI(backend: Backend) async throws {
+        try await TestServer.routes(backend) { server in
+            let lead = try await server.user("lead@example.com")
+            let myStaff = try await server.user("my@example.com", type: "STAFF", countries: ["MY"])
+            try await server.seed([("A1", "SG"), ("A2", "SG"), ("B1", "MY")])
+            let sg = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: lead)
+            let sgID = try #require((sg.data?["audit"] as? [String: Any])?["id"] as? String)
+            let my = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"MY"}"#, token: lead)
+            let myID = try #require((my.data?["audit"] as? [String: Any])?["id"] as? String)
+            _ = try await server.call(
+                "POST", "/api/v1/audit/scan", json: #"{"identifier": "A1", "audit_id": "\#(sgID)", "scan_id": "s-1"}"#, token: lead)
+
+            // Staff of MY may not void a scan of SG's audit.
+            let forbidden = try await server.call("POST", "/api/v1/audit/scans/s-1/void", token: myStaff)
+            #expect(forbidden.status == 403)
+            // Naming another audit, or a scan that does not exist: 404, nothing changed.
+            let otherAudit = try await server.call(
+                "POST", "/api/v1/audit/scans/s-1/void", json: #"{"audit_id": "\#(myID)"}"#, token: lead)
+            #expect(otherAudit.status == 404 && otherAudit.text.contains("another audit"))
+            let unknown = try await server.call("POST", "/api/v1/audit/scans/nope/void", token: lead)
+            #expect(unknown.status == 404 && unknown.error == "NOT_FOUND")
+            let wrongType = try await server.call("POST", "/api/v1/audit/scans/s-1/void", json: #"{"reason": 5}"#, token: lead)
+            #expect(wrongType.status == 400 || wrongType.status == 422)
+            let status = try await server.call("GET", "/api/v1/audit/\(sgID)", token: lead)
+            #expect((status.data?["audit"] as? [String: Any])?["scanned_count"] as? Int == 1)
+
+            let void = try await server.call(
+                "POST", "/api/v1/audit/scans/s-1/void", json: #"{"reason": "wrong shelf", "device_name": "kiosk-3", "void_id": "v-1"}"#,
+                token: lead)
+            #expect(void.status == 200)
+            #expect((void.data?["progress"] as? [String: Any])?["scanned_count"] as? Int == 0)
+            let record = try #require(void.data?["void"] as? [String: Any])
+            #expect(record["user"] as? String == "lead" && record["station"] as? String == "kiosk-3" && record["reason"] as? String == "wrong shelf")
+            let trail = try await server.call("GET", "/api/v1/audit/\(sgID)/scans", token: lead)
+            let scans = try #require(trail.data?["scans"] as? [[String: Any]])
+            #expect((scans.first?["voided"] as? [String: Any])?["void_id"] as? String == "v-1")
+
+            _ = try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id": "\#(sgID)"}"#, token: lead)
+            _ = try await server.call(
+                "POST", "/api/v1/audit/scan", json: #"{"identifier": "B1", "audit_id": "\#(myID)", "scan_id": "m-1"}"#, token: lead)
+            _ = try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id": "\#(myID)"}"#, token: lead)
+            let ended = try await server.call("POST", "/api/v1/audit/scans/m-1/void", token: lead)
+            #expect(ended.status == 409 && ended.error == "AUDIT_ENDED")
+        }
+    }
+}
