@@ -181,3 +181,37 @@ extension AuditAsset {
             location: location, company: company, country: country)
     }
 }
+
+extension StationReplica {
+    /// Takes the server's answer to a void: the copy's entry loses the scan as the server's did
+    /// (`VoidEffect`), and the audit's numbers become the server's. A scan whose first find
+    /// passed on to a later scan stays found here; only the later scan's details are not copied.
+    public func applyVoid(_ result: VoidResult, caseSensitive: Bool) async throws {
+        let encoder = JSONEncoder.auditStation()
+        let decoder = JSONDecoder.auditStation()
+        try await database.write { db in
+            guard let copy = try Self.held(db, auditID: result.void.auditId, decoder: decoder) else { return }
+            switch result.effect {
+            case .foundUndone?:
+                if let assetID = result.scan.assetId {
+                    try db.execute(
+                        sql: "UPDATE replica_expected SET first_scan = NULL WHERE ref = ? AND asset_id = ?", arguments: [copy.ref, assetID])
+                }
+            case .unexpectedUndone?:
+                let keys = [
+                    result.scan.assetId.map { AuditRules.unexpectedKey(assetID: $0) },
+                    AuditRules.unexpectedKey(identifier: Identifier.matchKey(result.scan.identifier, caseSensitive: caseSensitive))
+                ].compactMap { $0 }
+                for key in keys {
+                    try db.execute(sql: "DELETE FROM replica_unexpected WHERE audit_id = ? AND key = ?", arguments: [result.void.auditId, key])
+                }
+            default:
+                break
+            }
+            var session = copy.session
+            session.progress = result.progress
+            try db.execute(
+                sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, session), session.id])
+        }
+    }
+}

@@ -63,12 +63,15 @@ public struct VoidResult: Codable, Sendable, Equatable {
     public var scan: ScanRecord
     public var progress: AuditProgress
     public var message: String
+    /// What the void did to the scan's entry (nil when answering a void stored before).
+    public var effect: VoidEffect?
 
-    public init(void: ScanVoid, scan: ScanRecord, progress: AuditProgress, message: String) {
+    public init(void: ScanVoid, scan: ScanRecord, progress: AuditProgress, message: String, effect: VoidEffect?) {
         self.void = void
         self.scan = scan
         self.progress = progress
         self.message = message
+        self.effect = effect
     }
 }
 
@@ -100,16 +103,16 @@ public struct PreparedVoid: Sendable {
 /// What a void does to the entry of the scan it undoes, and so to the audit's numbers. Every
 /// store follows it: the scan is kept in the trail, marked voided, and the audit counts as if
 /// it had never been made.
-public enum VoidEffect: Equatable, Sendable {
+public enum VoidEffect: String, Codable, Equatable, Sendable {
     /// The scan was a repeat (not its entry's first): one scan fewer on the entry, no number changes.
-    case repeatRemoved
+    case repeatRemoved = "repeat_removed"
     /// The scan was its entry's first, and a later scan of the same entry stands: that scan is
     /// the entry's first now, and no number changes.
-    case firstPassedOn
+    case firstPassedOn = "first_passed_on"
     /// The only scan of an expected asset: it is missing again (scanned − 1).
-    case foundUndone
+    case foundUndone = "found_undone"
     /// The only scan of an unexpected entry: the entry goes (unexpected − 1).
-    case unexpectedUndone
+    case unexpectedUndone = "unexpected_undone"
 
     /// Decides the effect from what the store finds.
     /// - Parameters:

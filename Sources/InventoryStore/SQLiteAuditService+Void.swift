@@ -103,6 +103,6 @@ extension SQLiteAuditService {
         let record = scanRecord(row)
         guard let void = record.voided else { throw InventoryError.storage("the void of scan \(record.scanId) was not stored") }
         let progress = try AuditRows.fetchSession(db, id: void.auditId).progress
-        return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "")
+        return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "", effect: effect)
     }
 }

@@ -108,7 +108,7 @@ extension PostgresAuditService {
         let record = try scanRecord(row)
         guard let void = record.voided else { throw InventoryError.storage("the void of scan \(record.scanId) was not stored") }
         let progress = try await PGRows.fetchSession(c, id: void.auditId).progress
-        return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "")
+        return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "", effect: effect)
     }
 
     private static func binds(_ value: Int64) -> PostgresBindings {
