@@ -4,7 +4,23 @@ import InventoryCore
 /// `POST /api/v1/audit/start`.
 public struct StartRequest: Codable, Sendable, Equatable {
     public var country: String
-    public init(country: String) { self.country = country }
+    /// Narrows the audit to these locations of the country (absent: the whole country). A
+    /// server of the seeds' API ignores it.
+    public var locations: [String]?
+    public init(country: String, locations: [String]? = nil) {
+        self.country = country
+        self.locations = locations
+    }
+}
+
+/// `GET /api/v1/audit/locations?country=`.
+public struct LocationsResponse: Codable, Sendable, Equatable {
+    public var country: String
+    public var locations: [LocationCount]
+    public init(country: String, locations: [LocationCount]) {
+        self.country = country
+        self.locations = locations
+    }
 }
 
 /// `POST /api/v1/audit/end`.

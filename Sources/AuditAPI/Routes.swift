@@ -9,6 +9,7 @@ public enum Routes {
 
     public static let auditStatus = "/api/v1/audit/status"
     public static let auditCountries = "/api/v1/audit/countries"
+    public static let auditLocations = "/api/v1/audit/locations"
     public static let auditStart = "/api/v1/audit/start"
     public static let auditScan = "/api/v1/audit/scan"
     public static let auditScans = "/api/v1/audit/scans"

@@ -35,7 +35,8 @@ extension ConnectedAuditService {
         return ScanResult(
             identifier: entry.identifier, status: entry.serverStatus ?? entry.localStatus,
             message: entry.serverMessage ?? entry.localMessage, asset: asset, reason: decision.reason,
-            firstScan: decision.firstScan, progress: local.session.progress, auditId: entry.auditID, scanId: entry.scanID)
+            firstScan: decision.firstScan, progress: local.session.progress, auditId: entry.auditID, scanId: entry.scanID,
+            foundLocation: entry.location)
     }
 
     /// A server answer (the replica has taken it): a scan shown pending is now decided, and

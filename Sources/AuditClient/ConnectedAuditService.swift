@@ -87,10 +87,23 @@ public actor ConnectedAuditService: AuditService {
     }
 
     /// Starts the audit on the server and pulls its expected set.
-    public func start(country: String, by actor: Actor) async throws -> AuditSession {
-        let audit = try await client.send(.POST, Routes.auditStart, body: StartRequest(country: country), as: Lenient<AuditResponse>.self).value.audit
+    public func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession {
+        let wanted = try AuditLocations.normalize(locations)
+        let body = StartRequest(country: country, locations: wanted.isEmpty ? nil : wanted)
+        let audit = try await client.send(.POST, Routes.auditStart, body: body, as: Lenient<AuditResponse>.self).value.audit
         try await pull(auditID: audit.id, session: audit)
         return audit
+    }
+
+    /// The locations of a country's assets, as our server lists them.
+    public func locations(country: String) async throws -> [LocationCount] {
+        guard
+            let answer = try await client.sendIfOffered(
+                .GET, Routes.auditLocations, query: ["country": country], as: LocationsResponse.self)
+        else {
+            throw InventoryError.unavailable("The server at \(client.baseURL) does not list locations (it speaks only the seeds' audit API)")
+        }
+        return answer.locations
     }
 
     /// Joins an audit that is running: pulls its expected set into the replica.
@@ -138,7 +151,8 @@ public actor ConnectedAuditService: AuditService {
         let draft = OutboxEntry(
             scanID: scanID, auditID: auditID, identifier: identifier, source: scan.source ?? .manual,
             station: scan.deviceName ?? actor.station, user: actor.user, scannedAt: scan.scannedAt ?? Date(),
-            localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false)
+            localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false,
+            location: try Self.location(scan.location))
         var local = try await replica.record(draft, caseSensitive: caseSensitive)
         if local == nil {
             do { try await pull(auditID: auditID) } catch InventoryError.unavailable(let message) {
@@ -149,6 +163,11 @@ public actor ConnectedAuditService: AuditService {
         guard let local else { throw InventoryError.notFound("audit \(auditID)") }
         if autoSync { await startSync() }
         return result(of: local)
+    }
+
+    /// Where the station stands, checked as every store checks it.
+    static func location(_ raw: String?) throws -> String? {
+        do { return try FreeText.optional(raw, field: "location") } catch { throw InventoryError.invalid(error) }
     }
 
     /// Starts pushing the outbox in the background, with the server's answers fed back here.

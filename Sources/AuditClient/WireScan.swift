@@ -42,7 +42,7 @@ extension AuditAsset {
     func inferringOutcome(from list: AuditList) -> AuditAsset {
         var entry = self
         switch list {
-        case .scanned: entry.outcome = .scanned
+        case .scanned, .misplaced: entry.outcome = .scanned
         case .missing: entry.outcome = .missing
         case .unexpected: entry.outcome = .unexpected
         case .all: entry.outcome = firstScannedAt == nil ? .missing : .scanned
@@ -93,10 +93,11 @@ extension ScanResult: LenientDecodable {
 
 extension ScanRequest {
     /// `POST /scan` of a queued scan, with only the fields SPEC defines: `{identifier, audit_id,
-    /// scan_id, source, scanned_at, device_name}`. The user comes from the token.
+    /// scan_id, source, scanned_at, device_name}`, and `location` when the station knows where
+    /// it stands (a server of the seeds' API ignores it). The user comes from the token.
     init(_ entry: OutboxEntry) {
         self.init(
             identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
-            scannedAt: entry.scannedAt, deviceName: entry.station)
+            scannedAt: entry.scannedAt, deviceName: entry.station, location: entry.location)
     }
 }

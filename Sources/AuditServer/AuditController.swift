@@ -27,13 +27,22 @@ struct AuditController {
             }
             return try Response.envelope(CountriesResponse(countries: countries.sorted { $0.country < $1.country }))
         }
+        routes.add(.get, Routes.auditLocations, on: router) { request, context in
+            let user = try context.requireUser()
+            guard let given = request.query("country") else {
+                throw InventoryError.invalid(ValidationError(field: "country", message: "is required: the country whose locations to list"))
+            }
+            let country = try Country.normalize(given)
+            try user.requireViewing(country)
+            return try Response.envelope(LocationsResponse(country: country, locations: try await audits.locations(country: country)))
+        }
         routes.add(.post, Routes.auditStart, on: router) { request, context in
             var request = request
             let user = try context.requireUser()
             let body = try await request.decodeJSON(StartRequest.self)
             let country = try Country.normalize(body.country)
             try user.requireAuditing(country)
-            let audit = try await audits.start(country: country, by: Actor(user: user.name, station: "api"))
+            let audit = try await audits.start(country: country, locations: body.locations ?? [], by: Actor(user: user.name, station: "api"))
             return try Response.envelope(AuditResponse(audit: audit), status: .created, message: "Audit of \(country) started")
         }
         routes.add(.post, Routes.auditScan, on: router) { request, context in
@@ -88,7 +97,7 @@ struct AuditController {
         routes.add(.get, Routes.auditDetails, on: router) { request, context in
             let user = try context.requireUser()
             guard let list = context.parameters.get("list").flatMap(AuditList.init(rawValue:)) else {
-                throw InventoryError.notFound("list '\(context.parameters.get("list") ?? "")': use all, scanned, missing or unexpected")
+                throw InventoryError.notFound("list '\(context.parameters.get("list") ?? "")': use all, scanned, missing, unexpected or misplaced")
             }
             let audit = try await resolve(auditID: request.query("audit_id"), country: request.query("country"), user: user)
             try user.requireViewing(audit.country)

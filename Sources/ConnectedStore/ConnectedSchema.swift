@@ -17,6 +17,7 @@ enum ConnectedSchema {
         migrator.registerMigration("station_outbox", migrate: outbox)
         migrator.registerMigration("station_replica", migrate: replica)
         migrator.registerMigration("station_replica_lookup", migrate: replicaLookup)
+        migrator.registerMigration("station_outbox_location", migrate: outboxLocation)
         return migrator
     }
 
@@ -55,6 +56,11 @@ enum ConnectedSchema {
                     key TEXT PRIMARY KEY,
                     value TEXT) WITHOUT ROWID;
                 """)
+    }
+
+    /// Station side: where the station stood for each queued scan, sent with it.
+    static func outboxLocation(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE outbox ADD COLUMN location TEXT")
     }
 
     /// Station side: the local copy of each audit it works on, as the server last told it.

@@ -32,10 +32,13 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The server's outcome, once it answered.
     public var serverStatus: ScanStatus?
     public var serverMessage: String?
+    /// Where the station stood, when it knew.
+    public var location: String?
 
     public init(
         scanID: String, auditID: AuditID, identifier: String, source: ScanSource, station: String, user: String,
-        scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool
+        scannedAt: Date, localStatus: ScanStatus, localMessage: String, addsScanned: Bool, addsUnexpected: Bool,
+        location: String? = nil
     ) {
         self.seq = 0
         self.scanID = scanID
@@ -51,6 +54,7 @@ public struct OutboxEntry: Sendable, Equatable {
         self.addsUnexpected = addsUnexpected
         self.state = .pending
         self.attempts = 0
+        self.location = location
     }
 
     init(row: Row) {
@@ -71,16 +75,17 @@ public struct OutboxEntry: Sendable, Equatable {
         lastError = row["last_error"]
         serverStatus = (row["server_status"] as String?).flatMap(ScanStatus.init(rawValue:))
         serverMessage = row["server_message"]
+        location = row["location"]
     }
 
     /// The request that sends this scan to the server; the scan_id makes a resend harmless.
     public var request: ScanRequest {
         ScanRequest(
             identifier: identifier, auditId: auditID, scanId: scanID, source: source, scannedAt: scannedAt,
-            deviceName: station, user: user)
+            deviceName: station, user: user, location: location)
     }
 
-    public var firstScan: FirstScan { FirstScan(scannedAt: scannedAt, station: station, user: user, source: source) }
+    public var firstScan: FirstScan { FirstScan(scannedAt: scannedAt, station: station, user: user, source: source, location: location) }
 }
 
 /// How the outbox stands.
@@ -108,13 +113,13 @@ public struct StationOutbox: Sendable {
         try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (scan_id, audit_id, identifier, source, station, user, scanned_at, local_status,
-                                    local_message, adds_scanned, adds_unexpected)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    local_message, adds_scanned, adds_unexpected, location)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             entry.scanID, entry.auditID, entry.identifier, entry.source.rawValue, entry.station,
             entry.user, entry.scannedAt, entry.localStatus.rawValue, entry.localMessage,
-            entry.addsScanned, entry.addsUnexpected
+            entry.addsScanned, entry.addsUnexpected, entry.location
         ])
         var stored = entry
         stored.seq = db.lastInsertedRowID

@@ -103,7 +103,7 @@ extension StationReplica {
                 arguments: [id]
             ).map(OutboxEntry.init(row:))
             for entry in pending {
-                let decision = try lookup.decide(entry.identifier, country: held.session.country)
+                let decision = try lookup.decide(entry.identifier, country: held.session.country, locations: held.session.locations)
                 // What a pending scan adds was fixed when it was shown; only its mark is made again.
                 try Self.mark(db, decision, entry: entry, copy: held, encoder: encoder, count: false)
             }

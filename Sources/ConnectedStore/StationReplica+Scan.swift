@@ -63,8 +63,8 @@ struct ReplicaLookup: AuditLookup {
     }
 
     /// The rules' decision, with an identifier the copy does not know at all left pending.
-    func decide(_ identifier: String, country: String) throws -> ScanDecision {
-        let decision = try AuditRules.decide(identifier, country: country, lookup: self)
+    func decide(_ identifier: String, country: String, locations: [String]?) throws -> ScanDecision {
+        let decision = try AuditRules.decide(identifier, country: country, locations: locations, lookup: self)
         guard decision.status == .unknown, decision.firstScan == nil else { return decision }
         return ScanDecision(status: .pending, asset: nil, reason: nil, firstScan: nil, unexpectedKey: nil)
     }
@@ -92,13 +92,14 @@ extension StationReplica {
             let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
             if let stored = try StationOutbox.fetch(db, scanID: scan.scanID) {
                 return LocalScan(
-                    entry: stored, decision: try lookup.decide(stored.identifier, country: copy.session.country),
+                    entry: stored, decision: try lookup.decide(stored.identifier, country: copy.session.country, locations: copy.session.locations),
                     session: copy.localSession)
             }
-            let decision = try lookup.decide(scan.identifier, country: copy.session.country)
+            let decision = try lookup.decide(scan.identifier, country: copy.session.country, locations: copy.session.locations)
             var entry = scan
             entry.localStatus = decision.status
-            entry.localMessage = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: copy.session.country)
+            entry.localMessage = AuditRules.message(
+                for: decision, identifier: scan.identifier, auditCountry: copy.session.country, location: scan.location)
             entry.addsScanned = decision.addsScanned
             entry.addsUnexpected = decision.addsUnexpected
             entry = try StationOutbox.insert(db, entry)
@@ -141,7 +142,7 @@ extension StationReplica {
         return try await database.read { db in
             guard let copy = try Self.held(db, auditID: entry.auditID, decoder: decoder) else { return nil }
             return try ReplicaLookup(db: db, auditID: entry.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
-                .decide(entry.identifier, country: copy.session.country)
+                .decide(entry.identifier, country: copy.session.country, locations: copy.session.locations)
         }
     }
 }

@@ -50,13 +50,16 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public var endedAt: Date?
     public var endedBy: String?
     public var isActive: Bool
+    /// The locations the audit is narrowed to; absent when it covers the whole country.
+    public var locations: [String]?
 
     public init(
         id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
-        endedAt: Date? = nil, endedBy: String? = nil
+        endedAt: Date? = nil, endedBy: String? = nil, locations: [String]? = nil
     ) {
         self.id = id
         self.country = country
+        self.locations = locations?.isEmpty == true ? nil : locations
         self.startedAt = startedAt
         self.startedBy = startedBy
         self.endedAt = endedAt
@@ -81,6 +84,8 @@ public struct AuditSession: Codable, Sendable, Equatable {
 
 public enum AuditList: String, Codable, Sendable, CaseIterable {
     case all, scanned, missing, unexpected
+    /// Expected assets found first at a location other than the one they are registered at.
+    case misplaced
 }
 
 /// Where a scan came from.
@@ -101,6 +106,8 @@ public enum UnexpectedReason: String, Codable, Sendable {
     case disposed
     /// A known asset of this country that was not in the set fixed when the audit started.
     case notInExpectedSet = "not_in_expected_set"
+    /// An asset of this country registered at a location the audit does not cover.
+    case otherLocation = "other_location"
     /// No asset has this identifier.
     case unknown
 }
@@ -111,12 +118,15 @@ public struct FirstScan: Codable, Sendable, Equatable {
     public var station: String
     public var user: String
     public var source: ScanSource
+    /// Where the station stood, when it knew.
+    public var location: String?
 
-    public init(scannedAt: Date, station: String, user: String, source: ScanSource) {
+    public init(scannedAt: Date, station: String, user: String, source: ScanSource, location: String? = nil) {
         self.scannedAt = scannedAt
         self.station = station
         self.user = user
         self.source = source
+        self.location = location
     }
 }
 
@@ -141,6 +151,10 @@ public struct AuditAsset: Codable, Sendable, Equatable {
     public var station: String?
     public var user: String?
     public var source: ScanSource?
+    /// Where the first scan was made, when the station knew its location.
+    public var foundLocation: String?
+    /// Found at a location other than the one the asset is registered at (still counted as found).
+    public var misplaced: Bool?
 
     public init(
         asset: AssetBrief?, identifier: String, outcome: AuditOutcome, reason: UnexpectedReason? = nil,
@@ -163,16 +177,18 @@ public struct AuditAsset: Codable, Sendable, Equatable {
         self.user = firstScan?.user
         self.source = firstScan?.source
         self.scanCount = scanCount
+        self.foundLocation = firstScan?.location
+        self.misplaced = outcome == .scanned ? AuditRules.isMisplaced(registered: asset?.location, found: firstScan?.location) : false
     }
 
     public var firstScan: FirstScan? {
         guard let firstScannedAt, let station, let user, let source else { return nil }
-        return FirstScan(scannedAt: firstScannedAt, station: station, user: user, source: source)
+        return FirstScan(scannedAt: firstScannedAt, station: station, user: user, source: source, location: foundLocation)
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, assetTag, serialNum, name, model, status, location, company, country, identifier, outcome, reason
-        case firstScannedAt, scanCount, station, user, source
+        case firstScannedAt, scanCount, station, user, source, foundLocation, misplaced
     }
 
     /// Every field is written, as null when absent: an unknown identifier's asset fields are
@@ -196,6 +212,8 @@ public struct AuditAsset: Codable, Sendable, Equatable {
         try container.encode(station, forKey: .station)
         try container.encode(user, forKey: .user)
         try container.encode(source, forKey: .source)
+        try container.encode(foundLocation, forKey: .foundLocation)
+        try container.encode(misplaced ?? false, forKey: .misplaced)
     }
 }
 
@@ -234,5 +252,16 @@ public struct CountryCount: Codable, Sendable, Equatable {
         self.country = country
         self.expectedAssets = expectedAssets
         self.activeAuditId = activeAuditId
+    }
+}
+
+/// A location of a country's inventory, with the assets an audit of it would expect.
+public struct LocationCount: Codable, Sendable, Equatable {
+    public var location: String
+    public var expectedAssets: Int
+
+    public init(location: String, expectedAssets: Int) {
+        self.location = location
+        self.expectedAssets = expectedAssets
     }
 }

@@ -42,7 +42,11 @@ public struct ScanDecision: Sendable, Equatable {
 
 /// The audit rules of the specification, in one place.
 public enum AuditRules {
-    public static func decide(_ identifier: String, country: String, lookup: some AuditLookup) throws -> ScanDecision {
+    /// `locations`: the locations an audit is narrowed to (nil: the whole country), which says
+    /// why an asset of the country outside them is unexpected.
+    public static func decide(_ identifier: String, country: String, locations: [String]? = nil, lookup: some AuditLookup) throws
+        -> ScanDecision
+    {
         if let (asset, firstScan) = try lookup.expected(matching: identifier) {
             return ScanDecision(
                 status: firstScan == nil ? .foundExpected : .alreadyScanned, asset: asset,
@@ -56,6 +60,8 @@ public enum AuditRules {
                 reason = .archived
             } else if asset.status == .disposed {
                 reason = .disposed
+            } else if let locations, !locations.contains(asset.location ?? "") {
+                reason = .otherLocation
             } else {
                 reason = .notInExpectedSet
             }
@@ -76,15 +82,25 @@ public enum AuditRules {
     }
 
     public static func unexpectedKey(assetID: Int64) -> String { "asset:\(assetID)" }
+
+    /// An asset found where the station stands, `found`, is misplaced when the station knows
+    /// where it stands and the asset is registered elsewhere (or nowhere).
+    public static func isMisplaced(registered: String?, found: String?) -> Bool {
+        guard let found else { return false }
+        return registered != found
+    }
     public static func unexpectedKey(identifier: String) -> String { "id:\(identifier)" }
 
-    /// The line a person reads at the kiosk.
-    public static func message(for decision: ScanDecision, identifier: String, auditCountry: String) -> String {
+    /// The line a person reads at the kiosk; `location` is where the station stands.
+    public static func message(for decision: ScanDecision, identifier: String, auditCountry: String, location: String? = nil) -> String {
         let label = decision.asset.map { "\($0.assetTag) (\($0.name))" } ?? "'\(identifier)'"
         var text: String
         switch decision.status {
         case .foundExpected:
             text = "Found \(label)"
+            if let asset = decision.asset, isMisplaced(registered: asset.location, found: location) {
+                text += ", misplaced: registered at \(asset.location ?? "no location"), found at \(location ?? "")"
+            }
         case .alreadyScanned:
             text = "Already scanned: \(label)"
         case .unexpected:
@@ -92,6 +108,8 @@ public enum AuditRules {
             case .otherCountry: text = "Unexpected: \(label) is registered in \(decision.asset?.country ?? "?"), not \(auditCountry)"
             case .archived: text = "Unexpected: \(label) is ARCHIVED"
             case .disposed: text = "Unexpected: \(label) is DISPOSED"
+            case .otherLocation:
+                text = "Unexpected: \(label) is registered at \(decision.asset?.location ?? "no location"), outside this audit's locations"
             default: text = "Unexpected: \(label) was not in the expected set when this audit started"
             }
         case .unknown:

@@ -11,6 +11,7 @@ public struct PreparedScan: Sendable {
     public var source: ScanSource
     public var scannedAt: Date
     public var auditID: AuditID?
+    public var location: String?
 
     /// Checks and normalises the request's fields. A missing `scan_id` gets a new one, a missing
     /// station the store's own name, a missing user "unknown", a missing time now. Field
@@ -22,6 +23,7 @@ public struct PreparedScan: Sendable {
             station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
             user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
             scannedAt = try Self.scanTime(request.scannedAt, now: now)
+            location = try FreeText.optional(request.location, field: "location")
         } catch let error as ValidationError {
             throw InventoryError.invalid(error)
         }

@@ -24,10 +24,13 @@ public struct ScanRequest: Codable, Sendable, Equatable {
     public var deviceName: String?
     /// The user; a server fills it from the token and ignores what the body says.
     public var user: String?
+    /// Where the station stands (its current location), when it knows: an expected asset
+    /// registered elsewhere is found, and misplaced.
+    public var location: String?
 
     public init(
         identifier: String, auditId: AuditID? = nil, scanId: String? = nil, source: ScanSource? = nil,
-        scannedAt: Date? = nil, deviceName: String? = nil, user: String? = nil
+        scannedAt: Date? = nil, deviceName: String? = nil, user: String? = nil, location: String? = nil
     ) {
         self.identifier = identifier
         self.auditId = auditId
@@ -36,6 +39,7 @@ public struct ScanRequest: Codable, Sendable, Equatable {
         self.scannedAt = scannedAt
         self.deviceName = deviceName
         self.user = user
+        self.location = location
     }
 }
 
@@ -51,10 +55,14 @@ public struct ScanResult: Codable, Sendable, Equatable {
     public var progress: AuditProgress
     public var auditId: AuditID
     public var scanId: String
+    /// A first find at a location other than the asset's registered one.
+    public var misplaced: Bool?
+    public var registeredLocation: String?
+    public var foundLocation: String?
 
     public init(
         identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,
-        firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String
+        firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String, foundLocation: String? = nil
     ) {
         self.identifier = identifier
         self.status = status
@@ -65,5 +73,10 @@ public struct ScanResult: Codable, Sendable, Equatable {
         self.progress = progress
         self.auditId = auditId
         self.scanId = scanId
+        self.foundLocation = foundLocation
+        if status == .foundExpected, let asset, AuditRules.isMisplaced(registered: asset.location, found: foundLocation) {
+            misplaced = true
+            registeredLocation = asset.location
+        }
     }
 }

@@ -9,8 +9,9 @@ public protocol AuditService: Sendable {
     func activeAudits() async throws -> [AuditSession]
     /// One audit, running or ended.
     func audit(id: AuditID) async throws -> AuditSession
-    /// Starts an audit of a country; fails with `auditAlreadyActive` if one is running.
-    func start(country: String, by actor: Actor) async throws -> AuditSession
+    /// Starts an audit of a country, narrowed to `locations` when any are given (each must be
+    /// a location of the country's assets); fails with `auditAlreadyActive` if one is running.
+    func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession
     /// Records a scan and returns its outcome once it is stored.
     func record(_ scan: ScanRequest) async throws -> ScanResult
     /// Ends an audit; later scans are refused.
@@ -26,9 +27,21 @@ public protocol AuditService: Sendable {
     /// numbers are corrected as if the scan had not been made (`VoidEffect`). The same
     /// `void_id` twice, or a second void of a voided scan, answers as the first void did.
     func void(_ request: VoidRequest) async throws -> VoidResult
+    /// The locations of a country's assets (not ARCHIVED or DISPOSED), with their counts, by name.
+    func locations(country: String) async throws -> [LocationCount]
 }
 
 extension AuditService {
+    /// Starts an audit of a whole country.
+    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+        try await start(country: country, locations: [], by: actor)
+    }
+
+    /// The locations of a country's assets an audit could be narrowed to, with their counts.
+    public func locations(country: String) async throws -> [LocationCount] {
+        throw InventoryError.unavailable("this station's audit service cannot list locations")
+    }
+
     /// A service that keeps no trail says so.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
         throw InventoryError.unavailable("this station's audit service cannot list an audit's scans")

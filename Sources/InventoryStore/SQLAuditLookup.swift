@@ -48,13 +48,14 @@ struct SQLAuditLookup: AuditLookup {
 /// Reading audit rows.
 enum AuditRows {
     /// The first scan's columns, aliased so they never clash with asset columns.
-    static let firstScanColumns = "s.scanned_at AS first_scanned_at, s.station AS first_station, s.user AS first_user, s.source AS first_source"
+    static let firstScanColumns =
+        "s.scanned_at AS first_scanned_at, s.station AS first_station, s.user AS first_user, s.source AS first_source, s.location AS found_location"
 
     static func firstScan(_ row: Row) -> FirstScan? {
         guard let at = row["first_scanned_at"] as Date?, let station = row["first_station"] as String?,
             let user = row["first_user"] as String?, let source = ScanSource(rawValue: row["first_source"] ?? "")
         else { return nil }
-        return FirstScan(scannedAt: at, station: station, user: user, source: source)
+        return FirstScan(scannedAt: at, station: station, user: user, source: source, location: row["found_location"])
     }
 
     static func session(_ row: Row) -> AuditSession {
@@ -63,7 +64,8 @@ enum AuditRows {
             progress: AuditProgress(
                 totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
                 unexpectedCount: row["unexpected_count"]),
-            startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"])
+            startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"],
+            locations: AuditLocations.list(row["locations"]))
     }
 
     static func fetchSession(_ db: Database, id: AuditID) throws -> AuditSession {

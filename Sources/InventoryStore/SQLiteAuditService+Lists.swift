@@ -23,9 +23,10 @@ extension SQLiteAuditService {
                     arguments: arguments + [query.perPage, query.offset]
                 ).map(AuditRows.unexpectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
-            case .all, .scanned, .missing:
+            case .all, .scanned, .missing, .misplaced:
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
+                if list == .misplaced { searchSQL += " AND s.location IS NOT NULL AND s.location IS NOT e.location" }
                 if let pattern {
                     searchSQL +=
                         " AND (e.asset_tag LIKE ? ESCAPE '\\' OR e.serial_num LIKE ? ESCAPE '\\' OR e.name LIKE ? ESCAPE '\\' OR e.model LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\')"
@@ -33,7 +34,7 @@ extension SQLiteAuditService {
                 }
                 let sql = AuditRows.expectedSQL + searchSQL
                 let total = try db.count(
-                    sql: "SELECT 1 FROM audit_expected e WHERE e.audit_id = ?" + searchSQL,
+                    sql: "SELECT 1 FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = ?" + searchSQL,
                     arguments: arguments)
                 let items = try Row.fetchAll(
                     db, sql: sql + " ORDER BY e.asset_id LIMIT ? OFFSET ?",

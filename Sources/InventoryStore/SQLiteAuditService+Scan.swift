@@ -31,17 +31,17 @@ extension SQLiteAuditService {
         }
         let audit = try Self.auditForScan(db, auditID: scan.auditID)
         let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
-        let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
-        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
+        let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
+        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location)
         try db.cachedStatement(
             sql: """
                 INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at,
-                    recorded_at, entry_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    recorded_at, entry_key, location)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
-            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date(), decision.unexpectedKey
+            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date(), decision.unexpectedKey, scan.location
         ])
         let rowID = db.lastInsertedRowID
         try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)
@@ -50,7 +50,7 @@ extension SQLiteAuditService {
         return ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
             reason: decision.reason, firstScan: decision.firstScan, progress: progress,
-            auditId: audit.id, scanId: scan.scanID)
+            auditId: audit.id, scanId: scan.scanID, foundLocation: scan.location)
     }
 
     /// The running audit a scan goes to: the one named, or the only one running.
@@ -133,7 +133,8 @@ extension SQLiteAuditService {
         return ScanResult(
             identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
             reason: reason, firstScan: firstScan,
-            progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"])
+            progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"],
+            foundLocation: stored["location"])
     }
 
     /// A known asset's entry in the audit's lists, as `details` shows it.

@@ -35,6 +35,22 @@ public struct SQLiteAuditService: ServerAuditService {
         }
     }
 
+    public func locations(country: String) async throws -> [LocationCount] {
+        let code = try checked { try Country.normalize(country) }
+        return try await database.read { db in try Self.locations(db, country: code) }
+    }
+
+    static func locations(_ db: Database, country: String) throws -> [LocationCount] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT location, count(*) AS n FROM assets
+                WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') AND location IS NOT NULL
+                GROUP BY location ORDER BY location
+                """, arguments: [country]
+        ).map { LocationCount(location: $0["location"], expectedAssets: $0["n"]) }
+    }
+
     public func activeAudits() async throws -> [AuditSession] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audits WHERE ended_at IS NULL ORDER BY country").map(AuditRows.session)
@@ -47,21 +63,29 @@ public struct SQLiteAuditService: ServerAuditService {
 
     /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
     /// and opens the audit, in one transaction.
-    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+    public func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession {
         let code = try checked { try Country.normalize(country) }
+        let wanted = try AuditLocations.normalize(locations)
         return try await database.write { db in
             if let running = try String.fetchOne(db, sql: "SELECT id FROM audits WHERE country = ? AND ended_at IS NULL", arguments: [code]) {
                 throw InventoryError.auditAlreadyActive(country: code, auditID: running)
             }
+            let scope = AuditLocations.text(wanted)
+            if scope != nil {
+                let known = try Self.locations(db, country: code).map(\.location)
+                let missing = wanted.filter { !known.contains($0) }
+                if !missing.isEmpty { throw AuditLocations.unknown(missing, country: code, known: known) }
+            }
             let id = UUID().uuidString.lowercased()
             try db.execute(
-                sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (?, ?, 0, ?, ?)",
-                arguments: [id, code, Date(), actor.user])
+                sql: "INSERT INTO audits (id, country, total_assets, started_at, started_by, locations) VALUES (?, ?, 0, ?, ?, ?)",
+                arguments: [id, code, Date(), actor.user, scope])
             try db.execute(
                 sql: """
                     INSERT INTO audit_expected (audit_id, asset_id, asset_tag, \(AuditRows.recordedFields))
-                    SELECT ?, id, asset_tag, \(AuditRows.recordedFields) FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED') ORDER BY id
-                    """, arguments: [id, code])
+                    SELECT ?, id, asset_tag, \(AuditRows.recordedFields) FROM assets WHERE country = ? AND status NOT IN ('ARCHIVED','DISPOSED')
+                        AND (?3 IS NULL OR location IN (SELECT value FROM json_each(?3))) ORDER BY id
+                    """, arguments: [id, code, scope])
             try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
             return try AuditRows.fetchSession(db, id: id)
         }

@@ -131,6 +131,7 @@ enum Schema {
         migrator.registerMigration("devices", migrate: ServerSchema.devices)
         migrator.registerMigration("connected_tables_moved", migrate: connectedTablesMoved)
         migrator.registerMigration("scan_voids", migrate: scanVoids)
+        migrator.registerMigration("locations", migrate: locations)
         return migrator
     }
 
@@ -145,7 +146,11 @@ enum Schema {
         let present = try tables.filter { try db.tableExists($0) }
         for table in present where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true { return }
         for table in present { try db.execute(sql: "DROP TABLE \(table)") }
-        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('station_outbox', 'station_replica', 'station_replica_lookup')")
+        try db.execute(
+            sql: """
+                DELETE FROM grdb_migrations
+                WHERE identifier IN ('station_outbox', 'station_outbox_location', 'station_replica', 'station_replica_lookup')
+                """)
     }
 
     /// An audit keeps the asset fields it showed: each expected entry holds them as they were
@@ -194,6 +199,17 @@ enum Schema {
                     voided_at DATETIME NOT NULL,
                     recorded_at DATETIME NOT NULL);
                 CREATE INDEX scan_voids_audit ON scan_voids(audit_id, id);
+                """)
+    }
+
+    /// An audit may be narrowed to locations (a JSON array; null for the whole country), and a
+    /// scan keeps where its station stood, which says whether an asset found was misplaced.
+    static func locations(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE audits ADD COLUMN locations TEXT;
+                ALTER TABLE scans ADD COLUMN location TEXT;
+                CREATE INDEX assets_country_location ON assets(country, location);
                 """)
     }
 }

@@ -79,7 +79,9 @@ struct KioskRoutes: Sendable {
         }
         router.get("/api/details/{list}") { request, context in
             let name = context.parameters.get("list") ?? ""
-            guard let list = AuditList(rawValue: name) else { throw KioskError.notFound("No list '\(name)': all, scanned, missing or unexpected") }
+            guard let list = AuditList(rawValue: name) else {
+                throw KioskError.notFound("No list '\(name)': all, scanned, missing, unexpected or misplaced")
+            }
             let id = try Self.required("audit_id", in: request)
             let query = ListQuery(
                 search: try ListQuery.search(request.uri.queryParameters.get("search")),

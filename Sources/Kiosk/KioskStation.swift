@@ -167,7 +167,7 @@ actor KioskStation {
         audit = running
         session = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
-            actor: Actor(user: user, station: context.actor.station)
+            actor: Actor(user: user, station: context.actor.station), place: context.config.station
         ) { [weak self] event in
             await self?.published(event)
         }

@@ -24,15 +24,17 @@ extension PostgresAuditService {
                         binds: binds.bindings)
                 ).map(PGRows.unexpectedEntry)
                 return Page(items: items, pagination: Pagination(query: query, total: total))
-            case .all, .scanned, .missing:
+            case .all, .scanned, .missing, .misplaced:
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
+                if list == .misplaced { searchSQL += " AND s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location" }
                 if let search = query.search {
                     let p = binds.add(likePattern(search))
                     searchSQL +=
                         " AND (e.asset_tag ILIKE \(p) OR e.serial_num ILIKE \(p) OR e.name ILIKE \(p) OR e.model ILIKE \(p) OR e.location ILIKE \(p))"
                 }
-                let total = try await c.count("SELECT 1 FROM audit_expected e WHERE e.audit_id = $1" + searchSQL, binds.bindings)
+                let total = try await c.count(
+                    "SELECT 1 FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = $1" + searchSQL, binds.bindings)
                 let limit = binds.add(query.perPage), offset = binds.add(query.offset)
                 let items = try await c.rows(
                     PostgresQuery(

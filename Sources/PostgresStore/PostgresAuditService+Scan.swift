@@ -80,8 +80,8 @@ extension PostgresAuditService {
             return try await replay(c, scan, stored: stored)
         }
         guard !audit.ended else { throw InventoryError.auditEnded(auditID) }
-        let decision = try AuditRules.decide(scan.identifier, country: audit.country, lookup: lookup)
-        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country)
+        let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
+        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location)
         let write = { try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) }
         let written = if let turns { try await turns.run(auditID, write) } else { try await write() }
         guard let row = written else {
@@ -98,7 +98,7 @@ extension PostgresAuditService {
             let firstIsThis = try row.get("first_scan_id", as: Int64?.self) == row.get("scan_row", as: Int64.self)
             let first =
                 firstIsThis
-                ? FirstScan(scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source)
+                ? FirstScan(scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source, location: scan.location)
                 : decision.firstScan
             let brief = try row.get("name", as: String?.self) == nil ? nil : try PGRows.brief(row)
             let count: Int = try row.get("entry_scan_count")
@@ -115,7 +115,8 @@ extension PostgresAuditService {
         }
         return ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
-            reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID)
+            reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID,
+            foundLocation: scan.location)
     }
 
     /// The running audit a scan with no audit id goes to: the only one running.

@@ -42,6 +42,7 @@ enum ScanWrite {
         binds.append(decision.addsScanned ? 1 : 0) // $13
         binds.append(decision.addsUnexpected ? 1 : 0) // $14
         guard let key = decision.unexpectedKey else {
+            binds.append(scan.location) // $15
             return decision.addsScanned ? try await c.rows(FirstFind.self, binds).first : try await c.rows(FoundAgain.self, binds).first
         }
         let asset = decision.asset
@@ -51,6 +52,7 @@ enum ScanWrite {
             asset?.assetTag, asset?.serialNum, asset?.name, asset?.model, asset?.status.rawValue,
             asset?.location, asset?.company, asset?.country
         ] { binds.append(value) } // $17…$24
+        binds.append(scan.location) // $25
         return decision.addsUnexpected ? try await c.rows(NewUnexpected.self, binds).first : try await c.rows(UnexpectedAgain.self, binds).first
     }
 
@@ -58,7 +60,8 @@ enum ScanWrite {
         .text, .text, .text, .int8, .text, .text, .text, .text, .text, .text,
         .timestamptz, .timestamptz, .int8, .int8
     ]
-    static let unexpectedTypes = scanTypes + [PostgresDataType](repeating: .text, count: 10)
+    static let unexpectedTypes = scanTypes + [PostgresDataType](repeating: .text, count: 11)
+    static let expectedTypes = scanTypes + [.text]
 
     static let recorded = """
         asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country, scan_count AS entry_scan_count, first_scan_id
@@ -66,14 +69,14 @@ enum ScanWrite {
 
     /// The statement around one entry change (`entry`, which must return the entry's row).
     /// `key` is the scan's `entry_key`: the unexpected entry's key ($15), or NULL for a scan of
-    /// an expected asset.
-    static func statement(entry: String, key: String = "NULL") -> String {
+    /// an expected asset; `location` the placeholder of where the station stood.
+    static func statement(entry: String, key: String = "NULL", location: String = "$15") -> String {
         """
         WITH locked AS (SELECT id FROM audits WHERE id = $1 AND ended_at IS NULL FOR NO KEY UPDATE),
         ins AS (
             INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user_name,
-                scanned_at, recorded_at, entry_key)
-            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \(key) FROM locked ON CONFLICT (scan_id) DO NOTHING RETURNING id),
+                scanned_at, recorded_at, entry_key, location)
+            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \(key), \(location) FROM locked ON CONFLICT (scan_id) DO NOTHING RETURNING id),
         entry AS (\(entry)),
         counted AS (
             UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14 FROM entry
@@ -90,7 +93,7 @@ enum ScanWrite {
                 UPDATE audit_expected e SET first_scan_id = ins.id, scan_count = 1 FROM ins
                 WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NULL RETURNING \(recorded)
                 """)
-        static let types = scanTypes
+        static let types = expectedTypes
     }
 
     /// An expected asset found again, or found by a scan whose decision saw it found: one more
@@ -101,7 +104,7 @@ enum ScanWrite {
                 UPDATE audit_expected e SET scan_count = e.scan_count + 1 FROM ins
                 WHERE e.audit_id = $1 AND e.asset_id = $4 AND e.first_scan_id IS NOT NULL RETURNING \(recorded)
                 """)
-        static let types = scanTypes
+        static let types = expectedTypes
     }
 
     static let unexpectedReturning = "RETURNING \(recorded), identifier AS entry_identifier, reason AS entry_reason"
@@ -114,7 +117,7 @@ enum ScanWrite {
                     model, status, location, company, country)
                 SELECT $1, $15, $3, $4, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins
                 ON CONFLICT (audit_id, key) DO NOTHING \(unexpectedReturning)
-                """, key: "$15")
+                """, key: "$15", location: "$25")
         static let types = unexpectedTypes
     }
 
@@ -130,7 +133,7 @@ enum ScanWrite {
                     UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
                         reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
                     FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(unexpectedReturning)
-                    """, key: "$15")
+                    """, key: "$15", location: "$25")
         }()
         static let types = unexpectedTypes
     }

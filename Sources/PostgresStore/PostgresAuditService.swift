@@ -62,16 +62,39 @@ public struct PostgresAuditService: ServerAuditService {
         return country
     }
 
+    public func locations(country: String) async throws -> [LocationCount] {
+        let code = try checked { try Country.normalize(country) }
+        return try await database.read { c in try await Self.locations(c, country: code) }
+    }
+
+    static func locations(_ c: PostgresConnection, country: String) async throws -> [LocationCount] {
+        try await c.rows(
+            """
+            SELECT location, count(*) AS n FROM assets
+            WHERE country = \(country) AND status NOT IN ('ARCHIVED','DISPOSED') AND location IS NOT NULL
+            GROUP BY location ORDER BY location COLLATE "C"
+            """
+        ).map { LocationCount(location: try $0.get("location"), expectedAssets: try $0.get("n")) }
+    }
+
     /// Fixes the expected set (every asset of the country that is not ARCHIVED or DISPOSED)
     /// and opens the audit, in one transaction. The partial unique index on running audits
     /// decides between two servers starting the same country at once: the second is told to join.
-    public func start(country: String, by actor: Actor) async throws -> AuditSession {
+    public func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession {
         let code = try checked { try Country.normalize(country) }
+        let wanted = try AuditLocations.normalize(locations)
         return try await database.transaction { c in
+            let scope = AuditLocations.text(wanted)
+            if scope != nil {
+                let known = try await Self.locations(c, country: code).map(\.location)
+                let missing = wanted.filter { !known.contains($0) }
+                if !missing.isEmpty { throw AuditLocations.unknown(missing, country: code, known: known) }
+            }
             let id = UUID().uuidString.lowercased()
             let opened = try await c.row(
                 """
-                INSERT INTO audits (id, country, total_assets, started_at, started_by) VALUES (\(id), \(code), 0, \(Date()), \(actor.user))
+                INSERT INTO audits (id, country, total_assets, started_at, started_by, locations)
+                VALUES (\(id), \(code), 0, \(Date()), \(actor.user), \(scope))
                 ON CONFLICT (country) WHERE ended_at IS NULL DO NOTHING RETURNING id
                 """)
             guard opened != nil else {
@@ -83,7 +106,8 @@ public struct PostgresAuditService: ServerAuditService {
                 WITH expected AS (
                     INSERT INTO audit_expected (audit_id, asset_id, asset_tag, serial_num, name, model, status, location, company, country)
                     SELECT \(id), id, asset_tag, serial_num, name, model, status, location, company, country FROM assets
-                    WHERE country = \(code) AND status NOT IN ('ARCHIVED','DISPOSED') RETURNING 1)
+                    WHERE country = \(code) AND status NOT IN ('ARCHIVED','DISPOSED') AND (\(wanted.isEmpty) OR location = ANY(\(wanted)))
+                    RETURNING 1)
                 UPDATE audits SET total_assets = (SELECT count(*) FROM expected) WHERE id = \(id)
                 """)
             return try await PGRows.fetchSession(c, id: id)

@@ -16,7 +16,8 @@ enum PostgresMigrations {
         (3, "users", users),
         (4, "scan write check", scanWriteCheck),
         (5, "smaller fold indexes", smallerFoldIndexes),
-        (6, "scan voids", scanVoids)
+        (6, "scan voids", scanVoids),
+        (7, "locations", locations)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -273,5 +274,12 @@ enum PostgresMigrations {
             recorded_at TIMESTAMPTZ NOT NULL)
         """,
         "CREATE INDEX scan_voids_audit ON scan_voids (audit_id, id)"
+    ]
+
+    /// Audits narrowed to locations, and where each scan's station stood (`Schema.locations`).
+    static let locations = [
+        "ALTER TABLE audits ADD COLUMN locations TEXT",
+        "ALTER TABLE scans ADD COLUMN location TEXT",
+        "CREATE INDEX assets_country_location ON assets (country, location)"
     ]
 }

@@ -42,7 +42,7 @@ struct PrefetchedLookup: AuditLookup {
             case "audit":
                 audit = ScanAuditFacts(
                     country: try row.get("country"), ended: try row.get("first_scanned_at", as: Date?.self) != nil,
-                    scanStored: try row.get("id", as: Int64?.self) != nil)
+                    scanStored: try row.get("id", as: Int64?.self) != nil, locations: AuditLocations.list(try row.get("key")))
             case "et": lookup.expectedByTag = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "es": lookup.expectedBySerial = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "kt": lookup.knownByTag = try PGRows.brief(row)
@@ -72,10 +72,10 @@ struct PrefetchedLookup: AuditLookup {
                  kt AS (\(candidate("asset_tag", expected: false))), ks AS (\(candidate("serial_num", expected: false))),
                  found AS (SELECT 'et' AS kind, * FROM et UNION ALL SELECT 'es', * FROM es UNION ALL SELECT 'kt', * FROM kt
                            UNION ALL SELECT 'ks', * FROM ks)
-            SELECT 'audit' AS kind, NULL::TEXT AS key, (SELECT s.id FROM scans s WHERE s.scan_id = $4) AS id, NULL::TEXT AS asset_tag,
+            SELECT 'audit' AS kind, au.locations AS key, (SELECT s.id FROM scans s WHERE s.scan_id = $4) AS id, NULL::TEXT AS asset_tag,
                    NULL::TEXT AS serial_num, NULL::TEXT AS name, NULL::TEXT AS model, NULL::TEXT AS status, NULL::TEXT AS location,
                    NULL::TEXT AS company, au.country, au.ended_at AS first_scanned_at, NULL::TEXT AS first_station,
-                   NULL::TEXT AS first_user, NULL::TEXT AS first_source
+                   NULL::TEXT AS first_user, NULL::TEXT AS first_source, NULL::TEXT AS found_location
             FROM audits au WHERE au.id = $1
             UNION ALL
             SELECT f.kind, NULL, f.id, f.asset_tag, f.serial_num, f.name, f.model, f.status, f.location, f.company, f.country,
@@ -95,6 +95,9 @@ struct ScanAuditFacts {
     var ended: Bool
     /// A scan with this scan_id is stored (in this audit or another).
     var scanStored: Bool
+    /// The locations the audit is narrowed to (nil: the whole country); the audit's row carries
+    /// them in the `key` column.
+    var locations: [String]?
 }
 
 /// The facts statement with tags and serials matched exactly.

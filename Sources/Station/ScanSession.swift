@@ -88,10 +88,16 @@ public actor ScanSession {
     private var camera: Task<Void, any Error>?
     /// Whether the connection tells this session the server's outcome of pending scans.
     private var followsDecisions = false
+    /// Where the station stands: sent with each scan, so an asset registered elsewhere is
+    /// found and misplaced. Set by the configuration or `--location`, and by location labels.
+    public private(set) var location: String?
+    /// Scanned text starting with this is a location label (`LOC:Dock B`), never a scan; empty: off.
+    public private(set) var locationLabelPrefix = "LOC:"
 
+    /// `place`: where the station stands at first, and how its location labels read.
     public init(
         service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
-        observer: @escaping Observer
+        place: StationPlace = StationPlace(), observer: @escaping Observer
     ) {
         self.service = service
         self.connection = connection
@@ -99,14 +105,25 @@ public actor ScanSession {
         self.actor = actor
         self.observer = observer
         self.lastProgress = audit.progress
+        self.location = (try? FreeText.optional(place.location, field: "location")) ?? nil
+        self.locationLabelPrefix = place.locationLabelPrefix
     }
 
     public init(context: StationContext, audit: AuditSession, observer: @escaping Observer) {
-        self.init(service: context.audit, connection: context.connection, audit: audit, actor: context.actor, observer: observer)
+        self.init(
+            service: context.audit, connection: context.connection, audit: audit, actor: context.actor, place: context.config.station,
+            observer: observer)
     }
 
     /// Who is scanning from now on (the kiosk's name field).
     public func setUser(_ user: String) { actor.user = user }
+
+    /// Where the station stands from now on (nil: unknown), and the prefix of location labels.
+    /// The location is checked as every store checks it.
+    public func place(at location: String?, labelPrefix: String? = nil) throws {
+        do { self.location = try FreeText.optional(location, field: "location") } catch { throw InventoryError.invalid(error) }
+        if let labelPrefix { locationLabelPrefix = labelPrefix }
+    }
     public var user: String { actor.user }
 
     /// Records one identifier. `scanID` makes a resend harmless: the same id answers with the
@@ -121,9 +138,10 @@ public actor ScanSession {
                     identifier: raw, scanID: scanID, code: stopped.code,
                     message: describe(stopped), origin: origin, cause: stopped))
         }
+        if let label = locationLabel(raw) { return await moveTo(label, origin: origin) }
         let request = ScanRequest(
             identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
-            source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user)
+            source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user, location: location)
         let event: ScanEvent
         do {
             let result = try await service.record(request)
@@ -142,6 +160,42 @@ public actor ScanSession {
                 ScanRefusal(
                     identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
                     message: describe(error), origin: origin, cause: inventoryError))
+        }
+        await observer(event)
+        return event
+    }
+
+    /// The location a scanned text names, when it is a location label.
+    private func locationLabel(_ raw: String) -> String? {
+        guard !locationLabelPrefix.isEmpty else { return nil }
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        guard text.hasPrefix(locationLabelPrefix) else { return nil }
+        return String(text.dropFirst(locationLabelPrefix.count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A location label: the station stands there from now on. It is never stored as a scan.
+    /// A location none of the country's assets is at is refused (when the service can say),
+    /// and the station stays where it was.
+    private func moveTo(_ name: String, origin: ScanOrigin) async -> ScanEvent {
+        let event: ScanEvent
+        do {
+            guard let checked = try FreeText.normalize(name, field: "location") else {
+                throw InventoryError.invalid(ValidationError(field: "location", message: "the label names no location"))
+            }
+            let known: [LocationCount]?
+            do { known = try await service.locations(country: audit.country) } catch InventoryError.unavailable { known = nil }
+            if let known, !known.contains(where: { $0.location == checked }) {
+                throw AuditLocations.unknown([checked], country: audit.country, known: known.map(\.location), field: "location")
+            }
+            location = checked
+            event = .note("Location: \(checked). Assets registered elsewhere that are scanned here are found, and misplaced.")
+        } catch {
+            failures += 1
+            let inventoryError = InventoryError(error)
+            event = .refused(
+                ScanRefusal(
+                    identifier: locationLabelPrefix + name, scanID: nil, code: inventoryError?.code ?? "ERROR",
+                    message: "Location label not taken: \(describe(error))", origin: origin, cause: inventoryError))
         }
         await observer(event)
         return event

@@ -14,12 +14,14 @@ public struct StationConfig: Decodable, Sendable {
     public var camera = CameraConfig()
     /// The kiosk page: where it listens, its PIN, who scans by default.
     public var kiosk = KioskConfig()
+    /// Where the station stands, and how location labels read.
+    public var station = StationPlace()
     /// The PostgreSQL database of `serve` (and of `users`, `assets import` for that server);
     /// `--postgres` overrides it. Without either, the server runs on its SQLite file.
     public var postgres: PostgresConfig?
 
     enum CodingKeys: String, CodingKey {
-        case stationName, caseSensitiveTags, decoder, camera, kiosk, postgres
+        case stationName, caseSensitiveTags, decoder, camera, kiosk, postgres, station
     }
 
     public init() {}
@@ -32,6 +34,7 @@ public struct StationConfig: Decodable, Sendable {
         camera = try container.decodeIfPresent(CameraConfig.self, forKey: .camera) ?? CameraConfig()
         kiosk = try container.decodeIfPresent(KioskConfig.self, forKey: .kiosk) ?? KioskConfig()
         postgres = try container.decodeIfPresent(PostgresConfig.self, forKey: .postgres)
+        station = try container.decodeIfPresent(StationPlace.self, forKey: .station) ?? StationPlace()
     }
 
     /// Reads the file at `path`, or the defaults when no path is given.
@@ -79,6 +82,33 @@ extension DecodingError {
             .joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         if case .keyNotFound(let missing, _) = self { return "\(key.isEmpty ? "" : key + ": ")\(missing.stringValue) is required" }
         return key.isEmpty ? context.debugDescription : "\(key): \(context.debugDescription)"
+    }
+}
+
+/// The `station` section of the configuration: `{"location": "Dock A", "locationLabelPrefix": "LOC:"}`.
+public struct StationPlace: Decodable, Sendable, Equatable {
+    /// Where the station stands when it starts (`--location` overrides it); scanning a location
+    /// label moves it. An expected asset registered elsewhere is found there, and misplaced.
+    public var location: String?
+    /// Scanned text that starts with this names a location (`LOC:Dock B`); it is never stored
+    /// as a scan. Empty turns location labels off.
+    public var locationLabelPrefix = "LOC:"
+
+    enum CodingKeys: String, CodingKey { case location, locationLabelPrefix }
+
+    public init(location: String? = nil, locationLabelPrefix: String = "LOC:") {
+        self.location = location
+        self.locationLabelPrefix = locationLabelPrefix
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        location = try container.decodeIfPresent(String.self, forKey: .location)
+        locationLabelPrefix = try container.decodeIfPresent(String.self, forKey: .locationLabelPrefix) ?? "LOC:"
+        if let location, (try? FreeText.normalize(location, field: "location")) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .location, in: container, debugDescription: "'\(location.prefix(40))' is not a location (empty, or control characters)")
+        }
     }
 }
 

@@ -9,7 +9,8 @@ import InventoryStore
 /// commands and the kiosk do not know the difference. What only a connected station can do
 /// is behind `connection`, a capability rather than a downcast.
 public struct StationContext: Sendable {
-    public let config: StationConfig
+    /// The configuration; a command's options (`--location`) override parts of it.
+    public var config: StationConfig
     public let databasePath: String
     public let actor: Actor
     public let audit: any AuditService

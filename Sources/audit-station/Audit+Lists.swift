@@ -9,10 +9,10 @@ extension ReportFormat: ExpressibleByArgument {}
 
 extension AuditStation.Audit {
     struct Details: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an audit's assets: all, scanned, missing or unexpected.")
+        static let configuration = CommandConfiguration(abstract: "List an audit's assets: all, scanned, missing, unexpected or misplaced.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
-        @Argument(help: "all, scanned, missing or unexpected.") var list: AuditList
+        @Argument(help: "all, scanned, missing, unexpected or misplaced.") var list: AuditList
         @OptionGroup var paging: PageOptions
 
         func run() async throws {

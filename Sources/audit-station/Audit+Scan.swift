@@ -23,6 +23,11 @@ extension AuditStation.Audit {
         @Option(parsing: .upToNextOption, help: "Image files or folders to decode and scan.") var images: [String] = []
         @Option(help: "A V4L2 camera, such as /dev/video0.") var device: String?
         @Option(help: "Who is scanning (default: your login name).") var user: String?
+        @Option(
+            help: ArgumentHelp(
+                "Where the station stands (default: station.location of the configuration); a scanned location label (LOC:Dock B) moves it.",
+                valueName: "location"))
+        var location: String?
         @Flag(help: "Print one JSON object a line: {identifier, status, message, asset, progress}.") var json = false
         @Option(
             name: .customLong("sync-before-exit"),
@@ -39,7 +44,8 @@ extension AuditStation.Audit {
 
         func run() async throws {
             try await runReportingErrors {
-                let context = try StationContext.make(global, user: user)
+                var context = try StationContext.make(global, user: user)
+                if let location { context.config.station.location = try checkedLocation(location) }
                 let audit = try await context.heldOrActiveAudit(choice)
                 if let connection = context.connection {
                     // Beside the scans, never in front of them: push what earlier runs left, and

@@ -9,7 +9,7 @@ extension AuditStation {
         static let configuration = CommandConfiguration(
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
-                Countries.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
+                Countries.self, Locations.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
                 History.self
             ])
     }
@@ -34,7 +34,7 @@ enum AuditText {
             ? "running since \(ISOTime.string(audit.startedAt))"
             : "ended \(ISOTime.string(audit.endedAt ?? audit.startedAt)) by \(audit.endedBy ?? "?")"
         return [
-            "Audit \(audit.id) of \(audit.country): \(state) (started by \(audit.startedBy))",
+            "Audit \(audit.id) of \(audit.country)\(audit.locations.map { " (\($0.joined(separator: ", ")))" } ?? ""): \(state) (started by \(audit.startedBy))",
             "  Expected    \(audit.totalAssets)",
             "  Scanned     \(audit.scannedCount)  (\(percent(audit.completionPercentage)))",
             "  Missing     \(audit.missingCount)",
@@ -44,7 +44,8 @@ enum AuditText {
 
     static func entry(_ item: AuditAsset) -> [String] {
         [
-            item.assetTag ?? item.identifier, item.serialNum ?? "", item.name ?? "", item.outcome.rawValue,
+            item.assetTag ?? item.identifier, item.serialNum ?? "", item.name ?? "",
+            item.misplaced == true ? "misplaced (at \(item.foundLocation ?? "?"), registered at \(item.location ?? "none"))" : item.outcome.rawValue,
             item.reason?.rawValue ?? "", item.firstScannedAt.map(ISOTime.string) ?? "", item.user ?? "", item.station ?? ""
         ]
     }
@@ -89,17 +90,39 @@ extension AuditStation.Audit {
         }
     }
 
+    struct Locations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The locations of a country's assets, with the assets an audit of each would expect.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String
+        @Flag var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let locations = try await StationContext.make(global).audit.locations(country: country)
+                if json { return try Terminal.json(locations) }
+                if locations.isEmpty { return Terminal.line("No asset of \(country.uppercased()) has a location.") }
+                Terminal.table(["LOCATION", "EXPECTED"], locations.map { [$0.location, String($0.expectedAssets)] })
+            }
+        }
+    }
+
     struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start an audit of a country (its expected set is fixed now).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String
+        @Option(
+            help: ArgumentHelp(
+                "Narrow the audit to this location of the country (repeat for several; `audit locations` lists them).",
+                valueName: "location"))
+        var location: [String] = []
         @Option(help: "Who starts it (default: your login name).") var user: String?
         @Flag var json = false
 
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global, user: user)
-                let audit = try await context.audit.start(country: country, by: context.actor)
+                let audit = try await context.audit.start(country: country, locations: location, by: context.actor)
                 if json { return try Terminal.json(audit) }
                 for line in AuditText.session(audit) { Terminal.line(line) }
                 Terminal.line("Scan with `audit-station audit scan`.")

@@ -40,3 +40,11 @@ struct PageOptions: ParsableArguments {
 extension Pagination {
     var footer: String { "page \(page) of \(lastPage), \(total) in all" }
 }
+
+/// A location given on the command line, checked as every store checks it.
+func checkedLocation(_ raw: String) throws -> String {
+    guard let location = try? FreeText.normalize(raw, field: "location") else {
+        throw StationError.usage("--location '\(raw.prefix(40))' is not a location: it is empty or holds control characters")
+    }
+    return location
+}

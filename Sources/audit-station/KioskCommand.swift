@@ -27,10 +27,13 @@ extension AuditStation {
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
         @Option(help: "The PIN that browsers on other machines must enter.") var pin: String?
         @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else your login name).") var user: String?
+        @Option(help: "Where the kiosk stands (default: station.location of the configuration); a scanned LOC: label moves it.")
+        var location: String?
 
         func run() async throws {
             try await runReportingErrors {
-                let context = try StationContext.make(global, user: user)
+                var context = try StationContext.make(global, user: user)
+                if let location { context.config.station.location = try checkedLocation(location) }
                 let kiosk = context.config.kiosk
                 let pin = pin ?? ProcessInfo.processInfo.environment["AUDIT_STATION_KIOSK_PIN"] ?? kiosk.pin
                 let options = KioskOptions(

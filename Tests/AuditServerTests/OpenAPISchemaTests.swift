@@ -126,6 +126,9 @@ final class SchemaCalls: @unchecked Sendable {
     private func audit(_ token: String) async throws -> String {
         try await call("GET /api/v1/audit/countries", token: token, expect: 200)
         try await call("GET /api/v1/audit/status", token: token, expect: 200)
+        let locations = "GET /api/v1/audit/locations"
+        try await call(locations, "/api/v1/audit/locations?country=sg", token: token, expect: 200)
+        try await call(locations, "/api/v1/audit/locations", token: token, expect: 422)
         let started = try await call("POST /api/v1/audit/start", json: #"{"country":"sg"}"#, token: token, expect: 201)
         let auditID = try #require((started.data?["audit"] as? [String: Any])?["id"] as? String)
         try await call("POST /api/v1/audit/start", json: #"{"country":"SG"}"#, token: token, expect: 409)
@@ -135,7 +138,7 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(
             scan,
             json:
-                #"{"identifier":"SG-1","audit_id":"\#(auditID)","scan_id":"s-1","source":"camera","scanned_at":"2026-05-12T10:30:00Z","device_name":"Dock 1"}"#,
+                #"{"identifier":"SG-1","audit_id":"\#(auditID)","scan_id":"s-1","source":"camera","scanned_at":"2026-05-12T10:30:00Z","device_name":"Dock 1","location":"Dock 1"}"#,
             token: token, expect: 200)
         try await call(scan, json: #"{"identifier":"SN-SG-1","scan_id":"s-2"}"#, token: token, expect: 200)
         try await call(scan, json: #"{"identifier":"MY-1","scan_id":"s-3","source":"manual"}"#, token: token, expect: 200)
@@ -152,7 +155,7 @@ final class SchemaCalls: @unchecked Sendable {
                 """#, token: token, expect: 200)
         try await call("POST /api/v1/audit/scans", json: #"{"scans":"SG-2"}"#, token: token, expect: 422)
         let details = "GET /api/v1/audit/details/{list}"
-        for list in ["all", "scanned", "missing", "unexpected"] {
+        for list in ["all", "scanned", "missing", "unexpected", "misplaced"] {
             try await call(details, "/api/v1/audit/details/\(list)?per_page=2&page=1", token: token, expect: 200)
         }
         try await call(details, "/api/v1/audit/details/unexpected?audit_id=\(auditID)&search=NOPE", token: token, expect: 200)

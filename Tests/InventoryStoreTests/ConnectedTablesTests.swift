@@ -60,13 +60,16 @@ struct ConnectedTablesTests {
                 PRIMARY KEY (audit_id, key)) WITHOUT ROWID;
             """
 
-    static let connectedMigrations = ["station_outbox", "station_replica", "station_replica_lookup"]
+    /// The identifiers an earlier file recorded for its station tables.
+    static let oldMigrations = ["station_outbox", "station_replica", "station_replica_lookup"]
+    /// The connected station's migrations now: those, and the outbox's location.
+    static let connectedMigrations = ["station_outbox", "station_outbox_location", "station_replica", "station_replica_lookup"]
 
     /// Turns a file made now into one the earlier code made: the server's part of the schema
     /// is the same, the station's tables are added as its migrations had made them and recorded
     /// under their identifiers, and the migration that moves them has not run yet.
     static func makeOld(
-        _ database: AppDatabase, tables: String = oldTables, migrations: [String] = connectedMigrations,
+        _ database: AppDatabase, tables: String = oldTables, migrations: [String] = oldMigrations,
         rows: (@Sendable (Database) throws -> Void)? = nil
     ) async throws {
         try await database.writer.write { db in
@@ -161,7 +164,7 @@ struct ConnectedTablesTests {
     func emptyOldTablesAreDropped() async throws {
         let store = try TemporaryStore()
         try await Self.makeOld(store.database)
-        #expect(try await Self.layout(store.database) == (Self.connectedLayout, Self.connectedMigrations))
+        #expect(try await Self.layout(store.database) == (Self.connectedLayout, Self.oldMigrations))
 
         let reopened = try store.openAgain()
         #expect(try await Self.layout(reopened) == ([], []))
@@ -203,7 +206,7 @@ struct ConnectedTablesTests {
 
         // Opened as any station opens its file: nothing is dropped.
         let reopened = try store.openAgain()
-        #expect(try await Self.layout(reopened) == (Self.connectedLayout, Self.connectedMigrations))
+        #expect(try await Self.layout(reopened) == (Self.connectedLayout, Self.oldMigrations))
 
         // The connected station finds its queued scans and its copy, and goes on scanning.
         let outbox = try StationOutbox(database: reopened)
