@@ -53,12 +53,12 @@ public final class BarcodeDecoder {
             ? nil
             : PassImage(
                 image: image.averagedDown(by: factor), scale: 1 / Double(factor),
-                originalWidth: image.width, originalHeight: image.height)
+                originalWidth: image.width, originalHeight: image.height, pass: .reduced)
         if config.zbarRegions, let zbar, let small, let regions = RegionFinder.regions(in: image) {
             // zbar reads the marked parts at full size (small, distant codes) and the whole frame
             // reduced (averaging smooths the noise off faint, low-contrast codes): one reading of
             // zbar's, whichever view found it.
-            let sharp = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0)) }
+            let sharp = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0), pass: .full) }
             return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, zbarCodes(small))))
         }
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
@@ -127,10 +127,10 @@ public final class BarcodeDecoder {
     }
 
     private func zbarCodes(_ pass: PassImage) -> [DecodedCode] {
-        zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original)) } ?? []
+        zbar?.scan(pass.image).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(pass.original), pass: pass.pass) } ?? []
     }
 
     private func zxingCodes(_ pass: PassImage) -> [DecodedCode] {
-        zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original)) } ?? []
+        zxing.flatMap { try? $0.scan(pass.image).get() }?.map { rules.code(from: $0, points: $0.points.map(pass.original), pass: pass.pass) } ?? []
     }
 }

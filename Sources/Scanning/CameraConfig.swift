@@ -36,7 +36,7 @@ public struct CameraConfig: Codable, Sendable, Equatable {
     /// Run the decoder's slower retry passes on frames where the first pass finds nothing.
     public var decodeRetry: Bool
 
-    public static let weakSymbologies: [Symbology] = [.ean13, .ean8, .upca, .upce, .i25, .codabar]
+    public static let weakSymbologies: [Symbology] = [.ean13, .ean8, .upca, .upce, .i25, .codabar, .databar, .databarExpanded]
 
     public init(
         device: String = "/dev/video0", width: Int = 1280, height: Int = 720, fps: Int = 30,

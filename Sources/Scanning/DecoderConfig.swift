@@ -4,7 +4,7 @@
 /// ```json
 /// {"symbologies": ["qrcode", "code128"], "density": 2, "maxScanWidth": 640, "zbarRegions": true, "retry": true,
 ///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2, "engines": ["zxing", "zbar"],
-///  "code39FullASCII": false, "gs1Text": "parentheses"}
+///  "code39FullASCII": false, "code32": false, "gs1Text": "parentheses"}
 /// ```
 public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The symbologies to look for. Fewer is faster and leaves less room for wrong reads.
@@ -36,6 +36,10 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// Expand Code 39 full ASCII pairs (`+A` → `a`, `%U` → NUL, …). Off: most asset tags are
     /// plain Code 39, where `$`, `%`, `/` and `+` mean themselves.
     public var code39FullASCII: Bool
+    /// Report a Code 39 that is a Code 32 (Italian pharmacode: six characters whose nine digits
+    /// pass its check) as `A` and the nine digits, as printed under it. Off: asset tags are not
+    /// pharmacodes, and one six-character tag in ten would pass that check.
+    public var code32: Bool
     /// GS1 data as `(01)…` (as printed) or with FNC1 as `\u{1D}`.
     public var gs1Text: GS1Text
 
@@ -52,6 +56,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         minLinearQuality: Int = 2,
         engines: [DecodeEngine] = DecoderConfig.defaultEngines,
         code39FullASCII: Bool = false,
+        code32: Bool = false,
         gs1Text: GS1Text = .parentheses
     ) {
         self.symbologies = symbologies
@@ -63,11 +68,12 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
         self.minLinearQuality = minLinearQuality
         self.engines = engines
         self.code39FullASCII = code39FullASCII
+        self.code32 = code32
         self.gs1Text = gs1Text
     }
 
     private enum CodingKeys: String, CodingKey {
-        case symbologies, density, maxScanWidth, zbarRegions, retry, retryPasses, minLinearQuality, engines, code39FullASCII, gs1Text
+        case symbologies, density, maxScanWidth, zbarRegions, retry, retryPasses, minLinearQuality, engines, code39FullASCII, code32, gs1Text
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,6 +90,7 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
             ?? defaults.minLinearQuality
         engines = try container.decodeIfPresent([DecodeEngine].self, forKey: .engines) ?? defaults.engines
         code39FullASCII = try container.decodeIfPresent(Bool.self, forKey: .code39FullASCII) ?? defaults.code39FullASCII
+        code32 = try container.decodeIfPresent(Bool.self, forKey: .code32) ?? defaults.code32
         gs1Text = try container.decodeIfPresent(GS1Text.self, forKey: .gs1Text) ?? defaults.gs1Text
     }
 

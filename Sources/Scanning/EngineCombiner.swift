@@ -1,6 +1,7 @@
 /// Puts the two engines' reads of one pass together.
 ///
-/// - Same symbology and text from both: one code, read by both (it needs no other reading).
+/// - Same symbology and text (or QR bytes) from both: one code, read by both (it needs no
+///   other reading).
 /// - Overlapping reads that disagree: both dropped. A wrong read marks the wrong asset, which
 ///   is worse than no read. Overlaps that `SymbolFilter` explains (a linear fragment inside a
 ///   matrix code, an EAN-8 or UPC-E part of an EAN-13) are left to it.
@@ -34,7 +35,11 @@ enum EngineCombiner {
 }
 
 extension DecodedCode {
-    func isSameCode(as other: DecodedCode) -> Bool { text == other.text && symbology == other.symbology }
+    /// The same symbology, and the same text or, for QR and Data Matrix, the same bytes (zbar
+    /// cannot tell a segment's character set; zxing's text is kept, see `merged(with:)`).
+    func isSameCode(as other: DecodedCode) -> Bool {
+        symbology == other.symbology && (text == other.text || (!content.isEmpty && content == other.content))
+    }
 
     /// True when this Code 128 read is `other` with every character above 0x7F lowered by
     /// 0x80: what zbar makes of FNC4 characters.

@@ -9,6 +9,8 @@ struct PassImage {
     var rotation: Double = 0
     var originalWidth: Int
     var originalHeight: Int
+    /// Which view of the original this is: two reads by one engine of the same view are one reading.
+    var pass: ReadingView.Pass = .full
 
     func original(_ point: CodePoint) -> CodePoint {
         var x = Double(point.x), y = Double(point.y)
@@ -86,7 +88,9 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
 
     func apply(to image: GrayImage) -> PassImage? {
         guard let (width, height) = outputSize(of: image), fitsBudget(width, height, image) else { return nil }
-        return transform(image)
+        var copy = transform(image)
+        copy?.pass = .retry(self)
+        return copy
     }
 
     /// At most `maxPixels`, and at most `maxGrowth` times the image it starts from.

@@ -3,7 +3,9 @@
 ///
 /// - A linear code without a mandatory check character needs `minLinearQuality` scan lines
 ///   that agree on it.
-/// - The same text found more than once (by several passes) is one code with their support added.
+/// - The same code found more than once (by several passes) is one code with their support added.
+/// - An empty text is never a code (zxing-cpp 1.4 gives one for some mixed ECI segments; zbar's
+///   QR bytes that fit no character set give one too, see `TextRules`).
 /// - A linear read that overlaps a QR or Data Matrix code is noise from its modules and is dropped.
 /// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
 /// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
@@ -14,12 +16,13 @@ struct SymbolFilter {
     func accepted(_ codes: [DecodedCode]) -> [DecodedCode] {
         var merged: [DecodedCode] = []
         for code in codes where !code.symbology.isWeaklyChecked || code.quality >= minLinearQuality {
-            if let index = merged.firstIndex(where: { $0.text == code.text && $0.symbology == code.symbology }) {
+            if let index = merged.firstIndex(where: { $0.isSameCode(as: code) }) {
                 merged[index] = merged[index].merged(with: code)
             } else {
                 merged.append(code)
             }
         }
+        merged.removeAll { $0.text.isEmpty }
         return merged.filter { code in
             let box = Box(code.points)
             let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) }

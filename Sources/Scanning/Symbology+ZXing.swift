@@ -32,11 +32,13 @@ extension Symbology {
         self = match
     }
 
-    /// Symbologies whose reads can pass their checks and still be wrong (EAN/UPC, ITF,
-    /// Codabar): one engine's single reading of a still image is not enough to accept them.
+    /// Symbologies whose reads can pass their checks and still be wrong: one engine's single
+    /// reading of a still image is not enough to accept them. EAN/UPC have one check digit that
+    /// a misread digit pair passes; ITF and Codabar none; DataBar's small checksum passes on
+    /// printed text, edges and noise on a photo with no code at all.
     var needsSecondReading: Bool {
         switch self {
-        case .ean13, .ean8, .upca, .upce, .i25, .codabar: true
+        case .ean13, .ean8, .upca, .upce, .i25, .codabar, .databar, .databarExpanded: true
         default: false
         }
     }

@@ -5,31 +5,39 @@ import CZXing
 struct TextRules {
     var symbologies: Set<Symbology>
     var code39FullASCII: Bool
+    var code32: Bool
     var gs1Text: GS1Text
 
     init(config: DecoderConfig) {
         symbologies = Set(config.symbologies)
         code39FullASCII = config.code39FullASCII
+        code32 = config.code32
         gs1Text = config.gs1Text
     }
 
-    func code(from symbol: RawSymbol, points: [CodePoint]) -> DecodedCode {
-        var text = symbol.symbology == .qrcode ? CodeText.matrixText(from: symbol.bytes) : CodeText.text(from: symbol.bytes)
+    /// zbar's read. A QR code's text is guessed from its bytes (`CodeText.matrixText`); bytes
+    /// that fit no character set as a whole give an empty text, which is never reported on its
+    /// own but matches zxing's read of the same bytes (`DecodedCode.isSameCode`).
+    func code(from symbol: RawSymbol, points: [CodePoint], pass: ReadingView.Pass) -> DecodedCode {
+        let matrix = symbol.symbology.isMatrix
+        var text = matrix ? CodeText.matrixText(from: symbol.bytes) ?? "" : CodeText.text(from: symbol.bytes)
         if symbol.isGS1, gs1Text == .parentheses, let hri = Self.gs1HRI(text) { text = hri }
         return DecodedCode(
             text: finished(text, symbol.symbology), symbology: symbol.symbology, points: points,
-            quality: symbol.quality, engines: [.zbar])
+            quality: symbol.quality, engines: [.zbar], views: [ReadingView(engine: .zbar, pass: pass)],
+            content: matrix ? symbol.bytes : [])
     }
 
-    func code(from symbol: ZXingSymbol, points: [CodePoint]) -> DecodedCode {
+    /// zxing-cpp's read. A QR or Data Matrix code's text is zxing-cpp's own: it follows ECI and
+    /// decodes each segment in its character set (Kanji mode as Shift_JIS, byte segments
+    /// guessed together by the same heuristic as `CharacterSetGuess`).
+    func code(from symbol: ZXingSymbol, points: [CodePoint], pass: ReadingView.Pass) -> DecodedCode {
         var symbology = symbol.symbology
         var text: String
         if !symbol.gs1.isEmpty {
             text = gs1Text == .parentheses ? symbol.gs1 : symbol.text
-        } else if symbol.hasECI {
+        } else if symbol.hasECI || symbology.isMatrix {
             text = symbol.text
-        } else if symbology == .qrcode || symbology == .datamatrix {
-            text = CodeText.matrixText(from: symbol.bytes)
         } else {
             text = CodeText.text(from: symbol.bytes)
         }
@@ -40,11 +48,14 @@ struct TextRules {
         }
         return DecodedCode(
             text: finished(text, symbology), symbology: symbology, points: points,
-            quality: max(1, symbol.lineCount), engines: [.zxing])
+            quality: max(1, symbol.lineCount), engines: [.zxing], views: [ReadingView(engine: .zxing, pass: pass)],
+            content: symbology.isMatrix && !symbol.hasECI && symbol.gs1.isEmpty ? symbol.bytes : [])
     }
 
     private func finished(_ text: String, _ symbology: Symbology) -> String {
-        guard symbology == .code39, code39FullASCII else { return text }
+        guard symbology == .code39 else { return text }
+        if code32, let pharmacode = Code32.pharmacode(text) { return pharmacode }
+        guard code39FullASCII else { return text }
         return Code39FullASCII.expand(text) ?? text
     }
 

@@ -50,7 +50,11 @@ struct EngineTests {
     func weakNeedsSecondReading() {
         let point = [CodePoint(x: 0, y: 0)]
         #expect(!DecodedCode(text: "12345670", symbology: .ean8, points: point, quality: 5, engines: [.zxing]).isConfirmed)
-        #expect(DecodedCode(text: "12345670", symbology: .ean8, points: point, quality: 5, engines: [.zxing], readings: 2).isConfirmed)
+        let twoViews: Set<ReadingView> = [ReadingView(engine: .zxing, pass: .full), ReadingView(engine: .zxing, pass: .retry(.smoothed))]
+        #expect(DecodedCode(text: "12345670", symbology: .ean8, points: point, quality: 5, engines: [.zxing], views: twoViews).isConfirmed)
+        // The same engine on the same pixels twice is one reading: it would repeat its misread.
+        let read = DecodedCode(text: "5901234123457", symbology: .ean13, points: point, quality: 5, engines: [.zxing])
+        #expect(!read.merged(with: read).isConfirmed)
         #expect(DecodedCode(text: "AST-1", symbology: .code128, points: point, quality: 1, engines: [.zbar]).isConfirmed)
     }
 

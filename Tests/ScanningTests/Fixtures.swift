@@ -50,7 +50,13 @@ enum Fixtures {
 
 struct SampleImage: Sendable, CustomTestStringConvertible {
     let name: String
+    /// The .txt beside the image: the code's text; for a multi-* image, one text a line.
     let expected: String?
+    /// Every code the image holds (one, except in multi-* images); nil for an image with none.
+    var expectedCodes: [String]? {
+        guard let expected else { return nil }
+        return name.hasPrefix("multi-") ? expected.split(separator: "\n").map(String.init) : [expected]
+    }
     var path: String { Fixtures.sample(name) }
     var testDescription: String { name }
 }

@@ -11,12 +11,16 @@ struct SampleImageTests {
         "code39-16-photo-tilted.jpg", "ean13-09-blur-heavy.png", "ean13-16-photo-tilted.jpg",
         "qrcode-09-blur-heavy.png", "qrcode-54-small-blur-noise.png", "upce-57-dim-noise.png",
         "ean8-09-blur-heavy.png", "ean8-16-photo-tilted.jpg", "upca-09-blur-heavy.png", "upca-16-photo-tilted.jpg",
-        "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg"
+        "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg",
+        // Photo damage (generate_photos.py) that no retry pass reads yet.
+        "datamatrix-62-motion.jpg", "datamatrix-63-defocus.jpg", "datamatrix-64-glare.jpg", "datamatrix-67-module2.jpg",
+        "datamatrix-68-jpeg-q35.jpg", "qrcode-62-motion.jpg"
     ]
 
     @Test("the sample set is there and covers every default symbology")
     func sampleSetIsComplete() {
         let prefixes = Set(Fixtures.sampleImages.map { String($0.name.prefix { $0 != "-" }) })
+        #expect(prefixes.contains("multi"), "no sample with several codes")
         for symbology in Symbology.assetTagDefaults {
             #expect(prefixes.contains(symbology.rawValue), "no sample for \(symbology.rawValue)")
         }
@@ -26,15 +30,18 @@ struct SampleImageTests {
 
     @Test("each sample decodes to exactly its expected text, and nothing else", arguments: Fixtures.sampleImages)
     func decodesSample(_ sample: SampleImage) throws {
-        let decoder = try BarcodeDecoder(config: DecoderConfig(code39FullASCII: sample.name.contains("fullascii")))
+        let config = DecoderConfig(code39FullASCII: sample.name.contains("fullascii"), code32: sample.name.contains("-code32"))
+        let decoder = try BarcodeDecoder(config: config)
         let codes = decoder.decode(try ImageLoader.load(path: sample.path))
         let texts = codes.map(\.text)
-        guard let expected = sample.expected else {
+        guard let expected = sample.expected, let expectedCodes = sample.expectedCodes else {
             #expect(texts.isEmpty, "a code was reported in an image that holds none")
             return
         }
-        #expect(texts.allSatisfy { $0 == expected }, "misread: \(texts)")
-        if Self.knownMisses.contains(sample.name) {
+        #expect(texts.allSatisfy { expectedCodes.contains($0) }, "misread: \(texts)")
+        if sample.name.hasPrefix("multi-") {
+            #expect(texts.sorted() == expectedCodes.sorted(), "every code in the image is reported")
+        } else if Self.knownMisses.contains(sample.name) {
             // A known miss still reads nothing. When the decoder gets better and reads it, this
             // fails so that the sample moves out of the list and is held to its text from then on.
             #expect(texts.isEmpty, "\(sample.name) is read now (\(texts)): take it out of knownMisses")

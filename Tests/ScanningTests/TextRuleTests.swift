@@ -16,10 +16,29 @@ struct TextRuleTests {
         #expect(CodeText.matrixText(from: [0x93, 0xFA, 0x96, 0x7B]) == "日本")
     }
 
-    @Test("bytes that are neither UTF-8 nor two-byte Shift_JIS are ISO-8859-1")
+    @Test("Latin text that is not UTF-8 is ISO-8859-1")
     func latin1Fallback() {
         #expect(CodeText.matrixText(from: Array("Caf".utf8) + [0xE9]) == "Café")
-        #expect(CodeText.matrixText(from: [0xB1, 0x41]) == "±A")
+        #expect(CodeText.matrixText(from: Array("Ångström-Lab-3".data(using: .isoLatin1) ?? Data())) == "Ångström-Lab-3")
+        #expect(CodeText.matrixText(from: Array("AST-42".utf8)) == "AST-42")
+    }
+
+    @Test(
+        "the character set is guessed as zxing does: half-width katakana alone are Shift_JIS, so are many Latin-1 symbols",
+        arguments: [
+            ([0xB1, 0xB2, 0xB3, 0xB4], "ｱｲｳｴ"), // katakana only, no two-byte character
+            ([0x41, 0xB1, 0xB2], "Aｱｲ"), // exactly two katakana side by side
+            ([0xB1, 0x41], "ｱA"), // a Latin-1 symbol in every other byte: zxing says Shift_JIS
+            (Array("AST-12".utf8) + [0xB1] + Array("A-0000".utf8), "AST-12±A-0000"), // one symbol in 13 bytes: Latin-1
+            ([0x00, 0x1B, 0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA], "\u{0}\u{1B}日本語") // control bytes before kanji
+        ] as [([UInt8], String)])
+    func guessedCharacterSet(_ bytes: [UInt8], _ expected: String) {
+        #expect(CodeText.matrixText(from: bytes) == expected)
+    }
+
+    @Test("bytes that fit no character set as a whole (binary bytes, then Kanji mode) give no text of their own")
+    func noCharacterSet() {
+        #expect(CodeText.matrixText(from: [0xFE, 0x80, 0xA0, 0xFF, 0x93, 0xFA, 0x96, 0x7B]) == nil)
     }
 
     @Test("Code 39 full ASCII is expanded only when configured")

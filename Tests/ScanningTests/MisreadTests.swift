@@ -1,0 +1,79 @@
+import Foundation
+@testable import Scanning
+import Testing
+
+/// The classes of wrong reads found on outside photographs (issue 24), each held by its rule.
+struct MisreadTests {
+    private func decode(_ name: String, engines: [DecodeEngine] = DecoderConfig.defaultEngines) throws -> [DecodedCode] {
+        var config = DecoderConfig()
+        config.engines = engines
+        return try BarcodeDecoder(config: config).decode(try ImageLoader.load(path: Fixtures.sample(name)))
+    }
+
+    @Test("a QR code of half-width katakana alone, with no two-byte character, is Shift_JIS by both engines")
+    func halfWidthKatakana() throws {
+        let codes = try decode("qrcode-90-sjis-katakana.png")
+        #expect(codes.map(\.text) == ["ｱｾｯﾄ-ﾃｽﾄ"])
+        #expect(codes.first?.engines == [.zbar, .zxing])
+    }
+
+    @Test("Kanji mode after binary bytes: zxing decodes each segment; zbar's read of the same bytes is the same code")
+    func kanjiAfterBinaryBytes() throws {
+        let expected = "\u{FE}\u{80}\u{A0}\u{FF}資産番号"
+        let codes = try decode("qrcode-92-kanji-after-binary.png")
+        #expect(codes.map(\.text) == [expected])
+        #expect(codes.first?.engines == [.zbar, .zxing])
+        // zbar alone sees only bytes that fit no character set as a whole: it reports nothing rather than mojibake.
+        #expect(try decode("qrcode-92-kanji-after-binary.png", engines: [.zbar]).isEmpty)
+    }
+
+    @Test("Kanji mode after control bytes is Shift_JIS")
+    func kanjiAfterControlBytes() throws {
+        #expect(try decode("qrcode-91-kanji-after-control.png").map(\.text) == ["\u{1}\u{2}資産番号"])
+    }
+
+    @Test("an empty text is never a code")
+    func emptyTextIsNoCode() {
+        let box = [CodePoint(x: 0, y: 0), CodePoint(x: 50, y: 50)]
+        let empty = DecodedCode(text: "", symbology: .datamatrix, points: box, quality: 1, engines: [.zxing])
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([empty]).isEmpty)
+        let code = DecodedCode(text: "DM-1", symbology: .datamatrix, points: box, quality: 1, engines: [.zxing])
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([code]).map(\.text) == ["DM-1"])
+    }
+
+    @Test(
+        "a numeric 1-D code or DataBar read by one engine in one view is not accepted on a still image",
+        arguments: [Symbology.ean13, .upca, .ean8, .upce, .databar, .databarExpanded])
+    func oneEngineOneViewIsNotEnough(_ symbology: Symbology) {
+        let box = [CodePoint(x: 0, y: 0), CodePoint(x: 90, y: 40)]
+        let zxing = DecodedCode(text: "5901234123457", symbology: symbology, points: box, quality: 4, engines: [.zxing])
+        #expect(!zxing.isConfirmed)
+        // The same pixels again (the full-size rescan of a wide photo) repeat a misread: still one reading.
+        #expect(!SymbolFilter(minLinearQuality: 1).accepted([zxing, zxing]).contains { $0.isConfirmed })
+        let zbar = DecodedCode(text: "5901234123457", symbology: symbology, points: box, quality: 4, engines: [.zbar])
+        #expect(EngineCombiner.combine([zxing], [zbar]).allSatisfy { $0.isConfirmed })
+    }
+
+    @Test("a wide photo's first pass and its full-size rescan are one view for zxing, two for zbar")
+    func rescanIsNotASecondReading() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("frame-1280x720-ean13.jpg"))
+        let zxingOnly = try BarcodeDecoder(config: DecoderConfig(engines: [.zxing]))
+        let first = zxingOnly.decodeOnce(image)
+        try #require(first.contains { $0.symbology == .ean13 })
+        #expect(first.allSatisfy { !$0.isConfirmed })
+        // Only the same engine at full size again: nothing new, so nothing is accepted on that alone.
+        let again = SymbolFilter(minLinearQuality: 2).accepted(first + zxingOnly.decodeOnce(image))
+        #expect(again.allSatisfy { !$0.isConfirmed })
+    }
+
+    @Test("Code 32 is read as its A-number only with decoder.code32; by default it is the Code 39 it is printed in")
+    func code32() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("code39-90-code32.png"))
+        #expect(try BarcodeDecoder().decode(image).map(\.text) == ["3PRM8N"])
+        #expect(try BarcodeDecoder(config: DecoderConfig(code32: true)).decode(image).map(\.text) == ["A123456788"])
+        #expect(Code32.pharmacode("3PRM8N") == "A123456788")
+        #expect(Code32.pharmacode("3PRM8P") == nil) // its check digit fails
+        #expect(Code32.pharmacode("AST-01") == nil) // not the Code 32 alphabet
+        #expect(Code32.pharmacode("3PRM8N0") == nil)
+    }
+}
