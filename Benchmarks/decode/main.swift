@@ -2,10 +2,11 @@ import Foundation
 import Scanning
 
 // decode-benchmark speed [--iterations N] [--density D] [--max-width W]   median ms per frame, ours vs pyzbar (same zbar settings)
-// decode-benchmark quality [--verbose] [--passes]  per-symbology reads on SampleImages, ours vs zbarimg
+// decode-benchmark quality [--verbose] [--passes] [--classes]  reads on SampleImages per symbology (or damage), ours vs zbarimg
 // decode-benchmark engines [--iterations N]  first pass at full size per engine, beside pyzbar and zxing-cpp (Python)
 // decode-benchmark distance DIR            smallest module read at 720p (frames from Benchmarks/peers/distance_frames.py)
 // decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
+// decode-benchmark probe FILE…              each engine's reads per pass, and what the decoder reports
 // Build with -c release; run from the package root (it finds SampleImages/ from there).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,7 +30,7 @@ do {
                            iterations: option("--iterations", default: 60), config: config).run()
     case "quality":
         try QualityComparison(samples: samples, verbose: arguments.contains("--verbose"),
-                              passes: arguments.contains("--passes")).run()
+                              passes: arguments.contains("--passes"), byClass: arguments.contains("--classes")).run()
     case "engines":
         try EngineSpeed(samples: samples, script: root.appendingPathComponent("Benchmarks/peers/peer_speed.py").path,
                         iterations: option("--iterations", default: 60)).run()
@@ -37,8 +38,10 @@ do {
         try DistanceBenchmark(folder: arguments.dropFirst().first ?? "/tmp/distance").run()
     case "folder":
         try FolderBenchmark(samples: samples, count: option("--count", default: 10_000)).run()
+    case "probe":
+        try Probe(paths: Array(arguments.dropFirst())).run()
     default:
-        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N]")
+        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | probe FILE…")
     }
 } catch {
     FileHandle.standardError.write(Data("decode-benchmark: \(error.localizedDescription)\n".utf8))
