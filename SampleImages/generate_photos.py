@@ -199,6 +199,11 @@ def multi():
            "jpg", quality=90)
     bars = g.zint("code128", "AST-004521", scale=1, height=40)
     g.save("multi-04-qr-and-code128", g.pad(side_by_side(left, bars)), "AST-000111\nAST-004521")
+    # One label read at once, the other only by a retry (light on dark; faint): both are reported.
+    dark = g.invert(g.pad(g.qr_segno("AST-000555", scale=4), 8))
+    g.save("multi-05-qr-and-inverted-qr", g.pad(side_by_side(left, g.pad(dark, 30), 80)), "AST-000111\nAST-000555")
+    faint = g.contrast(g.pad(g.qr_segno("AST-000666", scale=3), 8), 100, 165)
+    g.save("multi-06-code128-and-faint-qr", g.noise(g.pad(side_by_side(bars, faint, 80)), 6, 106), "AST-004521\nAST-000666")
 
 
 def main():

@@ -25,8 +25,17 @@ public final class BarcodeDecoder {
         self.rules = TextRules(config: config)
     }
 
-    /// Every confirmed code, with retries when the first pass finds nothing.
+    /// Every confirmed code, with retries when the first pass finds nothing. When it finds
+    /// codes, the parts of the image that look like codes and hold none of them get the first
+    /// pass and the retries on their own (`moreCodes`): every code of the image is reported.
     public func decode(_ image: GrayImage) -> [DecodedCode] {
+        let found = decodeWithRetries(image)
+        guard config.retry, !found.isEmpty else { return found }
+        return found + moreCodes(in: image, besides: found)
+    }
+
+    /// The first pass, and the retries when it finds nothing.
+    func decodeWithRetries(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
         let found = confirmed(first, in: image)
         guard found.isEmpty, config.retry, image.width > 0, image.height > 0 else { return found }

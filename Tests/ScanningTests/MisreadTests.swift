@@ -76,4 +76,19 @@ struct MisreadTests {
         #expect(Code32.pharmacode("AST-01") == nil) // not the Code 32 alphabet
         #expect(Code32.pharmacode("3PRM8N0") == nil)
     }
+
+    @Test("every code in an image is reported: a second label that only a retry reads is not lost to the first one")
+    func everyCodeInAnImage() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("multi-05-qr-and-inverted-qr.png"))
+        let decoder = try BarcodeDecoder()
+        // The first pass reads the plain label only; the inverted one needs the inverted pass.
+        #expect(decoder.decodeOnce(image).map(\.text) == ["AST-000111"])
+        let codes = decoder.decode(image)
+        #expect(codes.map(\.text).sorted() == ["AST-000111", "AST-000555"])
+        // Its points are in the whole image: right of the first label.
+        let second = try #require(codes.first { $0.text == "AST-000555" })
+        #expect(second.points.allSatisfy { $0.x > image.width / 2 && $0.x <= image.width })
+        // Without retries, one.
+        #expect(try BarcodeDecoder(config: DecoderConfig(retry: false)).decode(image).map(\.text) == ["AST-000111"])
+    }
 }
