@@ -6,6 +6,7 @@ import Scanning
 // decode-benchmark engines [--iterations N]  first pass at full size per engine, beside pyzbar and zxing-cpp (Python)
 // decode-benchmark distance DIR            smallest module read at 720p (frames from Benchmarks/peers/distance_frames.py)
 // decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
+// decode-benchmark photo [--iterations N]   retry cost on 12-megapixel photos (first pass, whole decode)
 // decode-benchmark probe FILE…              each engine's reads per pass, and what the decoder reports
 // Build with -c release; run from the package root (it finds SampleImages/ from there).
 
@@ -38,10 +39,12 @@ do {
         try DistanceBenchmark(folder: arguments.dropFirst().first ?? "/tmp/distance").run()
     case "folder":
         try FolderBenchmark(samples: samples, count: option("--count", default: 10_000)).run()
+    case "photo":
+        try PhotoBenchmark(samples: samples, iterations: option("--iterations", default: 3)).run()
     case "probe":
         try Probe(paths: Array(arguments.dropFirst())).run()
     default:
-        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | probe FILE…")
+        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | photo [--iterations N] | probe FILE…")
     }
 } catch {
     FileHandle.standardError.write(Data("decode-benchmark: \(error.localizedDescription)\n".utf8))
