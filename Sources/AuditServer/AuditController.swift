@@ -136,7 +136,8 @@ struct AuditController {
             try await audits.report(auditID: audit.id, format: format) { buffer.append($0) }
             let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
             return Response(
-                status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(audit.id).\(format.rawValue)\""],
+                status: .ok,
+                headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(ReportSummary.fileName(audit, format: format))\""],
                 body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
         }
     }

@@ -96,6 +96,8 @@ public enum ScanSource: String, Codable, Sendable, CaseIterable {
 /// An asset's place in an audit report: found, still missing, or not expected here.
 public enum AuditOutcome: String, Codable, Sendable {
     case scanned, missing, unexpected
+    /// In reports only: scanned, first at a location other than the registered one.
+    case misplaced
 }
 
 /// Why a scanned identifier is not part of the expected set.

@@ -13,10 +13,17 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var endedAt: Date?
     public var startedBy: String
     public var endedBy: String?
+    /// The locations the audit was narrowed to (null: the whole country).
+    public var locations: [String]?
+    /// The expected assets by registered location: found, missing and misplaced.
+    public var byLocation: [LocationTally]
+    /// Scans by station and by user (voided scans left out).
+    public var byStation: [ScanTally]
+    public var byUser: [ScanTally]
 
     private enum CodingKeys: String, CodingKey {
         case auditId, country, totalAssets, scannedCount, missingCount, unexpectedCount, completionPercentage
-        case startedAt, endedAt, startedBy, endedBy
+        case startedAt, endedAt, startedBy, endedBy, locations, byLocation, byStation, byUser
     }
 
     /// Every field is present; a running audit has `ended_at` and `ended_by` as null.
@@ -33,9 +40,13 @@ public struct ReportSummary: Codable, Sendable, Equatable {
         try container.encode(endedAt, forKey: .endedAt)
         try container.encode(startedBy, forKey: .startedBy)
         try container.encode(endedBy, forKey: .endedBy)
+        try container.encode(locations, forKey: .locations)
+        try container.encode(byLocation, forKey: .byLocation)
+        try container.encode(byStation, forKey: .byStation)
+        try container.encode(byUser, forKey: .byUser)
     }
 
-    public init(_ audit: AuditSession) {
+    public init(_ audit: AuditSession, byLocation: [LocationTally] = [], byStation: [ScanTally] = [], byUser: [ScanTally] = []) {
         auditId = audit.id
         country = audit.country
         totalAssets = audit.totalAssets
@@ -47,6 +58,47 @@ public struct ReportSummary: Codable, Sendable, Equatable {
         endedAt = audit.endedAt
         startedBy = audit.startedBy
         endedBy = audit.endedBy
+        locations = audit.locations
+        self.byLocation = byLocation
+        self.byStation = byStation
+        self.byUser = byUser
+    }
+
+    /// The report's file name: `audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>`, the date
+    /// the audit started (UTC). The CLI, the server and the kiosk all name it so.
+    public static func fileName(_ audit: AuditSession, format: ReportFormat) -> String {
+        let day = String(ISOTime.string(audit.startedAt).prefix(10))
+        let id = String(audit.id.filter { $0.isLetter || $0.isNumber }.prefix(8))
+        return "audit-\(audit.country)-\(day)-\(id).\(format.rawValue)"
+    }
+}
+
+/// The expected assets of one registered location (nil: none) in a report's summary.
+public struct LocationTally: Codable, Sendable, Equatable {
+    public var location: String?
+    public var expected: Int
+    public var found: Int
+    public var missing: Int
+    /// Found, but first scanned at another location.
+    public var misplaced: Int
+
+    public init(location: String?, expected: Int, found: Int, misplaced: Int) {
+        self.location = location
+        self.expected = expected
+        self.found = found
+        self.missing = expected - found
+        self.misplaced = misplaced
+    }
+
+    private enum CodingKeys: String, CodingKey { case location, expected, found, missing, misplaced }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(found, forKey: .found)
+        try container.encode(missing, forKey: .missing)
+        try container.encode(misplaced, forKey: .misplaced)
     }
 }
 
@@ -58,10 +110,16 @@ public struct ReportSummary: Codable, Sendable, Equatable {
 /// prefixed with a single quote. The summary is in the JSON report and `audit status`; the CSV
 /// stays one plain table so that spreadsheets and scripts load it as is.
 /// JSON: `{"summary": {…}, "assets": [{…}, …]}` with every field present (null when empty).
+///
+/// Each row has what a person needs to walk the list: the asset's fields as the audit recorded
+/// them (its type as the inventory has it now), the outcome (`scanned`, `missing`,
+/// `unexpected`, or `misplaced`: found, first at `found_location`, away from its registered
+/// `location`), the scans that count and those voided, and the first scan's who, when, where
+/// and how.
 public struct ReportWriter {
     public static let columns = [
-        "identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
-        "first_scanned_at", "scan_count", "station", "user", "source"
+        "identifier", "asset_tag", "serial_num", "name", "model", "status", "location", "country", "asset_type", "company",
+        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source"
     ]
 
     public let format: ReportFormat
@@ -81,9 +139,11 @@ public struct ReportWriter {
     }
 
     public mutating func append(_ row: AuditAsset) {
+        let outcome = row.misplaced == true ? AuditOutcome.misplaced : row.outcome
         let cells: [String?] = [
-            row.identifier, row.assetTag, row.serialNum, row.name, row.outcome.rawValue, row.reason?.rawValue,
-            row.firstScannedAt.map(ISOTime.string), String(row.scanCount), row.station, row.user, row.source?.rawValue
+            row.identifier, row.assetTag, row.serialNum, row.name, row.model, row.status?.rawValue, row.location, row.country, nil,
+            row.company, outcome.rawValue, row.reason?.rawValue, row.foundLocation, row.firstScannedAt.map(ISOTime.string),
+            String(row.scanCount), "0", row.station, row.user, row.source?.rawValue
         ]
         beginRow()
         for cell in cells {
@@ -115,7 +175,7 @@ public struct ReportWriter {
             if column > 0 { buffer.append(UInt8(ascii: ",")) }
             buffer += Self.jsonKeys[column]
             if let bytes {
-                if column == Self.scanCountColumn { buffer.append(contentsOf: bytes) } else { JSONText.appendString(bytes, to: &buffer) }
+                if Self.numberColumns.contains(column) { buffer.append(contentsOf: bytes) } else { JSONText.appendString(bytes, to: &buffer) }
             } else {
                 buffer += Self.jsonNull
             }
@@ -127,7 +187,8 @@ public struct ReportWriter {
         rows += 1
     }
 
-    private static let scanCountColumn = 7
+    /// scan_count and voided_scans hold digits, written as JSON numbers.
+    private static let numberColumns: Set<Int> = [14, 15]
     private static let jsonNull = Array("null".utf8)
     private static let jsonKeys: [[UInt8]] = columns.map { Array("\"\($0)\":".utf8) }
 

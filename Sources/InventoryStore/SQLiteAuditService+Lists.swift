@@ -51,7 +51,10 @@ extension SQLiteAuditService {
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
         try await database.read { db in
             let audit = try AuditRows.fetchSession(db, id: auditID)
-            var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
+            let summary = ReportSummary(
+                audit, byLocation: try Self.locationTallies(db, auditID: auditID), byStation: try Self.tallies(db, auditID: auditID, by: .station),
+                byUser: try Self.tallies(db, auditID: auditID, by: .user))
+            var writer = try ReportWriter(format: format, summary: summary)
             let flushSize = 1 << 20
             let columns = ReportWriter.columns.count
             for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
@@ -69,19 +72,39 @@ extension SQLiteAuditService {
         }
     }
 
+    /// The expected assets by registered location, for the report's summary.
+    static func locationTallies(_ db: Database, auditID: AuditID) throws -> [LocationTally] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.location, count(*) AS expected, count(e.first_scan_id) AS found,
+                    sum(CASE WHEN s.location IS NOT NULL AND s.location IS NOT e.location THEN 1 ELSE 0 END) AS misplaced
+                FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
+                WHERE e.audit_id = ? GROUP BY e.location ORDER BY e.location IS NULL, e.location
+                """, arguments: [auditID]
+        ).map { LocationTally(location: $0["location"], expected: $0["expected"], found: $0["found"], misplaced: $0["misplaced"]) }
+    }
+
     /// The report's columns, in `ReportWriter.columns` order, as text.
     static let reportExpectedSQL = """
-        SELECT e.asset_tag, CASE WHEN e.name IS NULL THEN NULL ELSE e.asset_tag END, e.serial_num, e.name,
-               CASE WHEN e.first_scan_id IS NULL THEN 'missing' ELSE 'scanned' END, NULL,
-               strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(e.scan_count AS TEXT), s.station, s.user, s.source
-        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
+        SELECT e.asset_tag, CASE WHEN e.name IS NULL THEN NULL ELSE e.asset_tag END, e.serial_num, e.name, e.model, e.status,
+               e.location, e.country, a.asset_type, e.company,
+               CASE WHEN e.first_scan_id IS NULL THEN 'missing'
+                    WHEN s.location IS NOT NULL AND s.location IS NOT e.location THEN 'misplaced' ELSE 'scanned' END, NULL,
+               s.location, strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(e.scan_count AS TEXT),
+               CAST((SELECT count(*) FROM scans v WHERE v.audit_id = e.audit_id AND v.asset_id = e.asset_id AND v.entry_key IS NULL
+                     AND v.voided) AS TEXT),
+               s.station, s.user, s.source
+        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id LEFT JOIN assets a ON a.id = e.asset_id
         WHERE e.audit_id = ? ORDER BY e.asset_id
         """
 
     static let reportUnexpectedSQL = """
-        SELECT u.identifier, u.asset_tag, u.serial_num, u.name, 'unexpected', u.reason,
-               strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(u.scan_count AS TEXT), s.station, s.user, s.source
-        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+        SELECT u.identifier, u.asset_tag, u.serial_num, u.name, u.model, u.status, u.location, u.country, a.asset_type, u.company,
+               'unexpected', u.reason, s.location, strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(u.scan_count AS TEXT),
+               CAST((SELECT count(*) FROM scans v WHERE v.audit_id = u.audit_id AND v.entry_key = u.key AND v.voided) AS TEXT),
+               s.station, s.user, s.source
+        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id LEFT JOIN assets a ON a.id = u.asset_id
         WHERE u.audit_id = ? ORDER BY u.first_scan_id
         """
 }

@@ -145,7 +145,9 @@ struct KioskRoutes: Sendable {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-report-\(UUID().uuidString).\(format.rawValue)")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         let reader: FileHandle
+        let audit: AuditSession
         do {
+            audit = try await station.context.audit.audit(id: auditID)
             let writer = try FileHandle(forWritingTo: file)
             defer { try? writer.close() }
             try await station.context.audit.report(auditID: auditID, format: format) { try writer.write(contentsOf: $0) }
@@ -158,7 +160,7 @@ struct KioskRoutes: Sendable {
         let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
         return Response(
             status: .ok,
-            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"audit-\(auditID).\(format.rawValue)\""],
+            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(ReportSummary.fileName(audit, format: format))\""],
             body: ResponseBody(contentLength: size) { body in
                 defer {
                     try? reader.close()

@@ -54,7 +54,11 @@ extension PostgresAuditService {
     public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
         try await database.transaction(.snapshotReadOnly) { c in
             let audit = try await PGRows.fetchSession(c, id: auditID)
-            var writer = try ReportWriter(format: format, summary: ReportSummary(audit))
+            let summary = ReportSummary(
+                audit, byLocation: try await Self.locationTallies(c, auditID: auditID),
+                byStation: try await Self.tallies(c, auditID: auditID, by: "station"),
+                byUser: try await Self.tallies(c, auditID: auditID, by: "user_name"))
+            var writer = try ReportWriter(format: format, summary: summary)
             let flushSize = 1 << 20
             let columns = ReportWriter.columns.count
             for sql in [Self.reportExpectedSQL, Self.reportUnexpectedSQL] {
@@ -84,18 +88,40 @@ extension PostgresAuditService {
     /// are its UTF-8 text).
     static let reportTime = "to_char(s.scanned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
+    /// The expected assets by registered location, for the report's summary.
+    static func locationTallies(_ c: PostgresConnection, auditID: AuditID) async throws -> [LocationTally] {
+        try await c.rows(
+            """
+            SELECT e.location, count(*) AS expected, count(e.first_scan_id) AS found,
+                count(*) FILTER (WHERE s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location) AS misplaced
+            FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
+            WHERE e.audit_id = \(auditID) GROUP BY e.location ORDER BY e.location IS NULL, e.location COLLATE "C"
+            """
+        ).map {
+            LocationTally(
+                location: try $0.get("location"), expected: try $0.get("expected"), found: try $0.get("found"), misplaced: try $0.get("misplaced"))
+        }
+    }
+
     static let reportExpectedSQL = """
-        SELECT e.asset_tag, CASE WHEN e.name IS NULL THEN NULL ELSE e.asset_tag END, e.serial_num, e.name,
-               CASE WHEN e.first_scan_id IS NULL THEN 'missing' ELSE 'scanned' END, NULL::TEXT,
-               \(reportTime), e.scan_count::TEXT, s.station, s.user_name, s.source
-        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
+        SELECT e.asset_tag, CASE WHEN e.name IS NULL THEN NULL ELSE e.asset_tag END, e.serial_num, e.name, e.model, e.status,
+               e.location, e.country, a.asset_type, e.company,
+               CASE WHEN e.first_scan_id IS NULL THEN 'missing'
+                    WHEN s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location THEN 'misplaced' ELSE 'scanned' END, NULL::TEXT,
+               s.location, \(reportTime), e.scan_count::TEXT,
+               (SELECT count(*) FROM scans v WHERE v.audit_id = e.audit_id AND v.asset_id = e.asset_id AND v.entry_key IS NULL
+                AND v.voided)::TEXT,
+               s.station, s.user_name, s.source
+        FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id LEFT JOIN assets a ON a.id = e.asset_id
         WHERE e.audit_id = $1 ORDER BY e.asset_id
         """
 
     static let reportUnexpectedSQL = """
-        SELECT u.identifier, u.asset_tag, u.serial_num, u.name, 'unexpected', u.reason,
-               \(reportTime), u.scan_count::TEXT, s.station, s.user_name, s.source
-        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id
+        SELECT u.identifier, u.asset_tag, u.serial_num, u.name, u.model, u.status, u.location, u.country, a.asset_type, u.company,
+               'unexpected', u.reason, s.location, \(reportTime), u.scan_count::TEXT,
+               (SELECT count(*) FROM scans v WHERE v.audit_id = u.audit_id AND v.entry_key = u.key AND v.voided)::TEXT,
+               s.station, s.user_name, s.source
+        FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id LEFT JOIN assets a ON a.id = u.asset_id
         WHERE u.audit_id = $1 ORDER BY u.first_scan_id
         """
 }

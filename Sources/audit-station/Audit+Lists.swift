@@ -31,7 +31,9 @@ extension AuditStation.Audit {
         static let configuration = CommandConfiguration(abstract: "Export an audit's report as CSV or JSON (running or ended).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "csv or json.") var format: ReportFormat
-        @Option(help: "Write to this file instead of standard output.") var output: String?
+        @Option(
+            help: "Write to this file, or into this folder as audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>, instead of standard output.")
+        var output: String?
         @Option(name: .customLong("audit"), help: "The audit (default: the running one, else the latest).") var auditID: String?
         @Option(help: "The country whose running audit to report.") var country: String?
 
@@ -39,6 +41,11 @@ extension AuditStation.Audit {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
                 let audit = try await latestAudit(context, auditID: auditID, country: country)
+                var isFolder: ObjCBool = false
+                let output = output.map { path in
+                    FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+                        ? URL(fileURLWithPath: path).appendingPathComponent(ReportSummary.fileName(audit, format: format)).path : path
+                }
                 try await ReportFile.write(audit: audit.id, format: format, service: context.audit, to: output)
                 if let output { Terminal.error("Wrote the \(format.rawValue.uppercased()) report of audit \(audit.id) to \(output)") }
             }

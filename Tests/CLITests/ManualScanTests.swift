@@ -107,7 +107,15 @@ import Testing
         let csv = try await StationProcess.run(["--database", database, "audit", "report", "--format", "csv", "--output", csvPath])
         #expect(csv.status == 0, "\(csv.stderr)")
         let text = try String(contentsOfFile: csvPath, encoding: .utf8)
-        #expect(text.hasPrefix("identifier,asset_tag,serial_num,name,outcome,reason,first_scanned_at,scan_count,station,user,source\r\n"))
+        #expect(
+            text.hasPrefix(
+                "identifier,asset_tag,serial_num,name,model,status,location,country,asset_type,company,outcome,reason,found_location,first_scanned_at,scan_count,voided_scans,station,user,source\r\n"
+            ))
+        // Into a folder, the report takes its standard name.
+        let named = try await StationProcess.run(["--database", database, "audit", "report", "--format", "json", "--output", folder.path])
+        #expect(named.status == 0, "\(named.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("audit-SG-") && $0.hasSuffix(".json") }
+        #expect(files.count == 1 && files[0].count == "audit-SG-2026-01-01-12345678.json".count, "\(files)")
         #expect(text.contains("'=cmd|'/c calc'!A1"), "formula cells are escaped")
         #expect(text.split(separator: "\r\n").count == 5)
         let json = try await StationProcess.run(["--database", database, "audit", "report", "--format", "json"])

@@ -18,12 +18,14 @@ struct ReportTests {
     static let summaryKeys: Set<String> = [
         "audit_id", "country", "total_assets", "scanned_count", "missing_count",
         "unexpected_count", "completion_percentage", "started_at", "ended_at",
-        "started_by", "ended_by"
+        "started_by", "ended_by", "locations", "by_location", "by_station", "by_user"
     ]
     static let assetKeys: Set<String> = [
-        "identifier", "asset_tag", "serial_num", "name", "outcome", "reason",
-        "first_scanned_at", "scan_count", "station", "user", "source"
+        "identifier", "asset_tag", "serial_num", "name", "model", "status", "location", "country", "asset_type", "company",
+        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source"
     ]
+    /// The outcome's column in the CSV.
+    static let outcome = ReportWriter.columns.firstIndex(of: "outcome") ?? -1
     static let awkwardName = "Desk, \"big\"\r\nsecond line"
 
     /// Seven SG assets whose text a spreadsheet or a CSV reader could trip on, two of them
@@ -76,8 +78,9 @@ struct ReportTests {
         let first = try #require(rows.first { $0["asset_tag"] == "'+SG-1" })
         #expect(
             first == [
-                "identifier": "'+SG-1", "asset_tag": "'+SG-1", "serial_num": "", "name": "Laptop", "outcome": "scanned",
-                "reason": "", "first_scanned_at": ISOTime.string(RulesFixture.t0), "scan_count": "2",
+                "identifier": "'+SG-1", "asset_tag": "'+SG-1", "serial_num": "", "name": "Laptop", "model": "", "status": "IN_STOCK",
+                "location": "", "country": "SG", "asset_type": "", "company": "", "outcome": "scanned", "reason": "", "found_location": "",
+                "first_scanned_at": ISOTime.string(RulesFixture.t0), "scan_count": "2", "voided_scans": "0",
                 "station": "Kiosk, Hall \"A\"", "user": "O'Brien", "source": "camera"
             ])
         #expect(rows.map { $0["asset_tag"] ?? "?" }.prefix(4) == ["'+SG-1", "'-SG-2", "'@SG-3", "'=SG-4"])
@@ -135,7 +138,7 @@ struct ReportTests {
         let after = try #require(ended["assets"] as? [[String: Any]]).map { NSDictionary(dictionary: $0) }
         #expect(before == after)
         let csv = try await StrictCSV.parse(Self.report(service, audit, .csv).0)
-        #expect(csv.count == 10 && csv.dropFirst().filter { $0[4] == "missing" }.count == 5)
+        #expect(csv.count == 10 && csv.dropFirst().filter { $0[Self.outcome] == "missing" }.count == 5)
     }
 
     @Test func aLargeReportIsStreamedInChunksThatJoinIntoOneDocument() async throws {
@@ -148,11 +151,49 @@ struct ReportTests {
         let (csv, csvChunks) = try await Self.report(service, audit, .csv)
         #expect(csvChunks > 1)
         let records = try StrictCSV.parse(csv)
-        #expect(records.count == 20_001 && records.dropFirst().filter { $0[4] == "scanned" }.count == 20)
+        #expect(records.count == 20_001 && records.dropFirst().filter { $0[Self.outcome] == "scanned" }.count == 20)
         let (json, jsonChunks) = try await Self.report(service, audit, .json)
         #expect(jsonChunks > 1)
         let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect((root["assets"] as? [Any])?.count == 20_000)
+    }
+
+    /// What a person walks the list with: locations, misplaced finds, voids, the summary's
+    /// counts per location, station and user, and the file name.
+    @Test func aReportCarriesLocationsMisplacedAndVoids() async throws {
+        let store = try TemporaryStore()
+        for (tag, location) in [("A-1", "Dock A"), ("A-2", "Dock A"), ("B-1", "Dock B")] {
+            _ = try await store.assets.create(
+                AssetInput(assetTag: tag, name: "Laptop", model: "T14", assetType: "laptop", country: "SG", location: location, company: "Acme"))
+        }
+        let service = store.audits()
+        let audit = try await service.start(country: "SG", by: alice)
+        _ = try await service.record(
+            ScanRequest(identifier: "A-1", auditId: audit.id, scanId: "s1", deviceName: "kiosk-1", user: "ann", location: "Dock B"))
+        _ = try await service.record(
+            ScanRequest(identifier: "B-1", auditId: audit.id, scanId: "s2", deviceName: "kiosk-1", user: "ann", location: "Dock B"))
+        _ = try await service.record(ScanRequest(identifier: "A-2", auditId: audit.id, scanId: "s3", deviceName: "kiosk-2", user: "bob"))
+        _ = try await service.void(VoidRequest(scanId: "s3", user: "bob"))
+        let records = try StrictCSV.parse(try await Self.report(service, audit.id, .csv).0)
+        let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(ReportWriter.columns, $0)) }
+        let a1 = try #require(rows.first { $0["asset_tag"] == "A-1" })
+        #expect(a1["outcome"] == "misplaced" && a1["location"] == "Dock A" && a1["found_location"] == "Dock B")
+        #expect(a1["model"] == "T14" && a1["asset_type"] == "laptop" && a1["company"] == "Acme" && a1["status"] == "IN_STOCK")
+        let a2 = try #require(rows.first { $0["asset_tag"] == "A-2" })
+        #expect(a2["outcome"] == "missing" && a2["voided_scans"] == "1" && a2["scan_count"] == "0")
+        #expect(rows.first { $0["asset_tag"] == "B-1" }?["outcome"] == "scanned")
+
+        let root = try #require(try JSONSerialization.jsonObject(with: try await Self.report(service, audit.id, .json).0) as? [String: Any])
+        let summary = try #require(root["summary"] as? [String: Any])
+        let byLocation = try #require(summary["by_location"] as? [[String: Any]])
+        #expect(byLocation.map { $0["location"] as? String } == ["Dock A", "Dock B"])
+        #expect(byLocation.map { $0["found"] as? Int } == [1, 1] && byLocation.map { $0["missing"] as? Int } == [1, 0])
+        #expect(byLocation.map { $0["misplaced"] as? Int } == [1, 0])
+        let byStation = try #require(summary["by_station"] as? [[String: Any]])
+        #expect(byStation.map { $0["name"] as? String } == ["kiosk-1"], "the voided scan counts for no station")
+        #expect((summary["by_user"] as? [[String: Any]])?.first?["found"] as? Int == 2)
+        let day = String(ISOTime.string(audit.startedAt).prefix(10))
+        #expect(ReportSummary.fileName(audit, format: .csv) == "audit-SG-\(day)-\(audit.id.prefix(8)).csv")
     }
 
     @Test func anAuditWithNothingExpectedReportsCompletion() async throws {
