@@ -66,11 +66,22 @@ let package = Package(
         // MARK: api targets
         // The wire format shared by server and client: envelope, error codes, bodies, routes.
         .target(name: "AuditAPI", dependencies: ["InventoryCore"]),
+        // The guard on every HTTP connection of the server and the kiosk: caps, deadlines, bodies cut off.
+        .target(
+            name: "HTTPGuard",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The audit API over the store's services (Hummingbird 2), with bcrypt logins and JWTs.
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "AuditAPI",
+                "InventoryCore", "AuditAPI", "HTTPGuard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -114,7 +125,7 @@ let package = Package(
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "Scanning",
+                "Station", "InventoryCore", "AuditAPI", "Scanning", "HTTPGuard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -136,6 +147,7 @@ let package = Package(
             name: "audit-station",
             dependencies: [
                 "InventoryCore", "InventoryStore", "Scanning", "AuditAPI", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
+                "HTTPGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,6 +214,7 @@ let package = Package(
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
             "audit-station", "TestKit", "Kiosk", "CameraTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ],
     cxxLanguageStandard: .cxx17

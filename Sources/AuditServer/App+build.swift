@@ -1,5 +1,6 @@
 import AuditAPI
 import Foundation
+import HTTPGuard
 import Hummingbird
 import InventoryCore
 import Logging
@@ -76,12 +77,13 @@ public func buildApplication(
     let limits = settings.limits
     return Application(
         router: router,
-        // Each connection gets its guard: a cap on connections (503 beyond it), a deadline for
-        // headers (408), and an envelope for requests the HTTP parser rejects (400). A
-        // connection that sends nothing for the idle timeout is closed.
+        // Each connection gets its guard: caps on connections in all and per address (503
+        // beyond them), deadlines for headers and a minimum pace for bodies (408), a write
+        // deadline, and an envelope for requests the HTTP parser rejects (400). A connection that
+        // sends nothing for the idle timeout is closed.
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits)],
+                additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits, answer: Refusal.envelope)],
                 idleTimeout: limits.idleTimeout)),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },

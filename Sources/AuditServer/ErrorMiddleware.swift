@@ -1,5 +1,6 @@
 import AuditAPI
 import Foundation
+import HTTPGuard
 import Hummingbird
 import InventoryCore
 import Logging
@@ -36,6 +37,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if let inventoryError = InventoryError(error) {
             let told = Self.clientFacing(inventoryError, path: request.uri.path, logger: logger)
             return .failure(FailureEnvelope(told), status: told.httpStatus)
+        }
+        if let refusal = error as? Refusal {
+            // The connection guard stopped the body (too slow); it has answered the client itself.
+            let failure = refusal.failure
+            return .failure(FailureEnvelope(failure), status: failure.status)
         }
         if let parserError = error as? HTTPParserError {
             // The body broke off or was not HTTP (a bad chunk size, say): the client's fault.

@@ -1,4 +1,8 @@
 import Foundation
+import HTTPGuard
+
+/// The limits every connection is held to (`HTTPGuard`), as the server's settings name them.
+public typealias ConnectionLimits = HTTPGuard.ConnectionLimits
 
 /// How the server runs. How tags match and the station name of a scan that names none belong
 /// to the audit rules, so they are settings of the back end (`ServerBackend`).

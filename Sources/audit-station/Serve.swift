@@ -29,6 +29,10 @@ extension AuditStation {
         var jwtKeyFile: String?
         @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
         var maxConnections = 512
+        @Option(
+            name: .customLong("max-connections-per-address"),
+            help: "Connections open at once from one address; more are answered 503 with Retry-After.")
+        var maxPerAddress = 64
         @Option(name: .customLong("pool-size"), help: "With --postgres: the database connections this server opens at most.")
         var poolSize = 40
 
@@ -36,6 +40,9 @@ extension AuditStation {
             if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
             if !(1...100_000).contains(maxConnections) {
                 throw ValidationError("--max-connections must be between 1 and 100000, not \(maxConnections)")
+            }
+            if !(1...100_000).contains(maxPerAddress) {
+                throw ValidationError("--max-connections-per-address must be between 1 and 100000, not \(maxPerAddress)")
             }
             if !(1...1000).contains(poolSize) { throw ValidationError("--pool-size must be between 1 and 1000, not \(poolSize)") }
         }
@@ -54,7 +61,7 @@ extension AuditStation {
                 }
                 let settings = ServerSettings(
                     host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections))
+                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress))
                 let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
                 let parts = try await ServerParts(backend: backend, settings: settings)
                 var logger = Logger(label: "audit-station.serve")

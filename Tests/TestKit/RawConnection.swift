@@ -1,15 +1,15 @@
-import AuditTestSupport
 import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A plain TCP connection to the test server, for what an HTTP client library would not send:
-/// partial headers, malformed requests, connections that say nothing.
-final class RawConnection: @unchecked Sendable {
-    private let descriptor: Int32
+/// partial headers, malformed requests, connections that say nothing, bodies cut off by a FIN or
+/// an RST. Shared by the server's and the kiosk's tests.
+public final class RawConnection: @unchecked Sendable {
+    private var descriptor: Int32
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -27,19 +27,31 @@ final class RawConnection: @unchecked Sendable {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
-    func send(_ text: String) {
+    /// Ends what this side sends (a FIN), as a client that is killed or finishes early does;
+    /// the answer can still be read.
+    public func finishSending() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+
+    /// Drops the connection with a reset (RST) instead of a FIN.
+    public func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(descriptor)
+        descriptor = -1
+    }
+
+    public func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Everything the server sends until it closes the connection (or 10 s pass), read
+    /// Everything the server sends until it closes the connection (or `limit` passes), read
     /// without blocking: when nothing is there yet, the task sleeps 10 ms and looks again.
-    func answer() async throws -> String {
+    public func answer(within limit: Duration = .seconds(10)) async throws -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
@@ -54,7 +66,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// The body of an HTTP answer, parsed as a JSON object.
-    static func jsonBody(of answer: String) -> [String: Any] {
+    public static func jsonBody(of answer: String) -> [String: Any] {
         guard let range = answer.range(of: "\r\n\r\n") else { return [:] }
         let body = Data(answer[range.upperBound...].utf8)
         return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]

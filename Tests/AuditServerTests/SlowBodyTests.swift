@@ -1,0 +1,88 @@
+import AuditTestSupport
+@testable import AuditServer
+import Foundation
+import NIOCore
+import Testing
+import TestKit
+
+extension TimingSensitive {
+    /// Clients that hold a connection open by sending slowly or not reading: none of them needs
+    /// credentials, and none may keep a slot beyond the limits.
+    @Suite("Slow bodies, stalled readers and busy addresses")
+    struct SlowBodyTests {
+        /// Sends one byte of `connection`'s body every 200 ms until cancelled.
+        static func trickle(_ connection: RawConnection) -> Task<Void, Never> {
+            Task {
+                for _ in 0..<100 {
+                    guard (try? await Task.sleep(for: .milliseconds(200))) != nil else { return }
+                    connection.send(" ")
+                }
+            }
+        }
+
+        /// Polls `/health` until it answers 200, for at most `seconds`.
+        static func healthRecovers(_ server: TestServer, within seconds: Int) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                if let answer = try? await server.call("GET", "/health"), answer.status == 200 { return true }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return false
+        }
+
+        @Test("A body that trickles in slower than the minimum gets 408 and frees its slot")
+        func tricklingBodiesTimeOut() async throws {
+            let limits = ConnectionLimits(maxConnections: 2, bodyWindow: .seconds(1), minBodyBytes: 1024)
+            try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
+                let slow = try (0..<2).map { _ in try RawConnection(port: server.port) }
+                for connection in slow {
+                    connection.send(
+                        "POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{")
+                }
+                let trickles = slow.map(Self.trickle)
+                defer { trickles.forEach { $0.cancel() } }
+                // Both are taken in by the server (on either of its threads) before the check.
+                try await Task.sleep(for: .milliseconds(300))
+                let busy = try await server.call("GET", "/health")
+                #expect(busy.status == 503, "the two slow clients hold both slots: \(busy.text)")
+                for connection in slow {
+                    let answer = try await connection.answer()
+                    #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+                    #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "REQUEST_TIMEOUT")
+                }
+                #expect(try await Self.healthRecovers(server, within: 5))
+            }
+        }
+
+        @Test("A client that stops reading its answers is dropped after the write timeout")
+        func stalledReadersAreDropped() async throws {
+            let limits = ConnectionLimits(maxConnections: 2, writeTimeout: .seconds(1))
+            try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
+                // Each asks for the API description (60 KB) 300 times over and reads none of it.
+                let stalled = try (0..<2).map { _ in try RawConnection(port: server.port) }
+                let requests = String(repeating: "GET /openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300)
+                for connection in stalled { connection.send(requests) }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await server.call("GET", "/health").status == 503, "both slots are held")
+                #expect(try await Self.healthRecovers(server, within: 8), "the stalled readers were dropped")
+                _ = stalled
+            }
+        }
+
+        @Test("Beyond the cap per address a client gets 503, while the server has room for others")
+        func connectionsPerAddressAreCapped() async throws {
+            let limits = ConnectionLimits(maxConnections: 100, maxPerAddress: 2)
+            try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
+                var held = try (0..<2).map { _ in try RawConnection(port: server.port) }
+                try await Task.sleep(for: .milliseconds(200))
+                let extra = try RawConnection(port: server.port)
+                extra.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let answer = try await extra.answer()
+                #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
+                #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
+                held.removeAll()
+                #expect(try await Self.healthRecovers(server, within: 5))
+            }
+        }
+    }
+}
