@@ -15,15 +15,18 @@ struct AuthController {
         routes.add(.post, Routes.login, on: router) { request, context in
             var request = request
             let body = try await request.decodeJSON(LoginRequest.self)
-            if let wait = throttle.wait(email: body.email, address: context.peer) { throw APIFailure.tooManyAttempts(retryAfter: wait) }
+            // Counted as a failure before bcrypt runs, so guesses sent at once meet the limit too.
+            if let wait = throttle.reserve(email: body.email, address: context.peer) { throw APIFailure.tooManyAttempts(retryAfter: wait) }
             let stored: StoredUser
             do {
                 stored = try await users.authenticate(email: body.email, password: body.password)
             } catch InventoryError.unauthorized(let message) {
-                throttle.failed(email: body.email, address: context.peer)
                 throw InventoryError.unauthorized(message)
+            } catch {
+                throttle.unchecked(email: body.email, address: context.peer)
+                throw error
             }
-            throttle.succeeded(email: body.email)
+            throttle.succeeded(email: body.email, address: context.peer)
             try await devices.seen(userID: stored.id, deviceName: body.deviceName)
             let user = UserDirectory.info(stored)
             let (token, claims) = try await signer.issue(userID: user.id, userKey: stored.tokenKey)

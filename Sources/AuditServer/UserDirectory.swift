@@ -2,6 +2,7 @@ import AuditAPI
 import Foundation
 import HummingbirdBcrypt
 import InventoryCore
+import Synchronization
 
 /// Users: creating them with bcrypt-hashed passwords, and checking logins.
 public struct UserDirectory: Sendable {
@@ -57,11 +58,13 @@ public struct UserDirectory: Sendable {
         guard errors.isEmpty else { throw InventoryError.invalid(errors) }
     }
 
-    /// The user whose password matches, or 401. An unknown email costs the same time as a wrong
-    /// password; a disabled user is refused after the password check, like a wrong one.
+    /// The user whose password matches, or 401. An unknown email, a disabled user and a wrong
+    /// password take the same time: each runs one bcrypt at this directory's cost (against a
+    /// dummy hash for an unknown email), and a disabled user is refused after it.
     func authenticate(email: String, password: String) async throws -> StoredUser {
         let stored = try await store.find(email: email.trimmingCharacters(in: .whitespaces))
-        let hash = stored?.passwordHash ?? Self.dummyHash
+        let hash: String
+        if let stored { hash = stored.passwordHash } else { hash = await Self.dummyHash(cost: cost) }
         let matches = await Task.detached { Bcrypt.verify(password, hash: hash) }.value
         guard let stored, matches, stored.disabledAt == nil else { throw InventoryError.unauthorized("Wrong email or password") }
         return stored
@@ -81,6 +84,16 @@ public struct UserDirectory: Sendable {
             canEditAssets: stored.canEditAssets, countries: stored.countries)
     }
 
-    /// A real hash of a random password, verified against when the email is unknown.
-    private static let dummyHash = Bcrypt.hash(UUID().uuidString, cost: 10)
+    /// A real hash of a random password at `cost`, verified against when the email is unknown,
+    /// made once per cost (off the cooperative pool).
+    private static func dummyHash(cost: UInt8) async -> String {
+        if let hash = dummyHashes.withLock({ $0[cost] }) { return hash }
+        let hash = await Task.detached { Bcrypt.hash(UUID().uuidString, cost: cost) }.value
+        return dummyHashes.withLock { hashes in
+            if let first = hashes[cost] { return first }
+            hashes[cost] = hash
+            return hash
+        }
+    }
+    private static let dummyHashes = Mutex<[UInt8: String]>([:])
 }

@@ -122,14 +122,14 @@ struct AuthTests {
     @Test func theThrottleLocksAnAddressAfterManyAccountsAndDoublesItsWait() {
         let throttle = LoginThrottle()
         let start = Date()
-        for index in 0..<20 { throttle.failed(email: "user\(index)@example.com", address: "10.0.0.7", now: start) }
+        for index in 0..<50 { _ = throttle.reserve(email: "user\(index)@example.com", address: "10.0.0.7", now: start) }
         #expect(throttle.wait(email: "new@example.com", address: "10.0.0.7", now: start) == 60)
         #expect(throttle.wait(email: "new@example.com", address: "10.0.0.8", now: start) == nil)
         #expect(throttle.wait(email: "new@example.com", address: "10.0.0.7", now: start.addingTimeInterval(61)) == nil)
-        for _ in 0..<5 { throttle.failed(email: "a@example.com", address: nil, now: start) }
-        for _ in 0..<5 { throttle.failed(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) }
+        for _ in 0..<5 { _ = throttle.reserve(email: "a@example.com", address: nil, now: start) }
+        for _ in 0..<5 { _ = throttle.reserve(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) }
         #expect(throttle.wait(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) == 60, "the second lockout is twice as long")
-        throttle.succeeded(email: "a@example.com")
+        throttle.succeeded(email: "a@example.com", address: nil)
         #expect(throttle.wait(email: "a@example.com", address: nil, now: start.addingTimeInterval(31)) == nil)
     }
 }
