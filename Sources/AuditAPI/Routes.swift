@@ -57,5 +57,9 @@ public enum BodyLimits {
     public static let standard = 64 * 1024
     /// 500 scans of up to about 2 KB each.
     public static let batch = 1024 * 1024
-    public static let importRows = 64 * 1024 * 1024
+    /// JSON rows are decoded whole, at about 5 times their size: 16 MiB is some 100,000 rows;
+    /// a larger inventory goes as CSV, which is spooled and streamed.
+    public static let importRows = 16 * 1024 * 1024
+    /// A CSV file is written to a temporary file as it arrives, then imported from there.
+    public static let spooledCSV = 1024 * 1024 * 1024
 }

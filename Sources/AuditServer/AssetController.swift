@@ -6,6 +6,8 @@ import InventoryCore
 /// `/api/v2/assets`.
 struct AssetController {
     let assets: any AssetService
+    /// JSON imports at once: each can take about 5 times its body while it is decoded.
+    let jsonImports = ImportSlots(limit: 2)
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.get, Routes.assets, on: router) { request, context in
@@ -51,17 +53,22 @@ struct AssetController {
             let transfer = try await request.decodeJSON(TransferRequest.self)
             return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
         }
-        // JSON rows (collected, up to `BodyLimits.importRows`), or the CSV file itself as
-        // `text/csv`, streamed from the connection into the service chunk by chunk.
+        // JSON rows (collected, up to `BodyLimits.importRows`, two imports at once), or the CSV file itself as
+        // `text/csv`, spooled to a temporary file and then streamed into the service chunk by
+        // chunk, so no write lock waits on the network.
         routes.add(.post, Routes.assetImport, on: router) { request, context in
             var request = request
             try context.requireUser().requireAssetEditing()
             let count: Int
             if request.isCSV {
-                count = try await assets.importAssets(csv: request.bodyBlocks()) { _ in }
+                let spooled = try await request.spoolBody(limit: BodyLimits.spooledCSV)
+                defer { spooled.remove() }
+                count = try await assets.importAssets(csv: try spooled.blocks()) { _ in }
             } else {
-                let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
-                count = try await assets.importAssets(body.rows) { _, _ in }
+                count = try await jsonImports.run {
+                    let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
+                    return try await assets.importAssets(body.rows) { _, _ in }
+                }
             }
             return try Response.envelope(ImportResponse(imported: count), message: "Imported \(count) assets")
         }

@@ -132,13 +132,10 @@ struct AuditController {
             guard let format = ReportFormat(rawValue: formatText.lowercased()) else {
                 throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv or json"))
             }
-            let buffer = ReportBuffer()
-            try await audits.report(auditID: audit.id, format: format) { buffer.append($0) }
             let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-            return Response(
-                status: .ok,
-                headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(ReportSummary.fileName(audit, format: format))\""],
-                body: ResponseBody(byteBuffer: .init(bytes: buffer.data)))
+            return try await Response.spooled(contentType: type, fileName: ReportSummary.fileName(audit, format: format)) { output in
+                try await audits.report(auditID: audit.id, format: format, to: output)
+            }
         }
     }
 
@@ -201,13 +198,4 @@ struct AuditController {
         let running = try await audits.activeAudits().filter { user.mayAudit($0.country) }
         return try AuditSession.onlyRunning(among: running, country: country)
     }
-}
-
-/// Collects a report's pieces for the response.
-final class ReportBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = Data()
-
-    func append(_ data: Data) { lock.withLock { storage.append(data) } }
-    var data: Data { lock.withLock { storage } }
 }
