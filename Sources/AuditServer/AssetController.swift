@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import InventoryCore
 
-/// `/api/v2/assets`.
+/// `/api/v2/assets`. Users limited to some countries see and change only those countries'
+/// assets, as with audits: a list of another country is a 403, and an asset of another country
+/// is not found (by id, or by `find`).
 struct AssetController {
     let assets: any AssetService
     /// JSON imports at once: each can take about 5 times its body while it is decoded.
@@ -11,7 +13,7 @@ struct AssetController {
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.get, Routes.assets, on: router) { request, context in
-            _ = try context.requireUser()
+            let user = try context.requireUser()
             let statusText = request.query("status")
             let status = try statusText.map { text in
                 guard let status = AssetStatus(rawValue: text.uppercased()) else {
@@ -22,24 +24,48 @@ struct AssetController {
                 }
                 return status
             }
-            let filter = AssetFilter(
+            var filter = AssetFilter(
                 status: status, country: request.query("country"),
                 customerId: try request.intQuery("customer_id").map(Int64.init))
+            if let allowed = user.auditableCountries {
+                if let country = filter.country {
+                    let code: String
+                    do throws(ValidationError) {
+                        code = try Country.normalize(country)
+                    } catch {
+                        throw InventoryError.invalid(error)
+                    }
+                    try user.requireAssetCountry(code)
+                } else {
+                    filter.countries = allowed.sorted()
+                }
+            }
             return try Response.envelope(ListResponse(try await assets.list(filter, query: try request.listQuery()), key: "assets"))
         }
         routes.add(.get, Routes.assetFind, on: router) { request, context in
-            _ = try context.requireUser()
+            let user = try context.requireUser()
             guard let identifier = request.query("identifier"), !identifier.isEmpty else {
                 throw InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))
             }
-            return try Response.envelope(try await assets.find(identifier: identifier))
+            let found = try await assets.find(identifier: identifier)
+            return try Response.envelope(found.flatMap { user.maySeeAssets(of: $0.country) ? $0 : nil })
         }
         RecordRoutes<Asset, AssetInput>(collection: Routes.assets, one: Routes.asset, noun: "Asset") { try $0.requireAssetEditing() }
             .addOne(
-                to: routes, on: router, get: { try await assets.get(id: $0) }, create: { try await assets.create($0) },
-                update: { try await assets.update(id: $0, $1) })
+                to: routes, on: router, get: { id, user in try await visible(id, to: user) },
+                create: { input, user in
+                    if let country = input.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
+                    return try await assets.create(input)
+                },
+                update: { id, input, user in
+                    _ = try await visible(id, to: user)
+                    if let country = input.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
+                    return try await assets.update(id: id, input)
+                })
         routes.add(.delete, Routes.asset, on: router) { request, context in
-            try context.requireUser().requireAssetEditing()
+            let user = try context.requireUser()
+            try user.requireAssetEditing()
+            _ = try await visible(try context.id(), to: user)
             let modeText = request.query("mode") ?? "archive"
             guard let mode = DeleteMode(rawValue: modeText.lowercased()) else {
                 throw InventoryError.invalid(ValidationError(field: "mode", message: "'\(modeText.prefix(20))' is not archive or delete"))
@@ -49,7 +75,9 @@ struct AssetController {
         }
         routes.add(.post, Routes.assetTransfer, on: router) { request, context in
             var request = request
-            try context.requireUser().requireAssetEditing()
+            let user = try context.requireUser()
+            try user.requireAssetEditing()
+            _ = try await visible(try context.id(), to: user)
             let transfer = try await request.decodeJSON(TransferRequest.self)
             return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
         }
@@ -72,5 +100,12 @@ struct AssetController {
             }
             return try Response.envelope(ImportResponse(imported: count), message: "Imported \(count) assets")
         }
+    }
+
+    /// The asset, unless it belongs to a country the user may not see: then it is not found.
+    private func visible(_ id: Int64, to user: UserInfo) async throws -> Asset {
+        let asset = try await assets.get(id: id)
+        guard user.maySeeAssets(of: asset.country) else { throw InventoryError.notFound("asset \(id)") }
+        return asset
     }
 }

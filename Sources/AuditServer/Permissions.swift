@@ -26,6 +26,15 @@ extension UserInfo {
         userType == .admin || countries.isEmpty ? nil : Set(countries)
     }
 
+    /// Whether the user sees the assets of `country`: the countries they may audit (every
+    /// country for ADMIN, or when none are listed), as for audits.
+    func maySeeAssets(of country: String) -> Bool { mayAudit(country) }
+
+    /// Seeing, or changing, the assets of `country`.
+    func requireAssetCountry(_ country: String) throws {
+        guard maySeeAssets(of: country) else { throw InventoryError.forbidden("you may not see or change the assets of \(country)") }
+    }
+
     /// Reading an audit of `country`.
     func requireViewing(_ country: String) throws {
         guard mayAudit(country) else { throw InventoryError.forbidden("you may not audit \(country)") }

@@ -15,29 +15,32 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
     /// Throws when the user may not change this kind of record.
     let mayChange: @Sendable (UserInfo) throws -> Void
 
-    /// GET one, POST (create) and PUT (update).
+    /// GET one, POST (create) and PUT (update); each is told the user, for records that are
+    /// limited to the user's countries.
     func addOne(
         to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>,
-        get: @escaping @Sendable (Int64) async throws -> Record,
-        create: @escaping @Sendable (Input) async throws -> Record,
-        update: @escaping @Sendable (Int64, Input) async throws -> Record
+        get: @escaping @Sendable (Int64, UserInfo) async throws -> Record,
+        create: @escaping @Sendable (Input, UserInfo) async throws -> Record,
+        update: @escaping @Sendable (Int64, Input, UserInfo) async throws -> Record
     ) {
         let noun = noun, mayChange = mayChange
         routes.add(.get, one, on: router) { _, context in
-            _ = try context.requireUser()
-            return try Response.envelope(try await get(try context.id()))
+            let user = try context.requireUser()
+            return try Response.envelope(try await get(try context.id(), user))
         }
         routes.add(.post, collection, on: router) { request, context in
             var request = request
-            try mayChange(try context.requireUser())
+            let user = try context.requireUser()
+            try mayChange(user)
             let input = try await request.decodeJSON(Input.self)
-            return try Response.envelope(try await create(input), status: .created, message: "\(noun) created")
+            return try Response.envelope(try await create(input, user), status: .created, message: "\(noun) created")
         }
         routes.add(.put, one, on: router) { request, context in
             var request = request
-            try mayChange(try context.requireUser())
+            let user = try context.requireUser()
+            try mayChange(user)
             let input = try await request.decodeJSON(Input.self)
-            return try Response.envelope(try await update(try context.id(), input), message: "\(noun) updated")
+            return try Response.envelope(try await update(try context.id(), input, user), message: "\(noun) updated")
         }
     }
 
@@ -52,8 +55,8 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
             return try Response.envelope(ListResponse(try await service.list(query: try request.listQuery()), key: key))
         }
         addOne(
-            to: routes, on: router, get: { try await service.get(id: $0) }, create: { try await service.create($0) },
-            update: { try await service.update(id: $0, $1) })
+            to: routes, on: router, get: { id, _ in try await service.get(id: id) }, create: { input, _ in try await service.create(input) },
+            update: { id, input, _ in try await service.update(id: id, input) })
         routes.add(.delete, one, on: router) { _, context in
             try mayChange(try context.requireUser())
             try await service.delete(id: try context.id())

@@ -75,11 +75,14 @@ public struct AssetFilter: Codable, Sendable, Equatable {
     public var status: AssetStatus?
     public var country: String?
     public var customerId: Int64?
+    /// Only assets of these countries (ISO codes); nil for every country.
+    public var countries: [String]?
 
-    public init(status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil) {
+    public init(status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil, countries: [String]? = nil) {
         self.status = status
         self.country = country
         self.customerId = customerId
+        self.countries = countries
     }
 }
 

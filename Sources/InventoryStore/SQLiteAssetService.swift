@@ -34,6 +34,10 @@ public struct SQLiteAssetService: AssetService {
                 clauses.append("assets.customer_id = ?")
                 arguments += [customerId]
             }
+            if let countries = filter.countries {
+                clauses.append("assets.country IN (" + (["''"] + countries.map { _ in "?" }).joined(separator: ", ") + ")")
+                arguments += StatementArguments(countries)
+            }
             if let search = query.search {
                 clauses.append(
                     "(assets.asset_tag LIKE ? ESCAPE '\\' OR assets.serial_num LIKE ? ESCAPE '\\' OR assets.name LIKE ? ESCAPE '\\' OR assets.model LIKE ? ESCAPE '\\')"

@@ -22,6 +22,9 @@ public struct PostgresAssetService: AssetService {
             if let status = filter.status { clauses.append("assets.status = \(binds.add(status.rawValue))") }
             if let country { clauses.append("assets.country = \(binds.add(country))") }
             if let customerId = filter.customerId { clauses.append("assets.customer_id = \(binds.add(customerId))") }
+            if let countries = filter.countries {
+                clauses.append("assets.country IN (" + (["''"] + countries.map { binds.add($0) }).joined(separator: ", ") + ")")
+            }
             if let search = query.search {
                 let p = binds.add(likePattern(search))
                 clauses.append("(assets.asset_tag ILIKE \(p) OR assets.serial_num ILIKE \(p) OR assets.name ILIKE \(p) OR assets.model ILIKE \(p))")
