@@ -1,5 +1,6 @@
 import AuditAPI
 import Foundation
+import HTTPGuard
 import Hummingbird
 import InventoryCore
 
@@ -40,4 +41,17 @@ struct KioskError: Error, Sendable {
 struct ErrorBody: Encodable {
     var error: String
     var message: String
+}
+
+extension KioskError {
+    /// A refusal of the connection guard in the kiosk's error body.
+    @Sendable static func refusal(_ refusal: Refusal) -> RefusalAnswer {
+        let (code, message) =
+            switch refusal {
+            case .busy(let seconds): ("SERVER_BUSY", "The kiosk has too many connections open; try again in \(seconds) s")
+            case .timeout(let seconds): ("REQUEST_TIMEOUT", "The request did not arrive within \(seconds) s")
+            case .malformed(let detail): ("BAD_REQUEST", detail)
+            }
+        return RefusalAnswer(body: Array((try? JSONEncoder.auditStation().encode(ErrorBody(error: code, message: message))) ?? Data()))
+    }
 }

@@ -1,15 +1,17 @@
 import Foundation
+import HTTPGuard
 import HTTPTypes
 import Hummingbird
 import Logging
 
 /// What every request to the kiosk passes first:
+/// - from another machine, the PIN, before anything else: a browser without a session reaches
+///   only the page's files, the state and the PIN call, and learns nothing else of the kiosk;
 /// - the `Host` header names this kiosk (an IP address, localhost, or the configured host), so
 ///   a web site cannot reach the kiosk through DNS rebinding;
 /// - a known path with the wrong method answers 405, an unknown path 404;
 /// - a `POST` carries `X-Kiosk: 1` and a JSON content type, which a page of another site
 ///   cannot send without a CORS preflight that the kiosk never allows;
-/// - the PIN rule;
 /// - any failure becomes the kiosk's JSON error, with no internals.
 struct KioskGuard: RouterMiddleware {
     typealias Context = KioskRequestContext
@@ -19,7 +21,7 @@ struct KioskGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            try check(request, context: context)
+            try check(request, peer: context.peer)
             var response = try await next(request, context)
             response.headers[.xContentTypeOptions] = "nosniff"
             response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
@@ -30,11 +32,14 @@ struct KioskGuard: RouterMiddleware {
         }
     }
 
-    private func check(_ request: Request, context: Context) throws {
+    func check(_ request: Request, peer: String?) throws {
+        let path = request.uri.path
+        if !Self.openPaths.contains(path) && !gate.admits(peer: peer, cookieHeader: request.headers[.cookie]) {
+            throw KioskError(status: .unauthorized, code: "PIN_REQUIRED", message: "Enter the station's PIN first")
+        }
         guard let host = request.head.authority, hostAllowed(host) else {
             throw KioskError(status: .forbidden, code: "FOREIGN_HOST", message: "This kiosk answers only to its own address")
         }
-        let path = request.uri.path
         guard let methods = KioskRoutes.methods[path] else {
             throw KioskError.notFound("There is no \(path) on this kiosk")
         }
@@ -52,9 +57,6 @@ struct KioskGuard: RouterMiddleware {
             guard type.hasPrefix("application/json") else {
                 throw KioskError(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json")
             }
-        }
-        if !Self.openPaths.contains(path) && !gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) {
-            throw KioskError(status: .unauthorized, code: "PIN_REQUIRED", message: "Enter the station's PIN first")
         }
     }
 
@@ -79,6 +81,9 @@ struct KioskGuard: RouterMiddleware {
         let kiosk: KioskError
         if let kioskError = error as? KioskError {
             kiosk = kioskError
+        } else if let refusal = error as? Refusal {
+            // The connection guard stopped the body (too slow) and has answered the client itself.
+            kiosk = KioskError(status: .init(code: refusal.status), code: "REQUEST_TIMEOUT", message: "The request did not arrive in time")
         } else if let http = error as? any HTTPResponseError {
             // Hummingbird's own refusals: a body over the limit, a malformed request.
             let detail = (http as? HTTPError)?.body

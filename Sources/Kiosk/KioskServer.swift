@@ -1,4 +1,5 @@
 import Foundation
+import HTTPGuard
 import Hummingbird
 import Logging
 import Scanning
@@ -16,11 +17,18 @@ public struct KioskOptions: Sendable {
     public var user: String?
     /// Preview frames a second sent to each page.
     public var previewFPS: Int
+    /// Connections at once, in all and per address, and the deadlines every connection meets.
+    public var limits: ConnectionLimits
+
+    /// The kiosk's own limits: a few hundred connections keep well clear of its 1,024 file
+    /// descriptors, and one browser opens a handful.
+    public static let defaultLimits = ConnectionLimits(maxConnections: 256, maxPerAddress: 32)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8090, device: String? = nil, pin: String? = nil, user: String? = nil,
-        previewFPS: Int = 15
+        previewFPS: Int = 15, limits: ConnectionLimits = defaultLimits
     ) {
+        self.limits = limits
         self.host = host
         self.port = port
         self.device = device
@@ -79,8 +87,16 @@ public struct KioskServer: Sendable {
         let router = Router(context: KioskRequestContext.self)
         router.add(middleware: KioskGuard(gate: gate, allowedHosts: ["localhost", options.host.lowercased()], logger: logger))
         KioskRoutes(station: station, hub: hub, gate: gate, preview: preview).add(to: router)
+        // The server's guard on every connection: caps, header, body and write deadlines, so idle
+        // or stalled clients cannot use up the descriptors or hold the preview's viewer slots.
+        let guardCount = ConnectionCount()
+        let limits = options.limits
         let app = Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(count: guardCount, limits: limits, answer: KioskError.refusal)],
+                    idleTimeout: limits.idleTimeout)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AuditStation-Kiosk"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
             logger: logger)

@@ -6,13 +6,18 @@ import NIOConcurrencyHelpers
 /// The PIN rule: a kiosk that listens on an address other than loopback asks every browser
 /// that is not on this machine for the station's PIN, because the page can start and end
 /// audits. A right PIN gives the browser a session cookie (12 hours). Wrong PINs are limited
-/// per address: after 5 in a row the address waits 30 s, doubling up to 15 minutes.
+/// per address: after 5 in a row the address waits 30 s, doubling up to 15 minutes. They are
+/// also limited for everyone together: after 20 wrong PINs from any addresses, the PIN call
+/// waits 60 s for every address, doubling up to 15 minutes, so many addresses guess no faster
+/// than a few. The kiosk's own screen (loopback) needs no PIN and goes on scanning meanwhile.
 final class PinGate: Sendable {
     static let cookieName = "kiosk_session"
     static let sessionSeconds: Double = 12 * 3600
     let pin: String?
     private let sessions = NIOLockedValueBox<[String: Date]>([:])
     private let guesses = AttemptLimiter(failures: 5, firstLock: 30)
+    private let allGuesses = AttemptLimiter(failures: 20, firstLock: 60)
+    private static let everyone = "every address"
 
     /// `pin` nil: no PIN is asked (the kiosk listens on loopback only).
     init(pin: String?) { self.pin = pin }
@@ -41,9 +46,16 @@ final class PinGate: Sendable {
                 message: "Too many wrong PINs from this address; try again in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])
         }
+        if let seconds = allGuesses.wait(Self.everyone) {
+            throw KioskError(
+                status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
+                message: "Too many wrong PINs on this kiosk; try again in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
+        }
         // Compared as digests, so the time taken says nothing about the PIN.
         guard Data(SHA256.hash(data: Data(candidate.utf8))) == Data(SHA256.hash(data: Data(pin.utf8))) else {
             guesses.failed(peer)
+            allGuesses.failed(Self.everyone)
             throw KioskError(status: .unauthorized, code: "WRONG_PIN", message: "That PIN is not this station's PIN")
         }
         guesses.succeeded(peer)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPGuard
 import Kiosk
 import Logging
 import Station
@@ -22,6 +23,10 @@ extension AuditStation {
 
         func validate() throws {
             if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 (any free port) and 65535, not \(port)") }
+            if !(1...900).contains(maxConnections) { throw ValidationError("--max-connections must be between 1 and 900, not \(maxConnections)") }
+            if !(1...900).contains(maxPerAddress) {
+                throw ValidationError("--max-connections-per-address must be between 1 and 900, not \(maxPerAddress)")
+            }
         }
         @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
@@ -29,6 +34,11 @@ extension AuditStation {
         @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else your login name).") var user: String?
         @Option(help: "Where the kiosk stands (default: station.location of the configuration); a scanned LOC: label moves it.")
         var location: String?
+        @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
+        var maxConnections = KioskOptions.defaultLimits.maxConnections
+        @Option(
+            name: .customLong("max-connections-per-address"), help: "Connections open at once from one address; more are answered 503.")
+        var maxPerAddress = KioskOptions.defaultLimits.maxPerAddress
 
         func run() async throws {
             try await runReportingErrors {
@@ -39,7 +49,8 @@ extension AuditStation {
                 let options = KioskOptions(
                     host: host ?? kiosk.host, port: port ?? kiosk.port,
                     device: noCamera ? nil : (device ?? context.config.camera.device),
-                    pin: pin?.isEmpty == false ? pin : nil, user: user)
+                    pin: pin?.isEmpty == false ? pin : nil, user: user,
+                    limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress))
                 var logger = Logger(label: "audit-station.kiosk")
                 logger.logLevel = .notice
                 let server = try KioskServer(context: context, options: options, logger: logger)
