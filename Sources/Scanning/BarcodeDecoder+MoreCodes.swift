@@ -4,7 +4,8 @@
 /// modules and no code was found are cut out and decoded on their own, retries included.
 extension BarcodeDecoder {
     /// The most parts cut out of one image, largest first, and the most pixels they may cover
-    /// together (as a share of the image): a busy photo does not pay for every edge in it.
+    /// together (a share of the image, and at most `RetryPass.maxRetryPixels`): a busy photo
+    /// does not pay for every edge in it.
     static let maxMoreParts = 6
     static let maxMoreShare = 0.5
     /// Parts smaller than this on a side hold no code worth a retry.
@@ -21,7 +22,7 @@ extension BarcodeDecoder {
             region.width >= Self.minPartSide && region.height >= Self.minPartSide
                 && !boxes.contains { $0.intersects(SymbolFilter.Box(region.corners), margin: Self.partMargin) }
         }.sorted { $0.area > $1.area }.prefix(Self.maxMoreParts)
-        var budget = Int(Self.maxMoreShare * Double(image.width * image.height))
+        var budget = min(Int(Self.maxMoreShare * Double(image.width * image.height)), RetryPass.maxRetryPixels)
         var more: [DecodedCode] = []
         for part in parts {
             let cut = part.grown(by: Self.partMargin, within: image)
@@ -58,6 +59,14 @@ extension GrayImage {
 }
 
 extension DecodedCode {
+    /// In the coordinates of an image `factor` times larger.
+    func scaled(by factor: Int) -> DecodedCode {
+        guard factor != 1 else { return self }
+        return DecodedCode(
+            text: text, symbology: symbology, points: points.map { CodePoint(x: $0.x * factor, y: $0.y * factor) },
+            quality: quality, engines: engines, views: views, content: content)
+    }
+
     func moved(by offset: CodePoint) -> DecodedCode {
         DecodedCode(
             text: text, symbology: symbology, points: points.map { CodePoint(x: $0.x + offset.x, y: $0.y + offset.y) },

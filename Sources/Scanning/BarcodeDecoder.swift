@@ -34,16 +34,22 @@ public final class BarcodeDecoder {
         return found + moreCodes(in: image, besides: found)
     }
 
-    /// The first pass, and the retries when it finds nothing.
+    /// The first pass, and the retries when it finds nothing. A photo larger than
+    /// `RetryPass.maxRetryPixels` gets its retries on a copy averaged down to that size, within
+    /// `RetryPass.reducedRetryBudget`: its first pass has read it at full size already (zxing
+    /// whole, zbar where bars or modules are), and retries at full size would cost seconds.
     func decodeWithRetries(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
         let found = confirmed(first, in: image)
         guard found.isEmpty, config.retry, image.width > 0, image.height > 0 else { return found }
-        let rescan = firstPassFactor(image) > 1
+        let factor = RetryPass.reduction(for: image)
+        let base = image.averagedDown(by: factor)
+        let rescan = factor == 1 && firstPassFactor(image) > 1
         var pooled = first
         if rescan { pooled += candidates(full(image)) }
-        for pass in RetryPass.plan(config.retryPasses, for: image, alreadyScanned: rescan ? image.width * image.height : 0) {
-            pooled += pass.apply(to: image).map(candidates) ?? []
+        let budget = factor == 1 ? RetryPass.maxPixelsPerImage : RetryPass.reducedRetryBudget
+        for pass in RetryPass.plan(config.retryPasses, for: base, alreadyScanned: rescan ? image.width * image.height : 0, budget: budget) {
+            pooled += pass.apply(to: base).map(candidates)?.map { $0.scaled(by: factor) } ?? []
         }
         return filter.accepted(pooled).filter(\.isConfirmed)
     }
@@ -120,7 +126,7 @@ public final class BarcodeDecoder {
     private func candidates(_ pass: PassImage) -> [DecodedCode] { candidates(zbar: pass, zxing: pass) }
 
     private func candidates(zbar zbarPass: PassImage?, zxing zxingPass: PassImage?) -> [DecodedCode] {
-        EngineCombiner.combine(zxingPass.map(zxingCodes) ?? [], zbarPass.map(zbarCodes) ?? [])
+        EngineCombiner.combine(zxingPass.map { zxingCodes($0) } ?? [], zbarPass.map(zbarCodes) ?? [])
     }
 
     /// One engine's reads of two views of one image as one view's: a code both found is one

@@ -72,11 +72,25 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     /// claim, gets only the first passes that fit, so that no file holds the decoder for minutes.
     static let maxPixelsPerImage = 64_000_000
 
+    /// A photo larger than this gets its retry passes on a copy averaged down to at most this
+    /// many pixels (a 12-megapixel photo by 3, to 1333×1000), and those passes scan at most
+    /// `reducedRetryBudget` pixels together: about five passes, ≤ 150 ms on one core
+    /// (docs/FIGURES.md). Smaller images get every pass at full size.
+    static let maxRetryPixels = 1_500_000
+    static let reducedRetryBudget = 6_000_000
+
+    /// The whole factor that brings `image` within `maxRetryPixels`: 1 when it is already.
+    static func reduction(for image: GrayImage) -> Int {
+        let pixels = Double(image.width) * Double(image.height)
+        guard pixels > Double(maxRetryPixels) else { return 1 }
+        return Int((pixels / Double(maxRetryPixels)).squareRoot().rounded(.up))
+    }
+
     /// The passes of `passes`, in order, that apply to `image` and fit in what is left of
     /// `maxPixelsPerImage` after `alreadyScanned` pixels; a pass too large to fit is skipped and
     /// a smaller one after it may still run.
-    static func plan(_ passes: [RetryPass], for image: GrayImage, alreadyScanned: Int) -> [RetryPass] {
-        var left = maxPixelsPerImage - alreadyScanned
+    static func plan(_ passes: [RetryPass], for image: GrayImage, alreadyScanned: Int, budget: Int = maxPixelsPerImage) -> [RetryPass] {
+        var left = budget - alreadyScanned
         return passes.filter { pass in
             guard let (width, height) = pass.outputSize(of: image), pass.fitsBudget(width, height, image), width * height <= left else {
                 return false

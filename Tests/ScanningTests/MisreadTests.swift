@@ -91,4 +91,19 @@ struct MisreadTests {
         // Without retries, one.
         #expect(try BarcodeDecoder(config: DecoderConfig(retry: false)).decode(image).map(\.text) == ["AST-000111"])
     }
+
+    @Test("a large photo's retries run on a reduced copy, and the code's points are in the photo's own coordinates")
+    func largePhotoRetries() throws {
+        let label = try ImageLoader.load(path: Fixtures.sample("qrcode-13-inverted.png"))
+        let big = label.resized(width: label.width * 4, height: label.height * 4)
+        var photo = GrayImage(width: 3_000, height: 2_400, fill: 200)
+        let left = 1_800, top = 1_200
+        for y in 0..<big.height { for x in 0..<big.width { photo.pixels[(top + y) * photo.width + left + x] = big.pixels[y * big.width + x] } }
+        #expect(RetryPass.reduction(for: photo) > 1)
+        let decoder = try BarcodeDecoder()
+        #expect(decoder.decodeOnce(photo).isEmpty)
+        let code = try #require(decoder.decode(photo).first)
+        #expect(code.text == "AST-000123")
+        #expect(code.points.allSatisfy { (left...(left + big.width)).contains($0.x) && (top...(top + big.height)).contains($0.y) }, "\(code.points)")
+    }
 }

@@ -25,6 +25,18 @@ struct RetryWorkBudgetTests {
                 == RetryPass.allCases.filter { $0 != .doubled }, "doubling is only for images up to 1024 pixels")
     }
 
+    @Test func aTwelveMegapixelPhotoGetsItsRetriesOnAReducedCopyWithinItsBudget() {
+        let photo = GrayImage(width: 4_000, height: 3_000, fill: 128)
+        #expect(RetryPass.reduction(for: photo) == 3)
+        let base = photo.averagedDown(by: 3)
+        #expect(base.width * base.height <= RetryPass.maxRetryPixels)
+        let plan = RetryPass.plan(RetryPass.allCases, for: base, alreadyScanned: 0, budget: RetryPass.reducedRetryBudget)
+        let scanned = plan.compactMap { $0.outputSize(of: base) }.reduce(0) { $0 + $1.0 * $1.1 }
+        #expect(!plan.isEmpty && scanned <= RetryPass.reducedRetryBudget)
+        // A camera-sized or smaller image keeps its retries at full size.
+        #expect(RetryPass.reduction(for: GrayImage(width: 1_280, height: 960, fill: 0)) == 1)
+    }
+
     @Test("box means equal the plain mean of each clipped neighbourhood", arguments: [(1, 1, 1), (7, 5, 1), (13, 9, 2), (6, 17, 4), (5, 4, 30)])
     func boxMeansMatchThePlainMean(width: Int, height: Int, radius: Int) {
         let pixels = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ $0 / 3 &* 31) }
