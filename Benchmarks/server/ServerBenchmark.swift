@@ -11,7 +11,9 @@ import NIOCore
 
 /// Runs the server on 127.0.0.1 over a fresh database and measures, from the same process:
 /// 1. scans/s from 32 concurrent connections (POST /api/v1/audit/scan), with p50/p99 latency;
-/// 2. the time a connected station takes to sync 10,000 queued scans.
+/// 2. voids of half of those scans from 32 connections (POST /api/v1/audit/scans/{id}/void),
+///    with the same latencies, to set beside the scans';
+/// 3. the time a connected station takes to sync 10,000 queued scans.
 /// Run: swift run -c release server-benchmark [scans=20000] [queued=10000]
 enum ServerBenchmark {
     static func main() async {
@@ -57,6 +59,12 @@ enum ServerBenchmark {
         try await loadTest(bases: [base], token: login.token, auditID: audit.id, total: totalScans)
         let check = try await parts.audits.audit(id: audit.id)
         print("server counts after the load: scanned \(check.scannedCount) of \(check.totalAssets) (expected \(totalScans))")
+        let voids = totalScans / 2
+        try await loadTest(bases: [base], token: login.token, auditID: audit.id, total: voids, label: "voids") { index, worker in
+            (Routes.path(Routes.auditVoid, ["scan_id": "load-\(index * 2)"]), #"{"device_name":"bench-\#(worker)","reason":"benchmark"}"#)
+        }
+        let afterVoids = try await parts.audits.audit(id: audit.id)
+        print("server counts after the voids: scanned \(afterVoids.scannedCount) of \(afterVoids.totalAssets) (expected \(totalScans - voids))")
 
         let batchAudit = try await api.send(.POST, Routes.auditStart, body: StartRequest(country: "TH"), as: AuditResponse.self).audit
         try await batchTest(base: base, token: login.token, auditID: batchAudit.id, total: queued)
@@ -82,7 +90,11 @@ enum ServerBenchmark {
 
     /// 32 connections, each sending its share of scans one after another; connection i goes to
     /// `bases[i % bases.count]`, so several servers on one database share the load.
-    static func loadTest(bases: [String], token: String, auditID: AuditID, total: Int, scanPrefix: String = "load") async throws {
+    /// `call(index, worker)` gives the path and body of each call (default: a scan of SG-index).
+    static func loadTest(
+        bases: [String], token: String, auditID: AuditID, total: Int, scanPrefix: String = "load", label: String = "scans",
+        call: (@Sendable (Int, Int) -> (path: String, body: String))? = nil
+    ) async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -95,15 +107,21 @@ enum ServerBenchmark {
                     var times: [Double] = []
                     let base = bases[worker % bases.count]
                     for index in stride(from: worker, to: total, by: connections) {
-                        var request = HTTPClientRequest(url: base + Routes.auditScan)
+                        let (path, body) =
+                            call?(index, worker)
+                            ?? (
+                                Routes.auditScan,
+                                #"{"identifier":"SG-\#(index)","audit_id":"\#(auditID)","scan_id":"\#(scanPrefix)-\#(index)","device_name":"bench-\#(worker)"}"#
+                            )
+                        var request = HTTPClientRequest(url: base + path)
                         request.method = .POST
                         request.headers.add(name: "Authorization", value: "Bearer \(token)")
                         request.headers.add(name: "Content-Type", value: "application/json")
-                        request.body = .bytes(ByteBuffer(string: #"{"identifier":"SG-\#(index)","audit_id":"\#(auditID)","scan_id":"\#(scanPrefix)-\#(index)","device_name":"bench-\#(worker)"}"#))
+                        request.body = .bytes(ByteBuffer(string: body))
                         let begin = ContinuousClock.now
                         let response = try await client.execute(request, timeout: .seconds(30))
                         _ = try await response.body.collect(upTo: 1 << 20)
-                        guard response.status == .ok else { throw InventoryError.unavailable("scan answered \(response.status)") }
+                        guard response.status == .ok else { throw InventoryError.unavailable("\(label) answered \(response.status)") }
                         times.append(seconds(ContinuousClock.now - begin) * 1000)
                     }
                     return times
@@ -114,8 +132,8 @@ enum ServerBenchmark {
             return all.sorted()
         }
         let elapsed = seconds(ContinuousClock.now - started)
-        print(String(format: "load: %d scans from %d connections to %d server(s) in %.2f s = %.0f scans/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                     latencies.count, connections, bases.count, elapsed, Double(latencies.count) / elapsed,
+        print("load: \(latencies.count) \(label) " + String(format: "from %d connections to %d server(s) in %.2f s = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                     connections, bases.count, elapsed, Double(latencies.count) / elapsed,
                      percentile(latencies, 0.50), percentile(latencies, 0.99), latencies.last ?? 0))
     }
 

@@ -50,10 +50,18 @@ struct ReportWriterTests {
         ]
         let records = try StrictCSV.parse(Self.csv(rows))
         #expect(records.count == 5 && records[0] == ReportWriter.columns)
-        #expect(records[1] == ["SG-1", "SG-1", "", "Desk, \"big\"\r\nsecond", "scanned", "", "2026-05-12T10:30:00Z", "1", "kiosk", "bob", "camera"])
-        #expect(records[2][3] == "'=cmd|' /C calc'!A0" && records[2][8] == "Hall, A")
-        #expect(records[3] == ["'@ghost", "", "", "", "unexpected", "unknown", "2026-05-12T10:30:00Z", "3", "k", "u", "manual"])
-        #expect(records[4] == ["SG-3", "SG-3", "", "Missing", "missing", "", "", "0", "", "", ""])
+        #expect(
+            records[1] == [
+                "SG-1", "SG-1", "", "Desk, \"big\"\r\nsecond", "", "IN_STOCK", "", "SG", "", "", "scanned", "", "", "2026-05-12T10:30:00Z", "1",
+                "0", "kiosk", "bob", "camera"
+            ])
+        let station = try #require(ReportWriter.columns.firstIndex(of: "station"))
+        #expect(records[2][3] == "'=cmd|' /C calc'!A0" && records[2][station] == "Hall, A")
+        #expect(
+            records[3] == [
+                "'@ghost", "", "", "", "", "", "", "", "", "", "unexpected", "unknown", "", "2026-05-12T10:30:00Z", "3", "0", "k", "u", "manual"
+            ])
+        #expect(records[4] == ["SG-3", "SG-3", "", "Missing", "", "IN_STOCK", "", "SG", "", "", "missing", "", "", "", "0", "0", "", "", ""])
     }
 
     @Test func jsonReportParsesWithEveryFieldPresent() throws {
@@ -66,7 +74,8 @@ struct ReportWriterTests {
         #expect(
             Set(summary.keys) == [
                 "audit_id", "country", "total_assets", "scanned_count", "missing_count", "unexpected_count",
-                "completion_percentage", "started_at", "ended_at", "started_by", "ended_by"
+                "completion_percentage", "started_at", "ended_at", "started_by", "ended_by", "locations", "by_location", "by_station",
+                "by_user"
             ])
         #expect(summary["ended_at"] is NSNull && summary["ended_by"] is NSNull && summary["started_at"] as? String == "2026-05-12T10:30:00Z")
         #expect(summary["completion_percentage"] as? Double == 50 && summary["missing_count"] as? Int == 1)
@@ -74,6 +83,7 @@ struct ReportWriterTests {
         #expect(assets.count == 2 && assets.allSatisfy { Set($0.keys) == Set(ReportWriter.columns) })
         #expect(assets[0]["name"] as? String == "Tab\there \"quoted\" back\\slash \u{1} ctl é ✓")
         #expect(assets[0]["scan_count"] as? Int == 1 && assets[0]["first_scanned_at"] as? String == "2026-05-12T10:30:00Z")
+        #expect(assets[0]["voided_scans"] as? Int == 0 && assets[0]["status"] as? String == "IN_STOCK")
         #expect(assets[1]["asset_tag"] is NSNull && assets[1]["first_scanned_at"] is NSNull && assets[1]["reason"] as? String == "unknown")
     }
 
