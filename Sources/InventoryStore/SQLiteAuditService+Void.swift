@@ -13,11 +13,13 @@ extension SQLiteAuditService {
     }
 
     public func auditID(ofScan scanID: String) async throws -> AuditID? {
-        try await database.read { db in try String.fetchOne(db, sql: "SELECT audit_id FROM scans WHERE scan_id = ?", arguments: [scanID]) }
+        try await database.read { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT audit_id FROM scans WHERE scan_id = ?"), arguments: [scanID])
+        }
     }
 
     static func storeVoid(_ db: Database, _ void: PreparedVoid) throws -> VoidResult {
-        guard let scan = try Row.fetchOne(db, sql: "SELECT * FROM scans WHERE scan_id = ?", arguments: [void.scanID]) else {
+        guard let scan = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM scans WHERE scan_id = ?"), arguments: [void.scanID]) else {
             throw InventoryError.notFound("scan \(void.scanID)")
         }
         let auditID: AuditID = scan["audit_id"]
@@ -26,7 +28,9 @@ extension SQLiteAuditService {
             throw InventoryError.notFound("scan \(void.scanID) in audit \(named): it is a scan of another audit")
         }
         if let stored = try Row.fetchOne(
-            db, sql: "SELECT * FROM scan_voids WHERE void_id = ? OR scan_row = ? ORDER BY id LIMIT 1", arguments: [void.voidID, rowID])
+            db.cachedStatement(
+                sql: "SELECT scan_row FROM scan_voids WHERE scan_row = ? UNION ALL SELECT scan_row FROM scan_voids WHERE void_id = ? LIMIT 1"),
+            arguments: [rowID, void.voidID])
         {
             guard stored["scan_row"] as Int64 == rowID else { throw InventoryError.duplicate(field: "void_id", value: void.voidID) }
             return try voidAnswer(db, scanRow: rowID, message: "Scan \(void.scanID) was already voided")
@@ -34,15 +38,15 @@ extension SQLiteAuditService {
         let audit = try AuditRows.fetchSession(db, id: auditID)
         guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
         let effect = try correctEntry(db, scan: scan, auditID: auditID)
-        try db.execute(sql: "UPDATE scans SET voided = 1 WHERE id = ?", arguments: [rowID])
-        try db.execute(
+        try db.cachedStatement(sql: "UPDATE scans SET voided = 1 WHERE id = ?").execute(arguments: [rowID])
+        try db.cachedStatement(
             sql: """
                 INSERT INTO scan_voids (void_id, scan_row, audit_id, reason, station, user, voided_at, recorded_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [void.voidID, rowID, auditID, void.reason, void.station, void.user, void.voidedAt, Date()])
-        try db.execute(
-            sql: "UPDATE audits SET scanned_count = scanned_count + ?, unexpected_count = unexpected_count + ? WHERE id = ?",
-            arguments: [effect.scannedDelta, effect.unexpectedDelta, auditID])
+                """
+        ).execute(arguments: [void.voidID, rowID, auditID, void.reason, void.station, void.user, void.voidedAt, Date()])
+        try db.cachedStatement(sql: "UPDATE audits SET scanned_count = scanned_count + ?, unexpected_count = unexpected_count + ? WHERE id = ?")
+            .execute(arguments: [effect.scannedDelta, effect.unexpectedDelta, auditID])
         return try voidAnswer(db, scanRow: rowID, message: nil, effect: effect)
     }
 
@@ -54,35 +58,34 @@ extension SQLiteAuditService {
         if let key = scan["entry_key"] as String? {
             guard
                 let first = try Int64.fetchOne(
-                    db, sql: "SELECT first_scan_id FROM audit_unexpected WHERE audit_id = ? AND key = ?", arguments: [auditID, key])
+                    db.cachedStatement(sql: "SELECT first_scan_id FROM audit_unexpected WHERE audit_id = ? AND key = ?"), arguments: [auditID, key])
             else { return .repeatRemoved }
             let next = try Int64.fetchOne(
-                db, sql: "SELECT min(id) FROM scans WHERE audit_id = ? AND entry_key = ? AND NOT voided AND id <> ?",
+                db.cachedStatement(sql: "SELECT min(id) FROM scans WHERE audit_id = ? AND entry_key = ? AND NOT voided AND id <> ?"),
                 arguments: [auditID, key, rowID])
             let effect = VoidEffect.of(expected: false, wasFirst: first == rowID, laterStands: next != nil)
             switch effect {
             case .unexpectedUndone:
-                try db.execute(sql: "DELETE FROM audit_unexpected WHERE audit_id = ? AND key = ?", arguments: [auditID, key])
+                try db.cachedStatement(sql: "DELETE FROM audit_unexpected WHERE audit_id = ? AND key = ?").execute(arguments: [auditID, key])
             case .firstPassedOn:
-                try db.execute(
-                    sql: "UPDATE audit_unexpected SET first_scan_id = ?, scan_count = scan_count - 1 WHERE audit_id = ? AND key = ?",
-                    arguments: [next, auditID, key])
+                try db.cachedStatement(
+                    sql: "UPDATE audit_unexpected SET first_scan_id = ?, scan_count = scan_count - 1 WHERE audit_id = ? AND key = ?"
+                ).execute(arguments: [next, auditID, key])
             default:
-                try db.execute(
-                    sql: "UPDATE audit_unexpected SET scan_count = max(scan_count - 1, 1) WHERE audit_id = ? AND key = ?",
+                try db.cachedStatement(sql: "UPDATE audit_unexpected SET scan_count = max(scan_count - 1, 1) WHERE audit_id = ? AND key = ?").execute(
                     arguments: [auditID, key])
             }
             return effect
         }
         guard status == .foundExpected || status == .alreadyScanned, let assetID = scan["asset_id"] as Int64? else { return .repeatRemoved }
         let first = try Int64.fetchOne(
-            db, sql: "SELECT first_scan_id FROM audit_expected WHERE audit_id = ? AND asset_id = ?", arguments: [auditID, assetID])
+            db.cachedStatement(sql: "SELECT first_scan_id FROM audit_expected WHERE audit_id = ? AND asset_id = ?"), arguments: [auditID, assetID])
         let next = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT min(id) FROM scans WHERE audit_id = ? AND asset_id = ? AND entry_key IS NULL
-                    AND status IN ('found_expected', 'already_scanned') AND NOT voided AND id <> ?
-                """, arguments: [auditID, assetID, rowID])
+            db.cachedStatement(
+                sql: """
+                    SELECT min(id) FROM scans WHERE audit_id = ? AND asset_id = ? AND entry_key IS NULL
+                        AND status IN ('found_expected', 'already_scanned') AND NOT voided AND id <> ?
+                    """), arguments: [auditID, assetID, rowID])
         let effect = VoidEffect.of(expected: true, wasFirst: first == rowID, laterStands: next != nil)
         let sql =
             switch effect {
@@ -91,13 +94,13 @@ extension SQLiteAuditService {
             default: "UPDATE audit_expected SET scan_count = max(scan_count - 1, 0) WHERE audit_id = ? AND asset_id = ?"
             }
         let arguments: StatementArguments = effect == .firstPassedOn ? [next, auditID, assetID] : [auditID, assetID]
-        try db.execute(sql: sql, arguments: arguments)
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
         return effect
     }
 
     /// The answer for a stored void: the scan with its void, and the audit's numbers now.
     private static func voidAnswer(_ db: Database, scanRow: Int64, message: String?, effect: VoidEffect? = nil) throws -> VoidResult {
-        guard let row = try Row.fetchOne(db, sql: trailSQL + " WHERE s.id = ?", arguments: [scanRow]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: trailSQL + " WHERE s.id = ?"), arguments: [scanRow]) else {
             throw InventoryError.notFound("scan row \(scanRow)")
         }
         let record = scanRecord(row)
