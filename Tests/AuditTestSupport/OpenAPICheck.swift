@@ -1,6 +1,6 @@
 import AuditServer
 import Foundation
-import TestKit
+@_exported import TestKit
 
 /// The schemas of the served OpenAPI document, checked by scripts/openapi_check.py (python3 with
 /// PyYAML, jsonschema and openapi-schema-validator). A target is a schema pointer
@@ -91,51 +91,5 @@ public enum OpenAPICheck {
     struct ScriptFailure: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
-    }
-}
-
-/// Any JSON value, to carry bodies between the tests and the script.
-public enum JSONValue: Codable, Sendable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    /// The value of a JSON text (nil when it is not JSON).
-    public static func parse(_ data: Data) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: data) }
-
-    /// The value as JSON bytes.
-    public var data: Data { (try? JSONEncoder().encode(self)) ?? Data("null".utf8) }
-
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let fields) = self { return fields[key] }
-        return nil
     }
 }

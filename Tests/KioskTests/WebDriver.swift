@@ -25,89 +25,9 @@ import TestKit
 
 // MARK: - JSON values
 
-/// A JSON value, so that everything crossing the wire is Sendable.
-enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
-    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral
-{
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(nilLiteral: ()) { self = .null }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(integerLiteral value: Int) { self = .number(Double(value)) }
-    init(floatLiteral value: Double) { self = .number(value) }
-    init(stringLiteral value: String) { self = .string(value) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    init(parsing data: Data) throws { self = try JSONDecoder().decode(JSONValue.self, from: data) }
-
-    func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
-    }
-
-    var isNull: Bool { self == .null }
-    var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
-    var doubleValue: Double? { if case .number(let value) = self { value } else { nil } }
-    var intValue: Int? {
-        guard case .number(let value) = self, value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 else { return nil }
-        return Int(value)
-    }
-    var stringValue: String? { if case .string(let value) = self { value } else { nil } }
-    var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
-    var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+extension JSONValue {
     /// The web element reference in this value, if it is one (`{"element-6066-…": id}`).
     var elementID: String? { self[Element.identifierKey]?.stringValue }
-
-    subscript(key: String) -> JSONValue? { objectValue?[key] }
-    subscript(index: Int) -> JSONValue? {
-        guard let array = arrayValue, array.indices.contains(index) else { return nil }
-        return array[index]
-    }
-
-    var description: String {
-        guard let data = try? jsonData() else { return "<unencodable JSON>" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 // MARK: - Errors
