@@ -13,6 +13,7 @@ texts and layouts that decoders get wrong.
 - QR text encodings: Shift_JIS half-width katakana only, Kanji mode after control bytes,
   Kanji mode after binary bytes (only a decoder that decodes each segment on its own gets it),
   ECI Shift_JIS; a Data Matrix with two ECI segments; a Code 32 (read with decoder.code32);
+- an EAN-13 photo where one engine also reads a wrong number that passes the check digit;
 
 Deterministic: fixed seeds and fixed tools (segno, zint, Pillow, numpy). Each image with a code
 has its exact text in a .txt beside it (no newline; multi-* hold one text a line). Only this
@@ -167,6 +168,20 @@ def damage(sym, make, text, seed):
         g.save(f"{sym}-{name}", build(), text, "jpg" if name[3:] not in ("module15",) else "png", quality=90)
 
 
+def easy_to_misread():
+    """An EAN-13 out of focus on a desk photo that libzxing 1.4 reads once
+    as 2961934123457 (a wrong number that passes the check digit) beside the right one: the
+    decoder must report only the right one. Found by generating such scenes until one misread."""
+    i = 72
+    rng = np.random.default_rng(i)
+    base = g.zint("ean13", "590123412345", scale=0.5, height=30)
+    img = g.pad(scaled(base, rng.uniform(1.3, 3.0)), 10)
+    img = defocus(img, rng.uniform(1.2, 2.2))
+    scene = on_desk(img, i, blur_radius=rng.uniform(0.4, 1.0), sigma=rng.uniform(4, 12), quality=int(rng.integers(30, 70)),
+                    margin=(700, 300))
+    g.save("ean13-80-misread-prone", scene, "5901234123457", "jpg", quality=90)
+
+
 def texts():
     kata = "ｱｾｯﾄ-ﾃｽﾄ"
     g.save("qrcode-90-sjis-katakana", g.pad(qr_segments([(kata.encode("shift_jis"), consts.MODE_BYTE)], scale=4)), kata)
@@ -209,6 +224,7 @@ def multi():
 def main():
     for index, (sym, (make, text)) in enumerate(BASES.items()):
         damage(sym, make, text, 600 + 20 * index)
+    easy_to_misread()
     texts()
     multi()
     print(f"wrote {len(g.written)} images")

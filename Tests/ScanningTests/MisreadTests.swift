@@ -106,4 +106,14 @@ struct MisreadTests {
         #expect(code.text == "AST-000123")
         #expect(code.points.allSatisfy { (left...(left + big.width)).contains($0.x) && (top...(top + big.height)).contains($0.y) }, "\(code.points)")
     }
+
+    @Test("an EAN-13 that one engine also reads as another number passing the check digit gives only the right number")
+    func eanMisreadBesideTheRightRead() throws {
+        let image = try ImageLoader.load(path: Fixtures.sample("ean13-80-misread-prone.jpg"))
+        let zxingOnly = try BarcodeDecoder(config: DecoderConfig(engines: [.zxing]))
+        // What this guards against: zxing's first pass holds a wrong EAN-13 beside the right one.
+        #expect(zxingOnly.decodeOnce(image).map(\.text).contains("2961934123457"))
+        #expect(try BarcodeDecoder().decode(image).map(\.text) == ["5901234123457"])
+        #expect(!zxingOnly.decode(image).contains { $0.text != "5901234123457" })
+    }
 }
