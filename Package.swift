@@ -66,10 +66,12 @@ let package = Package(
         // MARK: api targets
         // The wire format shared by server and client: envelope, error codes, bodies, routes.
         .target(name: "AuditAPI", dependencies: ["InventoryCore"]),
-        // The guard on every HTTP connection of the server and the kiosk: caps, deadlines, bodies cut off.
+        // The guard on every HTTP connection of the server and the kiosk: caps, deadlines, bodies cut off;
+        // and the spooled download both give.
         .target(
             name: "HTTPGuard",
             dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import AuditAPI
 import Foundation
+import HTTPGuard
 import Hummingbird
 import InventoryCore
 import Logging
@@ -132,8 +133,7 @@ struct AuditController {
             guard let format = ReportFormat(rawValue: formatText.lowercased()) else {
                 throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv or json"))
             }
-            let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-            return try await Response.spooled(contentType: type, fileName: ReportSummary.fileName(audit, format: format)) { output in
+            return try await Response.spooled(contentType: format.contentType, fileName: ReportSummary.fileName(audit, format: format)) { output in
                 try await audits.report(auditID: audit.id, format: format, to: output)
             }
         }

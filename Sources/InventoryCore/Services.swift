@@ -62,6 +62,9 @@ extension AuditService {
 
 public enum ReportFormat: String, Codable, Sendable, CaseIterable {
     case csv, json
+
+    /// The media type of a report download.
+    public var contentType: String { self == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8" }
 }
 
 public enum DeleteMode: String, Codable, Sendable {

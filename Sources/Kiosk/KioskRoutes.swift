@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HTTPGuard
 import Hummingbird
 import InventoryCore
 import NIOCore
@@ -138,39 +139,16 @@ struct KioskRoutes: Sendable {
             })
     }
 
-    /// The report is written to a temporary file first, so a failure half-way answers an error
-    /// rather than half a download; the file is then streamed in 64 KiB pieces and removed, so
-    /// a large audit never sits in memory.
+    /// The report, spooled to a temporary file and streamed from it (`Response.spooled`), so a
+    /// failure half-way answers an error and a large audit never sits in memory.
     private func report(auditID: String, format: ReportFormat) async throws -> Response {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-report-\(UUID().uuidString).\(format.rawValue)")
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        let reader: FileHandle
-        let audit: AuditSession
-        do {
-            audit = try await station.context.audit.audit(id: auditID)
-            let writer = try FileHandle(forWritingTo: file)
-            defer { try? writer.close() }
-            try await station.context.audit.report(auditID: auditID, format: format) { try writer.write(contentsOf: $0) }
-            reader = try FileHandle(forReadingFrom: file)
-        } catch {
-            try? FileManager.default.removeItem(at: file)
-            throw error
+        let audit = try await station.context.audit.audit(id: auditID)
+        let service = station.context.audit
+        return try await Response.spooled(
+            contentType: format.contentType, fileName: ReportSummary.fileName(audit, format: format), spoolPrefix: "kiosk-report-"
+        ) { output in
+            try await service.report(auditID: auditID, format: format, to: output)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-        let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-        return Response(
-            status: .ok,
-            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(ReportSummary.fileName(audit, format: format))\""],
-            body: ResponseBody(contentLength: size) { body in
-                defer {
-                    try? reader.close()
-                    try? FileManager.default.removeItem(at: file)
-                }
-                while let chunk = try reader.read(upToCount: 64 * 1024), !chunk.isEmpty {
-                    try await body.write(ByteBuffer(bytes: chunk))
-                }
-                try await body.finish(nil)
-            })
     }
 
     // MARK: helpers
