@@ -53,7 +53,7 @@ extension ConnectedAuditService {
         let counts = try await outbox.counts()
         return ConnectedStatus(
             server: client.baseURL, pendingScans: counts.pending, syncedScans: counts.synced,
-            rejectedScans: counts.rejected, lastSyncAt: counts.lastSyncAt, lastError: counts.lastError,
+            rejectedScans: counts.rejected, pendingVoids: counts.pendingVoids, lastSyncAt: counts.lastSyncAt, lastError: counts.lastError,
             rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" })
     }
 
@@ -87,6 +87,8 @@ public struct ConnectedStatus: Sendable, Equatable {
     public var pendingScans: Int
     public var syncedScans: Int
     public var rejectedScans: Int
+    /// Voids made while the server could not be reached, waiting to be sent.
+    public var pendingVoids: Int = 0
     public var lastSyncAt: Date?
     public var lastError: String?
     /// Up to 20 refused scans: "identifier: why".

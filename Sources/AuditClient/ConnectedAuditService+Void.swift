@@ -1,33 +1,53 @@
 import AuditAPI
+import ConnectedStore
 import Foundation
 import InventoryCore
 
 extension ConnectedAuditService {
-    /// Voids a scan on the server, which must hold the scan first: a scan still waiting in the
-    /// outbox is pushed now. The void is sent with its own id, so a resend after a lost answer
-    /// is the same void. While the server cannot be reached the void is refused with that
-    /// reason, and nothing is recorded: the scan keeps counting until a void reaches the server.
+    /// Voids a scan. Online, the server decides: a scan still waiting in the outbox is pushed
+    /// first, then the void is sent with its own id (a resend after a lost answer is the same
+    /// void) and the copy follows the server's answer. While the server cannot be reached, a
+    /// scan this station made is voided here (`StationReplica.queueVoid`): the copy counts as if
+    /// the scan had not been made, and the void waits in the outbox behind its scan. A seeds-only
+    /// server has no void; the station says so and records nothing.
     public func void(_ request: VoidRequest) async throws -> VoidResult {
         await ensureHandler()
-        if let entry = try await outbox.entry(scanID: request.scanId), entry.state == .pending {
-            let report = await sync.pushNow()
-            if try await outbox.entry(scanID: request.scanId)?.state == .pending {
-                throw InventoryError.unavailable(
-                    "Scan \(request.scanId) is not on the server yet (\(report.stoppedBy ?? "not delivered")), so it cannot be voided now; it still counts. Void it again when the server is reachable"
-                )
+        var request = request
+        request.voidId = request.voidId ?? UUID().uuidString.lowercased()
+        request.deviceName = request.deviceName ?? actor.station
+        request.user = actor.user
+        let prepared = try PreparedVoid(request, defaultStation: actor.station)
+        if let entry = try await outbox.entry(scanID: prepared.scanID), entry.state == .pending {
+            await sync.pushNow()
+            if try await outbox.entry(scanID: prepared.scanID)?.state == .pending {
+                return try await queue(prepared)
             }
         }
         if extended == nil { _ = try? await status() }
-        guard extended != false else {
-            throw InventoryError.unavailable(
-                "The server at \(client.baseURL) speaks only the seeds' audit API, which has no way to void a scan; scan \(request.scanId) still counts"
-            )
-        }
+        if extended == false { throw seedsOnly(prepared.scanID) }
         let body = VoidBody(
-            auditId: request.auditId, reason: request.reason, voidId: request.voidId ?? UUID().uuidString.lowercased(),
-            voidedAt: request.voidedAt ?? Date(), deviceName: request.deviceName ?? actor.station)
-        let result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": request.scanId]), body: body, as: VoidResult.self)
-        try await replica.applyVoid(result, caseSensitive: caseSensitive)
-        return result
+            auditId: prepared.auditID, reason: prepared.reason, voidId: prepared.voidID, voidedAt: prepared.voidedAt,
+            deviceName: prepared.station)
+        do {
+            let result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": prepared.scanID]), body: body, as: VoidResult.self)
+            try await replica.applyVoid(result, caseSensitive: caseSensitive)
+            return result
+        } catch InventoryError.unavailable(let message) {
+            do { return try await queue(prepared) } catch InventoryError.unavailable(let local) {
+                throw InventoryError.unavailable("\(local) (\(message))")
+            }
+        }
+    }
+
+    /// Records the void here, to be sent when the server is back; refused when the server is
+    /// known to speak only the seeds' API.
+    private func queue(_ prepared: PreparedVoid) async throws -> VoidResult {
+        if extended == false { throw seedsOnly(prepared.scanID) }
+        return try await replica.queueVoid(prepared, caseSensitive: caseSensitive)
+    }
+
+    private func seedsOnly(_ scanID: String) -> InventoryError {
+        InventoryError.unavailable(
+            "The server at \(client.baseURL) speaks only the seeds' audit API, which has no way to void a scan; scan \(scanID) still counts")
     }
 }

@@ -41,7 +41,7 @@ public actor ConnectedAuditService: AuditService {
         self.client = client
         self.outbox = try StationOutbox(database: database)
         self.replica = try StationReplica(database: database)
-        self.sync = SyncEngine(client: client, outbox: outbox, replica: replica, policy: policy)
+        self.sync = SyncEngine(client: client, outbox: outbox, replica: replica, policy: policy, caseSensitive: caseSensitive)
         self.caseSensitive = caseSensitive
         self.actor = actor
     }

@@ -14,13 +14,18 @@ public actor SyncEngine {
     let outbox: StationOutbox
     let replica: StationReplica
     let policy: SyncPolicy
+    /// How the copy matches tags, for the voids it takes back.
+    let caseSensitive: Bool
     private var onResult: ResultHandler = { _, _ in }
     private var current: Task<SyncReport, Never>?
     private var kickedAgain = false
     /// Whether the server takes batches: unknown until the first batch is tried.
     private var batchOffered: Bool?
 
-    public init(client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy()) {
+    public init(
+        client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy(), caseSensitive: Bool = true
+    ) {
+        self.caseSensitive = caseSensitive
         self.client = client
         self.outbox = outbox
         self.replica = replica
@@ -115,7 +120,62 @@ public actor SyncEngine {
                 }
             }
         }
+        if !Task.isCancelled { await pushVoids(into: &report) }
         return await finish(report)
+    }
+
+    /// Sends the voids made offline whose scans the server has answered, oldest first, each
+    /// with its own id (a resend is the same void). A void of a scan the server refused has
+    /// nothing to undo there and is marked refused with it.
+    private func pushVoids(into report: inout SyncReport) async {
+        var failures = 0
+        while !Task.isCancelled {
+            guard let ready = try? await outbox.readyVoids(limit: 100), !ready.isEmpty else { return }
+            for item in ready {
+                let void = item.void
+                if item.scanRejected {
+                    try? await replica.rejectVoid(
+                        voidID: void.voidID, error: "Scan \(void.scanID) was refused by the server, so there is nothing to void")
+                    report.voidsRejected += 1
+                    continue
+                }
+                let body = VoidBody(
+                    auditId: void.auditID, reason: void.reason, voidId: void.voidID, voidedAt: void.voidedAt, deviceName: void.station)
+                do {
+                    let result = try await client.send(
+                        .POST, Routes.path(Routes.auditVoid, ["scan_id": void.scanID]), body: body, as: VoidResult.self)
+                    try await replica.takeVoidAnswer(result, voidID: void.voidID, caseSensitive: caseSensitive)
+                    report.voidsPushed += 1
+                    failures = 0
+                } catch let error as InventoryError {
+                    switch Self.passing(error) {
+                    case .needsLogin(let message)?:
+                        report.needsLogin = true
+                        report.stoppedBy = message
+                        return
+                    case .retry(let message)?:
+                        failures += 1
+                        try? await outbox.noteVoidFailure(voidID: void.voidID, error: message)
+                        if failures >= policy.maxAttempts {
+                            report.stoppedBy = message
+                            return
+                        }
+                        try? await Task.sleep(for: policy.delay(afterFailures: failures))
+                    default:
+                        try? await replica.rejectVoid(voidID: void.voidID, error: error.localizedDescription)
+                        report.voidsRejected += 1
+                    }
+                } catch {
+                    failures += 1
+                    try? await outbox.noteVoidFailure(voidID: void.voidID, error: error.localizedDescription)
+                    if failures >= policy.maxAttempts {
+                        report.stoppedBy = error.localizedDescription
+                        return
+                    }
+                    try? await Task.sleep(for: policy.delay(afterFailures: failures))
+                }
+            }
+        }
     }
 
     /// Counts a batch's outcomes; true when the push must stop (a login is needed, or scans
@@ -147,7 +207,9 @@ public actor SyncEngine {
 
     private func finish(_ report: SyncReport) async -> SyncReport {
         var report = report
-        report.remaining = (try? await outbox.counts().pending) ?? 0
+        let counts = try? await outbox.counts()
+        report.remaining = counts?.pending ?? 0
+        report.voidsRemaining = counts?.pendingVoids ?? 0
         return report
     }
 

@@ -37,6 +37,10 @@ public struct SyncReport: Sendable, Equatable {
     public var rejected = 0
     /// Scans still waiting.
     public var remaining = 0
+    /// Voids made offline that the server took, refused, or has still to get.
+    public var voidsPushed = 0
+    public var voidsRejected = 0
+    public var voidsRemaining = 0
     /// Why the push stopped early, if it did.
     public var stoppedBy: String?
     /// The push stopped because the login is no longer valid.

@@ -18,6 +18,7 @@ enum ConnectedSchema {
         migrator.registerMigration("station_replica", migrate: replica)
         migrator.registerMigration("station_replica_lookup", migrate: replicaLookup)
         migrator.registerMigration("station_outbox_location", migrate: outboxLocation)
+        migrator.registerMigration("station_outbox_voids", migrate: outboxVoids)
         return migrator
     }
 
@@ -61,6 +62,36 @@ enum ConnectedSchema {
     /// Station side: where the station stood for each queued scan, sent with it.
     static func outboxLocation(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE outbox ADD COLUMN location TEXT")
+    }
+
+    /// Station side: voids made while the server could not be reached, sent after the scans
+    /// before them. Each keeps what it took off its audit's running counts (`scanned_delta`,
+    /// `unexpected_delta`, 0 or -1), given back when the server answers and its numbers take
+    /// over. At most one void per scan stands (a rejected one does not).
+    static func outboxVoids(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE outbox_voids (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    void_id TEXT NOT NULL UNIQUE,
+                    scan_id TEXT NOT NULL,
+                    audit_id TEXT NOT NULL,
+                    reason TEXT,
+                    station TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    voided_at DATETIME NOT NULL,
+                    recorded_at DATETIME NOT NULL,
+                    effect TEXT,
+                    scanned_delta INTEGER NOT NULL,
+                    unexpected_delta INTEGER NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','synced','rejected')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    server_message TEXT,
+                    synced_at DATETIME);
+                CREATE INDEX outbox_voids_state ON outbox_voids(state, seq);
+                CREATE UNIQUE INDEX outbox_voids_scan ON outbox_voids(scan_id) WHERE state != 'rejected';
+                """)
     }
 
     /// Station side: the local copy of each audit it works on, as the server last told it.

@@ -93,6 +93,8 @@ public struct OutboxCounts: Sendable, Equatable {
     public var pending: Int
     public var synced: Int
     public var rejected: Int
+    /// Voids made while the server could not be reached, not yet sent.
+    public var pendingVoids: Int = 0
     public var lastSyncAt: Date?
     public var lastError: String?
 }
@@ -140,7 +142,7 @@ public struct StationOutbox: Sendable {
         guard scanned || unexpected else { return }
         try db.cachedStatement(
             sql: """
-                UPDATE replica_audits SET pending_scanned = max(pending_scanned - ?, 0), pending_unexpected = max(pending_unexpected - ?, 0)
+                UPDATE replica_audits SET pending_scanned = pending_scanned - ?, pending_unexpected = pending_unexpected - ?
                 WHERE id = ?
                 """
         ).execute(arguments: [scanned ? 1 : 0, unexpected ? 1 : 0, row["audit_id"] as String])
@@ -197,8 +199,9 @@ public struct StationOutbox: Sendable {
             }
             let lastSync = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_sync_at'")
             let lastError = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_error'")
+            let voids = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox_voids WHERE state = 'pending'") ?? 0
             return OutboxCounts(
-                pending: count("pending"), synced: count("synced"), rejected: count("rejected"),
+                pending: count("pending"), synced: count("synced"), rejected: count("rejected"), pendingVoids: voids,
                 lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError)
         }
     }

@@ -107,11 +107,17 @@ extension StationReplica {
                 // What a pending scan adds was fixed when it was shown; only its mark is made again.
                 try Self.mark(db, decision, entry: entry, copy: held, encoder: encoder, count: false)
             }
+            // Voids the server has not had yet take their scans off the new copy again.
+            for queued in try Self.pendingVoids(db, auditID: id) {
+                try Self.unmark(db, queued, copy: held, lookup: lookup, encoder: encoder)
+            }
             try db.execute(
                 sql: """
                     UPDATE replica_audits SET
-                        pending_scanned = (SELECT COALESCE(SUM(adds_scanned), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1),
+                        pending_scanned = (SELECT COALESCE(SUM(adds_scanned), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1)
+                            + (SELECT COALESCE(SUM(scanned_delta), 0) FROM outbox_voids WHERE state = 'pending' AND audit_id = ?1),
                         pending_unexpected = (SELECT COALESCE(SUM(adds_unexpected), 0) FROM outbox WHERE state = 'pending' AND audit_id = ?1)
+                            + (SELECT COALESCE(SUM(unexpected_delta), 0) FROM outbox_voids WHERE state = 'pending' AND audit_id = ?1)
                     WHERE id = ?1
                     """, arguments: [id])
         }

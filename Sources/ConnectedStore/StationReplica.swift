@@ -129,7 +129,8 @@ public struct StationReplica: Sendable {
             .map { try value(decoder, $0, as: AuditSession.self) }
     }
 
-    /// A held copy: the server's description, its number, and what pending scans add.
+    /// A held copy: the server's description, its number, and what pending scans add and
+    /// pending voids take away (so either running count may be below zero).
     struct Held {
         var session: AuditSession
         var ref: Int64
@@ -140,8 +141,8 @@ public struct StationReplica: Sendable {
             var local = session
             local.progress = AuditProgress(
                 totalAssets: session.totalAssets,
-                scannedCount: min(session.scannedCount + pendingScanned, session.totalAssets),
-                unexpectedCount: session.unexpectedCount + pendingUnexpected)
+                scannedCount: max(min(session.scannedCount + pendingScanned, session.totalAssets), 0),
+                unexpectedCount: max(session.unexpectedCount + pendingUnexpected, 0))
             return local
         }
     }
@@ -156,7 +157,7 @@ public struct StationReplica: Sendable {
         else { return nil }
         return Held(
             session: try value(decoder, row["session"], as: AuditSession.self), ref: ref,
-            pendingScanned: max(row["pending_scanned"] as Int, 0), pendingUnexpected: max(row["pending_unexpected"] as Int, 0))
+            pendingScanned: row["pending_scanned"], pendingUnexpected: row["pending_unexpected"])
     }
 
     static func text(_ encoder: JSONEncoder, _ value: some Encodable) throws -> String {
@@ -179,39 +180,5 @@ extension AuditAsset {
         return AssetBrief(
             id: id, assetTag: assetTag, serialNum: serialNum, name: name ?? assetTag, model: model, status: status,
             location: location, company: company, country: country)
-    }
-}
-
-extension StationReplica {
-    /// Takes the server's answer to a void: the copy's entry loses the scan as the server's did
-    /// (`VoidEffect`), and the audit's numbers become the server's. A scan whose first find
-    /// passed on to a later scan stays found here; only the later scan's details are not copied.
-    public func applyVoid(_ result: VoidResult, caseSensitive: Bool) async throws {
-        let encoder = JSONEncoder.auditStation()
-        let decoder = JSONDecoder.auditStation()
-        try await database.write { db in
-            guard let copy = try Self.held(db, auditID: result.void.auditId, decoder: decoder) else { return }
-            switch result.effect {
-            case .foundUndone?:
-                if let assetID = result.scan.assetId {
-                    try db.execute(
-                        sql: "UPDATE replica_expected SET first_scan = NULL WHERE ref = ? AND asset_id = ?", arguments: [copy.ref, assetID])
-                }
-            case .unexpectedUndone?:
-                let keys = [
-                    result.scan.assetId.map { AuditRules.unexpectedKey(assetID: $0) },
-                    AuditRules.unexpectedKey(identifier: Identifier.matchKey(result.scan.identifier, caseSensitive: caseSensitive))
-                ].compactMap { $0 }
-                for key in keys {
-                    try db.execute(sql: "DELETE FROM replica_unexpected WHERE audit_id = ? AND key = ?", arguments: [result.void.auditId, key])
-                }
-            default:
-                break
-            }
-            var session = copy.session
-            session.progress = result.progress
-            try db.execute(
-                sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, session), session.id])
-        }
     }
 }

@@ -158,6 +158,7 @@ extension AuditStation.Audit {
                     Terminal.line(
                         "Connected to \(sync.server): \(sync.pendingScans) scans waiting to sync, \(sync.syncedScans) synced, \(sync.rejectedScans) refused"
                     )
+                    if sync.pendingVoids > 0 { Terminal.line("  \(sync.pendingVoids) voids made offline waiting to sync") }
                     Terminal.line("  Last sync   \(sync.lastSyncAt.map(ISOTime.string) ?? "never")")
                     if let error = sync.lastError { Terminal.line("  Last error  \(error)") }
                     for refused in sync.rejected { Terminal.line("  refused: \(refused)") }
@@ -226,10 +227,12 @@ struct OutboxOutput: Encodable {
     var pendingScans: Int
     var syncedScans: Int
     var rejectedScans: Int
+    var pendingVoids: Int
     var lastSyncAt: Date?
     var lastError: String?
 
     init(_ status: ConnectedStatus) {
+        pendingVoids = status.pendingVoids
         server = status.server
         pendingScans = status.pendingScans
         syncedScans = status.syncedScans
