@@ -1,4 +1,15 @@
 import Foundation
+
+/// The answer to a photo upload.
+public struct PhotoStored: Codable, Sendable, Equatable {
+    public var scanId: String
+    public var bytes: Int
+
+    public init(scanId: String, bytes: Int) {
+        self.scanId = scanId
+        self.bytes = bytes
+    }
+}
 import InventoryCore
 
 /// `POST /api/v1/audit/start`.

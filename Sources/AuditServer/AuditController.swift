@@ -127,6 +127,25 @@ struct AuditController {
             let page = try await audits.scans(auditID: audit.id, query: try request.listQuery())
             return try Response.envelope(ListResponse(page, key: "scans"))
         }
+        routes.add(.get, Routes.auditPhoto, on: router) { _, context in
+            let audit = try await viewable(context)
+            let scanID = context.parameters.get("scan_id") ?? ""
+            guard let photo = try await audits.photo(scanID: scanID, auditID: audit.id) else {
+                throw InventoryError.notFound("photo of scan \(scanID): the scan has none")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=86400"],
+                body: .init(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
+        }
+        routes.add(.put, Routes.auditPhoto, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let audit = try await audits.audit(id: context.parameters.get("audit_id") ?? "")
+            try user.requireAuditing(audit.country)
+            let photo = try await request.scanPhoto(scanID: context.parameters.get("scan_id") ?? "")
+            try await audits.attachPhoto(photo, auditID: audit.id)
+            return try Response.envelope(PhotoStored(scanId: photo.scanId, bytes: photo.jpeg.count), message: "Photo of scan \(photo.scanId) stored")
+        }
         routes.add(.get, Routes.auditReport, on: router) { request, context in
             let audit = try await viewable(context)
             let formatText = request.query("format") ?? "json"

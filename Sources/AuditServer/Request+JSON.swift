@@ -18,6 +18,30 @@ extension Request {
         return try JSONBody.decode(type, from: data)
     }
 
+    /// A scan's photo sent as the body (`image/jpeg`, at most `ScanPhoto.maxBytes`), taken at
+    /// the `taken_at` query parameter (now when absent). Over the limit, or not a JPEG, is a 422
+    /// naming the photo, read no further than one byte past the limit.
+    mutating func scanPhoto(scanID: String) async throws -> ScanPhoto {
+        let type = headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix(ScanPhoto.contentType) else {
+            throw InventoryError.invalid(
+                ValidationError(field: "photo", message: "must be sent as \(ScanPhoto.contentType), not '\(type.prefix(40))'"))
+        }
+        let buffer: ByteBuffer
+        do { buffer = try await collectBody(upTo: ScanPhoto.maxBytes) } catch is NIOTooManyBytesError {
+            throw InventoryError.invalid(
+                ValidationError(field: "photo", message: "is over \(ScanPhoto.maxBytes) bytes; a scan's photo is a JPEG of at most 200 KB"))
+        }
+        var takenAt = Date()
+        if let text = query("taken_at") {
+            guard let date = ISOTime.parse(text) else {
+                throw InventoryError.invalid(ValidationError(field: "taken_at", message: "'\(text.prefix(40))' is not an ISO 8601 time"))
+            }
+            takenAt = date
+        }
+        return try ScanPhoto(scanId: scanID, jpeg: Data(buffer.readableBytesView), takenAt: takenAt)
+    }
+
     /// A query parameter, percent-decoded.
     func query(_ name: String) -> String? {
         uri.queryParameters[Substring(name)].map { String($0).removingPercentEncoding ?? String($0) }

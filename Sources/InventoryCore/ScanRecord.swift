@@ -17,11 +17,14 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// Set once the scan is voided: the void's own record. A voided scan stays in the trail and
     /// counts for nothing.
     public var voided: ScanVoid?
+    /// The scan has a photo (`GET /api/v1/audit/{id}/scans/{scan_id}/photo`); nil when the
+    /// store does not say.
+    public var hasPhoto: Bool?
 
     public init(
         scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
         assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date,
-        voided: ScanVoid? = nil
+        voided: ScanVoid? = nil, hasPhoto: Bool? = nil
     ) {
         self.scanId = scanId
         self.identifier = identifier
@@ -35,6 +38,7 @@ public struct ScanRecord: Codable, Sendable, Equatable {
         self.scannedAt = scannedAt
         self.recordedAt = recordedAt
         self.voided = voided
+        self.hasPhoto = hasPhoto
     }
 }
 

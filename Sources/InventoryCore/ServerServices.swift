@@ -6,7 +6,7 @@ import Foundation
 
 /// The audit workflow as a server offers it: `AuditService`, plus batches of scans, history
 /// within a user's countries, and the snapshot a connected station decides scans from.
-public protocol ServerAuditService: AuditService {
+public protocol ServerAuditService: AuditService, ScanPhotoService {
     /// Stores each scan as `record(_:)` does, in one transaction; one outcome per scan, in order.
     func record(batch requests: [ScanRequest]) async throws -> [Result<ScanResult, InventoryError>]
     /// Past and running audits of `country` (or of any country), limited to `allowed` (nil: all),

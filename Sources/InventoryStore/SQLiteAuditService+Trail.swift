@@ -25,7 +25,7 @@ extension SQLiteAuditService {
     /// Scans with their voids; `scanRecord` reads its rows.
     static let trailSQL = """
         SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user, v.voided_at,
-            v.recorded_at AS void_recorded_at
+            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo
         FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
         """
 
@@ -39,7 +39,8 @@ extension SQLiteAuditService {
             scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
             reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
             assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
-            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void)
+            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void,
+            hasPhoto: row["has_photo"])
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and

@@ -132,6 +132,7 @@ enum Schema {
         migrator.registerMigration("connected_tables_moved", migrate: connectedTablesMoved)
         migrator.registerMigration("scan_voids", migrate: scanVoids)
         migrator.registerMigration("locations", migrate: locations)
+        migrator.registerMigration("scan_photos", migrate: scanPhotos)
         return migrator
     }
 
@@ -210,6 +211,23 @@ enum Schema {
                 ALTER TABLE audits ADD COLUMN locations TEXT;
                 ALTER TABLE scans ADD COLUMN location TEXT;
                 CREATE INDEX assets_country_location ON assets(country, location);
+                """)
+    }
+
+    /// The camera's frame of a scan, kept as evidence (`ScanPhoto`): one per scan, deleted with
+    /// it, and by the retention (`taken_at`).
+    static func scanPhotos(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE scan_photos (
+                    scan_row INTEGER PRIMARY KEY REFERENCES scans(id) ON DELETE CASCADE,
+                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                    jpeg BLOB NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    taken_at DATETIME NOT NULL,
+                    recorded_at DATETIME NOT NULL);
+                CREATE INDEX scan_photos_taken ON scan_photos(taken_at);
+                CREATE INDEX scan_photos_audit ON scan_photos(audit_id);
                 """)
     }
 }

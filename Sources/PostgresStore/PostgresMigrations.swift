@@ -17,7 +17,8 @@ enum PostgresMigrations {
         (4, "scan write check", scanWriteCheck),
         (5, "smaller fold indexes", smallerFoldIndexes),
         (6, "scan voids", scanVoids),
-        (7, "locations", locations)
+        (7, "locations", locations),
+        (8, "scan photos", scanPhotos)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -281,5 +282,20 @@ enum PostgresMigrations {
         "ALTER TABLE audits ADD COLUMN locations TEXT",
         "ALTER TABLE scans ADD COLUMN location TEXT",
         "CREATE INDEX assets_country_location ON assets (country, location)"
+    ]
+
+    /// Scans' photos, as in the SQLite schema (`Schema.scanPhotos`).
+    static let scanPhotos = [
+        """
+        CREATE TABLE scan_photos (
+            scan_row BIGINT PRIMARY KEY REFERENCES scans(id) ON DELETE CASCADE,
+            audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+            jpeg BYTEA NOT NULL,
+            bytes INTEGER NOT NULL,
+            taken_at TIMESTAMPTZ NOT NULL,
+            recorded_at TIMESTAMPTZ NOT NULL)
+        """,
+        "CREATE INDEX scan_photos_taken ON scan_photos (taken_at)",
+        "CREATE INDEX scan_photos_audit ON scan_photos (audit_id)"
     ]
 }

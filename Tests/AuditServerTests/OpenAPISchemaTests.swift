@@ -171,9 +171,28 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(void, "/api/v1/audit/scans/no-such-scan/void", token: token, expect: 404)
         try await call(void, "/api/v1/audit/scans/s-5/void", json: #"{"reason":7}"#, token: token, expect: 422)
         try await call("GET /api/v1/audit/{audit_id}/scans", "/api/v1/audit/\(auditID)/scans?per_page=30", token: token, expect: 200)
+        try await photos(auditID, token: token)
         try await snapshot(auditID, token: token)
         try await call("GET /api/v1/audit/history", "/api/v1/audit/history?country=SG", token: token, expect: 200)
         return auditID
+    }
+
+    /// A scan's photo: stored, refused, fetched.
+    private func photos(_ auditID: String, token: String) async throws {
+        let operation = "/api/v1/audit/{audit_id}/scans/{scan_id}/photo"
+        let path = "/api/v1/audit/\(auditID)/scans/s-5/photo"
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9]
+        for (body, type, status) in [(jpeg, "image/jpeg", 200), (Array("not a photo".utf8), "image/jpeg", 422)] {
+            let answer = try await server.callBytes("PUT", path, body: body, contentType: type, token: token)
+            #expect(answer.status == status)
+            keep("PUT \(operation)", status: answer.status, text: String(decoding: answer.bytes, as: UTF8.self))
+        }
+        let photo = try await server.callBytes("GET", path, token: token)
+        #expect(photo.status == 200 && photo.bytes == jpeg)
+        keep("GET \(operation)", status: photo.status, text: String(decoding: photo.bytes, as: UTF8.self), contentType: photo.contentType)
+        let none = try await server.callBytes("GET", "/api/v1/audit/\(auditID)/scans/no-such-scan/photo", token: token)
+        #expect(none.status == 404)
+        keep("GET \(operation)", status: none.status, text: String(decoding: none.bytes, as: UTF8.self))
     }
 
     /// The snapshot, as JSON or as a stream of JSON lines, whichever the server sends.

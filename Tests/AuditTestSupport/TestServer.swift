@@ -280,6 +280,28 @@ public final class TestServer: Sendable {
         return Self.answer(status: Int(response.status.code), text: String(buffer: buffer))
     }
 
+    /// One HTTP call with a body of any type, answering the raw bytes (photos).
+    public func callBytes(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil, token: String? = nil)
+        async throws -> (status: Int, bytes: [UInt8], contentType: String?)
+    {
+        if let router {
+            var fields = HTTPFields()
+            if let token { fields.append(HTTPField(name: .authorization, value: "Bearer \(token)")) }
+            if let contentType { fields.append(HTTPField(name: .contentType, value: contentType)) }
+            let response = try await router.executeRequest(
+                uri: path, method: HTTPRequest.Method(rawValue: method) ?? .get, headers: fields, body: body.map { ByteBuffer(bytes: $0) })
+            return (Int(response.status.code), Array(response.body.readableBytesView), response.headers[.contentType])
+        }
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .init(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await Self.http.execute(request, timeout: .seconds(20))
+        let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return (Int(response.status.code), Array(buffer.readableBytesView), response.headers.first(name: "Content-Type"))
+    }
+
     static func answer(status: Int, text: String) -> Answer {
         let body = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
         return Answer(status: status, body: body, text: text)
