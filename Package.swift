@@ -200,7 +200,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
-            "TestKit", "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
+            "TestKit", "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", "Station",
+            "Scanning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),

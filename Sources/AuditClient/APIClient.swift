@@ -79,14 +79,31 @@ public struct APIClient: Sendable {
         _ method: HTTPMethod, _ path: String, query: [String: String?],
         body: (some Encodable & Sendable)?, timeout: Duration?
     ) async throws -> (status: Int, data: Data) {
+        let bytes = try body.map { (ByteBuffer(bytes: try JSONEncoder.auditStation().encode($0)), "application/json") }
+        return try await exchange(method, path, query: query, bytes: bytes, timeout: timeout)
+    }
+
+    /// Sends a body that is not JSON (a photo) and returns the decoded `data` of the answer.
+    public func upload<Payload: Decodable & Sendable>(
+        _ method: HTTPMethod, _ path: String, query: [String: String?] = [:], bytes: [UInt8], contentType: String,
+        as type: Payload.Type = Payload.self
+    ) async throws -> Payload {
+        let (status, data) = try await exchange(method, path, query: query, bytes: (ByteBuffer(bytes: bytes), contentType), timeout: nil)
+        guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
+        return try decode(Payload.self, data, status: status)
+    }
+
+    func exchange(
+        _ method: HTTPMethod, _ path: String, query: [String: String?], bytes: (ByteBuffer, String)?, timeout: Duration?
+    ) async throws -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: baseURL + path + Self.queryString(query))
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let apiKey { request.headers.add(name: "X-API-Key", value: apiKey) }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder.auditStation().encode(body)))
+        if let (body, contentType) = bytes {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(body)
         }
         let status: Int
         let data: Data

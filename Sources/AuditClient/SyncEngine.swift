@@ -121,7 +121,45 @@ public actor SyncEngine {
             }
         }
         if !Task.isCancelled { await pushVoids(into: &report) }
+        if !Task.isCancelled, !report.needsLogin { await pushPhotos(into: &report) }
         return await finish(report)
+    }
+
+    /// Sends the photos of scans the server has stored, `policy.photoBatch` read at a time, one
+    /// call each (`PUT …/scans/{scan_id}/photo`; a resend changes nothing there). A photo of a
+    /// scan the server refused, or one the server refuses, is marked refused and kept here.
+    private func pushPhotos(into report: inout SyncReport) async {
+        var failures = 0
+        while !Task.isCancelled {
+            guard let ready = try? await outbox.readyPhotos(limit: policy.photoBatch), !ready.isEmpty else { return }
+            for item in ready {
+                let scanID = item.photo.scanId
+                if item.scanRejected {
+                    try? await outbox.settlePhoto(scanID: scanID, state: .rejected, error: "its scan was refused by the server")
+                    continue
+                }
+                do {
+                    let _: PhotoStored = try await client.upload(
+                        .PUT, Routes.path(Routes.auditPhoto, ["audit_id": item.auditID, "scan_id": scanID]),
+                        query: ["taken_at": ISOTime.string(item.photo.takenAt)], bytes: Array(item.photo.jpeg), contentType: ScanPhoto.contentType)
+                    try? await outbox.settlePhoto(scanID: scanID, state: .synced)
+                    report.photosPushed += 1
+                    failures = 0
+                } catch let error as InventoryError where Self.passing(error) == nil {
+                    try? await outbox.settlePhoto(scanID: scanID, state: .rejected, error: error.localizedDescription)
+                } catch {
+                    failures += 1
+                    try? await outbox.settlePhoto(scanID: scanID, state: .pending, error: error.localizedDescription)
+                    if failures >= policy.maxAttempts
+                        || (error as? InventoryError).map({ if case .unauthorized = $0 { true } else { false } }) == true
+                    {
+                        report.stoppedBy = report.stoppedBy ?? error.localizedDescription
+                        return
+                    }
+                    try? await Task.sleep(for: policy.delay(afterFailures: failures))
+                }
+            }
+        }
     }
 
     /// Sends the voids made offline whose scans the server has answered, oldest first, each
@@ -210,6 +248,7 @@ public actor SyncEngine {
         let counts = try? await outbox.counts()
         report.remaining = counts?.pending ?? 0
         report.voidsRemaining = counts?.pendingVoids ?? 0
+        report.photosRemaining = (try? await outbox.pendingPhotoCount()) ?? 0
         return report
     }
 

@@ -8,11 +8,15 @@ public struct SyncPolicy: Sendable {
     public var maxAttempts: Int
     /// Scans a push sends in one call when the server takes batches (1: one call a scan).
     public var batchSize: Int
+    /// Photos read from the outbox at a time (each at most 200 KB), sent one call each after
+    /// the scans and voids, so photos never hold scans back and memory stays bounded.
+    public var photoBatch: Int
 
     public init(
         initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(30), maxAttempts: Int = 6,
-        batchSize: Int = 500
+        batchSize: Int = 500, photoBatch: Int = 16
     ) {
+        self.photoBatch = min(max(photoBatch, 1), 64)
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.maxAttempts = maxAttempts
@@ -41,6 +45,9 @@ public struct SyncReport: Sendable, Equatable {
     public var voidsPushed = 0
     public var voidsRejected = 0
     public var voidsRemaining = 0
+    /// Photos of scans sent, and still waiting.
+    public var photosPushed = 0
+    public var photosRemaining = 0
     /// Why the push stopped early, if it did.
     public var stoppedBy: String?
     /// The push stopped because the login is no longer valid.

@@ -19,6 +19,7 @@ enum ConnectedSchema {
         migrator.registerMigration("station_replica_lookup", migrate: replicaLookup)
         migrator.registerMigration("station_outbox_location", migrate: outboxLocation)
         migrator.registerMigration("station_outbox_voids", migrate: outboxVoids)
+        migrator.registerMigration("station_outbox_photos", migrate: outboxPhotos)
         return migrator
     }
 
@@ -91,6 +92,23 @@ enum ConnectedSchema {
                     synced_at DATETIME);
                 CREATE INDEX outbox_voids_state ON outbox_voids(state, seq);
                 CREATE UNIQUE INDEX outbox_voids_scan ON outbox_voids(scan_id) WHERE state != 'rejected';
+                """)
+    }
+
+    /// Station side: the camera's frames of this station's scans (`ScanPhoto`), sent after their
+    /// scans and kept here for the kiosk's lists until the retention deletes them.
+    static func outboxPhotos(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE outbox_photos (
+                    scan_id TEXT PRIMARY KEY,
+                    audit_id TEXT NOT NULL,
+                    jpeg BLOB NOT NULL,
+                    taken_at DATETIME NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','synced','rejected')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT) WITHOUT ROWID;
+                CREATE INDEX outbox_photos_state ON outbox_photos(state, taken_at);
                 """)
     }
 

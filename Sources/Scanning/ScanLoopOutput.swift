@@ -14,17 +14,26 @@ public struct AcceptedCode: Sendable, Equatable {
     public var latency: Duration
     /// The driver's sequence number of that frame.
     public var frameSequence: UInt32
+    /// That frame (shared, not copied): kept as evidence of scans a supervisor may question.
+    public var frame: GrayImage?
 
     public init(
         text: String, symbology: Symbology, capturedAt: Date, isReappearance: Bool,
-        latency: Duration, frameSequence: UInt32
+        latency: Duration, frameSequence: UInt32, frame: GrayImage? = nil
     ) {
+        self.frame = frame
         self.text = text
         self.symbology = symbology
         self.capturedAt = capturedAt
         self.isReappearance = isReappearance
         self.latency = latency
         self.frameSequence = frameSequence
+    }
+
+    /// Two acceptances are the same whatever frame each kept.
+    public static func == (lhs: AcceptedCode, rhs: AcceptedCode) -> Bool {
+        lhs.text == rhs.text && lhs.symbology == rhs.symbology && lhs.capturedAt == rhs.capturedAt
+            && lhs.isReappearance == rhs.isReappearance && lhs.latency == rhs.latency && lhs.frameSequence == rhs.frameSequence
     }
 }
 

@@ -83,7 +83,7 @@ final class ScanLoopWorker: Sendable {
                         AcceptedCode(
                             text: item.code.text, symbology: item.code.symbology,
                             capturedAt: Date(timeIntervalSinceNow: -age), isReappearance: item.isReappearance,
-                            latency: .nanoseconds(Int64(age * 1e9)), frameSequence: frame.sequence)))
+                            latency: .nanoseconds(Int64(age * 1e9)), frameSequence: frame.sequence, frame: frame.image)))
             }
         }
     }

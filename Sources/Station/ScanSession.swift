@@ -93,12 +93,17 @@ public actor ScanSession {
     public private(set) var location: String?
     /// Scanned text starting with this is a location label (`LOC:Dock B`), never a scan; empty: off.
     public private(set) var locationLabelPrefix = "LOC:"
+    /// Whether camera scans keep their frame as evidence.
+    nonisolated let photos: PhotoConfig
+    /// Photos being encoded and stored, awaited by `photosSettled` (tests, the end of a run).
+    private var photoTasks: [Task<Void, Never>] = []
 
     /// `place`: where the station stands at first, and how its location labels read.
     public init(
         service: any AuditService, connection: (any StationConnection)?, audit: AuditSession, actor: Actor,
-        place: StationPlace = StationPlace(), observer: @escaping Observer
+        place: StationPlace = StationPlace(), photos: PhotoConfig = PhotoConfig(), observer: @escaping Observer
     ) {
+        self.photos = photos
         self.service = service
         self.connection = connection
         self.audit = audit
@@ -112,7 +117,7 @@ public actor ScanSession {
     public init(context: StationContext, audit: AuditSession, observer: @escaping Observer) {
         self.init(
             service: context.audit, connection: context.connection, audit: audit, actor: context.actor, place: context.config.station,
-            observer: observer)
+            photos: context.config.photos, observer: observer)
     }
 
     /// Who is scanning from now on (the kiosk's name field).
@@ -130,7 +135,9 @@ public actor ScanSession {
     /// first outcome and stores nothing new (the kiosk page sends its own); a new id is made
     /// when nil. The observer sees the event, unless the session had already stopped.
     @discardableResult
-    public func record(_ raw: String, source: ScanSource, place: String? = nil, scanID: String? = nil) async -> ScanEvent {
+    public func record(_ raw: String, source: ScanSource, place: String? = nil, scanID: String? = nil, frame: GrayImage? = nil) async
+        -> ScanEvent
+    {
         let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
         if let stopped {
             return .refused(
@@ -149,6 +156,9 @@ public actor ScanSession {
             lastProgress = result.progress
             if result.status == .pending { await followDecisions() }
             event = .recorded(result, origin)
+            if let frame, photos.keep, result.status == .pending || ScanPhoto.isEvidence(result) {
+                keepPhoto(frame, scanID: result.scanId, takenAt: origin.at)
+            }
         } catch {
             let inventoryError = InventoryError(error)
             if inventoryError?.stopsScanning == true {
@@ -163,6 +173,32 @@ public actor ScanSession {
         }
         await observer(event)
         return event
+    }
+
+    /// Encodes the frame and attaches it to the stored scan, off the scan path: the outcome is
+    /// shown without waiting for it. A failure costs only the photo, and is said.
+    private func keepPhoto(_ frame: GrayImage, scanID: String, takenAt: Date) {
+        guard let store = service as? any ScanPhotoService else { return }
+        let auditID = audit.id
+        let observer = observer
+        photoTasks.removeAll { $0.isCancelled }
+        let task = Task.detached {
+            do {
+                guard let jpeg = EvidencePhoto.jpeg(frame) else { throw InventoryError.storage("the frame could not be encoded as a JPEG") }
+                try await store.attachPhoto(try ScanPhoto(scanId: scanID, jpeg: Data(jpeg), takenAt: takenAt), auditID: auditID)
+            } catch {
+                await observer(.note("The photo of scan \(scanID) was not kept: \(error.localizedDescription)"))
+            }
+        }
+        photoTasks.append(task)
+        if photoTasks.count > 64 { photoTasks.removeFirst(photoTasks.count - 64) }
+    }
+
+    /// Waits until the photos being kept are stored.
+    public func photosSettled() async {
+        let tasks = photoTasks
+        photoTasks = []
+        for task in tasks { await task.value }
     }
 
     /// The location a scanned text names, when it is a location label.
@@ -282,10 +318,13 @@ public actor ScanSession {
     /// stops. Throws only when the decoder cannot be made.
     public func scanCamera(_ loop: ScanLoop, onEvent: @escaping @Sendable (CameraEvent) -> Void) async throws {
         let device = loop.config.device
+        if photos.keep, let cutoff = photos.retention.cutoff(), let store = service as? any ScanPhotoService {
+            Task.detached { _ = try? await store.prunePhotos(takenBefore: cutoff) }
+        }
         let run = Task {
             try await loop.run(
                 onCode: { code in
-                    await self.record(code.text, source: .camera, place: device)
+                    await self.record(code.text, source: .camera, place: device, frame: code.frame)
                 }, onEvent: onEvent)
         }
         camera = run

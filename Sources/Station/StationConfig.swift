@@ -16,12 +16,14 @@ public struct StationConfig: Decodable, Sendable {
     public var kiosk = KioskConfig()
     /// Where the station stands, and how location labels read.
     public var station = StationPlace()
+    /// Evidence photos: whether a camera station keeps them, and for how long (here and on `serve`).
+    public var photos = PhotoConfig()
     /// The PostgreSQL database of `serve` (and of `users`, `assets import` for that server);
     /// `--postgres` overrides it. Without either, the server runs on its SQLite file.
     public var postgres: PostgresConfig?
 
     enum CodingKeys: String, CodingKey {
-        case stationName, caseSensitiveTags, decoder, camera, kiosk, postgres, station
+        case stationName, caseSensitiveTags, decoder, camera, kiosk, postgres, station, photos
     }
 
     public init() {}
@@ -35,6 +37,7 @@ public struct StationConfig: Decodable, Sendable {
         kiosk = try container.decodeIfPresent(KioskConfig.self, forKey: .kiosk) ?? KioskConfig()
         postgres = try container.decodeIfPresent(PostgresConfig.self, forKey: .postgres)
         station = try container.decodeIfPresent(StationPlace.self, forKey: .station) ?? StationPlace()
+        photos = try container.decodeIfPresent(PhotoConfig.self, forKey: .photos) ?? PhotoConfig()
     }
 
     /// Reads the file at `path`, or the defaults when no path is given.
@@ -110,6 +113,34 @@ public struct StationPlace: Decodable, Sendable, Equatable {
                 forKey: .location, in: container, debugDescription: "'\(location.prefix(40))' is not a location (empty, or control characters)")
         }
     }
+}
+
+/// The `photos` section: `{"keep": true, "retentionDays": 365}`. A camera station keeps the
+/// frame of every scan a supervisor may question (unexpected, unknown, misplaced, and those its
+/// copy cannot decide) as a JPEG of at most 200 KB; photos older than `retentionDays` are
+/// deleted (0 keeps them for ever), on the station and on `serve`.
+public struct PhotoConfig: Decodable, Sendable, Equatable {
+    public var keep: Bool
+    public var retentionDays: Int
+
+    enum CodingKeys: String, CodingKey { case keep, retentionDays }
+
+    public init(keep: Bool = true, retentionDays: Int = 365) {
+        self.keep = keep
+        self.retentionDays = retentionDays
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        keep = try container.decodeIfPresent(Bool.self, forKey: .keep) ?? true
+        retentionDays = try container.decodeIfPresent(Int.self, forKey: .retentionDays) ?? 365
+        guard (0...36_500).contains(retentionDays) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .retentionDays, in: container, debugDescription: "must be from 0 (keep for ever) to 36500 days, not \(retentionDays)")
+        }
+    }
+
+    public var retention: PhotoRetention { PhotoRetention(days: retentionDays) }
 }
 
 /// The `postgres` section of the configuration: `{"url": "postgres://user:password@host:5432/db"}`.
