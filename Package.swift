@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPNG", "CTurboJPEG", "CV4L2"]),
         // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
+        // Evidence photo storage per 1,000 unexpected scans; run with -c release.
+        .executableTarget(name: "photo-benchmark", dependencies: ["Scanning", "InventoryCore", "InventoryStore"], path: "Benchmarks/photos"),
         .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode",
                          exclude: ["pyzbar_speed.py"]),
 
@@ -93,6 +95,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),

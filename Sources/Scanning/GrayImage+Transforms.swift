@@ -60,7 +60,7 @@ extension GrayImage {
     }
 
     /// Bilinear resize to the given size.
-    func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
+    public func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
         guard newWidth > 0, newHeight > 0, width > 0, height > 0 else {
             return GrayImage(width: max(newWidth, 0), height: max(newHeight, 0))
         }

@@ -66,14 +66,41 @@ extension AuditStation.Audit {
                 if paging.json { return try Terminal.json(ListResponse(page, key: "scans")) }
                 // The scan id is what `audit void` takes; a voided scan says who voided it, and why.
                 Terminal.table(
-                    ["SCANNED AT", "SCAN ID", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE", "VOIDED"],
+                    ["SCANNED AT", "SCAN ID", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE", "PHOTO", "VOIDED"],
                     page.items.map {
                         [
                             ISOTime.string($0.scannedAt), $0.scanId, $0.identifier, $0.status.rawValue, $0.station, $0.user, $0.source.rawValue,
+                            $0.hasPhoto == true ? "yes" : "",
                             $0.voided.map { "by \($0.user) at \($0.station)\($0.reason.map { ": \($0)" } ?? "")" } ?? ""
                         ]
                     })
                 Terminal.line(page.pagination.footer)
+            }
+        }
+    }
+
+    struct Photo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save the camera's photo of a scan (kept for unexpected, unknown and misplaced camera scans).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The scan's id, as `audit scans` lists it.") var scanID: String
+        @Option(name: .customLong("audit"), help: "The scan's audit (needed for another station's scan on a connected station).")
+        var auditID: String?
+        @Option(help: "The JPEG file to write.") var output: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                guard let store = context.audit as? any ScanPhotoService else {
+                    throw StationError.usage("this station's audit service keeps no photos")
+                }
+                guard let photo = try await store.photo(scanID: scanID, auditID: auditID) else {
+                    throw InventoryError.notFound("photo of scan \(scanID): the scan has none")
+                }
+                do { try photo.jpeg.write(to: URL(fileURLWithPath: output)) } catch {
+                    throw StationError.io("cannot write \(output): \(error.localizedDescription)")
+                }
+                Terminal.error("Wrote the photo of scan \(scanID) (\(photo.jpeg.count) bytes, taken \(ISOTime.string(photo.takenAt))) to \(output)")
             }
         }
     }

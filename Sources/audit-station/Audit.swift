@@ -10,7 +10,7 @@ extension AuditStation {
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
                 Countries.self, Locations.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
-                History.self
+                History.self, Photo.self
             ])
     }
 }

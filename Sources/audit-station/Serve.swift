@@ -72,6 +72,7 @@ extension AuditStation {
                 // The PostgreSQL pool runs in the server's service group: on SIGTERM or SIGINT the
                 // HTTP server stops first, then the pool closes its connections.
                 if let pool { app.addServices(pool) }
+                app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
                 try await app.runService()
             }
         }
