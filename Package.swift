@@ -98,6 +98,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]
+                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js"]
+                .map { Resource.embedInCode("Office/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
@@ -219,7 +221,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "CameraTestSupport",
+            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ],

@@ -53,6 +53,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
     }
+    OfficePage.add(to: router)
     auth.addPublicRoutes(to: table, on: router)
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
     auth.addRoutes(to: table, on: protected)

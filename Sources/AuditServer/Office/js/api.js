@@ -1,0 +1,78 @@
+/* The public API, as any client calls it. The token lives in sessionStorage (never a cookie),
+ * so a request from another site carries no credentials. */
+
+const KEY = 'auditstation.office';
+
+export function session() {
+  try { return JSON.parse(sessionStorage.getItem(KEY) || 'null'); } catch (e) { return null; }
+}
+
+export function forget() { sessionStorage.removeItem(KEY); }
+
+export function useKey(key) { if (key) sessionStorage.setItem(KEY + '.key', key); else sessionStorage.removeItem(KEY + '.key'); }
+
+export class APIError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || ('HTTP ' + status));
+    this.status = status;
+    this.code = body && body.error;
+    this.fields = (body && body.errors) || {};
+  }
+}
+
+function headers(extra) {
+  const h = Object.assign({ Accept: 'application/json' }, extra || {});
+  const s = session();
+  if (s && s.token) h.Authorization = 'Bearer ' + s.token;
+  const key = sessionStorage.getItem(KEY + '.key');
+  if (key) h['X-API-Key'] = key;
+  return h;
+}
+
+/** Calls the API and answers the envelope's `data`; a refusal throws APIError. A 401 forgets the login. */
+export async function call(method, path, body) {
+  const init = { method: method, headers: headers(body ? { 'Content-Type': 'application/json' } : null), credentials: 'omit' };
+  if (body) init.body = JSON.stringify(body);
+  let response;
+  try { response = await fetch(path, init); } catch (e) { throw new APIError(0, { message: 'The server cannot be reached' }); }
+  let json = null;
+  try { json = await response.json(); } catch (e) { json = null; }
+  if (!response.ok) {
+    if (response.status === 401) forget();
+    throw new APIError(response.status, json);
+  }
+  return json && Object.prototype.hasOwnProperty.call(json, 'data') ? json.data : json;
+}
+
+export async function logIn(email, password) {
+  const data = await call('POST', '/api/v1/auth/login', { email: email, password: password, device_name: 'back office' });
+  sessionStorage.setItem(KEY, JSON.stringify({ token: data.token, user: data.user }));
+  return data.user;
+}
+
+export async function logOut() {
+  try { await call('POST', '/api/v1/auth/logout'); } catch (e) { /* the token goes either way */ }
+  forget();
+}
+
+/** A file answer (a report, a photo) as a Blob, with the name the server gives it. */
+export async function download(path) {
+  const response = await fetch(path, { headers: headers(), credentials: 'omit' });
+  if (!response.ok) {
+    let json = null;
+    try { json = await response.json(); } catch (e) { json = null; }
+    throw new APIError(response.status, json);
+  }
+  const disposition = response.headers.get('Content-Disposition') || '';
+  const match = /filename="?([^";]+)"?/.exec(disposition);
+  return { blob: await response.blob(), name: match ? match[1] : 'download' };
+}
+
+export function query(params) {
+  const parts = [];
+  Object.keys(params).forEach(function (k) {
+    const v = params[k];
+    if (v !== undefined && v !== null && v !== '') parts.push(encodeURIComponent(k) + '=' + encodeURIComponent(v));
+  });
+  return parts.length ? '?' + parts.join('&') : '';
+}

@@ -1,0 +1,73 @@
+/* Small DOM helpers. Every value from the server goes in as text, never as HTML. */
+
+export function $(id) { return document.getElementById(id); }
+
+export function make(tag, cls, text) {
+  const n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+}
+
+export function row(cells, cls) {
+  const tr = make('tr', cls);
+  cells.forEach(function (c) {
+    if (c instanceof Node) { const td = make('td'); td.appendChild(c); tr.appendChild(td); }
+    else if (c && typeof c === 'object') { const td = make('td', c.cls, c.text); tr.appendChild(td); }
+    else tr.appendChild(make('td', null, c === undefined || c === null ? '' : c));
+  });
+  return tr;
+}
+
+export function fill(tbody, rows, empty, columns) {
+  tbody.replaceChildren();
+  if (!rows.length) {
+    const td = make('td', 'muted', empty);
+    td.colSpan = columns;
+    const tr = make('tr');
+    tr.appendChild(td);
+    tbody.appendChild(tr);
+    return;
+  }
+  rows.forEach(function (r) { tbody.appendChild(r); });
+}
+
+export function header(thead, names) {
+  const tr = make('tr');
+  names.forEach(function (n) { tr.appendChild(make('th', null, n)); });
+  thead.replaceChildren(tr);
+}
+
+/** Previous / next and "page N of M (T rows)" under a list. */
+export function pager(node, pagination, go) {
+  node.replaceChildren();
+  if (!pagination) return;
+  const prev = make('button', 'quiet', 'Previous');
+  prev.type = 'button';
+  prev.disabled = pagination.page <= 1;
+  prev.addEventListener('click', function () { go(pagination.page - 1); });
+  const next = make('button', 'quiet', 'Next');
+  next.type = 'button';
+  next.disabled = pagination.page >= pagination.last_page;
+  next.addEventListener('click', function () { go(pagination.page + 1); });
+  node.append(prev, make('span', 'muted', 'Page ' + pagination.page + ' of ' + Math.max(pagination.last_page, 1) + ' (' + pagination.total + ' rows)'), next);
+}
+
+export function when(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return isNaN(d) ? iso : d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+export function percent(value) { return (Math.round((value || 0) * 100) / 100).toFixed(2) + '%'; }
+
+export function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = make('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+}

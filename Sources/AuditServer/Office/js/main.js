@@ -1,0 +1,78 @@
+/* The back office: log in, then the screen the address names (#/audits, #/audit/ID, #/assets, #/devices). */
+import { session, logIn, logOut, useKey, APIError } from './api.js';
+import { $ } from './dom.js';
+import * as views from './views.js';
+
+const screens = ['login-view', 'audits-view', 'audit-view', 'assets-view', 'devices-view'];
+
+function show(id) {
+  screens.forEach(function (s) { $(s).hidden = s !== id; });
+  document.querySelectorAll('#nav a').forEach(function (a) {
+    if (a.getAttribute('href') === '#/' + id.replace('-view', '')) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  });
+}
+
+function signedIn(user) {
+  $('nav').hidden = false;
+  $('logout').hidden = false;
+  $('who').textContent = user.name + ' (' + user.user_type + ')';
+  $('nav-devices').hidden = user.user_type !== 'ADMIN';
+}
+
+async function route() {
+  views.stopAudit();
+  $('page-error').textContent = '';
+  const s = session();
+  if (!s) {
+    $('nav').hidden = true;
+    $('logout').hidden = true;
+    $('who').textContent = '';
+    show('login-view');
+    $('login-email').focus();
+    return;
+  }
+  signedIn(s.user);
+  const hash = location.hash || '#/audits';
+  try {
+    if (hash.indexOf('#/audit/') === 0) {
+      show('audit-view');
+      await views.audit(decodeURIComponent(hash.slice(8)));
+    } else if (hash === '#/assets') {
+      show('assets-view');
+      await views.assets(1);
+    } else if (hash === '#/devices' && s.user.user_type === 'ADMIN') {
+      show('devices-view');
+      await views.devices();
+    } else {
+      show('audits-view');
+      await views.audits(1);
+    }
+  } catch (e) {
+    if (e instanceof APIError && e.status === 401) return route();
+    $('page-error').textContent = e.message || String(e);
+  }
+}
+
+function bind() {
+  $('login-form').addEventListener('submit', async function (e) {
+    e.preventDefault();
+    $('login-error').textContent = '';
+    try {
+      useKey($('login-key').value.trim());
+      await logIn($('login-email').value.trim(), $('login-password').value);
+      $('login-password').value = '';
+      await route();
+    } catch (err) {
+      $('login-error').textContent = err.message || String(err);
+    }
+  });
+  $('logout').addEventListener('click', async function () { await logOut(); location.hash = '#/audits'; await route(); });
+  $('audits-filter').addEventListener('submit', function (e) { e.preventDefault(); views.audits(1).catch(function (err) { $('page-error').textContent = err.message; }); });
+  $('assets-search').addEventListener('submit', function (e) { e.preventDefault(); views.assets(1).catch(function (err) { $('page-error').textContent = err.message; }); });
+  views.bindAudit();
+  window.addEventListener('hashchange', route);
+}
+
+bind();
+route();

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The back office: a page for auditors, supervisors and exporters, served by `serve` at `/`.
+/// Plain HTML, CSS and JS modules embedded in the executable (Sources/AuditServer/Office), with
+/// no build step and no CDN. It talks to the server only through the public API, as any client
+/// does, with the token in sessionStorage (never a cookie). The files themselves hold nothing
+/// secret, so they are open; every call the page makes needs the login (and the API key, when
+/// the server has one).
+enum OfficePage {
+    struct File: Sendable {
+        let bytes: [UInt8]
+        let type: String
+    }
+
+    static let html = "text/html; charset=utf-8"
+    static let script = "text/javascript; charset=utf-8"
+
+    static let files: [String: File] = [
+        "/": File(bytes: PackageResources.index_html, type: html),
+        "/office/office.css": File(bytes: PackageResources.office_css, type: "text/css; charset=utf-8"),
+        "/office/js/main.js": File(bytes: PackageResources.main_js, type: script),
+        "/office/js/api.js": File(bytes: PackageResources.api_js, type: script),
+        "/office/js/dom.js": File(bytes: PackageResources.dom_js, type: script),
+        "/office/js/views.js": File(bytes: PackageResources.views_js, type: script),
+        "/office/js/chart.js": File(bytes: PackageResources.chart_js, type: script)
+    ]
+
+    /// Only the server's own files and calls; no inline script or style; photos come as blobs.
+    static let policy =
+        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+    static func add<Context: RequestContext>(to router: Router<Context>) {
+        for (path, file) in files {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: file.type, .cacheControl: "no-cache", .contentSecurityPolicy: policy,
+                        HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AuditTestSupport
+import Foundation
+import InventoryCore
+import Testing
+import TestKit
+
+extension TimingSensitive {
+    /// The back office that `serve` gives at `/`, in headless Chromium against a real server on
+    /// each back end: log in, the audits, one audit with its lists, a void from the scan trail,
+    /// and hostile asset names shown as text.
+    @Suite("The back office in a real browser")
+    struct OfficeBrowserTests {
+        @Test(arguments: Backend.allCases) func anAuditorFollowsAnAuditAndVoidsAScan(backend: Backend) async throws {
+            try await TestServer.with(backend) { server in
+                _ = try await server.user("lead@example.com")
+                try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-3", "SG")])
+                _ = try await server.parts.backend.assets.create(
+                    AssetInput(assetTag: "XSS-1", name: "<img src=x onerror=\"window.pwned=1\">", status: "IN_STOCK", country: "SG"))
+                let audit = try await server.parts.audits.start(country: "SG", by: Actor(user: "lead", station: "api"))
+                let scan = try await server.parts.audits.record(
+                    ScanRequest(identifier: "SG-1", auditId: audit.id, source: .manual, deviceName: "kiosk-1", user: "lead"))
+                _ = try await server.parts.audits.record(
+                    ScanRequest(identifier: "GHOST-1", auditId: audit.id, source: .manual, deviceName: "kiosk-1", user: "lead"))
+                let page = try await server.call("GET", "/")
+                #expect(page.status == 200 && page.text.contains("AuditStation back office"))
+
+                try await Chromedriver.with { driver in
+                    let browser = try await driver.session(width: 1280, height: 900)
+                    do {
+                        try await browser.open(server.baseURL + "/")
+                        try await browser.waitFor("#login-email", displayed: true).sendKeys("lead@example.com")
+                        try await browser.find("#login-password").sendKeys("wrong-pass")
+                        try await browser.find("#login-submit").click()
+                        try await browser.waitUntil("the refused login's message") {
+                            try await !browser.find("#login-error").text().isEmpty
+                        }
+                        try await browser.find("#login-password").clear()
+                        try await browser.find("#login-password").sendKeys("secret-pass")
+                        try await browser.find("#login-submit").click()
+                        try await browser.waitUntil("the audits") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                        try await browser.find("#audits-table tbody tr.link").click()
+                        try await browser.waitUntil("the audit's numbers") { try await browser.find("#n-found").text() == "1" }
+                        let total = try await browser.find("#n-total").text()
+                        let missing = try await browser.find("#n-missing").text()
+                        #expect(total == "4" && missing == "3")
+                        try await browser.waitUntil("the missing list") {
+                            try await browser.find("#list-table tbody").text().contains("XSS-1")
+                        }
+                        // The hostile name is text on the page, and its script never ran.
+                        #expect(try await browser.find("#list-table tbody").text().contains("<img src=x onerror="))
+                        #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
+                        #expect(try await browser.findAll("#list-table img").isEmpty)
+                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-audit.png")) }
+
+                        try await browser.find(".tabs button[data-list=trail]").click()
+                        try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
+                        let rows = try await browser.findAll("#list-table tbody tr")
+                        var voided = false
+                        for row in rows where try await row.text().contains("SG-1") {
+                            try await row.find("button").click()
+                            voided = true
+                            break
+                        }
+                        #expect(voided)
+                        try await browser.waitFor("#void-reason", displayed: true).sendKeys("wrong shelf")
+                        try await browser.find("#void-confirm").click()
+                        try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
+                        try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
+                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-trail.png")) }
+                        // Nothing but the network line of the refused login.
+                        let errors = try await browser.consoleErrors().filter { !"\($0)".contains("auth/login") }
+                        #expect(errors.isEmpty, "\(errors)")
+                    } catch {
+                        await browser.quit()
+                        throw error
+                    }
+                    await browser.quit()
+                }
+                #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 0)
+                let trail = try await server.parts.audits.scans(auditID: audit.id, query: ListQuery()).items
+                #expect(trail.first { $0.scanId == scan.scanId }?.voided?.reason == "wrong shelf")
+            }
+        }
+
+        /// Where a screenshot of the page goes (docs/ of the repository).
+        static func docs(_ name: String) -> String {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("docs").appendingPathComponent(name).path
+        }
+    }
+}
