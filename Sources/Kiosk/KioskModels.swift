@@ -4,7 +4,8 @@ import Station
 
 /// One scan as the page shows it (docs/kiosk-api.md, "ScanEvent").
 struct KioskScan: Encodable, Sendable, Equatable {
-    enum Kind: String, Encodable { case result, rejected }
+    /// A stored scan, a refused one, or a location label that moved the station (never stored).
+    enum Kind: String, Encodable { case result, rejected, location }
     var kind: Kind
     var scanId: String?
     var identifier: String?
@@ -22,6 +23,16 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var at: Date
     /// A connected station decided it locally; it waits in the outbox for the server.
     var pending: Bool?
+    /// Found at a location other than the registered one (still counted as found).
+    var misplaced: Bool?
+    var registeredLocation: String?
+    var foundLocation: String?
+    /// The scan was undone (its void is in the trail); it counts for nothing.
+    var voided: Bool?
+    /// An asset whose tag or serial differs from the scanned text only in case ("Caps Lock?").
+    var didYouMean: String?
+    /// For a location label: where the station stands now.
+    var location: String?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
         kind = .result
@@ -39,6 +50,38 @@ struct KioskScan: Encodable, Sendable, Equatable {
         station = origin.station
         at = origin.at
         self.pending = pending ? true : nil
+        misplaced = result.misplaced
+        registeredLocation = result.registeredLocation
+        foundLocation = result.foundLocation
+    }
+
+    /// A location label the station took: it stands at `location` from now on.
+    init(location: String, label: String, scanID: String?, origin: ScanOrigin) {
+        kind = .location
+        scanId = scanID
+        identifier = label
+        message = "Now at \(location)"
+        self.location = location
+        source = origin.source
+        user = origin.user
+        station = origin.station
+        at = origin.at
+    }
+
+    /// A scan of the audit's trail (the store's own record, from this station or another).
+    init(record: ScanRecord, auditID: AuditID) {
+        kind = .result
+        scanId = record.scanId
+        identifier = record.identifier
+        status = record.status
+        message = record.message
+        reason = record.reason
+        auditId = auditID
+        source = record.source
+        user = record.user
+        station = record.station
+        at = record.scannedAt
+        voided = record.voided == nil ? nil : true
     }
 
     init(_ refusal: ScanRefusal) {
@@ -55,6 +98,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
+        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location
     }
 
     /// Every key is written, null when absent, so the page never meets a missing field.
@@ -77,8 +121,15 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(progress, forKey: .progress)
             try container.encode(auditId, forKey: .auditId)
             try container.encode(pending ?? false, forKey: .pending)
+            try container.encode(misplaced ?? false, forKey: .misplaced)
+            try container.encode(registeredLocation, forKey: .registeredLocation)
+            try container.encode(foundLocation, forKey: .foundLocation)
+            try container.encode(voided ?? false, forKey: .voided)
+            try container.encode(didYouMean, forKey: .didYouMean)
         case .rejected:
             try container.encode(error, forKey: .error)
+        case .location:
+            try container.encode(location, forKey: .location)
         }
     }
 }
@@ -135,6 +186,9 @@ struct KioskState: Encodable, Sendable {
     var countries: [CountryCount]
     var countriesError: String?
     var recent: [KioskScan]
+    /// Where the station stands (nil: not said), and the locations of the audit's country.
+    var location: String?
+    var locations: [LocationCount]
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -148,8 +202,12 @@ struct KioskState: Encodable, Sendable {
         try container.encode(countries, forKey: .countries)
         try container.encode(countriesError, forKey: .countriesError)
         try container.encode(recent, forKey: .recent)
+        try container.encode(location, forKey: .location)
+        try container.encode(locations, forKey: .locations)
     }
-    enum CodingKeys: String, CodingKey { case station, mode, user, pinRequired, connection, camera, audit, countries, countriesError, recent }
+    enum CodingKeys: String, CodingKey {
+        case station, mode, user, pinRequired, connection, camera, audit, countries, countriesError, recent, location, locations
+    }
 }
 
 /// What a client that has not given the PIN may see.
@@ -185,7 +243,35 @@ struct ScanBody: Decodable, Sendable {
     var identifier: String
     var scanId: String?
 }
-struct StartBody: Decodable, Sendable { var country: String }
+struct StartBody: Decodable, Sendable {
+    var country: String
+    var locations: [String]?
+}
+/// Several typed scans in the order they were typed; recorded one after the other.
+struct ScansBody: Decodable, Sendable {
+    static let limit = 50
+    var scans: [ScanBody]
+}
+struct ScansAnswer: Encodable, Sendable { var results: [KioskScan] }
+struct LocationBody: Decodable, Sendable { var location: String? }
+struct LocationAnswer: Encodable, Sendable {
+    var location: String?
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+    }
+    enum CodingKeys: String, CodingKey { case location }
+}
+struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
+struct UndoBody: Decodable, Sendable { var scanId: String }
+/// A scan undone: pushed to every page as the `void` event, and the answer to `POST /api/undo`.
+struct UndoAnswer: Encodable, Sendable {
+    var scanId: String
+    var auditId: AuditID
+    var identifier: String
+    var message: String
+    var progress: AuditProgress
+}
 struct JoinBody: Decodable, Sendable { var auditId: String }
 struct EndBody: Decodable, Sendable { var auditId: String? }
 struct UserBody: Decodable, Sendable { var name: String }

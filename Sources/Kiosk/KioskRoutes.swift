@@ -22,7 +22,8 @@ struct KioskRoutes: Sendable {
         "/api/report": [.get], "/api/details/all": [.get], "/api/details/scanned": [.get],
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
-        "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post]
+        "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post], "/api/scans": [.post], "/api/location": [.post],
+        "/api/locations": [.get], "/api/undo": [.post]
     ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {
@@ -49,7 +50,7 @@ struct KioskRoutes: Sendable {
         }
         router.post("/api/start") { request, context in
             let body = try await Self.decode(StartBody.self, from: request, context: context)
-            return try Self.json(AuditAnswer(audit: try await station.start(country: body.country)))
+            return try Self.json(AuditAnswer(audit: try await station.start(country: body.country, locations: body.locations ?? [])))
         }
         router.post("/api/join") { request, context in
             let body = try await Self.decode(JoinBody.self, from: request, context: context)
@@ -66,6 +67,30 @@ struct KioskRoutes: Sendable {
             // it runs in a task of its own, and the page asks again with the same scan_id.
             let station = station
             let task = Task { try await station.scan(body.identifier, scanID: body.scanId) }
+            return try Self.json(try await task.value)
+        }
+        router.post("/api/scans") { request, context in
+            let body = try await Self.decode(ScansBody.self, from: request, context: context)
+            guard !body.scans.isEmpty, body.scans.count <= ScansBody.limit else {
+                throw KioskError.invalid("scans: from 1 to \(ScansBody.limit) scans at a time")
+            }
+            // As for one scan: the scans are stored even if the page goes away meanwhile.
+            let station = station
+            let task = Task { try await station.scan(batch: body.scans) }
+            return try Self.json(ScansAnswer(results: try await task.value))
+        }
+        router.post("/api/location") { request, context in
+            let body = try await Self.decode(LocationBody.self, from: request, context: context)
+            return try Self.json(LocationAnswer(location: try await station.setLocation(body.location)))
+        }
+        router.get("/api/locations") { request, _ in
+            let country = try Self.required("country", in: request)
+            return try Self.json(LocationsAnswer(locations: try await station.locations(country: country)))
+        }
+        router.post("/api/undo") { request, context in
+            let body = try await Self.decode(UndoBody.self, from: request, context: context)
+            let station = station
+            let task = Task { try await station.undo(scanID: body.scanId) }
             return try Self.json(try await task.value)
         }
         router.post("/api/end") { request, context in

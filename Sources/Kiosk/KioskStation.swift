@@ -12,6 +12,14 @@ actor KioskStation {
     let hub: EventHub
     let logger: Logger
     private let userFile: URL
+    /// The audit this kiosk scans into, kept beside the database: a reload, a restart or a
+    /// power cut reopens on it, also when several audits run.
+    private let auditFile: URL
+    /// Where the station stands: the configuration or --location, a choice on the page, or the
+    /// last location label scanned.
+    private var location: String?
+    /// The locations of the audit's country (for the page's picker).
+    private var locations: [LocationCount] = []
     private(set) var user: String
     private var audit: AuditSession?
     private var session: ScanSession?
@@ -28,6 +36,8 @@ actor KioskStation {
         self.hub = hub
         self.logger = logger
         userFile = URL(fileURLWithPath: context.databasePath + ".kiosk-user")
+        auditFile = URL(fileURLWithPath: context.databasePath + ".kiosk-audit")
+        location = context.config.station.location
         // The name given on the page wins over --user, the config and the login name, because
         // it is the newest choice the people at this station made.
         let saved = (try? String(contentsOf: userFile, encoding: .utf8)).flatMap { try? Self.validUser($0) }
@@ -69,21 +79,27 @@ actor KioskStation {
         KioskState(
             station: context.actor.station, mode: isConnected ? "connected" : "standalone", user: user, pinRequired: false,
             connection: connection, camera: camera, audit: audit, countries: countries,
-            countriesError: countriesError, recent: recent)
+            countriesError: countriesError, recent: recent, location: location, locations: locations)
     }
 
     private func publishState() { hub.publish("state", state()) }
 
-    /// On start: join the running audit when exactly one runs (after a power cut, a reboot or
-    /// a browser restart the page opens straight on the scanning screen).
+    /// On start: reopen on the audit this kiosk scanned into when it still runs, else join the
+    /// running audit when exactly one runs (after a power cut, a reboot or a browser restart
+    /// the page opens straight on the scanning screen). Several running and none remembered:
+    /// the page asks; a scan never picks one.
     func resume() async {
         await refreshConnection()
         await refreshCountries()
         guard audit == nil else { return }
         do {
             let running = try await context.audit.activeAudits()
-            if running.count == 1 {
-                adopt(running[0])
+            let remembered = (try? String(contentsOf: auditFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let remembered, let mine = running.first(where: { $0.id == remembered }) {
+                await adopt(mine)
+                logger.info("Reopened on this kiosk's audit \(mine.id) of \(mine.country)")
+            } else if running.count == 1 {
+                await adopt(running[0])
                 logger.info("Joined the running audit \(running[0].id) of \(running[0].country)")
             } else if running.count > 1 {
                 logger.info("\(running.count) audits are running; choose one on the page")
@@ -109,10 +125,11 @@ actor KioskStation {
 
     // MARK: audit lifecycle
 
-    func start(country: String) async throws -> AuditSession {
+    func start(country: String, locations chosen: [String] = []) async throws -> AuditSession {
         let code = try Country.normalize(country)
-        let started = try await context.audit.start(country: code, by: Actor(user: user, station: context.actor.station))
-        adopt(started)
+        let started = try await context.audit.start(
+            country: code, locations: chosen, by: Actor(user: user, station: context.actor.station))
+        await adopt(started)
         await refreshCountries()
         publishState()
         return started
@@ -122,7 +139,7 @@ actor KioskStation {
         let id = try Identifier.normalize(auditID, field: "audit_id")
         let found = try await context.audit.audit(id: id)
         guard found.isActive else { throw InventoryError.auditEnded(id) }
-        adopt(found)
+        await adopt(found)
         publishState()
         return found
     }
@@ -131,6 +148,8 @@ actor KioskStation {
         audit = nil
         session = nil
         recent = []
+        locations = []
+        try? FileManager.default.removeItem(at: auditFile)
         await refreshCountries()
         publishState()
     }
@@ -162,15 +181,24 @@ actor KioskStation {
         }
     }
 
-    private func adopt(_ running: AuditSession) {
+    private func adopt(_ running: AuditSession) async {
         if audit?.id != running.id { recent = [] }
         audit = running
+        var place = context.config.station
+        place.location = location
         session = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
-            actor: Actor(user: user, station: context.actor.station), place: context.config.station
+            actor: Actor(user: user, station: context.actor.station), place: place
         ) { [weak self] event in
             await self?.published(event)
         }
+        do {
+            try running.id.write(to: auditFile, atomically: true, encoding: .utf8)
+        } catch {
+            logger.warning("Could not keep the kiosk's audit in \(auditFile.path): \(error.localizedDescription)")
+        }
+        locations = (try? await context.audit.locations(country: running.country)) ?? []
+        await loadRecent()
     }
 
     // MARK: scanning
@@ -183,13 +211,64 @@ actor KioskStation {
         if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
         let event = await session.record(identifier, source: .manual, scanID: scanID)
         switch event {
-        case .recorded(let result, let origin): return KioskScan(result, origin: origin, pending: isConnected && result.status != .pending)
+        case .recorded(let result, let origin):
+            return await withHint(KioskScan(result, origin: origin, pending: isConnected && result.status != .pending))
         case .decided(let result, let origin): return KioskScan(result, origin: origin, pending: false)
         case .refused(let refusal):
             if refusal.cause?.stopsScanning == true { await auditStopped() }
             throw refusal.cause.map(KioskError.init) ?? KioskError.invalid(refusal.message)
-        case .note(let text): throw KioskError.invalid(text)
+        case .note:
+            let now = await session.location
+            let origin = ScanOrigin(source: .manual, place: nil, user: user, station: context.actor.station, at: Date())
+            return KioskScan(location: now ?? "", label: identifier, scanID: scanID, origin: origin)
         }
+    }
+
+    /// Several typed scans, recorded one after the other in the order given, so the trail and
+    /// the page keep the order they were typed in. A refused scan is answered in its place; the
+    /// first that could not be decided (the store or server out of reach) ends the batch, and
+    /// the page sends it and those after it again.
+    func scan(batch: [ScanBody]) async throws -> [KioskScan] {
+        var results: [KioskScan] = []
+        for item in batch {
+            do {
+                results.append(try await scan(item.identifier, scanID: item.scanId))
+            } catch {
+                let refusal = KioskError(error)
+                if refusal.status.code >= 500 || refusal.status.code == 408 || refusal.status.code == 429 {
+                    if results.isEmpty { throw refusal }
+                    break
+                }
+                let origin = ScanOrigin(source: .manual, place: nil, user: user, station: context.actor.station, at: Date())
+                results.append(
+                    KioskScan(
+                        ScanRefusal(
+                            identifier: item.identifier, scanID: item.scanId, code: refusal.code, message: refusal.message,
+                            origin: origin)))
+            }
+        }
+        return results
+    }
+
+    /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?".
+    private func withHint(_ scan: KioskScan) async -> KioskScan {
+        guard scan.status == .unknown, let identifier = scan.identifier else { return scan }
+        var hinted = scan
+        hinted.didYouMean = await caseHint(identifier)
+        return hinted
+    }
+
+    func caseHint(_ identifier: String) async -> String? {
+        let text = identifier.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count >= 2, text.count <= 128 else { return nil }
+        guard let page = try? await context.assets.list(AssetFilter(), query: ListQuery(search: text, page: 1, perPage: 20)) else { return nil }
+        for asset in page.items {
+            for candidate in [asset.assetTag, asset.serialNum].compactMap({ $0 })
+            where candidate != text && candidate.caseInsensitiveCompare(text) == .orderedSame {
+                return candidate
+            }
+        }
+        return nil
     }
 
     /// A code the camera accepted.
@@ -210,10 +289,15 @@ actor KioskStation {
         }
         let event = await session.record(text, source: .camera, place: camera.device)
         if case .refused(let refusal) = event, refusal.cause?.stopsScanning == true { await auditStopped() }
+        if case .note = event {
+            let now = await session.location
+            let origin = ScanOrigin(source: .camera, place: camera.device, user: user, station: context.actor.station, at: Date())
+            hub.publish("scan", KioskScan(location: now ?? "", label: text, scanID: nil, origin: origin))
+        }
     }
 
     /// The session's observer: every stored or refused scan goes to every page.
-    private func published(_ event: ScanEvent) {
+    private func published(_ event: ScanEvent) async {
         let scan: KioskScan
         switch event {
         case .recorded(let result, let origin), .decided(let result, let origin):
@@ -225,12 +309,98 @@ actor KioskStation {
                 audit = current
             }
         case .refused(let refusal): scan = KioskScan(refusal)
-        case .note: return
+        case .note:
+            // A location label: the station stands elsewhere now (every page shows where).
+            if let now = await session?.location, now != location {
+                location = now
+                publishState()
+            }
+            return
         }
         recent.removeAll { $0.scanId != nil && $0.scanId == scan.scanId }
         recent.insert(scan, at: 0)
         if recent.count > Self.recentLimit { recent.removeLast(recent.count - Self.recentLimit) }
         hub.publish("scan", scan)
+    }
+
+    // MARK: location and undo
+
+    /// The station stands at `name` from now on (nil: not said). It must be a location of the
+    /// audit's country when the service can list them.
+    func setLocation(_ name: String?) async throws -> String? {
+        let checked: String?
+        do { checked = try FreeText.optional(name, field: "location") } catch { throw KioskError.invalid("\(error)") }
+        if let checked, let current = audit {
+            let known: [LocationCount]?
+            do { known = try await context.audit.locations(country: current.country) } catch InventoryError.unavailable { known = nil }
+            if let known, !known.contains(where: { $0.location == checked }) {
+                throw KioskError(AuditLocations.unknown([checked], country: current.country, known: known.map(\.location), field: "location"))
+            }
+        }
+        if let session { try await session.place(at: checked) }
+        location = checked
+        publishState()
+        return checked
+    }
+
+    /// The locations of a country's assets, for the start screen's picker.
+    func locations(country: String) async throws -> [LocationCount] {
+        let code = try Country.normalize(country)
+        let service = context.audit
+        return try await fromServer { try await service.locations(country: code) }
+    }
+
+    /// Undoes one scan of this kiosk's running audit through the audit's void: the void is its
+    /// own record in the trail (who, where, when, why), and the numbers are corrected.
+    func undo(scanID: String) async throws -> UndoAnswer {
+        guard let current = audit, current.isActive else { throw InventoryError.noActiveAudit(country: nil) }
+        let id = try Identifier.normalize(scanID, field: "scan_id")
+        let result = try await context.audit.void(
+            VoidRequest(
+                scanId: id, auditId: current.id, reason: "Undone on the kiosk", voidedAt: Date(),
+                deviceName: context.actor.station, user: user))
+        if var fresh = audit, fresh.id == current.id {
+            fresh.progress = result.progress
+            audit = fresh
+        }
+        for index in recent.indices where recent[index].scanId == id { recent[index].voided = true }
+        let answer = UndoAnswer(
+            scanId: id, auditId: current.id, identifier: result.scan.identifier, message: result.message, progress: result.progress)
+        hub.publish("void", answer)
+        return answer
+    }
+
+    /// The last scans of the audit from its trail in the store: they survive a restart and
+    /// include other stations' scans. A service without a trail keeps the scans seen here.
+    func loadRecent() async {
+        guard let current = audit else { return }
+        let service = context.audit
+        do {
+            let head = try await service.scans(auditID: current.id, query: ListQuery(page: 1, perPage: 1))
+            let total = head.pagination.total
+            guard total > 0 else {
+                recent = []
+                return
+            }
+            let perPage = Self.recentLimit
+            let lastPage = (total + perPage - 1) / perPage
+            var records = try await service.scans(auditID: current.id, query: ListQuery(page: lastPage, perPage: perPage)).items
+            if records.count < perPage && lastPage > 1 {
+                records =
+                    try await service.scans(auditID: current.id, query: ListQuery(page: lastPage - 1, perPage: perPage)).items
+                    + records
+            }
+            let fromTrail = records.suffix(perPage).reversed().map { KioskScan(record: $0, auditID: current.id) }
+            // What the store gives wins; the outcome details seen here (asset names) stay.
+            let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
+            recent = fromTrail.map { row in
+                guard let id = row.scanId, var known = seen[id], known.kind == .result else { return row }
+                known.voided = row.voided
+                return known
+            }
+        } catch {
+            // No trail here (a server that speaks only the seeds' API): the scans seen here stay.
+        }
     }
 
     /// The audit ended elsewhere: show it ended.
@@ -275,12 +445,19 @@ actor KioskStation {
                 width: stream.width, height: stream.height)
         case .lost(let error):
             camera = CameraState(
-                state: .lost, message: "\(error.localizedDescription) Type or scan tags into the field meanwhile.",
+                state: .lost, message: "\(Self.sentence(error.localizedDescription)) Type or scan tags into the field meanwhile.",
                 device: device)
         case .retrying:
             return
         }
         publishState()
+    }
+
+    /// A message as a sentence: it ends with a full stop.
+    static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = trimmed.last else { return trimmed }
+        return ".!?".contains(last) ? trimmed : trimmed + "."
     }
 
     func cameraFailed(_ message: String) {
@@ -301,6 +478,9 @@ actor KioskStation {
                 } else if fresh.progress != audit?.progress {
                     audit = fresh
                     hub.publish("progress", ProgressEvent(auditId: fresh.id, progress: fresh.progress))
+                    // Other stations scanned: their scans join the last scans.
+                    await loadRecent()
+                    publishState()
                 }
             }
         } else if audit == nil {

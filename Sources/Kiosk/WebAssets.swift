@@ -33,7 +33,9 @@ struct WebAssets: Sendable {
         "/js/dialogs.js": script(PackageResources.dialogs_js),
         "/js/summary.js": script(PackageResources.summary_js),
         "/js/camera.js": script(PackageResources.camera_js),
-        "/js/sound.js": script(PackageResources.sound_js)
+        "/js/sound.js": script(PackageResources.sound_js),
+        "/js/gun.js": script(PackageResources.gun_js),
+        "/js/place.js": script(PackageResources.place_js)
     ]
 
     static let index = WebAssets(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")

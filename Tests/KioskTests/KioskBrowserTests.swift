@@ -111,7 +111,10 @@ extension TimingSensitive {
                 try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
                 let field = try await page.find("#user-dialog-name")
                 try await field.clear()
-                try await field.sendKeys("Chidi Okafor" + Element.enter)
+                // A person's Enter, a moment after the name (a burst ending in Enter would be a scan).
+                try await field.sendKeys("Chidi Okafor")
+                try await Task.sleep(for: .milliseconds(400))
+                try await field.sendKeys(Element.enter)
                 try await page.waitUntil("the dialog to close") { try await page.find("#user-dialog").isDisplayed() == false }
                 try await page.waitUntil("the entry field to have the focus again") { try await page.activeElement().attribute("id") == "entry" }
                 try await page.type("T-1", expect: "found_expected")
@@ -166,6 +169,9 @@ extension TimingSensitive {
                     """)
                 #expect(start.boolValue == true)
                 try await page.activeElement().sendKeys(Element.enter)
+                // The start dialog asks for locations; none ticked: the whole country.
+                try await page.waitUntil("the start dialog") { try await page.find("#scope-dialog").isDisplayed() }
+                try await page.find("#scope-start").sendKeys(Element.enter)
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-2", expect: "found_expected")
@@ -180,6 +186,7 @@ extension TimingSensitive {
 
                 try await page.find("#end-button").sendKeys(Element.enter)
                 try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                try await Task.sleep(for: .milliseconds(400)) // a person's deliberate press, not a gun's Enter
                 try await page.find("#confirm-yes").sendKeys(Element.enter)
                 try await page.waitUntil("the summary") { try await page.find("#screen-summary").isDisplayed() }
                 let href = try #require(try await page.find("#download-csv").property("href").stringValue)

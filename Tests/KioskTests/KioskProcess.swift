@@ -32,15 +32,28 @@ final class KioskProcess: @unchecked Sendable {
         return candidates[0].appendingPathComponent("audit-station")
     }()
 
+    /// An asset of the test inventory, with its location.
+    struct Row: Sendable {
+        var tag: String
+        var name: String
+        var country: String
+        var location: String?
+    }
+
     /// A fresh database holding `inventory` (asset_tag, name, country rows).
-    init(inventory: [(tag: String, name: String, country: String)]) async throws {
+    convenience init(inventory: [(tag: String, name: String, country: String)]) async throws {
+        try await self.init(rows: inventory.map { Row(tag: $0.tag, name: $0.name, country: $0.country) })
+    }
+
+    /// A fresh database holding `rows` (asset_tag, name, country, location).
+    init(rows inventory: [Row]) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         database = folder.appendingPathComponent("station.sqlite").path
         log = folder.appendingPathComponent("kiosk.log")
         if !inventory.isEmpty {
             let csv = folder.appendingPathComponent("inventory.csv")
-            try (["asset_tag,name,country"] + inventory.map { "\($0.tag),\($0.name),\($0.country)" })
+            try (["asset_tag,name,country,location"] + inventory.map { "\($0.tag),\($0.name),\($0.country),\($0.location ?? "")" })
                 .joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
             try await run(["assets", "import", csv.path])
         }

@@ -5,6 +5,7 @@
 import { app } from './app.js';
 import { el, setText } from './dom.js';
 import { arr, num, obj, str } from './format.js';
+import { playSound } from './sound.js';
 
 const OUTLINE_CLEAR_MS = 600;
 
@@ -15,15 +16,25 @@ let outlineTimer = null;
 let lastOutlines = null;
 let previewWatch = null;
 
+/** A camera that was configured and stopped working is an alarm: a banner across the whole
+ *  screen in plain words, with its sound, gone by itself when the camera works again. */
+function renderCameraAlarm(st) {
+  var lost = st === 'lost' && app.screen !== 'pin' && app.screen !== 'loading';
+  if (lost && el.cameraAlarm.hidden) playSound('camera_lost');
+  el.cameraAlarm.hidden = !lost;
+  document.body.setAttribute('data-camera', st);
+}
+
 export function renderCamera() {
   var cam = obj(app.state && app.state.camera) || {};
   var st = ['none', 'starting', 'ready', 'lost'].indexOf(cam.state) >= 0 ? cam.state : 'none';
+  renderCameraAlarm(st);
   el.previewBox.setAttribute('data-camera', st);
   var headline = st === 'starting' ? 'Camera starting\u2026'
     : st === 'lost' ? 'Camera not working'
       : st === 'ready' ? 'Connecting to the camera\u2026' : 'No camera';
   setText(el.cameraHeadline, headline);
-  setText(el.cameraMessage, st === 'ready' ? '' : str(cam.message));
+  setText(el.cameraMessage, st === 'ready' ? '' : st === 'lost' ? 'It comes back by itself when it works again.' : str(cam.message));
   var want = app.screen === 'scan' && (st === 'ready' || st === 'starting');
   if (!want) stopPreview();
   else if (st === 'ready' && (lastCameraState !== 'ready' || !previewActive)) startPreview();

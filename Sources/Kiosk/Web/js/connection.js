@@ -7,9 +7,9 @@ import { el, setText } from './dom.js';
 import { fmtInt, fmtTime, num, obj, parseJSON, plural, str } from './format.js';
 import { drawOutlines, stopPreview } from './camera.js';
 import { scheduleLists } from './lists.js';
-import { handleScan } from './outcomes.js';
+import { handleScan, handleVoid } from './outcomes.js';
 import { applyProgress } from './progress.js';
-import { pump } from './scanqueue.js';
+import { awaitingAnswer, pump } from './scanqueue.js';
 import { applyState, loadState } from './screens.js';
 
 export function renderConnection() {
@@ -75,7 +75,10 @@ export function openEvents() {
     }
   });
   es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) applyState(d); });
-  es.addEventListener('scan', function (e) { var d = parseJSON(e.data); if (d) handleScan(d, null); });
+  es.addEventListener('scan', function (e) {
+    var d = obj(parseJSON(e.data));
+    if (d && !awaitingAnswer(d.scan_id)) handleScan(d, null);
+  });
   es.addEventListener('progress', function (e) {
     var d = obj(parseJSON(e.data));
     if (!d) return;
@@ -86,6 +89,7 @@ export function openEvents() {
     }
   });
   es.addEventListener('outlines', function (e) { drawOutlines(parseJSON(e.data)); });
+  es.addEventListener('void', function (e) { handleVoid(parseJSON(e.data)); });
 }
 
 export function closeEvents() {

@@ -6,14 +6,15 @@ import { el, setText } from './dom.js';
 import { fmtInt, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { cancelIdleReturn, focusEntry } from './focus.js';
-import { showIdle } from './outcomes.js';
+import { handleVoid, showIdle } from './outcomes.js';
+import { lastUndoable } from './recent.js';
 import { loadState, renderTopbar, showScreen } from './screens.js';
 import { saveUser } from './start.js';
 import { renderSummary, showSummaryError } from './summary.js';
 
 let dialogOpener = null;
 
-function openDialog(dialog, focusNode) {
+export function openDialog(dialog, focusNode) {
   if (dialog.open) return;
   dialogOpener = document.activeElement;
   cancelIdleReturn();
@@ -78,7 +79,8 @@ export function confirmEnd() {
       showScreen('summary');
       renderTopbar();
       renderSummary();
-      el.backToStart.focus();
+      // Nothing pressable has the focus: a barcode gun's Enter must not leave the summary.
+      el.summaryHeading.focus();
     } else {
       setText(el.confirmError, '\u2716 ' + errorMessage(res, 'The audit was not ended'));
       el.confirmNo.focus();
@@ -88,6 +90,43 @@ export function confirmEnd() {
     el.confirmYes.disabled = false;
     setText(el.confirmYes, 'End audit');
     setText(el.confirmError, '\u2716 The kiosk service is not responding; the audit was not ended. Try again.');
+  });
+}
+
+let undoTarget = null;
+
+/** "Undo last scan": the newest scan of this station that still counts, after a confirmation
+ *  whose safe choice has the focus (a barcode gun's Enter cannot answer it: gun.js). */
+export function openUndo() {
+  var ev = lastUndoable();
+  undoTarget = ev;
+  setText(el.undoError, '');
+  el.undoYes.disabled = !ev;
+  setText(el.undoTitle, ev ? 'Undo the scan of ' + str(ev.identifier) + '?' : 'Nothing to undo');
+  setText(el.undoText, ev
+    ? 'Scanned by ' + str(ev.user) + (ev.at ? ' at ' + new Date(ev.at).toLocaleTimeString() : '') + '. The audit\u2019s numbers are corrected as if it had not been scanned.'
+    : 'This station has no scan in this audit that can be undone.');
+  openDialog(el.undoDialog, el.undoNo);
+}
+
+export function confirmUndo() {
+  var ev = undoTarget;
+  if (!ev) { closeDialog(el.undoDialog); return; }
+  el.undoYes.disabled = true;
+  setText(el.undoError, '');
+  api('POST', '/api/undo', { scan_id: ev.scan_id }, 20000).then(function (res) {
+    el.undoYes.disabled = false;
+    if (res.ok && obj(res.data)) {
+      undoTarget = null;
+      handleVoid(res.data);
+      closeDialog(el.undoDialog);
+    } else {
+      setText(el.undoError, '\u2716 ' + errorMessage(res, 'The scan was not undone'));
+      el.undoNo.focus();
+    }
+  }, function () {
+    el.undoYes.disabled = false;
+    setText(el.undoError, '\u2716 The kiosk service is not responding; the scan was not undone.');
   });
 }
 

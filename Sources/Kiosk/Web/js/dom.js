@@ -19,7 +19,12 @@ export function bindElements() {
     'summary-heading', 'summary-times', 'download-csv', 'download-json', 'back-to-start', 'summary-error',
     'summary-total', 'summary-scanned', 'summary-missing', 'summary-unexpected', 'summary-percent', 'summary-duration',
     'confirm-dialog', 'confirm-title', 'confirm-text', 'confirm-error', 'confirm-no', 'confirm-yes', 'user-dialog',
-    'user-dialog-form', 'user-dialog-name', 'user-dialog-error', 'user-dialog-cancel', 'user-dialog-save'
+    'user-dialog-form', 'user-dialog-name', 'user-dialog-error', 'user-dialog-cancel', 'user-dialog-save',
+    'camera-alarm', 'camera-alarm-title', 'camera-alarm-text', 'gun-alarm', 'gun-alarm-symbol', 'gun-alarm-title',
+    'gun-alarm-tag', 'gun-alarm-why', 'location-label', 'undo-button', 'change-location', 'problem-stack',
+    'undo-dialog', 'undo-title', 'undo-text', 'undo-error', 'undo-no', 'undo-yes', 'location-dialog',
+    'location-choices', 'location-error', 'location-cancel', 'scope-dialog', 'scope-title', 'scope-choices', 'scope-error',
+    'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading'
   ].forEach(function (id) {
     el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
   });

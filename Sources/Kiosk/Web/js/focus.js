@@ -3,12 +3,13 @@
 
 import { app } from './app.js';
 import { el } from './dom.js';
-import { closeDialog } from './dialogs.js';
 import { ensureAudio } from './sound.js';
 
 let idleTimer = null;
 
-function dialogOpen() { return el.confirmDialog.open || el.userDialog.open; }
+function dialogOpen() {
+  return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
+}
 
 export function focusEntry() {
   if (app.screen !== 'scan' || dialogOpen()) return;
@@ -17,7 +18,7 @@ export function focusEntry() {
   }
 }
 
-function isTextField(node) {
+export function isTextField(node) {
   if (!node || !node.tagName) return false;
   var tag = node.tagName;
   if (tag === 'TEXTAREA' || tag === 'SELECT' || node.isContentEditable) return true;
@@ -62,16 +63,7 @@ export function onKeyDown(e) {
   ensureAudio();
   if (app.screen !== 'scan') return;
   var active = document.activeElement;
-  if (el.confirmDialog.open) {
-    // A tag scanned while the end confirmation is open: keep scanning, and keep the tag.
-    if (isPrintable(e) && e.key !== ' ') {
-      e.preventDefault();
-      closeDialog(el.confirmDialog);
-      focusEntry();
-      el.entry.value += e.key;
-    }
-    return;
-  }
+  // In a dialog a barcode gun's tag is caught by gun.js; a person's keys stay in the dialog.
   if (dialogOpen() || active === el.entry) return;
   if (isTextField(active)) { armIdleReturn(); return; }
   if (isPrintable(e) && e.key !== ' ') {

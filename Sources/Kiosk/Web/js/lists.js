@@ -6,9 +6,8 @@ import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
 import { arr, fmtInt, fmtTime, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
-import { armIdleReturn, focusEntry, isPrintable } from './focus.js';
+import { armIdleReturn, focusEntry } from './focus.js';
 import { REASONS } from './outcomes.js';
-import { submitEntry } from './scanqueue.js';
 
 const LIST_PER_PAGE = 50;
 
@@ -115,39 +114,19 @@ function renderList(name, data, search) {
   setText($(name + '-note'), note);
 }
 
-/** Typing in a search box reloads its list; a scan that lands in one (a barcode gun types fast) goes to the entry field instead. */
+/** Typing in a search box reloads its list (a barcode gun's scan that lands in one is caught
+ *  by gun.js and recorded; the box gets its text back). */
 export function bindSearches() {
   ['missing', 'unexpected'].forEach(function (name) {
     var input = $(name + '-search');
-    var burst = '', lastKey = 0;
     input.addEventListener('input', function () { scheduleList(name, 250); armIdleReturn(); });
     input.addEventListener('keydown', function (e) {
-      var t = performance.now();
       if (e.key === 'Enter') {
         e.preventDefault();
-        // A barcode gun types far faster than a person: a burst of 4+ characters ending in
-        // Enter is a scan that landed in the search box. It goes to the entry field instead.
-        if (burst.length >= 4 && t - lastKey < 100 && input.value.slice(-burst.length) === burst) {
-          input.value = input.value.slice(0, -burst.length);
-          scheduleList(name, 0);
-          focusEntry();
-          el.entry.value = burst;
-          burst = '';
-          submitEntry();
-          return;
-        }
-        burst = '';
         scheduleList(name, 0);
       } else if (e.key === 'Escape') {
         e.preventDefault();
-        burst = '';
         if (input.value) { input.value = ''; scheduleList(name, 0); } else focusEntry();
-      } else if (isPrintable(e)) {
-        if (t - lastKey > 50) burst = '';
-        burst += e.key;
-        lastKey = t;
-      } else if (e.key !== 'Shift') {
-        burst = '';
       }
     });
   });

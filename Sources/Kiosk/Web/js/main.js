@@ -17,7 +17,9 @@
  *   recent.js      the last scans
  *   lists.js       the missing and unexpected lists and their search boxes
  *   focus.js       the entry field keeps the focus, so a barcode gun's keys land in it
- *   dialogs.js     ending the audit, changing the scanner's name, leaving
+ *   gun.js         a barcode gun's burst anywhere else is a scan: never a button press, a name or a search
+ *   place.js       where the station stands (top bar, location dialog) and the start dialog's locations
+ *   dialogs.js     ending the audit, undoing the last scan, changing the scanner's name, leaving
  *   summary.js     the summary screen of an ended audit
  *   camera.js      the camera preview and the outlines of the codes it reads
  *   sound.js       the outcome sounds (Web Audio, made here) and the mute button
@@ -30,8 +32,10 @@ import { app } from './app.js';
 import { bindElements, el } from './dom.js';
 import { onPreviewError, onPreviewLoad, placeOutlines } from './camera.js';
 import {
-  closeDialog, confirmEnd, leave, onDialogClosed, openConfirm, openUserDialog, submitUserDialog, trapTab
+  closeDialog, confirmEnd, confirmUndo, leave, onDialogClosed, openConfirm, openUndo, openUserDialog, submitUserDialog, trapTab
 } from './dialogs.js';
+import { onGunKeyDown, onGunKeyUp } from './gun.js';
+import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, onEntryBlur, onKeyDown } from './focus.js';
 import { bindSearches } from './lists.js';
 import { showIdle } from './outcomes.js';
@@ -44,6 +48,9 @@ import { onCountryClick, saveUser } from './start.js';
 
 function bind() {
   bindElements();
+  // First of all key handlers: a barcode gun's burst is caught before any field or button sees it.
+  window.addEventListener('keydown', onGunKeyDown, true);
+  window.addEventListener('keyup', onGunKeyUp, true);
 
   el.pinForm.addEventListener('submit', submitPin);
 
@@ -76,13 +83,20 @@ function bind() {
     afterClick(e);
   });
   el.changeUser.addEventListener('click', openUserDialog);
+  el.undoButton.addEventListener('click', openUndo);
+  el.undoNo.addEventListener('click', function () { closeDialog(el.undoDialog); });
+  el.undoYes.addEventListener('click', confirmUndo);
+  el.changeLocation.addEventListener('click', openLocationDialog);
+  el.locationCancel.addEventListener('click', function () { closeDialog(el.locationDialog); });
+  el.scopeCancel.addEventListener('click', cancelScope);
+  el.scopeStart.addEventListener('click', confirmScope);
   el.leaveButton.addEventListener('click', leave);
   el.endButton.addEventListener('click', openConfirm);
   el.confirmNo.addEventListener('click', function () { closeDialog(el.confirmDialog); });
   el.confirmYes.addEventListener('click', confirmEnd);
   el.userDialogForm.addEventListener('submit', submitUserDialog);
   el.userDialogCancel.addEventListener('click', function () { closeDialog(el.userDialog); });
-  [el.confirmDialog, el.userDialog].forEach(function (d) {
+  [el.confirmDialog, el.userDialog, el.undoDialog, el.locationDialog, el.scopeDialog].forEach(function (d) {
     d.addEventListener('keydown', trapTab);
     d.addEventListener('close', onDialogClosed);
     d.addEventListener('cancel', function () { /* Escape: the safe choice */ });

@@ -1,21 +1,29 @@
-/* The outcome of each scan: the big outcome box (found, already scanned, unexpected, unknown,
- * not recorded, pending) with its sound, the words for each status and reason, and the
- * window.kiosk hooks (outcomes, lastOutcomeAt) that the browser tests and the latency benchmark
- * read. handleScan takes every scan from the kiosk, answered or pushed. */
+/* The outcome of each scan: the big outcome box (found, misplaced, already scanned, unexpected,
+ * unknown, not recorded, a location label, pending) with its sound, the words for each status
+ * and reason, and the window.kiosk hooks (outcomes, lastOutcomeAt) that the browser tests and
+ * the latency benchmark read. handleScan takes every scan from the kiosk, answered or pushed,
+ * in the order they were scanned.
+ *
+ * Nothing is missed: a problem (unexpected, unknown, misplaced, not recorded) that a newer
+ * outcome replaces within 3 s moves to the stack beside the box and stays there until 6 s after
+ * it was first shown, so a FOUND right after it cannot hide it. After 8 s without a scan the
+ * box says READY again. */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
+import { el, make, setText } from './dom.js';
 import { fmtTime, obj, str } from './format.js';
 import { scheduleLists } from './lists.js';
 import { applyProgress } from './progress.js';
-import { mergeRecent } from './recent.js';
+import { notRecorded } from './gun.js';
+import { markVoided, mergeRecent } from './recent.js';
+import { renderLocation } from './place.js';
 import { playSound } from './sound.js';
-import { startMessage } from './start.js';
 
 const OUTCOME_LOG_LIMIT = 5000;
 
 export const STATUS = {
   found_expected: { symbol: '\u2714', title: 'FOUND', word: 'Found' },
+  misplaced: { symbol: '\u21C4', title: 'FOUND \u00B7 WRONG PLACE', word: 'Misplaced' },
   already_scanned: { symbol: '\u21BA', title: 'ALREADY SCANNED', word: 'Already scanned' },
   unexpected: { symbol: '\u26A0', title: 'UNEXPECTED', word: 'Unexpected' },
   unknown: { symbol: '?', title: 'UNKNOWN TAG', word: 'Unknown tag' },
@@ -23,6 +31,7 @@ export const STATUS = {
   pending: { symbol: '\u2026', title: 'SENDING\u2026', word: 'Sending' },
   // A connected station's scan of a tag outside its copy: the server decides it.
   awaiting: { symbol: '\u25F7', title: 'PENDING', word: 'Pending' },
+  location: { symbol: '\u25CE', title: 'LOCATION', word: 'Location' },
   idle: { symbol: '\u25B8', title: 'READY', word: 'Ready' }
 };
 
@@ -31,8 +40,16 @@ export const REASONS = {
   archived: 'Archived asset: not expected in this audit',
   disposed: 'Disposed asset: not expected in this audit',
   not_in_expected_set: 'Not in the expected set when this audit started',
-  unknown: 'No asset has this tag or serial number'
+  unknown: 'No asset has this tag or serial number',
+  other_location: 'Registered at a location this audit does not cover'
 };
+
+/** The outcomes a person must look at: they stay at least 3 s, or stack. */
+export const PROBLEMS = ['unexpected', 'unknown', 'misplaced', 'rejected'];
+const HOLD_MS = 3000;        // a problem in the box at least this long before it may leave it unstacked
+const STACK_MS = 6000;       // a stacked problem stays until this long after it was first shown
+const STACK_SHOWN = 5;       // problems listed in the stack at most (the rest are counted)
+const IDLE_MS = 8000;        // no scan for this long: READY again
 
 // Hooks for browser tests and the latency benchmark.
 const hooks = window.kiosk = window.kiosk || {};
@@ -42,10 +59,15 @@ hooks.outcomes = [];
 const shown = new Set();     // scan_ids whose outcome has been shown
 const shownOrder = [];
 let outcomeSerial = 0;       // increases with every outcome rendered
+let current = null;          // {ev, status, at} in the box
+let stack = [];              // [{ev, status, at, node}] problems moved out of the box, newest first
+let idleTimer = null;
 
 export function statusOf(ev) {
   if (ev.kind === 'rejected') return 'rejected';
+  if (ev.kind === 'location') return 'location';
   if (ev.status === 'pending') return 'awaiting';
+  if (ev.status === 'found_expected' && ev.misplaced === true) return 'misplaced';
   return STATUS[ev.status] && ev.status !== 'pending' && ev.status !== 'idle' && ev.status !== 'rejected' ? ev.status : 'unknown';
 }
 
@@ -76,7 +98,7 @@ export function assetName(ev) {
   return name;
 }
 
-function recordOutcome(scanId, identifier, status) {
+export function recordOutcome(scanId, identifier, status) {
   var at = (performance.timeOrigin || Date.now() - performance.now()) + performance.now();
   hooks.lastOutcomeAt = at;
   hooks.outcomes.push({ scan_id: scanId || null, identifier: identifier === undefined ? null : identifier, status: status, at: at });
@@ -99,18 +121,23 @@ function showOutcome(ev, options) {
   var name = assetName(ev);
   var info = '';
   if (status === 'already_scanned') info = firstScanText(ev, 'First scanned') || 'Scanned before in this audit';
+  else if (status === 'misplaced') info = misplacedText(ev);
+  else if (status === 'location') info = 'Assets registered elsewhere that are scanned here are counted as found, and shown as misplaced.';
   else if (status === 'unexpected') info = reasonText(ev) || 'Not expected in this audit';
   else if (status === 'unknown') info = firstScanText(ev, 'Already recorded') || 'No asset has this tag or serial number';
+  if (status === 'unknown' && ev.did_you_mean) info = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?) \u2014 recorded as scanned.';
   else if (status === 'rejected') info = 'Nothing was stored for this scan.';
   else if (status === 'awaiting') info = 'Not in this station\u2019s copy: the server decides, and the outcome replaces this one.';
-  var message = str(ev.message);
+  var message = status === 'location' ? '' : str(ev.message);
   if (ev.pending === true && status !== 'rejected') message += (message ? ' \u2014 ' : '') + 'Decided here; waiting to sync with the server.';
 
+  stackCurrent();
   el.outcome.setAttribute('data-status', status);
   el.outcome.setAttribute('data-scan-id', str(ev.scan_id));
   setText(el.outcomeSymbol, look.symbol);
-  setText(el.outcomeTitle, look.title);
-  setText(el.outcomeDetail, identifier ? (name ? identifier + ' \u2014 ' + name : identifier) : name);
+  setText(el.outcomeTitle, status === 'location' ? 'NOW AT ' + str(ev.location).toUpperCase() : look.title);
+  if (status === 'location') setText(el.outcomeDetail, 'Location label ' + identifier);
+  else setText(el.outcomeDetail, identifier ? (name ? identifier + ' \u2014 ' + name : identifier) : name);
   el.outcomeDetail.title = identifier;
   setText(el.outcomeInfo, info);
   setText(el.outcomeMessage, message);
@@ -118,12 +145,64 @@ function showOutcome(ev, options) {
   void el.outcome.offsetWidth;
   el.outcome.classList.add('flash');
   outcomeSerial++;
+  current = { ev: ev, status: status, at: Date.now() };
   markShown(ev.scan_id);
   recordOutcome(ev.scan_id, ev.identifier === undefined ? null : ev.identifier, status);
   if (options.sound !== false) playSound(status);
+  armIdle();
+}
+
+function misplacedText(ev) {
+  var registered = str(ev.registered_location || (obj(ev.asset) && ev.asset.location));
+  var found = str(ev.found_location);
+  var text = registered ? 'Registered at ' + registered : 'Registered elsewhere';
+  if (found) text += ', found at ' + found;
+  return text + ': counted as found, listed as misplaced.';
+}
+
+/** The problem in the box leaves it before its 3 s: it goes on the stack beside the box. */
+function stackCurrent() {
+  var c = current;
+  current = null;
+  if (!c || PROBLEMS.indexOf(c.status) < 0 || Date.now() - c.at >= HOLD_MS) return;
+  stack.unshift(c);
+  setTimeout(function () { unstack(c); }, Math.max(0, c.at + STACK_MS - Date.now()));
+  renderStack();
+}
+
+function unstack(item) {
+  var i = stack.indexOf(item);
+  if (i < 0) return;
+  stack.splice(i, 1);
+  renderStack();
+}
+
+function renderStack() {
+  var list = el.problemStack;
+  list.textContent = '';
+  stack.slice(0, STACK_SHOWN).forEach(function (c) {
+    var look = STATUS[c.status];
+    var li = make('li', 'stacked');
+    li.setAttribute('data-status', c.status);
+    if (c.ev.scan_id) li.setAttribute('data-scan-id', str(c.ev.scan_id));
+    li.appendChild(make('span', 'stacked-symbol', look.symbol));
+    li.appendChild(make('span', 'stacked-title', look.title));
+    li.appendChild(make('span', 'stacked-id', str(c.ev.identifier)));
+    list.appendChild(li);
+  });
+  if (stack.length > STACK_SHOWN) {
+    list.appendChild(make('li', 'stacked-more', '+ ' + (stack.length - STACK_SHOWN) + ' more: see Last scans'));
+  }
+  el.problemStack.hidden = stack.length === 0;
+}
+
+function armIdle() {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(function () { if (app.screen === 'scan') showIdle(); }, IDLE_MS);
 }
 
 export function showPending(item, text) {
+  stackCurrent();
   el.outcome.setAttribute('data-status', 'pending');
   el.outcome.setAttribute('data-scan-id', item.scan_id);
   setText(el.outcomeSymbol, STATUS.pending.symbol);
@@ -134,6 +213,8 @@ export function showPending(item, text) {
 }
 
 export function showIdle() {
+  clearTimeout(idleTimer);
+  stackCurrent();
   el.outcome.setAttribute('data-status', 'idle');
   el.outcome.removeAttribute('data-scan-id');
   setText(el.outcomeSymbol, STATUS.idle.symbol);
@@ -149,7 +230,8 @@ export function handleScan(ev, fromPost) {
   if (!ev) return;
   var audit = obj(app.state && app.state.audit);
   if (ev.kind !== 'rejected' && ev.audit_id && audit && ev.audit_id !== audit.id) return;
-  if (ev.kind !== 'rejected' && ev.audit_id) applyProgress(ev.audit_id, ev.progress, false);
+  if (ev.kind === 'result' && ev.audit_id) applyProgress(ev.audit_id, ev.progress, false);
+  if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending: its outcome replaces it where it is shown.
@@ -159,9 +241,21 @@ export function handleScan(ev, fromPost) {
   if (app.screen === 'scan') {
     showOutcome(ev, { sound: fromPost ? fromPost.sound : true });
     scheduleLists(700);
-  } else if (app.screen === 'start' && ev.kind === 'rejected') {
-    startMessage('\u2716 ' + (ev.identifier ? str(ev.identifier) + ': ' : '') + str(ev.message));
+  } else if ((app.screen === 'start' || app.screen === 'summary') && ev.kind === 'rejected') {
+    // The camera read a tag while no audit runs here.
+    notRecorded(str(ev.identifier), str(ev.message));
   }
+}
+
+/** A scan undone here or on another page of this kiosk: struck through, numbers corrected. */
+export function handleVoid(d) {
+  d = obj(d);
+  if (!d) return;
+  var audit = obj(app.state && app.state.audit);
+  if (!audit || d.audit_id !== audit.id) return;
+  applyProgress(d.audit_id, d.progress, true);
+  markVoided(str(d.scan_id));
+  if (app.screen === 'scan') scheduleLists(0);
 }
 
 /** Whether this scan's outcome was shown (the last 2000 scans are remembered). */

@@ -1,5 +1,8 @@
-/* The last scans of the audit, newest first, as the kiosk's state lists them and as scans come. */
+/* The last scans of the audit, newest first: from the audit's trail in the store as the kiosk's
+ * state lists them (they survive a restart and include other stations' scans, with the station
+ * and the user), and as scans come. An undone scan is struck through. */
 
+import { app } from './app.js';
 import { el, make } from './dom.js';
 import { fmtTime, obj, str } from './format.js';
 import { STATUS, assetName, reasonText, statusOf } from './outcomes.js';
@@ -43,8 +46,17 @@ function renderRecent() {
     var name = assetName(ev);
     if (status === 'unexpected' && reasonText(ev)) name = (name ? name + ' \u2014 ' : '') + reasonText(ev);
     if (status === 'rejected') name = str(ev.message);
+    if (status === 'location') name = 'Now at ' + str(ev.location);
+    if (status === 'misplaced') name = (name ? name + ' \u2014 ' : '') + 'registered at ' + str(ev.registered_location || 'another location');
+    if (status === 'unknown' && ev.did_you_mean) name = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?)';
+    if (ev.voided === true) {
+      li.setAttribute('data-voided', 'true');
+      name = (name ? name + ' \u2014 ' : '') + 'undone';
+    }
     li.appendChild(make('span', 'r-name', name));
     var meta = [];
+    var here = str(app.state && app.state.station);
+    if (ev.station && str(ev.station) !== here) meta.push(str(ev.station));
     if (ev.user) meta.push(str(ev.user));
     if (ev.at) meta.push(fmtTime(ev.at));
     if (ev.source === 'camera') meta.push('camera');
@@ -55,6 +67,25 @@ function renderRecent() {
   el.recent.textContent = '';
   el.recent.appendChild(frag);
   el.recentEmpty.hidden = recent.length > 0;
+}
+
+/** A scan was undone: struck through where it is listed. */
+export function markVoided(scanId) {
+  var changed = false;
+  recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.voided !== true) { ev.voided = true; changed = true; } });
+  if (changed) renderRecent();
+}
+
+/** The newest scan this station recorded that can still be undone (null: none). */
+export function lastUndoable() {
+  var here = str(app.state && app.state.station);
+  for (var i = 0; i < recent.length; i++) {
+    var ev = recent[i];
+    if (ev.kind !== 'result' || ev.voided === true || ev.status === 'pending' || !ev.scan_id) continue;
+    if (ev.station && str(ev.station) !== here) continue;
+    return ev;
+  }
+  return null;
 }
 
 /** A new audit: its last scans come with its state. */

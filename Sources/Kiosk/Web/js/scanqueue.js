@@ -1,7 +1,8 @@
 /* The scan queue. A typed scan goes into a localStorage queue before it is sent, and stays
  * there until the kiosk answers; after a reload or in another tab it is sent again with the same
- * scan_id (the kiosk never counts a scan_id twice). At most 3 are on their way; after a failure,
- * one at a time and oldest first, retried with a growing delay. */
+ * scan_id (the kiosk never counts a scan_id twice). One request is on its way at a time, with
+ * every scan queued meanwhile (up to 50) in the order they were typed; after a failure they are
+ * retried with a growing delay. */
 
 import { app } from './app.js';
 import { el, setText } from './dom.js';
@@ -12,7 +13,7 @@ import { loadState } from './screens.js';
 import { ensureAudio } from './sound.js';
 
 const QUEUE_KEY = 'auditstation.kiosk.queue.v1';
-const MAX_IN_FLIGHT = 3;
+const BATCH_LIMIT = 50;       // scans in one request at most (the kiosk's limit too)
 const SCAN_TIMEOUT_MS = 15000;
 
 let queue = loadQueue();
@@ -46,6 +47,12 @@ export function renderSending() {
 export function submitEntry() {
   var identifier = el.entry.value.trim();
   el.entry.value = '';
+  submitIdentifier(identifier);
+}
+
+/** A tag typed or scanned anywhere on the page: queued (kept across a reload) and sent. */
+export function submitIdentifier(identifier) {
+  identifier = str(identifier).trim();
   if (!identifier) return;
   var item = { identifier: identifier, scan_id: newScanId(), queued_at: Date.now() };
   queue.push(item);
@@ -53,71 +60,92 @@ export function submitEntry() {
   lastLocalScanId = item.scan_id;
   renderSending();
   ensureAudio();
-  send(item, true);
   pump();
 }
 
-/** Sends every queued scan that is not on its way yet. */
+/** Sends the queued scans, oldest first, in one request at a time: the kiosk records them one
+ *  after the other, so the trail and the outcomes keep the order they were typed in. */
 export function pump() {
-  // After a failure, one at a time and oldest first, so the outcomes come back in order.
-  var limit = failures > 0 ? 1 : MAX_IN_FLIGHT;
-  for (var i = 0; i < queue.length && inFlight.size < limit; i++) {
-    if (!inFlight.has(queue[i].scan_id)) send(queue[i], false);
+  if (inFlight.size > 0 || retryTimer) return;
+  // At most 50 scans, and well under the kiosk's 16 KiB body limit.
+  var batch = [], bytes = 0;
+  for (var i = 0; i < queue.length && batch.length < BATCH_LIMIT; i++) {
+    bytes += queue[i].identifier.length * 3 + 80;
+    if (batch.length > 0 && bytes > 12000) break;
+    batch.push(queue[i]);
   }
+  if (!batch.length) return;
+  send(batch);
 }
 
-function send(item, fresh) {
-  if (inFlight.has(item.scan_id)) return;
-  if (inFlight.size >= MAX_IN_FLIGHT && !fresh) return;
-  inFlight.add(item.scan_id);
+function send(batch) {
+  batch.forEach(function (item) { inFlight.add(item.scan_id); });
   var serialAtSend = outcomesShown();
+  var last = batch[batch.length - 1];
   var pendingTimer = setTimeout(function () {
-    if (item.scan_id === lastLocalScanId && outcomesShown() === serialAtSend && !wasShown(item.scan_id) && app.screen === 'scan') {
-      showPending(item, 'Waiting for the kiosk\u2026');
+    if (last.scan_id === lastLocalScanId && outcomesShown() === serialAtSend && !wasShown(last.scan_id) && app.screen === 'scan') {
+      showPending(last, 'Waiting for the kiosk\u2026');
     }
   }, 400);
-  api('POST', '/api/scan', { identifier: item.identifier, scan_id: item.scan_id }, SCAN_TIMEOUT_MS).then(function (res) {
+  var body = { scans: batch.map(function (item) { return { identifier: item.identifier, scan_id: item.scan_id }; }) };
+  api('POST', '/api/scans', body, SCAN_TIMEOUT_MS).then(function (res) {
     clearTimeout(pendingTimer);
-    inFlight.delete(item.scan_id);
+    inFlight.clear();
     var s = res.status;
     if (s >= 200 && s < 300) {
       failures = 0;
-      removeFromQueue(item.scan_id);
-      var ev = obj(res.data) || { kind: 'result', status: 'unknown', message: '' };
-      if (!ev.scan_id) ev.scan_id = item.scan_id;
-      if (ev.identifier === undefined || ev.identifier === null) ev.identifier = item.identifier;
-      handleScan(ev, { sound: Date.now() - num(item.queued_at) < 10000 });
-      pump();
+      var results = arr(obj(res.data) && res.data.results);
+      var stopped = false;
+      results.forEach(function (ev, i) {
+        var item = batch[i];
+        if (!item || !obj(ev)) return;
+        removeFromQueue(item.scan_id);
+        if (!ev.scan_id) ev.scan_id = item.scan_id;
+        if (ev.identifier === undefined || ev.identifier === null) ev.identifier = item.identifier;
+        if (ev.kind === 'rejected' && (ev.error === 'AUDIT_ENDED' || ev.error === 'NO_ACTIVE_AUDIT')) stopped = true;
+        handleScan(ev, { sound: Date.now() - num(item.queued_at) < 10000 });
+      });
+      if (stopped) loadState();
+      if (results.length < batch.length) failed(batch[results.length], 'The kiosk could not record it yet');
+      else pump();
     } else if (s === 401 || s === 408 || s === 429 || s >= 500) {
-      // Not decided: keep it and try again (after the PIN, or when the store is back).
-      failed(item, errorMessage(res, 'The kiosk could not record it yet'));
+      // Not decided: keep them and try again (after the PIN, or when the store is back).
+      failed(batch[0], errorMessage(res, 'The kiosk could not record it yet'));
     } else {
+      // The batch itself was refused (it should not be): each scan is refused, in order.
       failures = 0;
-      removeFromQueue(item.scan_id);
       var d = obj(res.data) || {};
-      handleScan({
-        kind: 'rejected', scan_id: item.scan_id, identifier: item.identifier,
-        error: str(d.error || ('HTTP_' + s)), message: errorMessage(res, 'The kiosk refused this scan'),
-        source: 'manual', user: app.state && app.state.user, at: new Date().toISOString()
-      }, { sound: true });
+      batch.forEach(function (item) {
+        removeFromQueue(item.scan_id);
+        handleScan({
+          kind: 'rejected', scan_id: item.scan_id, identifier: item.identifier,
+          error: str(d.error || ('HTTP_' + s)), message: errorMessage(res, 'The kiosk refused this scan'),
+          source: 'manual', user: app.state && app.state.user, at: new Date().toISOString()
+        }, { sound: true });
+      });
       if (d.error === 'AUDIT_ENDED' || d.error === 'NO_ACTIVE_AUDIT') loadState();
       pump();
     }
   }, function () {
     clearTimeout(pendingTimer);
-    inFlight.delete(item.scan_id);
-    failed(item, 'The kiosk service is not responding.');
+    inFlight.clear();
+    failed(batch[0], 'The kiosk service is not responding.');
   });
 }
 
 function failed(item, message) {
   failures++;
+  if (!item) return;
   if (item.scan_id === lastLocalScanId && !wasShown(item.scan_id) && app.screen === 'scan') showPending(item, message);
   if (!retryTimer) {
     var delay = Math.min(10000, 500 * Math.pow(2, Math.min(failures - 1, 5)));
     retryTimer = setTimeout(function () { retryTimer = null; pump(); }, delay);
   }
 }
+
+/** Whether this page is waiting for the kiosk's answer to this scan: its outcome is shown from
+ *  that answer, in the order the scans were typed, not from the pushed event. */
+export function awaitingAnswer(scanId) { return !!scanId && inFlight.has(scanId); }
 
 /** Another tab of this kiosk changed the queue: its new scans join this tab's queue too. */
 export function onStorageChange(e) {

@@ -9,6 +9,8 @@ import { api, errorMessage } from './api.js';
 import { clearOutlines, renderCamera, stopPreview } from './camera.js';
 import { closeEvents, openEvents, renderConnection } from './connection.js';
 import { closeDialog } from './dialogs.js';
+import { hideNotRecorded } from './gun.js';
+import { renderLocation } from './place.js';
 import { focusEntry } from './focus.js';
 import { clearLists, scheduleLists } from './lists.js';
 import { showIdle } from './outcomes.js';
@@ -67,13 +69,14 @@ export function applyState(s) {
     if (changed) { forgetRecent(); clearLists(); showIdle(); }
     mergeRecent(arr(s.recent), true);
     showScreen('scan');
-    renderCamera();
     scheduleLists(changed ? 0 : 300);
   } else {
     showScreen('summary');
     ensureSummary(audit);
   }
+  renderCamera();
   renderTopbar();
+  renderLocation();
   renderConnection();
   pump();
 }
@@ -93,7 +96,11 @@ export function showScreen(name) {
     clearOutlines();
     closeDialog(el.confirmDialog);
     closeDialog(el.userDialog);
+    closeDialog(el.undoDialog);
+    closeDialog(el.locationDialog);
   }
+  if (name !== 'start') closeDialog(el.scopeDialog);
+  if (name === 'scan') hideNotRecorded();
   if (name === 'scan' && before !== 'scan') {
     focusEntry();
   } else if (name === 'pin' && before !== 'pin') {

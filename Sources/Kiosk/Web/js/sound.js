@@ -1,5 +1,7 @@
 /* The outcome sounds, made with Web Audio (no sound files), and the mute button, whose choice is
- * kept in localStorage. */
+ * kept in localStorage. Sounds queue: each starts after the one before has ended, never over
+ * it. A FOUND beep is left out when the queue is already more than a second long (a burst of
+ * finds); every other sound waits its turn. window.kiosk.sounds lists what was scheduled. */
 
 import { el, setText } from './dom.js';
 import { storageGet, storageSet } from './format.js';
@@ -8,6 +10,16 @@ const MUTE_KEY = 'auditstation.kiosk.muted';
 
 let audio = null;
 let muted = storageGet(MUTE_KEY) === '1';
+let queueEnd = 0;            // audio-clock time at which the last queued sound ends
+const SOUND_GAP = 0.06;      // seconds of silence between two sounds
+const hooks = window.kiosk = window.kiosk || {};
+hooks.sounds = [];
+
+/** How long each sound lasts, in seconds. */
+const LENGTH = {
+  found_expected: 0.24, misplaced: 0.56, already_scanned: 0.23, unexpected: 0.64, unknown: 0.4, rejected: 0.4,
+  location: 0.3, camera_lost: 1.2
+};
 
 export function ensureAudio() {
   try {
@@ -45,11 +57,16 @@ function tone(ctx, start, duration, freq, type, volume, freqEnd) {
 }
 
 export function playSound(status) {
-  if (muted) return;
+  if (muted || !LENGTH[status]) return;
   try {
     var ctx = ensureAudio();
     if (!ctx || ctx.state === 'closed') return;
-    var t = ctx.currentTime + 0.01;
+    var now = ctx.currentTime + 0.01;
+    if (status === 'found_expected' && queueEnd - now > 1) return;
+    var t = Math.max(now, queueEnd);
+    queueEnd = t + LENGTH[status] + SOUND_GAP;
+    hooks.sounds.push({ status: status, start: t, end: t + LENGTH[status] });
+    if (hooks.sounds.length > 500) hooks.sounds.splice(0, hooks.sounds.length - 500);
     switch (status) {
       case 'found_expected':       // short, bright, rising two-tone
         tone(ctx, t, 0.08, 988, 'sine', 0.35);
@@ -64,11 +81,24 @@ export function playSound(status) {
         for (var i = 1; i < 8; i++) osc.frequency.setValueAtTime(i % 2 ? 620 : 880, t + i * 0.078);
         break;
       }
+      case 'misplaced':            // found, then a falling third: right asset, wrong place
+        tone(ctx, t, 0.08, 988, 'sine', 0.35);
+        tone(ctx, t + 0.1, 0.2, 784, 'triangle', 0.4);
+        tone(ctx, t + 0.32, 0.24, 587, 'triangle', 0.4);
+        break;
+      case 'location':             // soft two-note chime
+        tone(ctx, t, 0.12, 660, 'sine', 0.25);
+        tone(ctx, t + 0.14, 0.16, 880, 'sine', 0.25);
+        break;
       case 'unknown':
       case 'rejected':             // low buzz
         tone(ctx, t, 0.38, 130, 'sawtooth', 0.22);
         tone(ctx, t, 0.38, 137, 'square', 0.08);
         break;
+      case 'camera_lost': {        // three falling alarm tones
+        for (var k = 0; k < 3; k++) tone(ctx, t + k * 0.4, 0.34, 740 - k * 120, 'square', 0.2);
+        break;
+      }
       default:
         break;
     }

@@ -5,6 +5,7 @@ import { app } from './app.js';
 import { cssEscape, el, make, setText } from './dom.js';
 import { arr, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
+import { openScopeDialog } from './place.js';
 import { enterAudit, loadState, renderTopbar } from './screens.js';
 
 let startMessageFor = null;
@@ -60,17 +61,12 @@ export function renderStart() {
   focusStart();
 }
 
-/** Nothing focused on the start screen: the first button; after a refused start: its join. */
+/** No button of the start screen takes the focus by itself: a barcode gun's Enter must never
+ *  start or join an audit (gun.js swallows it anyway). Tab reaches them. */
 function focusStart() {
-  if (startMessageFor) {
-    var join = el.countries.querySelector('button[data-action="join"][data-country="' + cssEscape(startMessageFor) + '"]');
-    if (join) { join.focus(); startMessageFor = null; return; }
-  }
+  startMessageFor = null;
   var active = document.activeElement;
-  if (!active || active === document.body || active.offsetParent === null) {
-    var first = el.countries.querySelector('button');
-    if (first) first.focus();
-  }
+  if (active && active !== document.body && active.offsetParent === null) active.blur();
 }
 
 export function startMessage(text) {
@@ -87,11 +83,24 @@ export function onCountryClick(e) {
   var setBusy = function (busy) { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy; };
   setBusy(true);
   startMessage(action === 'join' ? 'Joining the audit of ' + country + '…' : 'Starting the audit of ' + country + '…');
-  saveUserIfChanged().then(function () {
-    return action === 'join'
-      ? api('POST', '/api/join', { audit_id: button.getAttribute('data-audit-id') }, 15000)
-      : api('POST', '/api/start', { country: country }, 15000);
-  }).then(function (res) {
+  if (action === 'start') {
+    // Starting asks which locations first (none: the whole country).
+    setBusy(false);
+    startMessage('');
+    openScopeDialog(country, function (locations) {
+      setBusy(true);
+      startMessage('Starting the audit of ' + country + (locations.length ? ' at ' + locations.join(', ') : '') + '\u2026');
+      go(saveUserIfChanged().then(function () {
+        return api('POST', '/api/start', { country: country, locations: locations }, 15000);
+      }));
+    });
+    return;
+  }
+  go(saveUserIfChanged().then(function () {
+    return api('POST', '/api/join', { audit_id: button.getAttribute('data-audit-id') }, 15000);
+  }));
+
+  function go(request) { request.then(function (res) {
     setBusy(false);
     if (res.ok && obj(res.data) && obj(res.data.audit)) {
       startMessage('');
@@ -107,7 +116,7 @@ export function onCountryClick(e) {
   }, function () {
     setBusy(false);
     startMessage('\u2716 The kiosk service is not responding. Try again in a moment.');
-  });
+  }); }
 }
 
 export function saveUser(name, statusNode) {

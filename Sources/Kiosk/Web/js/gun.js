@@ -1,0 +1,142 @@
+/* A keyboard-wedge barcode gun types a tag far faster than a person can and ends it with Enter
+ * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the start
+ * or summary screen), such a burst is a scan: its characters are taken back out of the field
+ * they landed in, it never presses a button, never submits a form and never saves a name. With
+ * an audit open it is recorded; with none, the page says NOT RECORDED, with its sound.
+ *
+ * The entry field of the scanning screen takes bursts as typed tags (scanqueue.js); keys typed
+ * while a button or nothing has the focus there go to it (focus.js). This module handles every
+ * other place. Key times are the events' own timeStamps (when the key was pressed), so a busy
+ * page that handles the keys late still sees them as the burst they were. */
+
+import { app } from './app.js';
+import { el, setText } from './dom.js';
+import { obj, str } from './format.js';
+import { closeDialog } from './dialogs.js';
+import { focusEntry, isPrintable, isTextField } from './focus.js';
+import { recordOutcome, STATUS } from './outcomes.js';
+import { submitIdentifier } from './scanqueue.js';
+import { playSound } from './sound.js';
+
+export const GAP_MS = 50;        // at most this between two keys of a burst (people: 100 ms and more)
+const MIN_LENGTH = 3;            // a burst of fewer characters is not taken as a tag
+const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
+const ALARM_MS = 6000;
+
+let burst = '';
+let burstAt = -1e9;              // time of the burst's last key
+let before = null;               // the focused field as it was before the burst's first key
+let lastPrintableAt = -1e9;
+let swallowSpaceUp = false;
+let alarmTimer = null;
+
+function dialogOpen() {
+  return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
+}
+
+/** Whether this module owns the key: everywhere but the scanning screen's own paths. */
+function owns(target) {
+  if (app.screen === 'pin' || app.screen === 'loading') return false;
+  if (app.screen !== 'scan' || dialogOpen()) return true;
+  if (target === el.entry) return false;
+  return isTextField(target);      // a search box; buttons hand their keys to the entry field
+}
+
+function snapshot(target) {
+  if (!isTextField(target) || typeof target.value !== 'string') return { target: target, value: null };
+  var start = null, end = null;
+  try { start = target.selectionStart; end = target.selectionEnd; } catch (e) { /* type without a selection */ }
+  return { target: target, value: target.value, start: start, end: end };
+}
+
+/** The field gets back the value it had before the burst's first key. */
+function restore(snap) {
+  if (!snap || snap.value === null || !snap.target || snap.target.value === snap.value) return;
+  snap.target.value = snap.value;
+  try { if (snap.start !== null) snap.target.setSelectionRange(snap.start, snap.end); } catch (e) { /* no selection */ }
+  snap.target.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** Window keydown, capture phase: before any field, button, form or dialog sees the key. */
+export function onGunKeyDown(e) {
+  if (e.isComposing) return;
+  var t = e.timeStamp;
+  var target = document.activeElement;
+  if (isPrintable(e)) {
+    var fast = t - burstAt <= GAP_MS;
+    if (!fast) { burst = ''; before = snapshot(target); }
+    burst += e.key;
+    burstAt = t;
+    lastPrintableAt = t;
+    if (!owns(target)) return;
+    // On a button (or nothing) a character does nothing; inside a burst a space must not press it.
+    if (!isTextField(target) && (e.key !== ' ' || fast)) {
+      e.preventDefault();
+      if (e.key === ' ') swallowSpaceUp = true;
+    }
+    return;
+  }
+  if (e.key === 'Shift' || e.key === 'CapsLock') return;
+  var ends = e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey);
+  var isBurst = ends && burst.length >= MIN_LENGTH && t - burstAt <= GAP_MS * 2;
+  var text = burst, snap = before;
+  if (ends || !isBurst) { burst = ''; before = null; burstAt = -1e9; }
+  if (!owns(target)) return;
+  if (isBurst) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    restore(snap);
+    gunScan(text.trim());
+    return;
+  }
+  // A stray Enter right after typed characters is not a deliberate press of a button.
+  if (e.key === 'Enter' && !isTextField(target) && t - lastPrintableAt < DELIBERATE_MS) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}
+
+export function onGunKeyUp(e) {
+  if (e.key === ' ' && swallowSpaceUp) {
+    swallowSpaceUp = false;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}
+
+/** A tag a gun typed outside the entry field. */
+export function gunScan(text) {
+  if (!text) return;
+  var audit = obj(app.state && app.state.audit);
+  if (app.screen === 'scan' && audit && audit.is_active !== false) {
+    // Scanning goes on: the end confirmation gives way; the name dialog keeps its old name.
+    if (el.confirmDialog.open) closeDialog(el.confirmDialog);
+    if (el.undoDialog && el.undoDialog.open) closeDialog(el.undoDialog);
+    submitIdentifier(text);
+    if (!dialogOpen()) focusEntry();
+    return;
+  }
+  notRecorded(text, app.screen === 'summary'
+    ? 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
+    : 'No audit is running. Start or join one, then scan again.');
+}
+
+/** The big NOT RECORDED of a scan that no audit could take, with its sound. */
+export function notRecorded(text, why) {
+  var box = el.gunAlarm;
+  box.hidden = false;
+  box.setAttribute('data-status', 'rejected');
+  setText(el.gunAlarmSymbol, STATUS.rejected.symbol);
+  setText(el.gunAlarmTitle, STATUS.rejected.title);
+  setText(el.gunAlarmTag, str(text));
+  setText(el.gunAlarmWhy, why);
+  recordOutcome(null, text, 'rejected');
+  playSound('rejected');
+  clearTimeout(alarmTimer);
+  alarmTimer = setTimeout(hideNotRecorded, ALARM_MS);
+}
+
+export function hideNotRecorded() {
+  clearTimeout(alarmTimer);
+  if (el.gunAlarm) el.gunAlarm.hidden = true;
+}

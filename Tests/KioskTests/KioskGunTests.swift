@@ -1,0 +1,356 @@
+import CameraTestSupport
+import Foundation
+import Testing
+import TestKit
+
+extension TimingSensitive {
+    /// A keyboard-wedge barcode gun on every screen and in every dialog of the kiosk, outcomes in
+    /// the order they were scanned, the lost-camera alarm, undo and locations: in headless
+    /// Chromium over WebDriver, with keys sent back-to-back to whatever has the focus.
+    @Suite("The kiosk with a barcode gun, in a real browser")
+    struct KioskGunTests {
+        static let inventory: [(tag: String, name: String, country: String)] = [
+            ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY")
+        ]
+        static let placed: [KioskProcess.Row] = [
+            .init(tag: "T-1", name: "Laptop one", country: "SG", location: "Dock A"),
+            .init(tag: "T-2", name: "Dock two", country: "SG", location: "Dock A"),
+            .init(tag: "T-3", name: "Monitor three", country: "SG", location: "Dock B"),
+            .init(tag: "SG-0002", name: "Phone two", country: "SG", location: "Dock B"),
+            .init(tag: "M-1", name: "Phone", country: "MY", location: "KL")
+        ]
+
+        @Test("No audit: a burst on the start screen, a Start button, the name field or the start dialog is NOT RECORDED")
+        func burstsWithoutAnAudit() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                #expect(try await page.activeElement().tagName().lowercased() == "body", "no button takes the focus by itself")
+
+                // Nothing focused.
+                try await page.gun("T-1", expect: "rejected")
+                #expect(try await page.find("#gun-alarm").isDisplayed())
+                #expect(try await page.find("#gun-alarm").text().contains("NOT RECORDED"))
+                #expect(try await page.find("#gun-alarm").text().lowercased().contains("no audit is running"))
+
+                // A focused Start button: the burst's Enter does not press it.
+                _ = try await page.execute("document.querySelector('button[data-country=\"SG\"]').focus()")
+                try await page.gun("T-2", expect: "rejected")
+                #expect(try await page.execute("return document.getElementById('scope-dialog').open").boolValue == false)
+
+                // The name field: the tag is not saved as the scanner's name, and the field keeps its text.
+                _ = try await page.execute("const f = document.getElementById('user-name'); f.focus(); f.select()")
+                try await page.gun("T-3", expect: "rejected")
+                #expect(try await page.find("#user-name").property("value").stringValue == "Ben")
+
+                // The start dialog, opened on purpose: the burst neither starts nor ticks anything.
+                try await page.find("button[data-country=\"SG\"]").click()
+                try await page.waitUntil("the start dialog") { try await page.find("#scope-dialog").isDisplayed() }
+                try await page.gun("T-1", expect: "rejected")
+                #expect(try await page.find("#scope-dialog").isDisplayed())
+                #expect(try await page.find("#screen-start").isDisplayed())
+                try await page.find("#scope-cancel").click()
+                try await page.expectNoScriptErrors()
+            }
+            let state = try await kiosk.call("GET", "/api/state")
+            #expect(state.body["audit"] is NSNull, "no audit was started or joined: \(state.text.prefix(300))")
+            #expect(state.body["user"] as? String == "Ben")
+            #expect(try await kiosk.run(["audit", "history"]).contains("SG") == false)
+        }
+
+        @Test("An audit open: a burst in a search box or any dialog is recorded and presses nothing; on the summary NOT RECORDED")
+        func burstsWithAnAudit() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+
+                // A search box: recorded, and the box keeps what the person had typed.
+                let search = try await page.find("#missing-search")
+                try await search.click()
+                try await search.sendKeys("Mon")
+                try await page.gun("T-1", expect: "found_expected")
+                #expect(try await search.property("value").stringValue == "Mon")
+
+                // The name dialog: recorded, the name is not changed, the dialog stays for the person.
+                try await page.find("#change-user").click()
+                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                try await page.gun("T-2", expect: "found_expected")
+                #expect(try await page.find("#user-dialog-name").property("value").stringValue == "Ben")
+                #expect(try await page.find("#user-dialog").isDisplayed())
+                try await page.find("#user-dialog-cancel").click()
+
+                // The end confirmation, with the focus on "End audit": the audit does not end.
+                try await page.find("#end-button").click()
+                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                _ = try await page.execute("document.getElementById('confirm-yes').focus()")
+                try await page.gun("T-3", expect: "found_expected")
+                #expect(try await page.find("#screen-scan").isDisplayed())
+
+                // The undo confirmation, with the focus on "Undo scan": nothing is undone.
+                try await page.find("#undo-button").click()
+                try await page.waitUntil("the undo dialog") { try await page.find("#undo-dialog").isDisplayed() }
+                _ = try await page.execute("document.getElementById('undo-yes').focus()")
+                try await page.gun("T-1", expect: "already_scanned")
+                #expect(try await page.number("#count-scanned") == 3)
+
+                // A focused button of the top bar: the tag goes to the entry field and is recorded.
+                _ = try await page.execute("document.getElementById('leave-button').focus()")
+                try await page.gun("M-1", expect: "unexpected")
+                #expect(try await page.find("#screen-scan").isDisplayed())
+
+                // Ended elsewhere: the summary, where a burst is NOT RECORDED and does not leave it.
+                try await kiosk.run(["audit", "end", "--country", "SG"])
+                try await page.waitUntil(timeout: 15, "the summary") { try await page.find("#screen-summary").isDisplayed() }
+                _ = try await page.execute("document.getElementById('back-to-start').focus()")
+                try await page.gun("T-2", expect: "rejected")
+                #expect(try await page.find("#gun-alarm").text().lowercased().contains("ended"))
+                #expect(try await page.find("#screen-summary").isDisplayed())
+                try await page.expectNoScriptErrors()
+            }
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json", "--per-page", "100"]))
+            let scans = try #require(trail["scans"] as? [[String: Any]])
+            #expect(scans.map { $0["identifier"] as? String ?? "" } == ["T-1", "T-2", "T-3", "T-1", "M-1"])
+            #expect(Set(scans.compactMap { $0["user"] as? String }) == ["Ben"])
+            #expect(scans.allSatisfy { ($0["voided"] ?? NSNull()) is NSNull })
+        }
+
+        @Test("A kiosk restarted with two audits running reopens on its own audit; a new kiosk with two running asks and joins none")
+        func remembersItsAudit() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.run(["audit", "start", "--country", "MY"])
+            try await kiosk.start(["--no-camera"])
+            // Two running, none chosen here: the start screen.
+            try await waitForTwoRunning(kiosk)
+            #expect(try await kiosk.call("GET", "/api/state").body["audit"] is NSNull)
+            let my = try #require(
+                ((try await kiosk.call("GET", "/api/state").body["countries"] as? [[String: Any]]) ?? []).first { $0["country"] as? String == "MY" }?[
+                    "active_audit_id"] as? String)
+            #expect(try await kiosk.call("POST", "/api/join", json: #"{"audit_id":"\#(my)"}"#).status == 200)
+            await kiosk.stop()
+            try await kiosk.start(["--no-camera"])
+            try await waitFor("the kiosk to reopen on MY") {
+                ((try? await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["country"] as? String) == "MY"
+            }
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.gun("M-1", expect: "found_expected")
+            }
+            // Leaving forgets it: the next start asks again.
+            #expect(try await kiosk.call("POST", "/api/leave", json: "{}").status == 200)
+            await kiosk.stop()
+            try await kiosk.start(["--no-camera"])
+            try await waitForTwoRunning(kiosk)
+            #expect(try await kiosk.call("GET", "/api/state").body["audit"] is NSNull)
+        }
+
+        @Test("A 20-tag burst is shown and stored in order; a problem stays beside the next FOUND; sounds never overlap")
+        func burstInOrder() async throws {
+            let kiosk = try await KioskProcess(inventory: (1...20).map { ("B-\($0)", "Box \($0)", "SG") })
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"])
+            let tags = (1...20).map { $0 == 7 ? "NOPE-7" : "B-\($0)" }
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
+                // Sound on, as after a person's first touch.
+                _ = try await page.execute("document.dispatchEvent(new PointerEvent('pointerdown'))")
+                try await page.activeElement().sendKeys(tags.map { $0 + Element.enter }.joined())
+                try await page.waitUntil(timeout: 20, "20 outcomes") { try await page.outcomes().count >= 20 }
+                let shown = try await page.outcomes().map { $0["identifier"]?.stringValue ?? "" }
+                #expect(shown == tags)
+                #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
+                // NOPE-7 was replaced at once; it is listed beside the box.
+                #expect(try await page.find("#problem-stack").text().contains("NOPE-7"))
+                let sounds = try await page.execute("return window.kiosk.sounds || []").arrayValue ?? []
+                for (earlier, later) in zip(sounds, sounds.dropFirst()) {
+                    let end = earlier["end"]?.doubleValue ?? 0, start = later["start"]?.doubleValue ?? 0
+                    #expect(start >= end, "sounds overlap: \(earlier) and \(later)")
+                }
+                #expect(sounds.contains { $0["status"]?.stringValue == "unknown" }, "the problem's sound was queued: \(sounds)")
+                // After 8 s without a scan the box says READY; the stack has emptied.
+                try await page.waitUntil(timeout: 15, "READY again") { try await page.find("#outcome").attribute("data-status") == "idle" }
+                #expect(try await page.find("#problem-stack").isDisplayed() == false)
+            }
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json", "--per-page", "100"]))
+            #expect((trail["scans"] as? [[String: Any]])?.map { $0["identifier"] as? String ?? "" } == tags)
+        }
+
+        @Test("A camera unplugged and back: a full-width alarm in plain words that clears by itself; typing still works")
+        func lostCameraAlarm() async throws {
+            let camera = try await FakeCamera()
+            let blank = try await camera.frame("blank", width: 640, height: 480)
+            try camera.play([(blank, 30)], fps: 15)
+            let gone = camera.directory.appendingPathComponent("unplugged")
+            var environment = camera.environment
+            environment["FAKEV4L2_AT_END"] = "loop"
+            environment["FAKEV4L2_GONE_FILE"] = gone.path
+            environment["LD_PRELOAD"] = camera.library.path
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--device", camera.device], environment: environment)
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil(timeout: 20, "the camera ready") { try await page.find("#preview-box").attribute("data-camera") == "ready" }
+                #expect(try await page.find("#camera-alarm").isDisplayed() == false)
+                try Data().write(to: gone)
+                try await page.waitUntil(timeout: 20, "the camera alarm") { try await page.find("#camera-alarm").isDisplayed() }
+                let text = try await page.find("#camera-alarm").text()
+                #expect(text.contains("The camera has stopped working."))
+                #expect(!text.contains("camera.device") && !text.contains("audit-station"), "plain words: \(text)")
+                let width = try await page.execute(
+                    "return document.getElementById('camera-alarm').getBoundingClientRect().width === document.documentElement.clientWidth")
+                #expect(width.boolValue == true)
+                #expect(
+                    (try await page.execute("return window.kiosk.sounds || []").arrayValue ?? []).contains {
+                        $0["status"]?.stringValue == "camera_lost"
+                    })
+                try await page.type("T-1", expect: "found_expected")
+                try FileManager.default.removeItem(at: gone)
+                try await page.waitUntil(timeout: 30, "the alarm to clear") { try await page.find("#camera-alarm").isDisplayed() == false }
+                #expect(try await page.find("#preview-box").attribute("data-camera") == "ready")
+                try await page.screenshotIfAsked("kiosk-camera-ready-again.png")
+            }
+        }
+
+        @Test("Undo last scan asks first, voids the scan in the trail, corrects the numbers and strikes the scan through")
+        func undoLastScan() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.type("T-1", expect: "found_expected")
+                try await page.type("T-2", expect: "found_expected")
+                #expect(try await page.number("#count-scanned") == 2)
+                try await page.find("#undo-button").click()
+                try await page.waitUntil("the undo dialog") { try await page.find("#undo-dialog").isDisplayed() }
+                #expect(try await page.find("#undo-dialog").text().contains("T-2"))
+                #expect(try await page.activeElement().attribute("id") == "undo-no", "the safe choice has the focus")
+                try await page.find("#undo-yes").click()
+                try await page.waitUntil("the dialog to close") { try await page.find("#undo-dialog").isDisplayed() == false }
+                try await page.waitUntil("1 scanned") { try await page.number("#count-scanned") == 1 }
+                let struck = try await page.find("#recent li[data-voided=\"true\"]")
+                #expect(try await struck.text().contains("T-2"))
+                #expect(try await struck.find(".r-id").cssValue("text-decoration-line") == "line-through")
+                try await page.screenshotIfAsked("kiosk-undone.png")
+            }
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json"]))
+            let scans = try #require(trail["scans"] as? [[String: Any]])
+            let voided = try #require(scans.first { $0["identifier"] as? String == "T-2" }?["voided"] as? [String: Any])
+            #expect(voided["user"] as? String == "Ben")
+            #expect((scans.first { $0["identifier"] as? String == "T-1" }?["voided"] ?? NSNull()) is NSNull)
+            // Restarted: the last scans come from the trail, still struck through.
+            await kiosk.stop()
+            try await kiosk.start(["--no-camera"])
+            try await waitFor("the audit reopened") { (try? await kiosk.call("GET", "/api/state").body["audit"]) is [String: Any] }
+            let recent = try #require(try await kiosk.call("GET", "/api/state").body["recent"] as? [[String: Any]])
+            #expect(recent.map { $0["identifier"] as? String ?? "" } == ["T-2", "T-1"])
+            #expect(recent.first?["voided"] as? Bool == true)
+        }
+
+        @Test("Locations: chosen at the start, shown and chosen while scanning, set by LOC: labels; misplaced is its own outcome")
+        func locationsAndMisplaced() async throws {
+            let kiosk = try await KioskProcess(rows: Self.placed)
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withGunPage(kiosk) { page in
+                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                try await page.find("button[data-country=\"SG\"]").click()
+                try await page.waitUntil("the locations to choose") { try await page.findAll("#scope-choices input[type=\"checkbox\"]").count == 2 }
+                try await page.screenshotIfAsked("kiosk-start-locations.png")
+                try await page.find("#scope-choices input[value=\"Dock A\"]").click()
+                try await page.find("#scope-start").click()
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                #expect(try await page.number("#count-total") == 2, "only Dock A's assets are expected")
+                #expect(try await page.find("#location-label").text() == "Location not set")
+
+                // Chosen on the page.
+                try await page.find("#change-location").click()
+                try await page.waitUntil("the location dialog") { try await page.find("#location-dialog").isDisplayed() }
+                try await page.find("#location-choices button[data-location=\"Dock A\"]").click()
+                try await page.waitUntil("At Dock A") { try await page.find("#location-label").text() == "At Dock A" }
+                try await page.type("T-1", expect: "found_expected")
+
+                // A location label: shown as a move, never NOT RECORDED, and never stored.
+                try await page.type("LOC:Dock B", expect: "location")
+                #expect(try await page.find("#outcome").text().contains("NOW AT DOCK B"))
+                try await page.waitUntil("At Dock B") { try await page.find("#location-label").text() == "At Dock B" }
+                try await page.type("T-2", expect: "misplaced")
+                let text = try await page.find("#outcome").text()
+                #expect(text.contains("WRONG PLACE") && text.contains("Dock A") && text.contains("Dock B"), "\(text)")
+                try await page.screenshotIfAsked("kiosk-scan-misplaced.png")
+                #expect(try await page.number("#count-scanned") == 2, "a misplaced asset counts as found")
+                try await page.type("LOC:Nowhere", expect: "rejected")
+                try await page.expectNoScriptErrors()
+            }
+            let state = try await kiosk.call("GET", "/api/state")
+            #expect(state.body["location"] as? String == "Dock B")
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json"]))
+            #expect((trail["scans"] as? [[String: Any]])?.map { $0["identifier"] as? String ?? "" } == ["T-1", "T-2"])
+            let misplaced = try jsonObject(try await kiosk.run(["audit", "details", "misplaced", "--json"]))
+            #expect(String(describing: misplaced).contains("T-2"))
+        }
+
+        /// Opens the kiosk in one headless Chromium at 1280×720, runs `body`, and always closes it.
+        func withGunPage(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
+            try await Chromedriver.with { driver in
+                let page = try await driver.session()
+                do {
+                    try await page.open(kiosk.baseURL)
+                    try await body(page)
+                } catch {
+                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
+                        .path
+                    try? await page.screenshot(to: shot)
+                    await page.quit()
+                    throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+                }
+                await page.quit()
+            }
+        }
+
+        /// The kiosk has listed the countries with both audits running, and had a moment to
+        /// look for one to reopen on.
+        func waitForTwoRunning(_ kiosk: KioskProcess) async throws {
+            try await waitFor("both audits listed as running") {
+                let countries = (try? await kiosk.call("GET", "/api/state").body["countries"] as? [[String: Any]]) ?? []
+                return countries.filter { $0["active_audit_id"] is String }.count == 2
+            }
+            try await Task.sleep(for: .seconds(2))
+        }
+
+        func waitFor(_ what: String, timeout: Double = 30, _ condition: () async throws -> Bool) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if try await condition() { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw KioskTestError("timed out waiting for \(what)")
+        }
+    }
+}
+
+extension BrowserSession {
+    /// A keyboard-wedge burst: the tag and Enter sent back-to-back to whatever has the focus
+    /// (the body when nothing does), then the page's outcome with `status`.
+    func gun(_ tag: String, expect status: String) async throws {
+        let before = try await outcomes().count
+        try await activeElement().sendKeys(tag + Element.enter)
+        try await waitUntil(timeout: 15, "the outcome of the burst \(tag) as \(status)") {
+            let shown = try await outcomes()
+            return shown.count > before
+                && shown.dropFirst(before).contains { $0["identifier"]?.stringValue == tag && $0["status"]?.stringValue == status }
+        }
+    }
+
+    /// Saves a screenshot to docs/ when KIOSK_SCREENSHOTS is set (how docs/kiosk-*.png are made).
+    func screenshotIfAsked(_ name: String) async throws {
+        guard ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil else { return }
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs").standardizedFileURL
+        try await Task.sleep(for: .milliseconds(400))
+        try await screenshot(to: docs.appendingPathComponent(name).path)
+    }
+}
