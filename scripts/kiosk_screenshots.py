@@ -123,6 +123,7 @@ def main():
     run = Run(station, work)
     try:
         standalone(run, out)
+        gun_and_places(run, out)
         connected(run, out)
         pin(run, out)
     finally:
@@ -159,6 +160,9 @@ def standalone(run, out):
             const b = [...document.querySelectorAll('#screen-start button')].find(b => /start/i.test(b.textContent) && /SG/.test(b.closest('li,tr,div')?.textContent ?? ''));
             if (b) b.click(); return !!b""")
         assert start, "no start button for SG"
+        # The start dialog: no location ticked, the whole country.
+        time.sleep(1)
+        driver.find_element(By.ID, "scope-start").click()
         for tag_ in ["SG-0001", "SG-0002", "SG-0003"]:
             type_tag(driver, tag_, "found_expected")
         # The camera shows SG-0004 after 8 s of empty frames.
@@ -203,6 +207,80 @@ def standalone(run, out):
         time.sleep(1)
         type_tag(driver, "SG-0005", "found_expected")
         shot(driver, out, "kiosk-no-camera")
+    finally:
+        driver.quit()
+        run.stop(kiosk)
+
+
+def gun(driver, text):
+    """A barcode gun's burst: the keys back-to-back to whatever has the focus."""
+    driver.switch_to.active_element.send_keys(text + Keys.ENTER)
+
+
+def gun_and_places(run, out):
+    """A gun on the start screen, locations, misplaced, a problem stacked beside a FOUND, undo,
+    the case hint and the lost-camera alarm (the emulated camera unplugged)."""
+    work = run.work
+    db = os.path.join(work, "places.sqlite")
+    path = os.path.join(work, "places.csv")
+    with open(path, "w") as f:
+        f.write("asset_tag,serial_num,name,country,location\n")
+        for i, name in enumerate(NAMES, 1):
+            f.write(f"SG-{i:04d},SN{i:06d},{name},SG,{'Dock A' if i % 3 else 'Dock B'}\n")
+        f.write("MY-0001,MYSN00001,Phone,MY,Shah Alam\n")
+    run.cli(db, "assets", "import", path)
+    lib = os.path.join(work, "libfakev4l2-places.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", lib, *glob.glob(os.path.join(FAKE, "*.c")), "-ldl", "-lpthread",
+                    "-lturbojpeg"], check=True)
+    empty = os.path.join(work, "empty-places.pgm")
+    subprocess.run([shutil.which("python3"), os.path.join(FAKE, "make_frame.py"), "--width", "1280", "--height", "720",
+                    "--out", empty], check=True)
+    playlist = os.path.join(work, "playlist-places.txt")
+    with open(playlist, "w") as f:
+        f.write(f"{empty} *30\n")
+    gone = os.path.join(work, "unplugged")
+    env = {"LD_PRELOAD": lib, "FAKEV4L2_FRAMES": playlist, "FAKEV4L2_FPS": "15", "FAKEV4L2_DEVICE": "/dev/video71",
+           "FAKEV4L2_AT_END": "loop", "FAKEV4L2_GONE_FILE": gone}
+    port = free_port()
+    kiosk = run.background(db, "kiosk", "--port", str(port), "--device", "/dev/video71", "--user", "Priya", env=env)
+    wait_port(port)
+    driver = browser()
+    try:
+        driver.get(f"http://127.0.0.1:{port}/")
+        time.sleep(1.5)
+        gun(driver, "SG-0001")
+        time.sleep(0.2)
+        shot(driver, out, "kiosk-not-recorded")
+        time.sleep(6)
+        driver.execute_script("document.querySelector('button[data-country=\"SG\"]').click()")
+        time.sleep(1)
+        driver.find_element(By.CSS_SELECTOR, '#scope-choices input[value="Dock A"]').click()
+        driver.find_element(By.CSS_SELECTOR, '#scope-choices input[value="Dock B"]').click()
+        shot(driver, out, "kiosk-start-locations")
+        driver.find_element(By.ID, "scope-start").click()
+        time.sleep(1.5)
+        type_tag(driver, "LOC:Dock A", "location")
+        shot(driver, out, "kiosk-scan-location")
+        type_tag(driver, "SG-0001", "found_expected")
+        type_tag(driver, "SG-0003", "misplaced")
+        shot(driver, out, "kiosk-scan-misplaced")
+        type_tag(driver, "sg-0002", "unknown")
+        shot(driver, out, "kiosk-scan-case-hint")
+        gun(driver, "NO-SUCH-TAG")
+        gun(driver, "SG-0004")
+        time.sleep(0.3)
+        shot(driver, out, "kiosk-scan-problem-stack")
+        driver.find_element(By.ID, "undo-button").click()
+        shot(driver, out, "kiosk-undo-confirm")
+        driver.find_element(By.ID, "undo-yes").click()
+        shot(driver, out, "kiosk-undone")
+        open(gone, "w").close()
+        for _ in range(200):
+            if driver.find_element(By.ID, "camera-alarm").is_displayed():
+                break
+            time.sleep(0.1)
+        shot(driver, out, "kiosk-camera-lost")
+        os.remove(gone)
     finally:
         driver.quit()
         run.stop(kiosk)

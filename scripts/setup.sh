@@ -16,7 +16,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libv4l-dev v4l-utils \
     libpng-dev libturbojpeg0-dev libzxing-dev \
     zint qrencode \
-    chromium chromium-driver python3-selenium fonts-dejavu-core \
+    chromium chromium-driver python3-selenium fonts-dejavu-core poppler-utils \
     postgresql \
     python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis 2>/dev/null \
