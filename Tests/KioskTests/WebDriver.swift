@@ -616,6 +616,15 @@ struct BrowserSession: Sendable {
         return data
     }
 
+    /// The page printed to PDF (WebDriver's Print Page: A4, with the page's print style).
+    func printPDF() async throws -> Data {
+        let value = try await command("POST", "/print", ["page": ["width": 21.0, "height": 29.7], "background": true])
+        guard let base64 = value.stringValue, let data = Data(base64Encoded: base64) else {
+            throw WebDriverError("bad response", "the PDF is not base64")
+        }
+        return data
+    }
+
     /// Writes a PNG of the viewport to `path` (creating its directory).
     func screenshot(to path: String) async throws {
         let data = try await screenshot()

@@ -24,7 +24,7 @@ export function bindElements() {
     'gun-alarm-tag', 'gun-alarm-why', 'location-label', 'undo-button', 'change-location', 'problem-stack',
     'undo-dialog', 'undo-title', 'undo-text', 'undo-error', 'undo-no', 'undo-yes', 'location-dialog',
     'location-choices', 'location-error', 'location-cancel', 'scope-dialog', 'scope-title', 'scope-choices', 'scope-error',
-    'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading'
+    'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading', 'print-button', 'print-sheet', 'summary-missing-count', 'summary-unexpected-count'
   ].forEach(function (id) {
     el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
   });

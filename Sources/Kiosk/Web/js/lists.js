@@ -1,6 +1,7 @@
-/* The missing and unexpected lists of the scanning screen: loaded from the kiosk after scans
- * (debounced, one request per list at a time) and searched; and the search boxes, which hand a
- * barcode gun's scan to the entry field. assetItem draws one asset for the summary's lists too. */
+/* The missing and unexpected lists of the scanning and summary screens: loaded from the kiosk
+ * after scans (debounced, one request per list at a time), a page of 50 at a time with first,
+ * previous, next and last, so every row is reachable; searched on the scanning screen; and the
+ * print sheet of every missing asset grouped by location. */
 
 import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
@@ -11,22 +12,53 @@ import { REASONS } from './outcomes.js';
 
 const LIST_PER_PAGE = 50;
 
+/* Four paged lists: the scanning screen's missing and unexpected (with search), and the
+ * summary's. Each reaches every row a page at a time. */
 const lists = {
-  missing: { seq: 0, timer: null, busy: false, again: false },
-  unexpected: { seq: 0, timer: null, busy: false, again: false }
+  missing: { kind: 'missing', screen: 'scan' },
+  unexpected: { kind: 'unexpected', screen: 'scan' },
+  'summary-missing': { kind: 'missing', screen: 'summary' },
+  'summary-unexpected': { kind: 'unexpected', screen: 'summary' }
 };
+Object.keys(lists).forEach(function (name) {
+  var l = lists[name];
+  l.seq = 0; l.timer = null; l.busy = false; l.again = false; l.page = 1; l.lastPage = 1; l.auditId = null;
+});
+
+function auditOf(l) {
+  if (l.screen === 'summary') return obj(app.summary && app.summary.audit);
+  return obj(app.state && app.state.audit);
+}
+
+function searchOf(name) {
+  var box = $(name + '-search');
+  return box ? box.value.trim() : '';
+}
 
 export function clearLists() {
   ['missing', 'unexpected'].forEach(function (name) {
+    lists[name].page = 1;
     $(name + '-list').textContent = '';
     setText($(name + '-total'), '');
     setText($(name + '-note'), '');
+    setText($(name + '-range'), '');
   });
 }
 
 export function scheduleLists(delay) {
   scheduleList('missing', delay);
   scheduleList('unexpected', delay);
+}
+
+/** The summary's lists of the audit shown there, from their first page. */
+export function loadSummaryLists() {
+  ['summary-missing', 'summary-unexpected'].forEach(function (name) {
+    var l = lists[name];
+    var audit = auditOf(l);
+    if (!audit) return;
+    if (l.auditId !== audit.id) { l.auditId = audit.id; l.page = 1; }
+    scheduleList(name, 0);
+  });
 }
 
 function scheduleList(name, delay) {
@@ -37,28 +69,39 @@ function scheduleList(name, delay) {
 
 function loadList(name) {
   var l = lists[name];
-  var audit = obj(app.state && app.state.audit);
-  if (app.screen !== 'scan' || !audit) return;
+  var audit = auditOf(l);
+  if (app.screen !== l.screen || !audit) return;
   if (l.busy) { l.again = true; return; }
   l.busy = true;
   l.again = false;
-  var search = $(name + '-search').value.trim();
+  var search = searchOf(name);
   var seq = ++l.seq;
-  var url = '/api/details/' + name + '?audit_id=' + encodeURIComponent(audit.id) +
-    '&search=' + encodeURIComponent(search) + '&per_page=' + LIST_PER_PAGE;
+  var url = '/api/details/' + l.kind + '?audit_id=' + encodeURIComponent(audit.id) +
+    '&search=' + encodeURIComponent(search) + '&per_page=' + LIST_PER_PAGE + '&page=' + l.page;
   var done = function () {
     l.busy = false;
     if (l.again) scheduleList(name, 200);
   };
   api('GET', url, null, 15000).then(function (res) {
     done();
-    if (seq !== l.seq || app.screen !== 'scan') return;
+    if (seq !== l.seq || app.screen !== l.screen) return;
     if (res.ok && obj(res.data)) renderList(name, res.data, search);
     else listUnavailable(name, errorMessage(res, 'The list could not be loaded'));
   }, function () {
     done();
     if (seq !== l.seq) return;
     listUnavailable(name, 'The list could not be loaded: the kiosk service is not responding.');
+  });
+}
+
+/** The header's count comes from the same numbers as the counters (one snapshot); while a
+ *  search narrows the list, the number of matches. */
+export function renderListHeaders() {
+  ['missing', 'unexpected'].forEach(function (name) {
+    if (searchOf(name)) return;
+    var p = app.progress;
+    if (!p) return;
+    setText($(name + '-total'), '(' + fmtInt(name === 'missing' ? p.missing_count : p.unexpected_count) + ')');
   });
 }
 
@@ -91,35 +134,143 @@ export function assetItem(a, name) {
 // An old list would be wrong (scans went on meanwhile): show none, the count the audit's
 // numbers give, and why.
 function listUnavailable(name, why) {
-  var audit = obj(app.state && app.state.audit) || {};
-  var count = name === 'missing' ? audit.missing_count : audit.unexpected_count;
+  var l = lists[name];
+  var audit = auditOf(l) || {};
+  var count = l.kind === 'missing' ? audit.missing_count : audit.unexpected_count;
   $(name + '-list').textContent = '';
   setText($(name + '-total'), count === undefined ? '' : '(' + fmtInt(num(count)) + ')');
   setText($(name + '-note'), '\u26A0 ' + why);
+  setText($(name + '-range'), '');
 }
 
 function renderList(name, data, search) {
+  var l = lists[name];
   var assets = arr(data.assets);
   var pag = obj(data.pagination) || {};
   var total = pag.total === undefined ? assets.length : num(pag.total);
+  l.lastPage = Math.max(1, num(pag.last_page) || 1);
+  if (l.page > l.lastPage) { l.page = l.lastPage; scheduleList(name, 0); return; }
   var listEl = $(name + '-list');
   var frag = document.createDocumentFragment();
-  assets.forEach(function (a) { if (obj(a)) frag.appendChild(assetItem(a, name)); });
+  assets.forEach(function (a) { if (obj(a)) frag.appendChild(assetItem(a, l.kind)); });
   listEl.textContent = '';
   listEl.appendChild(frag);
-  setText($(name + '-total'), search ? '(' + fmtInt(total) + ' matching)' : '(' + fmtInt(total) + ')');
+  listEl.scrollTop = 0;
+  if (search) setText($(name + '-total'), '(' + fmtInt(total) + ' matching)');
+  else if (l.screen === 'scan' && app.progress) renderListHeaders();
+  else setText($(name + '-total'), '(' + fmtInt(total) + ')');
   var note = '';
-  if (total === 0) note = search ? 'Nothing matches \u201C' + search + '\u201D.' : (name === 'missing' ? 'Nothing missing.' : 'Nothing unexpected so far.');
-  else if (total > assets.length) note = 'Showing ' + fmtInt(assets.length) + ' of ' + fmtInt(total) + ': search to narrow it down.';
+  if (total === 0) {
+    note = search ? 'Nothing matches \u201C' + search + '\u201D.'
+      : (l.kind === 'missing' ? 'Nothing missing.' : (l.screen === 'summary' ? 'Nothing unexpected was scanned.' : 'Nothing unexpected so far.'));
+  }
   setText($(name + '-note'), note);
+  var first = (l.page - 1) * LIST_PER_PAGE + 1;
+  var range = total === 0 ? '' : 'Rows ' + fmtInt(first) + '\u2013' + fmtInt(first + assets.length - 1) + ' of ' + fmtInt(total) +
+    ' \u00B7 page ' + fmtInt(l.page) + ' of ' + fmtInt(l.lastPage);
+  setText($(name + '-range'), range);
+  var pager = $(name + '-pager');
+  if (pager) {
+    pager.hidden = l.lastPage <= 1;
+    Array.prototype.forEach.call(pager.querySelectorAll('button[data-go]'), function (b) {
+      var go = b.getAttribute('data-go');
+      b.disabled = (go === 'first' || go === 'prev') ? l.page <= 1 : l.page >= l.lastPage;
+    });
+  }
+}
+
+/** First, previous, next and last page of a list. */
+function goPage(name, go) {
+  var l = lists[name];
+  var page = go === 'first' ? 1 : go === 'prev' ? l.page - 1 : go === 'next' ? l.page + 1 : l.lastPage;
+  page = Math.max(1, Math.min(l.lastPage, page));
+  if (page === l.page) return;
+  l.page = page;
+  scheduleList(name, 0);
+}
+
+/** Every row of an audit's missing list, grouped by location on light pages for printing
+ *  (@media print in kiosk.css). Resolves once the sheet is ready. */
+export function preparePrint() {
+  var audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
+  if (!audit) return Promise.resolve(false);
+  document.body.removeAttribute('data-print-ready');
+  var rows = [];
+  var fetchPage = function (page) {
+    var url = '/api/details/missing?audit_id=' + encodeURIComponent(audit.id) + '&per_page=100&page=' + page;
+    return api('GET', url, null, 30000).then(function (res) {
+      if (!res.ok || !obj(res.data)) throw new Error(errorMessage(res, 'The missing list could not be loaded'));
+      arr(res.data.assets).forEach(function (a) { if (obj(a)) rows.push(a); });
+      var last = num(obj(res.data.pagination) && res.data.pagination.last_page) || 1;
+      return page < last ? fetchPage(page + 1) : rows;
+    });
+  };
+  return fetchPage(1).then(function () {
+    renderPrintSheet(audit, rows);
+    document.body.setAttribute('data-print-ready', 'true');
+    return true;
+  });
+}
+
+function renderPrintSheet(audit, rows) {
+  var sheet = el.printSheet;
+  sheet.textContent = '';
+  sheet.appendChild(make('h1', null, 'Missing assets \u2014 audit of ' + str(audit.country)));
+  sheet.appendChild(make('p', 'print-meta', fmtInt(rows.length) + ' missing \u00B7 started ' + fmtTime(audit.started_at) +
+    (audit.ended_at ? ' \u00B7 ended ' + fmtTime(audit.ended_at) : ' \u00B7 still running') + ' \u00B7 audit ' + str(audit.id)));
+  var groups = {};
+  rows.forEach(function (a) {
+    var place = str(a.location) || 'No location';
+    (groups[place] = groups[place] || []).push(a);
+  });
+  Object.keys(groups).sort(function (x, y) {
+    if (x === 'No location') return 1;
+    if (y === 'No location') return -1;
+    return x.localeCompare(y);
+  }).forEach(function (place) {
+    var section = make('section', 'print-group');
+    section.appendChild(make('h2', null, place + ' (' + fmtInt(groups[place].length) + ')'));
+    var table = make('table');
+    var head = make('tr');
+    ['Tag', 'Serial', 'Name', 'Model', 'Status'].forEach(function (h) { head.appendChild(make('th', null, h)); });
+    table.appendChild(make('thead')).appendChild(head);
+    var body = make('tbody');
+    groups[place].forEach(function (a) {
+      var tr = make('tr');
+      [a.asset_tag || a.identifier, a.serial_num, a.name, a.model, a.status].forEach(function (v) { tr.appendChild(make('td', null, str(v))); });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    section.appendChild(table);
+    sheet.appendChild(section);
+  });
+}
+
+export function printMissing() {
+  el.printButton.disabled = true;
+  preparePrint().then(function () {
+    el.printButton.disabled = false;
+    window.print();
+  }, function (e) {
+    el.printButton.disabled = false;
+    setText(el.summaryError, '\u26A0 ' + str(e && e.message));
+    el.summaryError.hidden = false;
+  });
 }
 
 /** Typing in a search box reloads its list (a barcode gun's scan that lands in one is caught
  *  by gun.js and recorded; the box gets its text back). */
 export function bindSearches() {
+  Object.keys(lists).forEach(function (name) {
+    var pager = $(name + '-pager');
+    if (pager) pager.addEventListener('click', function (e) {
+      var b = e.target.closest ? e.target.closest('button[data-go]') : null;
+      if (b && !b.disabled) goPage(name, b.getAttribute('data-go'));
+    });
+  });
   ['missing', 'unexpected'].forEach(function (name) {
     var input = $(name + '-search');
-    input.addEventListener('input', function () { scheduleList(name, 250); armIdleReturn(); });
+    input.addEventListener('input', function () { lists[name].page = 1; scheduleList(name, 250); armIdleReturn(); });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'Enter') {
         e.preventDefault();

@@ -37,7 +37,7 @@ import {
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, onEntryBlur, onKeyDown } from './focus.js';
-import { bindSearches } from './lists.js';
+import { bindSearches, preparePrint, printMissing } from './lists.js';
 import { showIdle } from './outcomes.js';
 import { submitPin } from './pin.js';
 import { renderProgress } from './progress.js';
@@ -102,6 +102,9 @@ function bind() {
     d.addEventListener('cancel', function () { /* Escape: the safe choice */ });
   });
   el.backToStart.addEventListener('click', leave);
+  el.printButton.addEventListener('click', printMissing);
+  window.kiosk = window.kiosk || {};
+  window.kiosk.preparePrint = preparePrint;
 
   el.preview.addEventListener('load', onPreviewLoad);
   el.preview.addEventListener('error', onPreviewError);

@@ -4,6 +4,7 @@
 import { app } from './app.js';
 import { el, setText } from './dom.js';
 import { fmtInt, fmtPercent, num, obj } from './format.js';
+import { renderListHeaders } from './lists.js';
 
 /** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
  *  that arrives late (a POST answer after a newer pushed event) never moves them back. */
@@ -28,6 +29,7 @@ export function applyProgress(auditId, p, force) {
     });
   }
   renderProgress();
+  renderListHeaders();
 }
 
 export function renderProgress() {

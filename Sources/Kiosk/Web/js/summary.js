@@ -5,7 +5,7 @@ import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
 import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, str } from './format.js';
 import { api, errorMessage } from './api.js';
-import { assetItem } from './lists.js';
+import { loadSummaryLists } from './lists.js';
 
 let summaryLoading = null;   // the audit id being fetched
 
@@ -71,26 +71,7 @@ export function renderSummary() {
   el.downloadJson.href = '/api/report?audit_id=' + id + '&format=json';
   el.downloadCsv.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.csv');
   el.downloadJson.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.json');
-  summaryList('missing', s.missing, s.missing_total !== undefined ? s.missing_total : a.missing_count);
-  summaryList('unexpected', s.unexpected, s.unexpected_total !== undefined ? s.unexpected_total : a.unexpected_count);
-}
-
-function summaryList(name, items, total) {
-  var listEl = $('summary-' + name + '-list');
-  var note = $('summary-' + name + '-note');
-  listEl.textContent = '';
-  if (items === null || items === undefined) {
-    setText($('summary-' + name + '-count'), '');
-    setText(note, 'Loading\u2026');
-    return;
-  }
-  var list = arr(items);
-  var frag = document.createDocumentFragment();
-  list.forEach(function (a) { if (obj(a)) frag.appendChild(assetItem(a, name)); });
-  listEl.appendChild(frag);
-  var count = Math.max(num(total), list.length);
-  setText($('summary-' + name + '-count'), '(' + fmtInt(count) + ')');
-  if (list.length === 0) setText(note, name === 'missing' ? 'Nothing is missing.' : 'Nothing unexpected was scanned.');
-  else if (count > list.length) setText(note, 'Showing ' + fmtInt(list.length) + ' of ' + fmtInt(count) + '; the reports list every one.');
-  else setText(note, '');
+  setText(el.summaryMissingCount, '(' + fmtInt(a.missing_count) + ')');
+  setText(el.summaryUnexpectedCount, '(' + fmtInt(a.unexpected_count) + ')');
+  loadSummaryLists();
 }
