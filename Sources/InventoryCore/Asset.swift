@@ -3,6 +3,10 @@ import Foundation
 public enum AssetStatus: String, Codable, Sendable, CaseIterable {
     case inStock = "IN_STOCK", deployed = "DEPLOYED", readyToDeploy = "READY_TO_DEPLOY"
     case repair = "REPAIR", archived = "ARCHIVED", disposed = "DISPOSED"
+    /// Not found by an audit, and so marked by its reconciliation (an extra status, beyond
+    /// seed 001's). A later audit that finds it says so, and its reconciliation restores the
+    /// status the asset had before.
+    case missing = "MISSING"
 
     /// ARCHIVED and DISPOSED assets are never part of an audit's expected set.
     public var isRetired: Bool { self == .archived || self == .disposed }

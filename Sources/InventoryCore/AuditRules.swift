@@ -92,7 +92,11 @@ public enum AuditRules {
     public static func unexpectedKey(identifier: String) -> String { "id:\(identifier)" }
 
     /// The line a person reads at the kiosk; `location` is where the station stands.
-    public static func message(for decision: ScanDecision, identifier: String, auditCountry: String, location: String? = nil) -> String {
+    /// `missingSince`: the audit whose reconciliation marked the asset `MISSING`, when the
+    /// asset is recorded as `MISSING` and the store knows the audit.
+    public static func message(
+        for decision: ScanDecision, identifier: String, auditCountry: String, location: String? = nil, missingSince: AuditID? = nil
+    ) -> String {
         let label = decision.asset.map { "\($0.assetTag) (\($0.name))" } ?? "'\(identifier)'"
         var text: String
         switch decision.status {
@@ -117,6 +121,9 @@ public enum AuditRules {
         case .pending:
             text =
                 "Pending: '\(identifier)' is not in this station's copy of the expected set; the server decides whether it is unexpected or unknown"
+        }
+        if decision.asset?.status == .missing, decision.status != .unknown, decision.status != .pending {
+            text += missingSince.map { "; it was missing since audit \($0)" } ?? "; it is registered as MISSING"
         }
         if let first = decision.firstScan {
             let verb = decision.status == .alreadyScanned ? "first scanned" : "already recorded"

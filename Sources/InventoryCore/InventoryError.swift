@@ -16,6 +16,8 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
     case ambiguousAudit(countries: [String])
     /// The audit has ended and accepts no more scans.
     case auditEnded(AuditID)
+    /// The audit is still running, and the call needs it ended (reconciliation).
+    case auditRunning(AuditID)
     /// The thing is still in use (a customer with assets, an accessory checked out).
     case inUse(String)
     /// The user may not do this.
@@ -37,6 +39,7 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
         case .noActiveAudit: "NO_ACTIVE_AUDIT"
         case .ambiguousAudit: "AMBIGUOUS_AUDIT"
         case .auditEnded: "AUDIT_ENDED"
+        case .auditRunning: "AUDIT_RUNNING"
         case .inUse: "IN_USE"
         case .forbidden: "FORBIDDEN"
         case .unauthorized: "UNAUTHORIZED"
@@ -55,6 +58,7 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
         case .noActiveAudit(let country?): "No audit of \(country) is running; start one with `audit start --country \(country)`"
         case .ambiguousAudit(let countries): "Audits are running in \(countries.joined(separator: ", ")); name one with --country or --audit"
         case .auditEnded(let id): "Audit \(id) has ended; it accepts no more scans or voids"
+        case .auditRunning(let id): "Audit \(id) is still running; end it before reconciling (nothing was changed)"
         case .inUse(let what): what
         case .forbidden(let what): "Not allowed: \(what)"
         case .unauthorized(let what): what

@@ -59,10 +59,13 @@ public struct ScanResult: Codable, Sendable, Equatable {
     public var misplaced: Bool?
     public var registeredLocation: String?
     public var foundLocation: String?
+    /// The asset is registered as `MISSING`: the audit whose reconciliation marked it so.
+    public var missingSinceAudit: AuditID?
 
     public init(
         identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,
-        firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String, foundLocation: String? = nil
+        firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String, foundLocation: String? = nil,
+        missingSinceAudit: AuditID? = nil
     ) {
         self.identifier = identifier
         self.status = status
@@ -74,6 +77,7 @@ public struct ScanResult: Codable, Sendable, Equatable {
         self.auditId = auditId
         self.scanId = scanId
         self.foundLocation = foundLocation
+        self.missingSinceAudit = missingSinceAudit
         if status == .foundExpected, let asset, AuditRules.isMisplaced(registered: asset.location, found: foundLocation) {
             misplaced = true
             registeredLocation = asset.location

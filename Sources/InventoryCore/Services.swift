@@ -29,6 +29,10 @@ public protocol AuditService: Sendable {
     func void(_ request: VoidRequest) async throws -> VoidResult
     /// The locations of a country's assets (not ARCHIVED or DISPOSED), with their counts, by name.
     func locations(country: String) async throws -> [LocationCount]
+    /// Reconciles an ended audit (`ReconcileRequest`): previews or applies the chosen actions
+    /// in one transaction, each change one entry of the asset's history. A running audit is
+    /// refused (`auditRunning`); a second run of the same actions changes nothing.
+    func reconcile(_ request: ReconcileRequest) async throws -> ReconcileResult
 }
 
 extension AuditService {
@@ -45,6 +49,11 @@ extension AuditService {
     /// A service that keeps no trail says so.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
         throw InventoryError.unavailable("this station's audit service cannot list an audit's scans")
+    }
+
+    /// A service that cannot reconcile says so.
+    public func reconcile(_ request: ReconcileRequest) async throws -> ReconcileResult {
+        throw InventoryError.unavailable("this station's audit service cannot reconcile an audit")
     }
 
     /// A service that cannot undo says so.
@@ -132,6 +141,8 @@ public protocol AssetService: Sendable {
     /// Archives (the default) or deletes; returns the archived asset, or nil once deleted.
     func delete(id: Int64, mode: DeleteMode) async throws -> Asset?
     func transfer(id: Int64, _ request: TransferRequest) async throws -> Asset
+    /// The asset's history, oldest first: one entry per changed field (`AssetHistoryEntry`).
+    func history(assetID: Int64, query: ListQuery) async throws -> Page<AssetHistoryEntry>
     /// Imports an inventory of any size in bounded memory: every row or none.
     ///
     /// - `chunks` arrive in file order (a few thousand rows each). Each chunk is checked and
@@ -169,6 +180,11 @@ public protocol AssetService: Sendable {
 public let importChunkSize = 10_000
 
 extension AssetService {
+    /// A service that keeps no history says so.
+    public func history(assetID: Int64, query: ListQuery) async throws -> Page<AssetHistoryEntry> {
+        throw InventoryError.unavailable("this station's asset service keeps no history")
+    }
+
     /// Imports rows already in memory (tests, the demo): they are streamed in chunks.
     /// `progress(done, total)`.
     public func importAssets(_ rows: [ImportRow], progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Int {

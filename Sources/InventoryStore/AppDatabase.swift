@@ -63,6 +63,22 @@ public struct AppDatabase: Sendable {
         { throw InventoryError.invalid(error) }
     }
 
+    /// Runs `body` in a write transaction that is always rolled back: what it would change,
+    /// seen from inside, with nothing kept (a preview).
+    package func rolledBack<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in
+                var answer: T?
+                try db.inTransaction {
+                    answer = try body(db)
+                    return .rollback
+                }
+                guard let answer else { throw InventoryError.storage("the preview gave no answer") }
+                return answer
+            }
+        } catch let error as DatabaseError { throw StoreErrors.map(error) } catch let error as ValidationError { throw InventoryError.invalid(error) }
+    }
+
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await writer.read(body) } catch let error as DatabaseError { throw StoreErrors.map(error) } catch let error as ValidationError
         { throw InventoryError.invalid(error) }

@@ -86,11 +86,13 @@ public struct SQLiteAssetService: AssetService {
 
     public func update(id: Int64, _ input: AssetInput) async throws -> Asset {
         try await database.write { db in
-            var asset = try Self.fetch(db, id: id)
+            let before = try Self.fetch(db, id: id)
+            var asset = before
             try input.apply(to: &asset)
             try checkUnique(db, asset)
             try Self.checkCustomer(db, asset.customerId)
             try asset.update(db)
+            try Self.recordEdit(db, before: before, after: asset)
             return try Self.fetch(db, id: id)
         }
     }
@@ -100,9 +102,11 @@ public struct SQLiteAssetService: AssetService {
             var asset = try Self.fetch(db, id: id)
             switch mode {
             case .archive:
+                let before = asset
                 asset.status = .archived
                 asset.updatedAt = Date()
                 try asset.update(db)
+                try Self.recordEdit(db, before: before, after: asset)
                 return asset
             case .delete:
                 let running = try String.fetchOne(
@@ -132,9 +136,11 @@ public struct SQLiteAssetService: AssetService {
                     INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [id, asset.customerId, request.customerId, reason, notes, request.effectiveDate, Date()])
+            let before = asset
             asset.customerId = request.customerId
             asset.updatedAt = Date()
             try asset.update(db)
+            try Self.recordEdit(db, before: before, after: asset, kind: AssetHistoryEntry.transferKind)
             return try Self.fetch(db, id: id)
         }
     }

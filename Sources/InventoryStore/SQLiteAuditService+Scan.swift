@@ -32,7 +32,9 @@ extension SQLiteAuditService {
         let audit = try Self.auditForScan(db, auditID: scan.auditID)
         let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
-        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location)
+        let missingSince = try MissingMark.audit(db, assetID: decision.asset?.id, status: decision.asset?.status)
+        let message = AuditRules.message(
+            for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location, missingSince: missingSince)
         try db.cachedStatement(
             sql: """
                 INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at,
@@ -50,7 +52,7 @@ extension SQLiteAuditService {
         return ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
             reason: decision.reason, firstScan: decision.firstScan, progress: progress,
-            auditId: audit.id, scanId: scan.scanID, foundLocation: scan.location)
+            auditId: audit.id, scanId: scan.scanID, foundLocation: scan.location, missingSinceAudit: missingSince)
     }
 
     /// The running audit a scan goes to: the one named, or the only one running.
@@ -134,7 +136,7 @@ extension SQLiteAuditService {
             identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
             reason: reason, firstScan: firstScan,
             progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"],
-            foundLocation: stored["location"])
+            foundLocation: stored["location"], missingSinceAudit: try MissingMark.audit(db, assetID: entry?.id, status: entry?.status))
     }
 
     /// A known asset's entry in the audit's lists, as `details` shows it.

@@ -133,6 +133,7 @@ enum Schema {
         migrator.registerMigration("scan_voids", migrate: scanVoids)
         migrator.registerMigration("locations", migrate: locations)
         migrator.registerMigration("scan_photos", migrate: scanPhotos)
+        migrator.registerMigration("reconcile", migrate: reconcile)
         return migrator
     }
 
@@ -228,6 +229,49 @@ enum Schema {
                     recorded_at DATETIME NOT NULL);
                 CREATE INDEX scan_photos_taken ON scan_photos(taken_at);
                 CREATE INDEX scan_photos_audit ON scan_photos(audit_id);
+                """)
+    }
+
+    /// Reconciliation: the extra asset status `MISSING`, and each asset's history.
+    ///
+    /// SQLite cannot change a CHECK constraint, so `assets` is rebuilt the way SQLite and GRDB
+    /// describe (foreign keys are off while a migration runs and checked at its end): a new
+    /// table made from the stored definition with the wider check, the rows copied, the old
+    /// table dropped, the new one renamed, and the old table's indexes and triggers made again
+    /// from their stored definitions. Tables that refer to `assets` keep referring to it.
+    static func reconcile(_ db: Database) throws {
+        let oldCheck = "CHECK (status IN ('IN_STOCK','DEPLOYED','READY_TO_DEPLOY','REPAIR','ARCHIVED','DISPOSED'))"
+        let newCheck = "CHECK (status IN ('IN_STOCK','DEPLOYED','READY_TO_DEPLOY','REPAIR','ARCHIVED','DISPOSED','MISSING'))"
+        guard let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'assets'"),
+            definition.contains(oldCheck), definition.hasPrefix("CREATE TABLE assets")
+        else {
+            throw DatabaseError(message: "the assets table does not have the status check this migration widens")
+        }
+        let dependents = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'assets' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid")
+        let rebuilt = "CREATE TABLE assets_rebuilt" + definition.dropFirst("CREATE TABLE assets".count)
+        try db.execute(sql: rebuilt.replacingOccurrences(of: oldCheck, with: newCheck))
+        try db.execute(
+            sql: """
+                INSERT INTO assets_rebuilt SELECT * FROM assets;
+                DROP TABLE assets;
+                ALTER TABLE assets_rebuilt RENAME TO assets;
+                """)
+        for statement in dependents { try db.execute(sql: statement) }
+        try db.execute(
+            sql: """
+                CREATE TABLE asset_history (
+                    id INTEGER PRIMARY KEY,
+                    asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+                    at DATETIME NOT NULL,
+                    field TEXT NOT NULL,
+                    from_value TEXT,
+                    to_value TEXT,
+                    audit_id TEXT,
+                    user_name TEXT NOT NULL,
+                    kind TEXT NOT NULL);
+                CREATE INDEX asset_history_asset ON asset_history(asset_id, id);
+                CREATE INDEX asset_history_audit ON asset_history(audit_id, kind) WHERE audit_id IS NOT NULL;
                 """)
     }
 }

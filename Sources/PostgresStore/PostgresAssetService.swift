@@ -84,11 +84,13 @@ public struct PostgresAssetService: AssetService {
 
     public func update(id: Int64, _ input: AssetInput) async throws -> Asset {
         try await database.transaction { c in
-            var asset = try await Self.fetch(c, id: id)
+            let before = try await Self.fetch(c, id: id)
+            var asset = before
             try input.apply(to: &asset)
             try await checkUnique(c, asset)
             try await Self.checkCustomer(c, asset.customerId)
             try await Self.save(c, asset)
+            try await Self.recordEdit(c, before: before, after: asset)
             return try await Self.fetch(c, id: id)
         }
     }
@@ -98,9 +100,11 @@ public struct PostgresAssetService: AssetService {
             var asset = try await Self.fetch(c, id: id)
             switch mode {
             case .archive:
+                let before = asset
                 asset.status = .archived
                 asset.updatedAt = Date()
                 try await Self.save(c, asset)
+                try await Self.recordEdit(c, before: before, after: asset)
                 return try await Self.fetch(c, id: id)
             case .delete:
                 if let running = try await c.row(
@@ -129,9 +133,11 @@ public struct PostgresAssetService: AssetService {
                 INSERT INTO asset_transfers (asset_id, from_customer_id, to_customer_id, reason, notes, effective_date, created_at)
                 VALUES (\(id), \(asset.customerId), \(request.customerId), \(reason), \(notes), \(request.effectiveDate), \(Date()))
                 """)
+            let before = asset
             asset.customerId = request.customerId
             asset.updatedAt = Date()
             try await Self.save(c, asset)
+            try await Self.recordEdit(c, before: before, after: asset, kind: AssetHistoryEntry.transferKind)
             return try await Self.fetch(c, id: id)
         }
     }

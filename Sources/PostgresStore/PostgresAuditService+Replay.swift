@@ -46,6 +46,7 @@ extension PostgresAuditService {
         return ScanResult(
             identifier: identifier, status: status, message: try stored.get("message"), asset: entry,
             reason: reason, firstScan: firstScan, progress: try await PGRows.fetchSession(c, id: auditID).progress,
-            auditId: auditID, scanId: try stored.get("scan_id"), foundLocation: try stored.get("location"))
+            auditId: auditID, scanId: try stored.get("scan_id"), foundLocation: try stored.get("location"),
+            missingSinceAudit: try await PGMissingMark.audit(c, assetID: entry?.id, status: entry?.status))
     }
 }

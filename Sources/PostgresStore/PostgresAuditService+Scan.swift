@@ -81,7 +81,9 @@ extension PostgresAuditService {
         }
         guard !audit.ended else { throw InventoryError.auditEnded(auditID) }
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
-        let message = AuditRules.message(for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location)
+        let missingSince = try await PGMissingMark.audit(c, assetID: decision.asset?.id, status: decision.asset?.status)
+        let message = AuditRules.message(
+            for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location, missingSince: missingSince)
         let write = { try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) }
         let written = if let turns { try await turns.run(auditID, write) } else { try await write() }
         guard let row = written else {
@@ -116,7 +118,7 @@ extension PostgresAuditService {
         return ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
             reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID,
-            foundLocation: scan.location)
+            foundLocation: scan.location, missingSinceAudit: missingSince)
     }
 
     /// The running audit a scan with no audit id goes to: the only one running.

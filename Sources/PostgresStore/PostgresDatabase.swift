@@ -71,6 +71,24 @@ public final class PostgresDatabase: Service, Sendable {
         } catch { throw PostgresErrors.map(error) }
     }
 
+    /// Runs `body` in one transaction that is always rolled back: what it would change, seen
+    /// from inside, with nothing kept (a preview).
+    func rolledBack<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.run("BEGIN")
+                do {
+                    let answer = try await body(connection)
+                    try await connection.run("ROLLBACK")
+                    return answer
+                } catch {
+                    try? await connection.run("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch { throw PostgresErrors.map(error) }
+    }
+
     /// Throws unless a query answers within five seconds.
     public func ping() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,0 +1,199 @@
+import Foundation
+
+/// What reconciling an ended audit may do to the inventory. Each is chosen on its own.
+public enum ReconcileAction: String, Codable, Sendable, CaseIterable, Comparable {
+    /// Each misplaced asset's location becomes the location it was found at.
+    case moveMisplaced = "move_misplaced"
+    /// Each missing asset's status becomes `MISSING` (its earlier status is kept in its history).
+    case markMissing = "mark_missing"
+    /// Each unknown tag becomes a new asset of the audit's country, at the location it was found.
+    case registerUnknown = "register_unknown"
+    /// Each `MISSING` asset this audit found gets back the status it had before it was marked.
+    case restoreFound = "restore_found"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+
+    /// What the CLI's flag is called (`--move-misplaced`).
+    public var flag: String { "--" + rawValue.replacingOccurrences(of: "_", with: "-") }
+}
+
+/// A request to reconcile an ended audit: a preview (nothing changes), or the chosen actions
+/// applied in one transaction.
+public struct ReconcileRequest: Codable, Sendable, Equatable {
+    public var auditId: AuditID
+    /// The actions to apply, or to preview. A preview of none previews every action; applying
+    /// none is refused (`ReconcileRequest.checked`).
+    public var actions: Set<ReconcileAction>
+    public var preview: Bool
+    /// Who reconciles; a server fills it from the token.
+    public var user: String?
+
+    public init(auditId: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String? = nil) {
+        self.auditId = auditId
+        self.actions = actions
+        self.preview = preview
+        self.user = user
+    }
+
+    /// The actions a store runs: every action for a preview that names none. Applying none is
+    /// a validation error, before anything is read or written.
+    public func checkedActions() throws -> Set<ReconcileAction> {
+        if !actions.isEmpty { return actions }
+        if preview { return Set(ReconcileAction.allCases) }
+        throw InventoryError.invalid(
+            ValidationError(
+                field: "actions",
+                message:
+                    "choose at least one of \(ReconcileAction.allCases.map(\.rawValue).joined(separator: ", ")) (or preview, which changes nothing)"
+            ))
+    }
+
+    /// The user's name as stored in the history: checked like every free text.
+    public func checkedUser() throws -> String {
+        do { return try user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown" } catch let error as ValidationError {
+            throw InventoryError.invalid(error)
+        }
+    }
+}
+
+/// One change to one asset: a field from one value to another. A registration's `assetId` is
+/// nil in a preview (the asset does not exist yet) and its field is `asset_tag`, from nothing.
+public struct ReconcileChange: Codable, Sendable, Equatable {
+    public var assetId: Int64?
+    public var assetTag: String
+    public var action: ReconcileAction
+    public var field: String
+    public var from: String?
+    public var to: String?
+
+    public init(assetId: Int64?, assetTag: String, action: ReconcileAction, field: String, from: String?, to: String?) {
+        self.assetId = assetId
+        self.assetTag = assetTag
+        self.action = action
+        self.field = field
+        self.from = from
+        self.to = to
+    }
+}
+
+/// The answer to a reconciliation: what changed (or would change, for a preview). The list
+/// holds at most `changeLimit` changes, in action then asset order; `counts` and `total`
+/// count them all.
+public struct ReconcileResult: Codable, Sendable, Equatable {
+    public static let changeLimit = 1000
+    public var auditId: AuditID
+    public var preview: Bool
+    public var actions: [ReconcileAction]
+    /// Changes per action, for every action run (0 included; absent for an action not run).
+    public var counts: ReconcileCounts
+    public var total: Int
+    public var changes: [ReconcileChange]
+    /// More changes were made than `changes` lists.
+    public var truncated: Bool
+    public var message: String
+
+    public init(auditId: AuditID, preview: Bool, actions: Set<ReconcileAction>, counts: [ReconcileAction: Int], changes: [ReconcileChange]) {
+        self.auditId = auditId
+        self.preview = preview
+        self.actions = actions.sorted()
+        var named = ReconcileCounts()
+        for action in actions { named[action] = counts[action] ?? 0 }
+        self.counts = named
+        total = actions.reduce(0) { $0 + (named[$1] ?? 0) }
+        self.changes = Array(changes.prefix(Self.changeLimit))
+        truncated = total > self.changes.count
+        let what = self.actions.map { "\(named[$0] ?? 0) \($0.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
+        if total == 0 {
+            message = "Audit \(auditId): nothing to change\(preview ? "" : "; nothing was changed") (\(what))"
+        } else {
+            message =
+                preview
+                ? "Audit \(auditId): would make \(total) changes (\(what)); nothing was changed" : "Audit \(auditId): made \(total) changes (\(what))"
+        }
+    }
+}
+
+/// A reconciliation's changes per action.
+public struct ReconcileCounts: Codable, Sendable, Equatable {
+    public var moveMisplaced: Int?
+    public var markMissing: Int?
+    public var registerUnknown: Int?
+    public var restoreFound: Int?
+
+    public init() {}
+
+    public subscript(action: ReconcileAction) -> Int? {
+        get {
+            switch action {
+            case .moveMisplaced: moveMisplaced
+            case .markMissing: markMissing
+            case .registerUnknown: registerUnknown
+            case .restoreFound: restoreFound
+            }
+        }
+        set {
+            switch action {
+            case .moveMisplaced: moveMisplaced = newValue
+            case .markMissing: markMissing = newValue
+            case .registerUnknown: registerUnknown = newValue
+            case .restoreFound: restoreFound = newValue
+            }
+        }
+    }
+}
+
+/// One entry of an asset's history: one field changed, when, by whom, and by what (`kind`:
+/// a reconciliation action such as `mark_missing`, or `edit`, `transfer`), naming the audit
+/// when an audit's reconciliation made it.
+public struct AssetHistoryEntry: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var assetId: Int64
+    public var at: Date
+    public var field: String
+    public var from: String?
+    public var to: String?
+    public var auditId: AuditID?
+    public var user: String
+    public var kind: String
+
+    public init(id: Int64, assetId: Int64, at: Date, field: String, from: String?, to: String?, auditId: AuditID?, user: String, kind: String) {
+        self.id = id
+        self.assetId = assetId
+        self.at = at
+        self.field = field
+        self.from = from
+        self.to = to
+        self.auditId = auditId
+        self.user = user
+        self.kind = kind
+    }
+
+    /// The kinds of entry that are not reconciliation actions.
+    public static let editKind = "edit"
+    public static let transferKind = "transfer"
+
+    /// The fields an ordinary edit records when they change, with their values as text.
+    public static func editedFields(_ before: Asset, _ after: Asset) -> [(field: String, from: String?, to: String?)] {
+        let pairs: [(String, String?, String?)] = [
+            ("asset_tag", before.assetTag, after.assetTag), ("serial_num", before.serialNum, after.serialNum), ("name", before.name, after.name),
+            ("model", before.model, after.model), ("status", before.status.rawValue, after.status.rawValue),
+            ("condition", before.condition?.rawValue, after.condition?.rawValue), ("manufacturer", before.manufacturer, after.manufacturer),
+            ("asset_type", before.assetType, after.assetType), ("country", before.country, after.country),
+            ("location", before.location, after.location), ("company", before.company, after.company),
+            ("customer_id", before.customerId.map(String.init), after.customerId.map(String.init))
+        ]
+        return pairs.filter { $0.1 != $0.2 }.map { (field: $0.0, from: $0.1, to: $0.2) }
+    }
+}
+
+/// How reconciliation describes a registration and the new asset it makes.
+public enum Registration {
+    /// The new asset's name: the tag, until someone names it.
+    public static func name(tag: String) -> String { tag }
+    public static func notes(auditID: AuditID) -> String { "Registered by reconciling audit \(auditID), which scanned this unknown tag" }
+    /// The status a registered asset gets, and the one a restore falls back to when the
+    /// history does not say what the asset was before it was marked missing.
+    public static let status = AssetStatus.inStock
+}
