@@ -83,7 +83,7 @@ extension InventoryError {
         switch self {
         case .invalid: 422
         case .notFound: 404
-        case .duplicate, .auditAlreadyActive, .noActiveAudit, .auditEnded, .inUse, .ambiguousAudit: 409
+        case .duplicate, .auditAlreadyActive, .noActiveAudit, .auditEnded, .auditRunning, .inUse, .ambiguousAudit: 409
         case .forbidden: 403
         case .unauthorized: 401
         case .storage, .unavailable: 503
@@ -97,7 +97,7 @@ extension FailureEnvelope {
         var detail: FailureDetail?
         switch error {
         case .auditAlreadyActive(let country, let auditID): detail = FailureDetail(auditId: auditID, country: country)
-        case .auditEnded(let auditID): detail = FailureDetail(auditId: auditID)
+        case .auditEnded(let auditID), .auditRunning(let auditID): detail = FailureDetail(auditId: auditID)
         case .noActiveAudit(let country): detail = country.map { FailureDetail(country: $0) }
         case .ambiguousAudit(let countries): detail = FailureDetail(countries: countries)
         case .duplicate(let field, let value): detail = FailureDetail(field: field, value: value)
@@ -124,6 +124,7 @@ extension FailureEnvelope {
         case "NO_ACTIVE_AUDIT": return .noActiveAudit(country: detail.country)
         case "AMBIGUOUS_AUDIT": return .ambiguousAudit(countries: detail.countries ?? [])
         case "AUDIT_ENDED": return .auditEnded(detail.auditId ?? "?")
+        case "AUDIT_RUNNING": return .auditRunning(detail.auditId ?? "?")
         case "IN_USE": return .inUse(message)
         case "FORBIDDEN": return .forbidden(message.hasPrefix("Not allowed: ") ? String(message.dropFirst(13)) : message)
         case "UNAUTHORIZED": return .unauthorized(message)

@@ -61,6 +61,34 @@ public struct VoidBody: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /api/v1/audit/{audit_id}/reconcile`: each action is a flag, absent meaning false.
+/// `preview: true` lists the changes and changes nothing (with no action named it previews
+/// them all); otherwise at least one action must be chosen.
+public struct ReconcileBody: Codable, Sendable, Equatable {
+    public var preview: Bool?
+    public var moveMisplaced: Bool?
+    public var markMissing: Bool?
+    public var registerUnknown: Bool?
+    public var restoreFound: Bool?
+
+    public init(preview: Bool? = nil, actions: Set<ReconcileAction>) {
+        self.preview = preview
+        moveMisplaced = actions.contains(.moveMisplaced) ? true : nil
+        markMissing = actions.contains(.markMissing) ? true : nil
+        registerUnknown = actions.contains(.registerUnknown) ? true : nil
+        restoreFound = actions.contains(.restoreFound) ? true : nil
+    }
+
+    public var actions: Set<ReconcileAction> {
+        var chosen = Set<ReconcileAction>()
+        if moveMisplaced == true { chosen.insert(.moveMisplaced) }
+        if markMissing == true { chosen.insert(.markMissing) }
+        if registerUnknown == true { chosen.insert(.registerUnknown) }
+        if restoreFound == true { chosen.insert(.restoreFound) }
+        return chosen
+    }
+}
+
 public struct StatusResponse: Codable, Sendable, Equatable {
     public var active: Bool
     public var audit: AuditSession?

@@ -22,6 +22,7 @@ public enum Routes {
     public static let auditSnapshot = "/api/v1/audit/{audit_id}/snapshot"
     public static let auditTrail = "/api/v1/audit/{audit_id}/scans"
     public static let auditPhoto = "/api/v1/audit/{audit_id}/scans/{scan_id}/photo"
+    public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
     public static let devices = "/api/v1/devices"
     public static let devicePushToken = "/api/v1/devices/register-push-token"
 
@@ -30,6 +31,7 @@ public enum Routes {
     public static let assetImport = "/api/v2/assets/import"
     public static let asset = "/api/v2/assets/{id}"
     public static let assetTransfer = "/api/v2/assets/{id}/transfer"
+    public static let assetHistory = "/api/v2/assets/{id}/history"
 
     public static let accessories = "/api/v2/accessories"
     public static let accessory = "/api/v2/accessories/{id}"

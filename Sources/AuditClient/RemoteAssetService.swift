@@ -45,6 +45,13 @@ public struct RemoteAssetService: AssetService {
         try await client.send(.POST, Routes.path(Routes.assetTransfer, ["id": String(id)]), body: request)
     }
 
+    public func history(assetID: Int64, query: ListQuery) async throws -> Page<AssetHistoryEntry> {
+        try await client.send(
+            .GET, Routes.path(Routes.assetHistory, ["id": String(assetID)]), query: APIClient.listItems(query),
+            as: ListResponse<AssetHistoryEntry>.self
+        ).page
+    }
+
     /// Sends the rows as the JSON body of one request. Rows the reader already found bad fail
     /// here, before anything is sent.
     public func importAssets(

@@ -71,7 +71,8 @@ extension ScanResult: LenientDecodable {
             identifier: fields.text("identifier") ?? "", status: fields.choice("status", as: ScanStatus.self) ?? .pending,
             message: fields.text("message") ?? "", asset: asset, reason: fields.choice("reason", as: UnexpectedReason.self) ?? asset?.reason,
             firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
-            auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "")
+            auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "",
+            missingSinceAudit: fields.text("missingSinceAudit"))
     }
 
     /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,
@@ -87,7 +88,7 @@ extension ScanResult: LenientDecodable {
         return ScanResult(
             identifier: entry.identifier, status: status == .pending ? local : status,
             message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
-            firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID)
+            firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID, missingSinceAudit: missingSinceAudit)
     }
 }
 

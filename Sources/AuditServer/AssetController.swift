@@ -81,6 +81,12 @@ struct AssetController {
             let transfer = try await request.decodeJSON(TransferRequest.self)
             return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
         }
+        routes.add(.get, Routes.assetHistory, on: router) { request, context in
+            let user = try context.requireUser()
+            let id = try context.id()
+            _ = try await visible(id, to: user)
+            return try Response.envelope(ListResponse(try await assets.history(assetID: id, query: try request.listQuery()), key: "history"))
+        }
         // JSON rows (collected, up to `BodyLimits.importRows`, two imports at once), or the CSV file itself as
         // `text/csv`, spooled to a temporary file and then streamed into the service chunk by
         // chunk, so no write lock waits on the network.

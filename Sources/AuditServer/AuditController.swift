@@ -146,6 +146,19 @@ struct AuditController {
             try await audits.attachPhoto(photo, auditID: audit.id)
             return try Response.envelope(PhotoStored(scanId: photo.scanId, bytes: photo.jpeg.count), message: "Photo of scan \(photo.scanId) stored")
         }
+        // Reconciling changes assets, so it needs the asset-editing permission and the
+        // audit's country; the body is checked before the audit is looked up.
+        routes.add(.post, Routes.auditReconcile, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(ReconcileBody.self, emptyIsObject: true)
+            let audit = try await viewable(context)
+            try user.requireAssetEditing()
+            try user.requireAssetCountry(audit.country)
+            let result = try await audits.reconcile(
+                ReconcileRequest(auditId: audit.id, actions: body.actions, preview: body.preview ?? false, user: user.name))
+            return try Response.envelope(result, message: result.message)
+        }
         routes.add(.get, Routes.auditReport, on: router) { request, context in
             let audit = try await viewable(context)
             let formatText = request.query("format") ?? "json"

@@ -8,7 +8,9 @@ extension AuditStation {
     struct Assets: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage assets and import the expected inventory.",
-            subcommands: [Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self])
+            subcommands: [
+                Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self, History.self
+            ])
     }
 }
 
@@ -18,7 +20,7 @@ struct AssetFields: ParsableArguments {
     @Option(name: .customLong("serial-num")) var serialNum: String?
     @Option var name: String?
     @Option var model: String?
-    @Option(help: "IN_STOCK, DEPLOYED, READY_TO_DEPLOY, REPAIR, ARCHIVED or DISPOSED.") var status: String?
+    @Option(help: "IN_STOCK, DEPLOYED, READY_TO_DEPLOY, REPAIR, ARCHIVED, DISPOSED or MISSING.") var status: String?
     @Option(help: "NEW, GOOD, FAIR or POOR.") var condition: String?
     @Option var manufacturer: String?
     @Option(name: .customLong("asset-type")) var assetType: String?
@@ -149,3 +151,27 @@ extension AuditStation.Assets {
 }
 
 /// `{"items": […], "pagination": {…}}` for --json lists.
+
+extension AuditStation.Assets {
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An asset's history, oldest first: each changed field, when, by whom, and the audit whose reconciliation changed it.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var paging: PageOptions
+        @Argument(help: "The asset's id, tag or serial number.") var asset: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global)
+                let found = try await resolveAsset(asset, in: context)
+                let page = try await context.assets.history(assetID: found.id, query: paging.query)
+                if paging.json { return try Terminal.json(ListResponse(page, key: "history")) }
+                if page.pagination.total == 0 { return Terminal.line("Asset \(found.assetTag) has no history yet.") }
+                Terminal.table(
+                    ["AT", "FIELD", "FROM", "TO", "KIND", "AUDIT", "USER"],
+                    page.items.map { [ISOTime.string($0.at), $0.field, $0.from ?? "", $0.to ?? "", $0.kind, $0.auditId ?? "", $0.user] })
+                Terminal.line(page.pagination.footer)
+            }
+        }
+    }
+}

@@ -10,7 +10,7 @@ extension AuditStation {
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
                 Countries.self, Locations.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
-                History.self, Photo.self
+                History.self, Photo.self, Reconcile.self
             ])
     }
 }
@@ -207,6 +207,53 @@ extension AuditStation.Audit {
                 let summary = try await context.audit.end(auditID: audit.id, by: context.actor)
                 if json { return try Terminal.json(summary) }
                 AuditText.summary(summary)
+            }
+        }
+    }
+}
+
+extension AuditStation.Audit {
+    struct Reconcile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Act on what an ended audit found: move misplaced assets, mark missing ones, register unknown tags.",
+            discussion: """
+                With --preview, lists the changes and changes nothing (no action named: every action). Otherwise applies the \
+                chosen actions in one transaction; each change is one entry in the asset's history (`assets history TAG`). \
+                A second run changes nothing. The audit's own report does not change.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The ended audit's id.") var auditID: String
+        @Flag(help: "List the changes; change nothing.") var preview = false
+        @Flag(help: "Set each misplaced asset's location to where it was found.") var moveMisplaced = false
+        @Flag(help: "Set each missing asset's status to MISSING (its earlier status is kept in its history).") var markMissing = false
+        @Flag(help: "Register each unknown tag as a new asset of the audit's country, at the location it was found.") var registerUnknown = false
+        @Flag(help: "Give each MISSING asset this audit found its status from before it was marked.") var restoreFound = false
+        @Flag(help: "Every action above.") var all = false
+        @Option(help: "Who reconciles (default: your login name).") var user: String?
+        @Flag var json = false
+
+        var actions: Set<ReconcileAction> {
+            if all { return Set(ReconcileAction.allCases) }
+            var chosen = Set<ReconcileAction>()
+            if moveMisplaced { chosen.insert(.moveMisplaced) }
+            if markMissing { chosen.insert(.markMissing) }
+            if registerUnknown { chosen.insert(.registerUnknown) }
+            if restoreFound { chosen.insert(.restoreFound) }
+            return chosen
+        }
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try StationContext.make(global, user: user)
+                let result = try await context.audit.reconcile(
+                    ReconcileRequest(auditId: auditID, actions: actions, preview: preview, user: context.actor.user))
+                if json { return try Terminal.json(result) }
+                Terminal.line(result.message)
+                guard !result.changes.isEmpty else { return }
+                Terminal.table(
+                    ["ACTION", "TAG", "FIELD", "FROM", "TO"],
+                    result.changes.map { [$0.action.rawValue, $0.assetTag, $0.field, $0.from ?? "", $0.to ?? ""] })
+                if result.truncated { Terminal.line("… and \(result.total - result.changes.count) more (see `assets history TAG`)") }
             }
         }
     }

@@ -97,7 +97,16 @@ final class SchemaCalls: @unchecked Sendable {
         let auditID = try await audit(token)
         try await reports(auditID, token: token)
         try await inventory(token)
+        let reconcile = "POST /api/v1/audit/{audit_id}/reconcile", reconcilePath = "/api/v1/audit/\(auditID)/reconcile"
+        try await call(reconcile, reconcilePath, json: #"{"mark_missing":true}"#, token: token, expect: 409)
         try await call("POST /api/v1/audit/end", json: nil, token: token, expect: 200)
+        try await call(reconcile, reconcilePath, json: #"{"preview":true}"#, token: token, expect: 200)
+        try await call(
+            reconcile, reconcilePath, json: #"{"move_misplaced":true,"mark_missing":true,"register_unknown":true,"restore_found":true}"#,
+            token: token,
+            expect: 200)
+        try await call(reconcile, reconcilePath, token: token, expect: 422)
+        try await call(reconcile, "/api/v1/audit/no-such-audit/reconcile", json: #"{"preview":true}"#, token: token, expect: 404)
         try await call("POST /api/v1/audit/scan", json: #"{"identifier":"SG-2","audit_id":"\#(auditID)"}"#, token: token, expect: 409)
         try await call("POST /api/v1/audit/end", json: "{}", token: token, expect: 409)
         try await call("POST /api/v1/auth/logout", token: token, expect: 200)
@@ -247,6 +256,8 @@ final class SchemaCalls: @unchecked Sendable {
         try await call("GET \(asset)", "/api/v2/assets/\(id)", token: token, expect: 200)
         try await call("GET \(asset)", "/api/v2/assets/999999", token: token, expect: 404)
         try await call("PUT \(asset)", "/api/v2/assets/\(id)", json: #"{"location":"Shelf 4","model":""}"#, token: token, expect: 200)
+        try await call("GET /api/v2/assets/{id}/history", "/api/v2/assets/\(id)/history?per_page=5", token: token, expect: 200)
+        try await call("GET /api/v2/assets/{id}/history", "/api/v2/assets/999999/history", token: token, expect: 404)
         try await call("GET /api/v2/assets/find", "/api/v2/assets/find?identifier=TS-1", token: token, expect: 200)
         try await call("GET /api/v2/assets/find", "/api/v2/assets/find?identifier=nothing", token: token, expect: 200)
         try await call("GET /api/v2/assets/find", "/api/v2/assets/find", token: token, expect: 422)
