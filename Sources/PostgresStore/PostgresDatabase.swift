@@ -89,6 +89,11 @@ public final class PostgresDatabase: Service, Sendable {
         } catch { throw PostgresErrors.map(error) }
     }
 
+    /// Runs one statement outside a transaction (benchmarks fill a database with it).
+    package func execute(_ sql: String) async throws {
+        try await read { try await $0.run(PostgresQuery(unsafeSQL: sql)) }
+    }
+
     /// Throws unless a query answers within five seconds.
     public func ping() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -332,6 +332,6 @@ enum PostgresMigrations {
             kind TEXT NOT NULL)
         """,
         "CREATE INDEX asset_history_asset ON asset_history (asset_id, id)",
-        "CREATE INDEX asset_history_audit ON asset_history (audit_id, kind) WHERE audit_id IS NOT NULL"
+        "CREATE INDEX asset_history_audit ON asset_history (audit_id, kind, asset_id) WHERE audit_id IS NOT NULL"
     ]
 }
