@@ -105,12 +105,13 @@ public struct ReconcileResult: Codable, Sendable, Equatable {
         self.changes = Array(changes.prefix(Self.changeLimit))
         truncated = total > self.changes.count
         let what = self.actions.map { "\(named[$0] ?? 0) \($0.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: ", ")
+        let counted = total == 1 ? "1 change" : "\(total) changes"
         if total == 0 {
             message = "Audit \(auditId): nothing to change\(preview ? "" : "; nothing was changed") (\(what))"
+        } else if preview {
+            message = "Audit \(auditId): would make \(counted) (\(what)); nothing was changed"
         } else {
-            message =
-                preview
-                ? "Audit \(auditId): would make \(total) changes (\(what)); nothing was changed" : "Audit \(auditId): made \(total) changes (\(what))"
+            message = "Audit \(auditId): made \(counted) (\(what))"
         }
     }
 }

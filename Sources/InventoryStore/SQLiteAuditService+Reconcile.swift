@@ -93,12 +93,14 @@ extension SQLiteAuditService {
                         SELECT a.id, \(entry), 'status', 'MISSING', coalesce(
                             (SELECT m.from_value FROM asset_history m WHERE m.asset_id = a.id AND m.field = 'status'
                                 AND m.to_value = 'MISSING' AND m.from_value <> 'MISSING' ORDER BY m.id DESC LIMIT 1), ?)
-                        FROM (SELECT e.asset_id FROM audit_expected e WHERE e.audit_id = ? AND e.first_scan_id IS NOT NULL
-                              UNION SELECT u.asset_id FROM audit_unexpected u WHERE u.audit_id = ? AND u.asset_id IS NOT NULL) f
-                            JOIN assets a ON a.id = f.asset_id
-                        WHERE a.status = 'MISSING' AND \(notDone(action, asset: "a.id"))
+                        FROM (SELECT a.id FROM assets a WHERE a.country = ? AND a.status = 'MISSING' AND EXISTS (
+                                  SELECT 1 FROM audit_expected e WHERE e.audit_id = ? AND e.asset_id = a.id AND e.first_scan_id IS NOT NULL)
+                              UNION SELECT u.asset_id FROM audit_unexpected u JOIN assets a ON a.id = u.asset_id
+                                  WHERE u.audit_id = ? AND a.status = 'MISSING') f
+                            JOIN assets a ON a.id = f.id
+                        WHERE \(notDone(action, asset: "a.id"))
                         ORDER BY a.id
-                        """, arguments: entryArguments + [action.rawValue, Registration.status.rawValue, auditID, auditID, auditID])
+                        """, arguments: entryArguments + [action.rawValue, Registration.status.rawValue, audit.country, auditID, auditID, auditID])
                 try db.execute(
                     sql: """
                         UPDATE assets SET status = h.to_value, updated_at = ? FROM asset_history h

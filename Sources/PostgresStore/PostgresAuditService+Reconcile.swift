@@ -90,16 +90,19 @@ extension PostgresAuditService {
                     """
             case .restoreFound:
                 binds.append(Registration.status.rawValue)
+                binds.append(country)
                 sql = """
                     WITH changes AS (
                         INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
                         SELECT a.id, \(entry), 'status', 'MISSING', coalesce(
                             (SELECT m.from_value FROM asset_history m WHERE m.asset_id = a.id AND m.field = 'status'
                                 AND m.to_value = 'MISSING' AND m.from_value <> 'MISSING' ORDER BY m.id DESC LIMIT 1), $5)
-                        FROM (SELECT e.asset_id FROM audit_expected e WHERE e.audit_id = $1 AND e.first_scan_id IS NOT NULL
-                              UNION SELECT u.asset_id FROM audit_unexpected u WHERE u.audit_id = $1 AND u.asset_id IS NOT NULL) f
-                            JOIN assets a ON a.id = f.asset_id
-                        WHERE a.status = 'MISSING' AND \(notDone("a.id"))
+                        FROM (SELECT a.id FROM assets a WHERE a.country = $6 AND a.status = 'MISSING' AND EXISTS (
+                                  SELECT 1 FROM audit_expected e WHERE e.audit_id = $1 AND e.asset_id = a.id AND e.first_scan_id IS NOT NULL)
+                              UNION SELECT u.asset_id FROM audit_unexpected u JOIN assets a ON a.id = u.asset_id
+                                  WHERE u.audit_id = $1 AND a.status = 'MISSING') f
+                            JOIN assets a ON a.id = f.id
+                        WHERE \(notDone("a.id"))
                         ORDER BY a.id
                         RETURNING asset_id, to_value)
                     UPDATE assets SET status = changes.to_value, updated_at = $2 FROM changes WHERE assets.id = changes.asset_id

@@ -71,7 +71,7 @@ import Testing
                 #expect(login.status == 0, "\(login.stderr)")
                 let run = try await StationProcess.run(["--database", station, "audit", "reconcile", audit.id, "--mark-missing"])
                 if allowed {
-                    #expect(run.status == 0 && run.stdout.contains("made 1 changes"), "\(run.stdout)\(run.stderr)")
+                    #expect(run.status == 0 && run.stdout.contains("made 1 change"), "\(run.stdout)\(run.stderr)")
                     let history = try await StationProcess.run(["--database", station, "assets", "history", "A2"])
                     #expect(history.stdout.contains("mark_missing") && history.stdout.contains("lead"), "\(history.stdout)\(history.stderr)")
                 } else {
