@@ -67,6 +67,22 @@ extension TimingSensitive {
                         try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
                         try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
                         if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-trail.png")) }
+
+                        // Once the audit ends, its findings can be acted on: preview, then apply.
+                        #expect(try await browser.find("#reconcile").isDisplayed() == false)
+                        _ = try await server.parts.audits.end(auditID: audit.id, by: Actor(user: "lead", station: "api"))
+                        try await browser.refresh()
+                        _ = try await browser.waitFor("#reconcile", displayed: true)
+                        #expect(try await browser.find("#reconcile-apply").isEnabled() == false)
+                        try await browser.find("#reconcile-preview").click()
+                        try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }
+                        #expect(try await browser.find("#reconcile-table tbody").text().contains("XSS-1"))
+                        #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
+                        try await browser.find("#reconcile-apply").click()
+                        try await browser.waitUntil("the changes applied") {
+                            try await browser.find("#reconcile-message").text().contains("made")
+                        }
+                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-reconcile.png")) }
                         // Nothing but the network line of the refused login.
                         let errors = try await browser.consoleErrors().filter { !"\($0)".contains("auth/login") }
                         #expect(errors.isEmpty, "\(errors)")
@@ -79,6 +95,7 @@ extension TimingSensitive {
                 #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 0)
                 let trail = try await server.parts.audits.scans(auditID: audit.id, query: ListQuery()).items
                 #expect(trail.first { $0.scanId == scan.scanId }?.voided?.reason == "wrong shelf")
+                #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "MISSING")
             }
         }
 

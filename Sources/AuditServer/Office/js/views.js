@@ -69,6 +69,38 @@ async function numbers() {
   $('n-missing').textContent = a.missing_count;
   $('n-unexpected').textContent = a.unexpected_count;
   $('n-completion').textContent = percent(a.completion_percentage);
+  // Reconciliation is for an ended audit only.
+  const panel = $('reconcile');
+  if (panel.hidden !== a.is_active) {
+    panel.hidden = a.is_active;
+    $('reconcile-message').textContent = '';
+    $('reconcile-table').hidden = true;
+    $('reconcile-apply').disabled = true;
+  }
+}
+
+function chosenActions() {
+  return {
+    move_misplaced: $('act-move').checked, mark_missing: $('act-missing').checked,
+    register_unknown: $('act-register').checked, restore_found: $('act-restore').checked
+  };
+}
+
+async function reconcile(preview) {
+  const body = Object.assign({ preview: preview }, chosenActions());
+  $('reconcile-apply').disabled = true;
+  try {
+    const result = await call('POST', '/api/v1/audit/' + encodeURIComponent(state.id) + '/reconcile', body);
+    $('reconcile-message').textContent = result.message + (result.truncated ? ' (the first ' + result.changes.length + ' are listed)' : '');
+    fill($('reconcile-table').tBodies[0], result.changes.map(function (c) {
+      return row([c.asset_tag, c.action.replace(/_/g, ' '), c.field, c.from, c.to]);
+    }), preview ? 'Nothing to change.' : 'Nothing was changed.', 5);
+    $('reconcile-table').hidden = false;
+    $('reconcile-apply').disabled = !(preview && result.total > 0);
+    if (!preview) await list();
+  } catch (e) {
+    $('reconcile-message').textContent = e.message || String(e);
+  }
 }
 
 function selectTab() {
@@ -83,6 +115,12 @@ export function bindAudit() {
   $('download-csv').addEventListener('click', function () { report_('csv'); });
   $('download-json').addEventListener('click', function () { report_('json'); });
   $('void-cancel').addEventListener('click', function () { $('void-dialog').close(); });
+  $('reconcile-preview').addEventListener('click', function () { reconcile(true); });
+  $('reconcile-apply').addEventListener('click', function () { reconcile(false); });
+  ['act-move', 'act-missing', 'act-register', 'act-restore'].forEach(function (id) {
+    // A changed choice needs a new preview before it can be applied.
+    $(id).addEventListener('change', function () { $('reconcile-apply').disabled = true; });
+  });
 }
 
 function report(error) { showError($('audit-error'), error); }
