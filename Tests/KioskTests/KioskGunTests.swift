@@ -280,7 +280,7 @@ extension TimingSensitive {
                 try await page.waitUntil("At Dock B") { try await page.find("#location-label").text() == "At Dock B" }
                 try await page.type("T-2", expect: "misplaced")
                 let text = try await page.find("#outcome").text()
-                #expect(text.contains("WRONG PLACE") && text.contains("Dock A") && text.contains("Dock B"), "\(text)")
+                #expect(text.contains("MISPLACED") && text.contains("wrong place") && text.contains("Dock A") && text.contains("Dock B"), "\(text)")
                 try await page.screenshotIfAsked("kiosk-scan-misplaced.png")
                 #expect(try await page.number("#count-scanned") == 2, "a misplaced asset counts as found")
                 try await page.type("LOC:Nowhere", expect: "rejected")

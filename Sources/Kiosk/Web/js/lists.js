@@ -270,7 +270,7 @@ export function bindSearches() {
   });
   ['missing', 'unexpected'].forEach(function (name) {
     var input = $(name + '-search');
-    input.addEventListener('input', function () { lists[name].page = 1; scheduleList(name, 250); armIdleReturn(); });
+    input.addEventListener('input', function () { lists[name].page = 1; scheduleList(name, 120); armIdleReturn(); });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'Enter') {
         e.preventDefault();

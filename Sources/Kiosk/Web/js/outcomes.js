@@ -23,7 +23,7 @@ const OUTCOME_LOG_LIMIT = 5000;
 
 export const STATUS = {
   found_expected: { symbol: '\u2714', title: 'FOUND', word: 'Found' },
-  misplaced: { symbol: '\u21C4', title: 'FOUND \u00B7 WRONG PLACE', word: 'Misplaced' },
+  misplaced: { symbol: '\u21C4', title: 'MISPLACED', word: 'Misplaced' },
   already_scanned: { symbol: '\u21BA', title: 'ALREADY SCANNED', word: 'Already scanned' },
   unexpected: { symbol: '\u26A0', title: 'UNEXPECTED', word: 'Unexpected' },
   unknown: { symbol: '?', title: 'UNKNOWN TAG', word: 'Unknown tag' },
@@ -155,9 +155,9 @@ function showOutcome(ev, options) {
 function misplacedText(ev) {
   var registered = str(ev.registered_location || (obj(ev.asset) && ev.asset.location));
   var found = str(ev.found_location);
-  var text = registered ? 'Registered at ' + registered : 'Registered elsewhere';
+  var text = 'Found, in the wrong place: registered at ' + (registered || 'another location');
   if (found) text += ', found at ' + found;
-  return text + ': counted as found, listed as misplaced.';
+  return text + '.';
 }
 
 /** The problem in the box leaves it before its 3 s: it goes on the stack beside the box. */
@@ -235,7 +235,9 @@ export function handleScan(ev, fromPost) {
   mergeRecent([ev], false);
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending: its outcome replaces it where it is shown.
-    if (app.screen === 'scan' && ev.status !== 'pending' && el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: false });
+    var showing = el.outcome.getAttribute('data-status');
+    if (app.screen === 'scan' && ev.status !== 'pending' && (showing === 'awaiting' || showing === 'pending') &&
+        el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: false });
     return;
   }
   if (app.screen === 'scan') {
@@ -255,6 +257,8 @@ export function handleVoid(d) {
   if (!audit || d.audit_id !== audit.id) return;
   applyProgress(d.audit_id, d.progress, true);
   markVoided(str(d.scan_id));
+  // The box no longer shows an outcome that counts for nothing.
+  if (el.outcome.getAttribute('data-scan-id') === str(d.scan_id)) showIdle();
   if (app.screen === 'scan') scheduleLists(0);
 }
 

@@ -21,6 +21,7 @@ const inFlight = new Set();
 let retryTimer = null;
 let failures = 0;
 let lastLocalScanId = null;   // the scan typed last on this page
+let sending = [];             // the batch on its way, in the order typed
 
 function loadQueue() {
   var raw = parseJSON(storageGet(QUEUE_KEY) || '[]');
@@ -79,6 +80,7 @@ export function pump() {
 }
 
 function send(batch) {
+  sending = batch;
   batch.forEach(function (item) { inFlight.add(item.scan_id); });
   var serialAtSend = outcomesShown();
   var last = batch[batch.length - 1];
@@ -143,9 +145,16 @@ function failed(item, message) {
   }
 }
 
-/** Whether this page is waiting for the kiosk's answer to this scan: its outcome is shown from
- *  that answer, in the order the scans were typed, not from the pushed event. */
-export function awaitingAnswer(scanId) { return !!scanId && inFlight.has(scanId); }
+/** Whether a pushed scan of this page must wait for the kiosk's answer: the scans of the batch
+ *  on its way are shown in the order typed, so a pushed one is shown at once only when every
+ *  scan typed before it in the batch is shown already (a location label is never pushed). */
+export function awaitingAnswer(scanId) {
+  if (!scanId || !inFlight.has(scanId)) return false;
+  for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
+    if (!wasShown(sending[i].scan_id)) return true;
+  }
+  return false;
+}
 
 /** Another tab of this kiosk changed the queue: its new scans join this tab's queue too. */
 export function onStorageChange(e) {
