@@ -1,6 +1,17 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+#if arch(arm64)
+    let multiarch = "aarch64-linux-gnu"
+#else
+    let multiarch = "x86_64-linux-gnu"
+#endif
+/// `pkg-config --cflags pangocairo` on Debian 12, for CDocument.
+let pangoCairoIncludes = [
+    "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/harfbuzz",
+    "/usr/include/freetype2", "/usr/include/libpng16", "/usr/include/fribidi", "/usr/include/cairo", "/usr/include/pixman-1",
+]
+
 let package = Package(
     name: "AuditStation",
     platforms: [.macOS(.v14)],
@@ -65,6 +76,17 @@ let package = Package(
         .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode",
                          exclude: ["pyzbar_speed.py"]),
 
+        // MARK: document targets
+        // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,
+        // libzint-dev): text runs, table rows, lines, rects and barcode symbols as vectors. The include folders are
+        // pkg-config's for pangocairo, less the -pthread that SwiftPM refuses from it.
+        .target(
+            name: "CDocument",
+            cSettings: [.unsafeFlags(pangoCairoIncludes.map { "-I" + $0 })],
+            linkerSettings: ["pangocairo-1.0", "pango-1.0", "gobject-2.0", "glib-2.0", "cairo", "zint", "m"].map { .linkedLibrary($0) }),
+        // The signed PDF audit report (drawn from the JSON report's stream) and asset labels (PDF sheets and ZPL).
+        .target(name: "DocumentKit", dependencies: ["CDocument", "InventoryCore"]),
+
         // MARK: api targets
         // The wire format shared by server and client: envelope, error codes, bodies, routes.
         .target(name: "AuditAPI", dependencies: ["InventoryCore"]),
@@ -85,7 +107,7 @@ let package = Package(
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "AuditAPI", "HTTPGuard",
+                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -160,7 +182,7 @@ let package = Package(
             name: "audit-station",
             dependencies: [
                 "InventoryCore", "InventoryStore", "Scanning", "AuditAPI", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
-                "HTTPGuard",
+                "HTTPGuard", "DocumentKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -220,6 +242,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
+        // The PDF report and labels read back with poppler (pdftotext, pdfinfo, pdftoppm) and our decoder; the CLI and the API.
+        .testTarget(name: "DocumentTests", dependencies: [
+            "DocumentKit", "Scanning", "TestKit", "AuditTestSupport", "AuditServer", "InventoryCore", "InventoryStore", "audit-station",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // Runs a ScanLoop on one camera and prints JSON lines: the camera tests and Benchmarks/camera use it.
         .executableTarget(name: "camera-probe", dependencies: ["Scanning"], path: "Tests/CameraProbe"),
         // The emulated V4L2 camera (Tests/FakeCamera, loaded with LD_PRELOAD into a child process).

@@ -59,6 +59,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     auth.addRoutes(to: table, on: protected)
     AuditController(audits: backend.audits, logger: logger).addRoutes(to: table, on: protected)
     AssetController(assets: backend.assets).addRoutes(to: table, on: protected)
+    LabelController(assets: backend.assets, audits: backend.audits).addRoutes(to: table, on: protected)
     AccessoryController(accessories: backend.accessories).addRoutes(to: table, on: protected)
     CustomerController(customers: backend.customers).addRoutes(to: table, on: protected)
     DeviceController(devices: backend.devices).addRoutes(to: table, on: protected)

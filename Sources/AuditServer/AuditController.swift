@@ -1,4 +1,5 @@
 import AuditAPI
+import DocumentKit
 import Foundation
 import HTTPGuard
 import Hummingbird
@@ -163,10 +164,14 @@ struct AuditController {
             let audit = try await viewable(context)
             let formatText = request.query("format") ?? "json"
             guard let format = ReportFormat(rawValue: formatText.lowercased()) else {
-                throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv or json"))
+                throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv, json or pdf"))
             }
             return try await Response.spooled(contentType: format.contentType, fileName: ReportSummary.fileName(audit, format: format)) { output in
-                try await audits.report(auditID: audit.id, format: format, to: output)
+                if format == .pdf {
+                    try await AuditReportPDF.write(auditID: audit.id, service: audits, to: output)
+                } else {
+                    try await audits.report(auditID: audit.id, format: format, to: output)
+                }
             }
         }
     }

@@ -132,6 +132,8 @@ public struct ReportWriter {
         switch format {
         case .csv:
             buffer += Array(Self.columns.joined(separator: ",").utf8) + [13, 10]
+        case .pdf:
+            throw InventoryError.unavailable("the PDF report is drawn from the JSON report's rows (AuditReportPDF), not written by the store")
         case .json:
             let summaryJSON = try String(decoding: JSONEncoder.auditStation().encode(summary), as: UTF8.self)
             buffer += Array("{\"summary\":\(summaryJSON),\"assets\":[".utf8)
@@ -171,7 +173,7 @@ public struct ReportWriter {
         case .csv:
             if column > 0 { buffer.append(UInt8(ascii: ",")) }
             if let bytes { CSV.appendCell(bytes, to: &buffer) }
-        case .json:
+        case .json, .pdf:
             if column > 0 { buffer.append(UInt8(ascii: ",")) }
             buffer += Self.jsonKeys[column]
             if let bytes {

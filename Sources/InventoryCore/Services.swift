@@ -70,10 +70,18 @@ extension AuditService {
 }
 
 public enum ReportFormat: String, Codable, Sendable, CaseIterable {
-    case csv, json
+    /// `pdf` is drawn from the JSON report's rows by DocumentKit (`AuditReportPDF`); the
+    /// services write only csv and json.
+    case csv, json, pdf
 
     /// The media type of a report download.
-    public var contentType: String { self == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8" }
+    public var contentType: String {
+        switch self {
+        case .csv: "text/csv; charset=utf-8"
+        case .json: "application/json; charset=utf-8"
+        case .pdf: "application/pdf"
+        }
+    }
 }
 
 public enum DeleteMode: String, Codable, Sendable {

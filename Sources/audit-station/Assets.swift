@@ -9,7 +9,7 @@ extension AuditStation {
         static let configuration = CommandConfiguration(
             abstract: "Manage assets and import the expected inventory.",
             subcommands: [
-                Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self, History.self
+                Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self, History.self, Labels.self
             ])
     }
 }

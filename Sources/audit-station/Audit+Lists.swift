@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditAPI
+import DocumentKit
 import Foundation
 import Station
 import InventoryCore
@@ -28,9 +29,11 @@ extension AuditStation.Audit {
     }
 
     struct Report: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Export an audit's report as CSV or JSON (running or ended).")
+        static let configuration = CommandConfiguration(
+            abstract: "Export an audit's report as CSV, JSON or a PDF to sign (running or ended).",
+            discussion: "The PDF is drawn here from the JSON report's rows, also on a connected station (from the server's JSON report).")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "csv or json.") var format: ReportFormat
+        @Option(help: "csv, json or pdf.") var format: ReportFormat
         @Option(
             help: "Write to this file, or into this folder as audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>, instead of standard output.")
         var output: String?
@@ -150,10 +153,16 @@ func latestAudit(_ context: StationContext, auditID: AuditID?, country: String?)
 /// export never leaves half a report) or to standard output.
 enum ReportFile {
     static func write(audit: AuditID, format: ReportFormat, service: any AuditService, to path: String?) async throws {
-        guard let path else {
-            try await service.report(auditID: audit, format: format) { data in
-                Terminal.write(STDOUT_FILENO, bytes: [UInt8](data))
+        /// The PDF is drawn from the JSON report's stream (DocumentKit); CSV and JSON come from the service as they are.
+        func produce(_ output: @escaping @Sendable (Data) throws -> Void) async throws {
+            if format == .pdf {
+                try await AuditReportPDF.write(auditID: audit, service: service, to: output)
+            } else {
+                try await service.report(auditID: audit, format: format, to: output)
             }
+        }
+        guard let path else {
+            try await produce { data in Terminal.write(STDOUT_FILENO, bytes: [UInt8](data)) }
             return
         }
         let url = URL(fileURLWithPath: path)
@@ -164,7 +173,7 @@ enum ReportFile {
             throw StationError.io("cannot write \(path): check that the folder exists and may be written")
         }
         do {
-            try await service.report(auditID: audit, format: format) { data in try handle.write(contentsOf: data) }
+            try await produce { data in try handle.write(contentsOf: data) }
             try handle.synchronize()
             try handle.close()
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }

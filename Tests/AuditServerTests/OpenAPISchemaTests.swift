@@ -234,6 +234,12 @@ final class SchemaCalls: @unchecked Sendable {
         #expect(csv.status == 200 && csv.text.hasPrefix("identifier,asset_tag"))
         keep(operation, status: csv.status, text: csv.text, contentType: "text/csv")
         try await call(operation, "/api/v1/audit/\(auditID)/report?format=xml", token: token, expect: 422)
+        let labels = "POST /api/v2/assets/labels"
+        let zpl = try await server.call(
+            "POST", "/api/v2/assets/labels", json: #"{"tags":["SG-1"],"symbology":"qr","layout":"roll-62x29","format":"zpl"}"#, token: token)
+        #expect(zpl.status == 200 && zpl.text.hasPrefix("^XA"))
+        keep(labels, status: zpl.status, text: zpl.text, contentType: "text/plain")
+        try await call(labels, json: #"{"tags":["SG-1"],"symbology":"pdf417","layout":"a4-3x8"}"#, token: token, expect: 422)
     }
 
     /// Assets, customers and accessories, from create to delete.
