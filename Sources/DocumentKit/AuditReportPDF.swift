@@ -332,8 +332,8 @@ final class ReportDocument {
 
     private func unexpectedList() async throws {
         let columns = [
-            TableColumn("Identifier", 95), TableColumn("Name", width - 95 - 70 - 80 - 82 - 65 - 60), TableColumn("Reason", 70),
-            TableColumn("Scanned at", 80), TableColumn("First scan", 82), TableColumn("Station", 65), TableColumn("User", 60)
+            TableColumn("Identifier", 90), TableColumn("Name", width - 90 - 62 - 70 - 92 - 60 - 55), TableColumn("Reason", 62),
+            TableColumn("Scanned at", 70), TableColumn("First scan", 92), TableColumn("Station", 60), TableColumn("User", 55)
         ]
         y += 6
         section("Unexpected (\(spool.unexpected.count))", keep: 40)
@@ -364,8 +364,8 @@ final class ReportDocument {
 
     private func misplacedList() async throws {
         let columns = [
-            TableColumn("Asset tag", 90), TableColumn("Name", width - 90 - 90 - 90 - 82 - 65), TableColumn("Registered at", 90),
-            TableColumn("Found at", 90), TableColumn("First scan", 82), TableColumn("Station", 65)
+            TableColumn("Asset tag", 90), TableColumn("Name", width - 90 - 90 - 90 - 92 - 65), TableColumn("Registered at", 90),
+            TableColumn("Found at", 90), TableColumn("First scan", 92), TableColumn("Station", 65)
         ]
         y += 6
         section("Misplaced: found away from their location (\(spool.misplaced.count))", keep: 40)

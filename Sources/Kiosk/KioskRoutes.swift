@@ -120,7 +120,10 @@ struct KioskRoutes: Sendable {
         router.get("/api/report") { request, _ in
             let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
             let formatName = request.uri.queryParameters.get("format") ?? "csv"
-            guard let format = ReportFormat(rawValue: formatName) else { throw KioskError.invalid("format: csv or json, not '\(formatName)'") }
+            // The kiosk downloads CSV and JSON; the PDF comes from `audit report --format pdf` and the API.
+            guard let format = ReportFormat(rawValue: formatName), format != .pdf else {
+                throw KioskError.invalid("format: csv or json, not '\(formatName)'")
+            }
             return try await report(auditID: id, format: format)
         }
     }

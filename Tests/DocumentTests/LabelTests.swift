@@ -5,7 +5,7 @@ import Testing
 
 /// Labels drawn as PDF pages, rendered at 300 dpi with pdftoppm and read back by our decoder:
 /// every label must give back its tag.
-@Suite("Asset labels")
+@Suite("Asset labels", .serialized)
 struct LabelTests {
     static let tags = [
         "TAG-000001", "SG-LAPTOP-0042", "A1", "MY-99-ZZ", "dock-b/7", "X-1234567", "TAG 42", "LP-0009", "INV-2026-11", "Z",
@@ -58,12 +58,13 @@ struct LabelTests {
         }
     }
 
-    /// Decodes on a thread of its own, so the CPU-bound decoding never holds a thread of the concurrency pool.
+    /// One decode at a time, beside the tests' servers on a 2-core machine.
+    static let decoding = DispatchQueue(label: "label-decoding")
+
+    /// Decodes on a queue of its own, so the CPU-bound decoding never holds a thread of the concurrency pool.
     static func decodeOffPool(_ image: GrayImage, layout: LabelLayout, count: Int) async throws -> [String?] {
         try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try decodeEach(image, layout: layout, count: count) })
-            }.start()
+            decoding.async { continuation.resume(with: Result { try decodeEach(image, layout: layout, count: count) }) }
         }
     }
 
