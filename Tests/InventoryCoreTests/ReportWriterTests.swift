@@ -102,7 +102,7 @@ struct ReportWriterTests {
 
     @Test func drainingInPiecesGivesTheSameBytes() throws {
         let rows = (0..<500).map { Self.row(name: "Laptop \($0), \"14\"", identifier: "SG-\($0)") }
-        for format in ReportFormat.allCases {
+        for format in [ReportFormat.csv, .json] {
             var whole = try ReportWriter(format: format, summary: Self.summary)
             var pieces = try ReportWriter(format: format, summary: Self.summary)
             var streamed = Data()

@@ -26,7 +26,7 @@ struct ReconcileTests {
 
         func report(_ audit: AuditID) async throws -> Data {
             let data = Locked(Data())
-            for format in ReportFormat.allCases {
+            for format in [ReportFormat.csv, .json] {
                 try await audits.report(auditID: audit, format: format) { chunk in data.update { $0.append(chunk) } }
             }
             return data.get()
