@@ -62,7 +62,15 @@ extension TimingSensitive {
                             break
                         }
                         #expect(voided)
-                        try await browser.waitFor("#void-reason", displayed: true).sendKeys("wrong shelf")
+                        // A gun's burst in the dialog (a tag and Enter, milliseconds apart) answers nothing.
+                        try await browser.waitFor("#void-reason", displayed: true).sendKeys("SG-2\n")
+                        try await browser.waitUntil("the burst refused aloud") {
+                            try await browser.find("#void-error").text().contains("barcode scan")
+                        }
+                        #expect(try await browser.find("#void-dialog").isDisplayed())
+                        #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1)
+                        try await browser.find("#void-reason").clear()
+                        try await browser.find("#void-reason").sendKeys("wrong shelf")
                         try await browser.find("#void-confirm").click()
                         try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
                         try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }

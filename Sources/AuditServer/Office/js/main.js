@@ -74,5 +74,26 @@ function bind() {
   window.addEventListener('hashchange', route);
 }
 
+/* A barcode gun types its tag and Enter a few milliseconds apart, wherever the focus is. The
+ * back office records no scans, so such an Enter never submits a form, answers a dialog or
+ * presses a button: it is refused aloud, and nothing is done. */
+const burst = { times: [] };
+window.addEventListener('keydown', function (e) {
+  const now = performance.now();
+  if (e.key !== 'Enter') {
+    if (e.key.length === 1) burst.times = burst.times.filter(function (t) { return now - t < 1000; }).concat([now]);
+    return;
+  }
+  const t = burst.times;
+  const fast = t.length >= 3 && t.slice(-3).every(function (v, i, a) { return i === 0 || v - a[i - 1] <= 50; }) && now - t[t.length - 1] <= 50;
+  burst.times = [];
+  if (!fast) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
+  $('page-error').textContent = said;
+  if ($('void-dialog').open) $('void-error').textContent = said;
+}, true);
+
 bind();
 route();
