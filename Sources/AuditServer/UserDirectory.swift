@@ -2,6 +2,7 @@ import AuditAPI
 import Foundation
 import HummingbirdBcrypt
 import InventoryCore
+import NIOPosix
 import Synchronization
 
 /// Users: creating them with bcrypt-hashed passwords, and checking logins.
@@ -35,8 +36,7 @@ public struct UserDirectory: Sendable {
             errors.collect { () throws(ValidationError) in try Country.normalize(code, field: "countries") }
         }
         guard errors.isEmpty else { throw InventoryError.invalid(errors) }
-        let cost = cost
-        let hash = await Task.detached { Bcrypt.hash(password, cost: cost) }.value
+        let hash = try await Self.hash(password, cost: cost)
         let stored = try await store.create(
             email: email, name: name, passwordHash: hash, userType: type.rawValue,
             canEditAssets: canEditAssets, countries: Array(Set(codes)).sorted())
@@ -46,8 +46,7 @@ public struct UserDirectory: Sendable {
     /// Sets a new password (checked like a new user's); the user's earlier tokens stop working.
     public func changePassword(email: String, to password: String) async throws -> UserInfo {
         try Self.checkPassword(password)
-        let cost = cost
-        let hash = await Task.detached { Bcrypt.hash(password, cost: cost) }.value
+        let hash = try await Self.hash(password, cost: cost)
         return Self.info(try await store.setPasswordHash(email: email.trimmingCharacters(in: .whitespaces), hash))
     }
 
@@ -64,8 +63,8 @@ public struct UserDirectory: Sendable {
     func authenticate(email: String, password: String) async throws -> StoredUser {
         let stored = try await store.find(email: email.trimmingCharacters(in: .whitespaces))
         let hash: String
-        if let stored { hash = stored.passwordHash } else { hash = await Self.dummyHash(cost: cost) }
-        let matches = await Task.detached { Bcrypt.verify(password, hash: hash) }.value
+        if let stored { hash = stored.passwordHash } else { hash = try await Self.dummyHash(cost: cost) }
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
         guard let stored, matches, stored.disabledAt == nil else { throw InventoryError.unauthorized("Wrong email or password") }
         return stored
     }
@@ -85,10 +84,10 @@ public struct UserDirectory: Sendable {
     }
 
     /// A real hash of a random password at `cost`, verified against when the email is unknown,
-    /// made once per cost (off the cooperative pool).
-    private static func dummyHash(cost: UInt8) async -> String {
+    /// made once per cost.
+    private static func dummyHash(cost: UInt8) async throws -> String {
         if let hash = dummyHashes.withLock({ $0[cost] }) { return hash }
-        let hash = await Task.detached { Bcrypt.hash(UUID().uuidString, cost: cost) }.value
+        let hash = try await Self.hash(UUID().uuidString, cost: cost)
         return dummyHashes.withLock { hashes in
             if let first = hashes[cost] { return first }
             hashes[cost] = hash
@@ -96,4 +95,11 @@ public struct UserDirectory: Sendable {
         }
     }
     private static let dummyHashes = Mutex<[UInt8: String]>([:])
+
+    /// bcrypt on NIO's thread pool for blocking work: a hash holds its thread for a quarter of a
+    /// second at cost 12, and on the cooperative pool (two threads on two cores) a few logins
+    /// at once would stall every other request and scan.
+    static func hash(_ password: String, cost: UInt8) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
 }

@@ -211,9 +211,12 @@ public final class TestServer: Sendable {
     /// kept waiting for them. A refused connection fails at once instead of being retried until
     /// the request's deadline: the station's own retry policy, which the tests check, decides
     /// what happens next (with the retry on, each attempt at a stopped server took its 5 s).
+    /// Up to 32 connections a server, so a test that sends many requests at once has them all in
+    /// flight instead of queued behind the pool, and 30 s to connect, so a busy machine running
+    /// the suites in parallel does not fail a request before it reaches the server.
     public static let http: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .milliseconds(300))
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(30)))
+        configuration.connectionPool = .init(idleTimeout: .milliseconds(300), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
