@@ -92,7 +92,7 @@ extension AuditStation.Assets {
                     guard case .invalid(let problems) = error else { throw error }
                     throw ImportFailure(file: file, problems: problems)
                 }
-                Terminal.line("Imported \(count) assets from \(file)")
+                Terminal.line("Imported \(count) \(count == 1 ? "asset" : "assets") from \(file)")
             }
         }
     }

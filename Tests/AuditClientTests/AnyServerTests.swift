@@ -126,7 +126,7 @@ struct AnyServerTests {
     @Test(arguments: [
         [Fault.dropAnswer, .dropAnswer],
         [Fault.error500, .reset],
-        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer]
+        [Fault.pass, .dropAnswer, .error500, .reset, .delay(2.5), .dropAnswer]
     ])
     func lostAnswersCountEveryScanOnce(faults: [Fault]) async throws {
         try await SpecServer.with { server in
@@ -137,7 +137,7 @@ struct AnyServerTests {
             defer { proxy.stop() }
             let station = try await Station.make(
                 server: server.baseURL, email: "jane@example.com", name: "kiosk-1",
-                via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
+                via: "http://127.0.0.1:\(proxy.port)", timeout: .seconds(2), path: direct.path)
             for tag in ["A1", "A2", "A3", "A1", "M1", "UNKNOWN-1", "A5"] { _ = try await station.scan(tag) }
             let report = await station.audit.syncNow()
             #expect(report.remaining == 0 && report.rejected == 0)

@@ -69,8 +69,8 @@ struct OfflineAndFaultTests {
         [Fault.error500, .error500],
         [Fault.reset],
         [Fault.dropAnswer, .dropAnswer],
-        [Fault.delay(1.5)],
-        [Fault.pass, .dropAnswer, .error500, .reset, .delay(1.5), .dropAnswer]
+        [Fault.delay(2.5)],
+        [Fault.pass, .dropAnswer, .error500, .reset, .delay(2.5), .dropAnswer]
     ])
     func everyScanCountsOnceThroughFailuresAndLostAnswers(faults: [Fault]) async throws {
         try await TestServer.with { server in
@@ -82,7 +82,7 @@ struct OfflineAndFaultTests {
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
             let station = try await Station.make(
                 server, email: "faulty@example.com", name: "kiosk-1",
-                via: "http://127.0.0.1:\(proxy.port)", timeout: .milliseconds(700), path: direct.path)
+                via: "http://127.0.0.1:\(proxy.port)", timeout: .seconds(2), path: direct.path)
             // Pushed two at a time, so the faults fall on several batch calls, not one.
             let identifiers = (1...6).map { "T\($0)" } + ["T1", "UNKNOWN-1"]
             var report = SyncReport()

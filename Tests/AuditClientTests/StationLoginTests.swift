@@ -2,11 +2,12 @@ import AuditAPI
 import AuditClient
 import Foundation
 import Testing
+import TestKit
 
 @Suite("The token file")
 struct StationLoginTests {
     @Test func theTokenFileIsReadableByTheUserOnlyAndRoundTrips() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("login-\(UUID().uuidString)")
+        let folder = Scratch.root.appendingPathComponent("login-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = folder.appendingPathComponent("station.sqlite").path
         let login = StationLogin(

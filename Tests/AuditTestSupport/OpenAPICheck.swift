@@ -12,7 +12,7 @@ public enum OpenAPICheck {
 
     /// The document as served, written once to a temporary file for the script.
     static let documentFile: URL = {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).yaml")
+        let file = Scratch.file("openapi", suffix: ".yaml")
         try? Data(OpenAPIDocument.yaml.utf8).write(to: file)
         return file
     }()

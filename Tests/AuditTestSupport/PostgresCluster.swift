@@ -77,7 +77,7 @@ public final class PostgresCluster: Sendable {
     private static func start() async throws -> PostgresCluster {
         await removeAbandoned()
         let bin = try binaries()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
+        let folder = Scratch.base.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if geteuid() == 0 { try await run("/bin/chown", ["postgres:postgres", folder]) }
         let port = try Loopback.freePort()
@@ -104,7 +104,7 @@ public final class PostgresCluster: Sendable {
 
     /// Stops the clusters of test processes that are gone (killed before their exit handler ran).
     private static func removeAbandoned() async {
-        let temporary = FileManager.default.temporaryDirectory.path
+        let temporary = Scratch.base.path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary), let bin = try? binaries() else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count).split(separator: "-").first ?? ""), kill(pid, 0) != 0, errno == ESRCH else { continue }
@@ -139,7 +139,7 @@ public final class PostgresCluster: Sendable {
     /// tool's own exit through its pidfd.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) async throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("audit-pg-output-\(UUID().uuidString)")
+        let output = Scratch.root.appendingPathComponent("audit-pg-output-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
         let child = try await Child.start(tool, arguments, log: output)
         let status = await child.wait()

@@ -9,6 +9,7 @@ import InventoryStore
 import Logging
 import NIOCore
 import PostgresStore
+import TestKit
 
 /// The database a test server runs on; contract tests take each in turn.
 public enum Backend: String, CaseIterable, Sendable {
@@ -77,7 +78,7 @@ public final class TestServer: Sendable {
     }
 
     public static func temporaryPath() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audit-server-tests-\(UUID().uuidString)")
+        let folder = Scratch.root.appendingPathComponent("audit-server-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("server.sqlite").path
     }

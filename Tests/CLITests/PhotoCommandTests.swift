@@ -2,6 +2,7 @@ import Foundation
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// `audit photo` and the PHOTO column of `audit scans` on a standalone station.
 @Suite struct PhotoCommandTests {
@@ -15,7 +16,7 @@ import Testing
         try await SQLiteAuditService(database: try AppDatabase(path: database))
             .attachPhoto(try ScanPhoto(scanId: ids[0], jpeg: jpeg, takenAt: Date()), auditID: nil)
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg").path
+        let file = Scratch.file("photo", suffix: ".jpg").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let saved = try await StationProcess.run(["--database", database, "audit", "photo", ids[0], "--output", file])
         #expect(saved.status == 0 && saved.stderr.contains("Wrote the photo"), "\(saved.stderr)")

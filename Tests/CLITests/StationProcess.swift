@@ -23,7 +23,7 @@ struct StationProcess {
 
     /// A fresh folder with a database path in it, removed when the test process ends.
     static func scratch() throws -> (folder: URL, database: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audit-station-cli-\(UUID().uuidString)")
+        let folder = Scratch.root.appendingPathComponent("audit-station-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return (folder, folder.appendingPathComponent("station.sqlite").path)
     }

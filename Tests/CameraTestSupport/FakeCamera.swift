@@ -14,9 +14,7 @@ public final class FakeCamera {
     public var environment: [String: String] = [:]
 
     public init() async throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fakecam-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try Scratch.folder("fakecam")
         library = directory.appendingPathComponent("libfakev4l2.so")
         let cFiles = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
             .filter { $0.hasSuffix(".c") }.map { Self.sources.appendingPathComponent($0).path }

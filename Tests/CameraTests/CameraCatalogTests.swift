@@ -2,6 +2,7 @@ import CameraTestSupport
 import Foundation
 import Testing
 @testable import Scanning
+import TestKit
 
 struct CameraCatalogTests {
     @Test func listsTheCamerasFormatsAndSizes() async throws {
@@ -18,7 +19,7 @@ struct CameraCatalogTests {
     }
 
     @Test func devicePathsAreVideoNodesInNumericOrder() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)")
+        let directory = Scratch.root.appendingPathComponent("dev-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["video10", "video2", "video0", "videoX", "vbi0", "media0"] {

@@ -7,7 +7,7 @@ import Testing
 enum Poppler {
     /// A fresh folder under the system's temporary folder.
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("document-tests-\(UUID().uuidString)")
+        let url = Scratch.root.appendingPathComponent("document-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

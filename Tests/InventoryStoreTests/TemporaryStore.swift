@@ -3,12 +3,12 @@ import GRDB
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// The folder of this test run's databases, removed when the test process exits. (Removing
 /// each file when its store goes away could pull it from under a service still in use.)
 let temporaryRoot: String = {
-    let root = FileManager.default.temporaryDirectory
-        .appendingPathComponent("auditstation-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+    let root = Scratch.root.appendingPathComponent("stores-\(UUID().uuidString)").path
     atexit { try? FileManager.default.removeItem(atPath: temporaryRoot) }
     return root
 }()

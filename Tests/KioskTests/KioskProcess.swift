@@ -47,7 +47,7 @@ final class KioskProcess: @unchecked Sendable {
 
     /// A fresh database holding `rows` (asset_tag, name, country, location).
     init(rows inventory: [Row]) async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-test-\(UUID().uuidString)")
+        folder = Scratch.root.appendingPathComponent("kiosk-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         database = folder.appendingPathComponent("station.sqlite").path
         log = folder.appendingPathComponent("kiosk.log")

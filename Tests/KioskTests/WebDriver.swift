@@ -363,7 +363,7 @@ final class Chromedriver: @unchecked Sendable {
 
     private static func launch(executable: String, timeout: Double) async throws -> Chromedriver {
         let port = try Loopback.freePort()
-        let workDirectory = FileManager.default.temporaryDirectory
+        let workDirectory = Scratch.root
             .appendingPathComponent("webdriver-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         let logURL = workDirectory.appendingPathComponent("chromedriver.log")

@@ -1,6 +1,7 @@
 import Foundation
 import Scanning
 import Testing
+import TestKit
 
 /// Paths and scratch files shared by the scanning tests.
 enum Fixtures {
@@ -24,9 +25,7 @@ enum Fixtures {
 
     /// A fresh empty folder under the system's temporary folder.
     static func scratchFolder() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scanning-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
+        try Scratch.folder("scanning-tests").path
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
