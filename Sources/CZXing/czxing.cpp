@@ -61,15 +61,16 @@ struct czx_results {
 
 extern "C" {
 
-czx_reader *czx_reader_create(uint32_t formats, int try_harder) {
+czx_reader *czx_reader_create(uint32_t formats, int flags) {
     if ((formats & knownFormats) == 0 || (formats & ~knownFormats) != 0) return nullptr;
+    if ((flags & ~(CZX_TRY_HARDER | CZX_TRY_ROTATE)) != 0) return nullptr;
     try {
         auto reader = new czx_reader();
         reader->hints.setFormats(static_cast<ZXing::BarcodeFormat>(formats));
-        reader->hints.setTryHarder(try_harder != 0);
+        reader->hints.setTryHarder((flags & CZX_TRY_HARDER) != 0);
         // Its downscale pyramid can trip an assertion in Debian's build: the caller scales.
         reader->hints.setTryDownscale(false);
-        reader->hints.setTryRotate(try_harder != 0);
+        reader->hints.setTryRotate((flags & CZX_TRY_ROTATE) != 0);
         reader->hints.setReturnCodabarStartEnd(true);
         reader->hints.setReturnErrors(false);
         reader->hints.setMaxNumberOfSymbols(16);

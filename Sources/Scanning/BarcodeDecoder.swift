@@ -12,6 +12,8 @@ public final class BarcodeDecoder {
     public let config: DecoderConfig
     private let zbar: ZBarScanner?
     private let zxing: ZXingReader?
+    /// Data Matrix only, with try-rotate: the reader of the `datamatrix-strips` retry pass.
+    private let dataMatrix: ZXingReader?
     private let filter: SymbolFilter
     private let rules: TextRules
 
@@ -21,6 +23,8 @@ public final class BarcodeDecoder {
         let zbarReads = config.symbologies.contains { $0.zbarType != nil }
         self.zbar = config.engines.contains(.zbar) && zbarReads ? try ZBarScanner(config: config) : nil
         self.zxing = config.engines.contains(.zxing) ? try ZXingReader(symbologies: config.symbologies) : nil
+        let strips = config.retry && config.retryPasses.contains(.dataMatrixStrips) && config.symbologies.contains(.datamatrix)
+        self.dataMatrix = config.engines.contains(.zxing) && strips ? try ZXingReader(symbologies: [.datamatrix], rotate: true) : nil
         self.filter = SymbolFilter(minLinearQuality: config.minLinearQuality)
         self.rules = TextRules(config: config)
     }
@@ -49,7 +53,7 @@ public final class BarcodeDecoder {
         if rescan { pooled += candidates(full(image)) }
         let budget = factor == 1 ? RetryPass.maxPixelsPerImage : RetryPass.reducedRetryBudget
         for pass in RetryPass.plan(config.retryPasses, for: base, alreadyScanned: rescan ? image.width * image.height : 0, budget: budget) {
-            pooled += pass.apply(to: base).map(candidates)?.map { $0.scaled(by: factor) } ?? []
+            pooled += reads(of: pass, in: base).map { $0.scaled(by: factor) }
         }
         return filter.accepted(pooled).filter(\.isConfirmed)
     }
@@ -97,8 +101,20 @@ public final class BarcodeDecoder {
 
     /// One retry pass on its own (for tuning: which pass reads which image).
     public func decode(_ image: GrayImage, pass: RetryPass) -> [DecodedCode] {
+        filter.accepted(reads(of: pass, in: image))
+    }
+
+    /// Both engines' reads of a retry pass's copy of `image`; for `datamatrix-strips`, the Data
+    /// Matrix reader's reads of the strips of that copy.
+    private func reads(of pass: RetryPass, in image: GrayImage) -> [DecodedCode] {
         guard let copy = pass.apply(to: image) else { return [] }
-        return filter.accepted(candidates(copy))
+        guard pass == .dataMatrixStrips else { return candidates(copy) }
+        guard let dataMatrix else { return [] }
+        return DataMatrixStrips.strips(in: image).flatMap { strip in
+            let offset = CodePoint(x: strip.x, y: strip.y)
+            let symbols = (try? dataMatrix.scan(copy.image.cropped(to: strip)).get()) ?? []
+            return symbols.map { rules.code(from: $0, points: $0.points, pass: copy.pass).moved(by: offset) }
+        }
     }
 
     /// The codes of a first pass that need no more reading, plus those a second reading (the

@@ -49,6 +49,12 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     /// vertical scan line leaves before crossing them all).
     case rotatedLeft = "rotate-left"
     case rotatedRight = "rotate-right"
+    /// Data Matrix codes off the image's middle row, which libzxing 1.4's detector never looks
+    /// at (labels in a corner of a photo): a Data Matrix–only read of `DataMatrixStrips`, each
+    /// strip with its middle row on another row of a part with modules, cut from the image
+    /// thresholded against its local mean (as `threshold`: glare and uneven light). zxing's
+    /// try-rotate is on for it, for labels turned 90° or 180°.
+    case dataMatrixStrips = "datamatrix-strips"
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -113,7 +119,8 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
         return !area.overflow && area.partialValue <= Self.maxPixels && area.partialValue <= max(input, 1) * Self.maxGrowth
     }
 
-    /// The size the pass would make, or nil when it does not apply to this image.
+    /// The size the pass would make, or nil when it does not apply to this image. The Data Matrix
+    /// strips count as one pass over the image: see `DataMatrixStrips` for their cost.
     func outputSize(of image: GrayImage) -> (Int, Int)? {
         switch self {
         case .halved:
@@ -153,7 +160,7 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
             return plain(image.lineMeans(radius: 4, vertical: false))
         case .sharpened:
             return plain(image.sharpened())
-        case .thresholded:
+        case .thresholded, .dataMatrixStrips:
             return plain(image.locallyThresholded(radius: max(8, min(image.width, image.height) / 16)))
         case .rotatedLeft, .rotatedRight:
             let degrees: Double = self == .rotatedLeft ? 45 : -45

@@ -2,8 +2,9 @@ import CZXing
 
 /// Owns one zxing-cpp reader (through the `CZXing` shim). Not thread-safe: one per thread or task.
 ///
-/// zxing-cpp's own downscaling and rotation stay off (Debian's build can abort inside its
-/// downscale pyramid); `BarcodeDecoder` scales, rotates and inverts the image itself.
+/// zxing-cpp's own downscaling stays off (Debian's build can abort inside its downscale
+/// pyramid), and so does its rotation unless asked for; `BarcodeDecoder` scales, rotates and
+/// inverts the image itself.
 final class ZXingReader {
     private let reader: OpaquePointer // czx_reader *
 
@@ -12,10 +13,13 @@ final class ZXingReader {
     static let minSide = 8
     static let maxSide = Int(CZX_MAX_SIDE)
 
-    init(symbologies: [Symbology]) throws(DecoderError) {
+    /// `rotate`: zxing-cpp's try-rotate, which makes its Data Matrix detector look along the
+    /// middle lines from all four sides (a label turned 90° or 180°) and its linear readers
+    /// read the image turned 90° too (twice their work).
+    init(symbologies: [Symbology], rotate: Bool = false) throws(DecoderError) {
         let formats = symbologies.reduce(UInt32(0)) { $0 | $1.zxingFormat }
         guard formats != 0 else { throw .noSymbologies }
-        guard let reader = czx_reader_create(formats, 0) else {
+        guard let reader = czx_reader_create(formats, rotate ? Int32(CZX_TRY_ROTATE) : 0) else {
             throw .zxingFailure("czx_reader_create refused formats \(formats) or ran out of memory")
         }
         self.reader = reader

@@ -28,9 +28,14 @@ enum { CZX_OK = 0, CZX_BAD_ARGUMENT = 1, CZX_OUT_OF_MEMORY = 2, CZX_FAILED = 3 }
 typedef struct czx_reader czx_reader;
 typedef struct czx_results czx_results;
 
-/// A reader for the given formats (a mask of CZX_* bits), with try-downscale and try-rotate off.
-/// NULL when out of memory or when `formats` holds no known format.
-czx_reader *czx_reader_create(uint32_t formats, int try_harder);
+/// Flags of czx_reader_create: zxing-cpp's try-harder, and try-rotate (a Data Matrix is then also
+/// looked for from the other three sides of the middle lines, so a label turned 90° or 180° is read).
+enum { CZX_TRY_HARDER = 1, CZX_TRY_ROTATE = 2 };
+
+/// A reader for the given formats (a mask of CZX_* bits) with the given CZX_TRY_* flags;
+/// try-downscale is always off. NULL when out of memory, when `formats` holds no known format
+/// or `flags` an unknown flag.
+czx_reader *czx_reader_create(uint32_t formats, int flags);
 void czx_reader_destroy(czx_reader *reader);
 
 /// Reads a greyscale image of `width * height` bytes (no padding). On CZX_OK, `*results` is a
