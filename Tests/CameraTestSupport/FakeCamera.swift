@@ -15,30 +15,48 @@ public final class FakeCamera {
 
     public init() async throws {
         directory = try Scratch.folder("fakecam")
-        library = directory.appendingPathComponent("libfakev4l2.so")
-        let cFiles = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
-            .filter { $0.hasSuffix(".c") }.map { Self.sources.appendingPathComponent($0).path }
-        try await Self.run(
-            "/usr/bin/env",
-            ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles
-                + ["-ldl", "-lpthread", "-lturbojpeg"])
+        library = try await Self.builtLibrary.value
     }
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
-    public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) async throws -> String {
-        let path = directory.appendingPathComponent(name + ".pgm").path
-        try await Self.run(
+    /// The LD_PRELOAD library, built once for the test process: every camera shares it.
+    static let builtLibrary = Task {
+        let library = try Scratch.folder("fakecam-library").appendingPathComponent("libfakev4l2.so")
+        let cFiles = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+            .filter { $0.hasSuffix(".c") }.map { sources.appendingPathComponent($0).path }
+        try await run(
             "/usr/bin/env",
-            [
-                "python3", Self.sources.appendingPathComponent("make_frame.py").path,
-                "--width", "\(width)", "--height", "\(height)", "--out", path
-            ] + codes)
-        return path
+            ["cc", "-O2", "-shared", "-fPIC", "-o", library.path] + cFiles + ["-ldl", "-lpthread", "-lturbojpeg"])
+        return library
     }
+
+    /// Draws a frame with the given codes (`make_frame.py` arguments such as ["--qr", "TAG-1"]).
+    /// Frames are drawn once for the test process and shared: the same size and codes give the
+    /// same file.
+    public func frame(_ name: String, width: Int = 640, height: Int = 480, _ codes: [String] = []) async throws -> String {
+        let key = "\(width)x\(height) " + codes.joined(separator: "\u{1F}")
+        let drawing = Self.frames.update { frames in
+            if let drawing = frames[key] { return drawing }
+            let drawing = Task { () throws -> String in
+                let path = try Scratch.folder("fakecam-frame").appendingPathComponent(name + ".pgm").path
+                try await Self.run(
+                    "/usr/bin/env",
+                    [
+                        "python3", Self.sources.appendingPathComponent("make_frame.py").path,
+                        "--width", "\(width)", "--height", "\(height)", "--out", path
+                    ] + codes)
+                return path
+            }
+            frames[key] = drawing
+            return drawing
+        }
+        return try await drawing.value
+    }
+
+    private static let frames = Locked<[String: Task<String, any Error>]>([:])
 
     /// Writes the playlist: each frame path shown `count` times in order.
     public func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
