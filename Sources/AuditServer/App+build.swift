@@ -63,6 +63,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     AccessoryController(accessories: backend.accessories).addRoutes(to: table, on: protected)
     CustomerController(customers: backend.customers).addRoutes(to: table, on: protected)
     DeviceController(devices: backend.devices).addRoutes(to: table, on: protected)
+    UserController(users: parts.users).addRoutes(to: table, on: protected)
     return (router, table.entries)
 }
 

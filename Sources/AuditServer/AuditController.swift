@@ -110,7 +110,8 @@ struct AuditController {
             let user = try context.requireUser()
             let country = try request.query("country").map { try Country.normalize($0) }
             if let country { try user.requireViewing(country) }
-            let page = try await audits.history(country: country, within: user.auditableCountries, query: try request.listQuery())
+            let page = try await audits.history(
+                try request.historyFilter(country: country), within: user.auditableCountries, query: try request.listQuery())
             return try Response.envelope(ListResponse(page, key: "audits"))
         }
         routes.add(.get, Routes.auditOne, on: router) { _, context in
@@ -122,6 +123,11 @@ struct AuditController {
         routes.add(.get, Routes.auditSnapshot, on: router) { _, context in
             let audit = try await viewable(context)
             return snapshotStream(audit)
+        }
+        // The per-location, per-station, per-user and per-hour numbers, without the rows.
+        routes.add(.get, Routes.auditSummary, on: router) { _, context in
+            let audit = try await viewable(context)
+            return try Response.envelope(try await audits.breakdown(auditID: audit.id))
         }
         routes.add(.get, Routes.auditTrail, on: router) { request, context in
             let audit = try await viewable(context)

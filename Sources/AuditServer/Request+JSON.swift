@@ -59,6 +59,24 @@ extension Request {
         return value
     }
 
+    /// The audit history's `location`, `from` and `to` (days, YYYY-MM-DD, both included).
+    func historyFilter(country: String?) throws -> AuditHistoryFilter {
+        var errors = ValidationError()
+        var filter = AuditHistoryFilter(country: country)
+        if let location = query("location"), !location.isEmpty {
+            filter.location = errors.collect { () throws(ValidationError) in try FreeText.required(location, field: "location") }
+        }
+        if let from = query("from"), !from.isEmpty {
+            filter.startedFrom = errors.collect { () throws(ValidationError) in try AuditHistoryFilter.day(from, field: "from") }
+        }
+        if let to = query("to"), !to.isEmpty {
+            filter.startedBefore = errors.collect { () throws(ValidationError) in try AuditHistoryFilter.day(to, field: "to") }?
+                .addingTimeInterval(86_400)
+        }
+        guard errors.isEmpty else { throw InventoryError.invalid(errors) }
+        return filter
+    }
+
     /// `search`, `page` (1 to `ListQuery.maxPage`) and `per_page` (1 to 100).
     func listQuery() throws -> ListQuery {
         ListQuery(

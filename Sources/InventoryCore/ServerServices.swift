@@ -9,9 +9,9 @@ import Foundation
 public protocol ServerAuditService: AuditService, ScanPhotoService {
     /// Stores each scan as `record(_:)` does, in one transaction; one outcome per scan, in order.
     func record(batch requests: [ScanRequest]) async throws -> [Result<ScanResult, InventoryError>]
-    /// Past and running audits of `country` (or of any country), limited to `allowed` (nil: all),
+    /// Past and running audits that pass `filter`, limited to `allowed` countries (nil: all),
     /// filtered before paging so `total` counts only what the user may see.
-    func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession>
+    func history(_ filter: AuditHistoryFilter, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession>
     /// One page of the expected set as a connected station copies it: the entries whose asset
     /// id is above `after` (nil: from the first), in asset id order, at most `limit`, each with
     /// the asset as it is now (what scans match) and its first scan. Keyset paging, so each page
@@ -26,10 +26,46 @@ public protocol ServerAuditService: AuditService, ScanPhotoService {
     func country(ofAudit id: AuditID) async throws -> String
     /// The audit a stored scan belongs to, or nil when no scan has that id.
     func auditID(ofScan scanID: String) async throws -> AuditID?
+    /// The audit's numbers by location, station, user and hour, computed in the database.
+    func breakdown(auditID: AuditID) async throws -> AuditBreakdown
 }
 
 extension ServerAuditService {
     public func country(ofAudit id: AuditID) async throws -> String { try await audit(id: id).country }
+
+    /// Past and running audits of `country` (or of any country), limited to `allowed`.
+    public func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
+        try await history(AuditHistoryFilter(country: country), within: allowed, query: query)
+    }
+}
+
+/// Which audits a history lists: of a country; whose scope covers a location (narrowed to it,
+/// or of a whole country); started from one day to another (UTC days, both included).
+public struct AuditHistoryFilter: Sendable, Equatable {
+    public var country: String?
+    public var location: String?
+    /// The first instant that counts, and the first that no longer does.
+    public var startedFrom: Date?
+    public var startedBefore: Date?
+
+    public init(country: String? = nil, location: String? = nil, startedFrom: Date? = nil, startedBefore: Date? = nil) {
+        self.country = country
+        self.location = location
+        self.startedFrom = startedFrom
+        self.startedBefore = startedBefore
+    }
+
+    /// A day `YYYY-MM-DD` (UTC) as its first instant, or a field error naming `field`.
+    public static func day(_ text: String, field: String) throws(ValidationError) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
+        else { throw ValidationError(field: field, message: "'\(text.prefix(20))' is not a date in the form YYYY-MM-DD") }
+        return date
+    }
 }
 
 /// The server's users and their tokens: stored users (passwords only as hashes), revoked

@@ -61,4 +61,22 @@ extension SQLiteAuditService {
                 """, arguments: [auditID]
         ).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
     }
+
+    /// The audit's numbers by location, station, user and hour, in one read.
+    public func breakdown(auditID: AuditID) async throws -> AuditBreakdown {
+        try await database.read { db in
+            _ = try AuditRows.fetchSession(db, id: auditID)
+            let hours = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT strftime('%Y-%m-%dT%H:00:00Z', scanned_at) AS hour, count(*) AS scans
+                    FROM scans WHERE audit_id = ? AND NOT voided GROUP BY hour ORDER BY hour
+                    """, arguments: [auditID]
+            ).map { HourTally(hour: $0["hour"], scans: $0["scans"]) }
+            return AuditBreakdown(
+                auditId: auditID, byLocation: try Self.locationTallies(db, auditID: auditID),
+                byStation: try Self.tallies(db, auditID: auditID, by: .station), byUser: try Self.tallies(db, auditID: auditID, by: .user),
+                scansPerHour: hours)
+        }
+    }
 }

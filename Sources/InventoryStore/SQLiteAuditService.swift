@@ -124,17 +124,29 @@ public struct SQLiteAuditService: ServerAuditService {
         try await history(country: country, within: nil, query: query)
     }
 
-    /// Past and running audits, newest first, of `country` or of every country in `allowed`
-    /// (nil: every country). The countries are filtered in the query, before paging, so
-    /// `total` and the pages count only what the caller may see.
-    public func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
-        let code = try checked { try country.map { try Country.normalize($0) } }
+    /// Past and running audits, newest first, that pass `filter`, of every country in `allowed`
+    /// (nil: every country). Everything is filtered in the query, before paging, so `total` and
+    /// the pages count only what the caller may see.
+    public func history(_ filter: AuditHistoryFilter, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
+        let code = try checked { try filter.country.map { try Country.normalize($0) } }
         return try await database.read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if let code {
                 conditions.append("country = ?")
                 arguments += [code]
+            }
+            if let location = filter.location {
+                conditions.append("(locations IS NULL OR EXISTS (SELECT 1 FROM json_each(audits.locations) WHERE value = ?))")
+                arguments += [location]
+            }
+            if let from = filter.startedFrom {
+                conditions.append("started_at >= ?")
+                arguments += [from]
+            }
+            if let before = filter.startedBefore {
+                conditions.append("started_at < ?")
+                arguments += [before]
             }
             if let allowed {
                 let list = allowed.sorted()

@@ -65,4 +65,21 @@ extension PostgresAuditService {
             ScanTally(name: try $0.get("name"), scans: try $0.get("scans"), found: try $0.get("found"), unexpected: try $0.get("unexpected"))
         }
     }
+
+    /// The audit's numbers by location, station, user and hour, of one moment.
+    public func breakdown(auditID: AuditID) async throws -> AuditBreakdown {
+        try await database.transaction(.snapshotReadOnly) { c in
+            _ = try await PGRows.fetchSession(c, id: auditID)
+            let hours = try await c.rows(
+                """
+                SELECT to_char(date_trunc('hour', scanned_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24":00:00Z"') AS hour, count(*) AS scans
+                FROM scans WHERE audit_id = \(auditID) AND NOT voided GROUP BY 1 ORDER BY 1
+                """
+            ).map { HourTally(hour: try $0.get("hour"), scans: try $0.get("scans")) }
+            return AuditBreakdown(
+                auditId: auditID, byLocation: try await Self.locationTallies(c, auditID: auditID),
+                byStation: try await Self.tallies(c, auditID: auditID, by: "station"),
+                byUser: try await Self.tallies(c, auditID: auditID, by: "user_name"), scansPerHour: hours)
+        }
+    }
 }

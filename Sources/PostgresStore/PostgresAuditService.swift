@@ -158,12 +158,15 @@ public struct PostgresAuditService: ServerAuditService {
         try await history(country: country, within: nil, query: query)
     }
 
-    public func history(country: String?, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
-        let code = try checked { try country.map { try Country.normalize($0) } }
+    public func history(_ filter: AuditHistoryFilter, within allowed: Set<String>?, query: ListQuery) async throws -> Page<AuditSession> {
+        let code = try checked { try filter.country.map { try Country.normalize($0) } }
         return try await database.read { c in
             var conditions: [String] = []
             var binds = Binds()
             if let code { conditions.append("country = \(binds.add(code))") }
+            if let location = filter.location { conditions.append("(locations IS NULL OR locations::jsonb ? \(binds.add(location)))") }
+            if let from = filter.startedFrom { conditions.append("started_at >= \(binds.add(from))") }
+            if let before = filter.startedBefore { conditions.append("started_at < \(binds.add(before))") }
             if let allowed { conditions.append("country = ANY(\(binds.add(allowed.sorted())))") }
             let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try await c.count("SELECT id FROM audits" + whereSQL, binds.bindings)

@@ -129,6 +129,31 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(push, json: #"{"token":"fcm-1","platform":"android","device_name":"Dock 1"}"#, token: token, expect: 200)
         try await call(push, json: #"{"token":"","platform":"palm","device_name":"Dock 1"}"#, token: token, expect: 422)
         try await call("GET /api/v1/devices", token: token, expect: 200)
+        try await users(token)
+    }
+
+    /// The users an admin manages.
+    private func users(_ token: String) async throws {
+        try await call("GET /api/v1/users", token: token, expect: 200)
+        let create = "POST /api/v1/users"
+        let made = try await call(
+            create, json: #"{"email":"pat@example.com","name":"Pat","password":"secret-pass","user_type":"CLIENT","countries":["SG"]}"#,
+            token: token, expect: 201)
+        let id = try #require(made.data?["id"] as? Int)
+        try await call(
+            create, json: #"{"email":"pat@example.com","name":"Pat","password":"secret-pass","user_type":"CLIENT"}"#, token: token, expect: 409)
+        try await call(create, json: #"{"email":"x","name":"","password":"","user_type":"STAFF"}"#, token: token, expect: 422)
+        try await call("POST /api/v1/users/{id}/disable", "/api/v1/users/\(id)/disable", token: token, expect: 200)
+        try await call("POST /api/v1/users/{id}/disable", "/api/v1/users/999999/disable", token: token, expect: 404)
+        try await call("POST /api/v1/users/{id}/enable", "/api/v1/users/\(id)/enable", token: token, expect: 200)
+        let password = "POST /api/v1/users/{id}/password"
+        try await call(password, "/api/v1/users/\(id)/password", json: #"{"password":"new-secret"}"#, token: token, expect: 200)
+        try await call(password, "/api/v1/users/\(id)/password", json: #"{"password":"x"}"#, token: token, expect: 422)
+        let client = try #require(
+            try await server.call("POST", "/api/v1/auth/login", json: #"{"email":"pat@example.com","password":"new-secret","device_name":"t"}"#)
+                .data?["token"] as? String)
+        try await call("GET /api/v1/users", token: client, expect: 403)
+        try await call("POST /api/v1/users/{id}/disable", "/api/v1/users/\(id)/disable", token: client, expect: 403)
     }
 
     /// An audit of SG from start to the scans of every outcome, its lists and its trail.
@@ -180,6 +205,9 @@ final class SchemaCalls: @unchecked Sendable {
         try await call(void, "/api/v1/audit/scans/no-such-scan/void", token: token, expect: 404)
         try await call(void, "/api/v1/audit/scans/s-5/void", json: #"{"reason":7}"#, token: token, expect: 422)
         try await call("GET /api/v1/audit/{audit_id}/scans", "/api/v1/audit/\(auditID)/scans?per_page=30", token: token, expect: 200)
+        let summary = "GET /api/v1/audit/{audit_id}/summary"
+        try await call(summary, "/api/v1/audit/\(auditID)/summary", token: token, expect: 200)
+        try await call(summary, "/api/v1/audit/no-such-audit/summary", token: token, expect: 404)
         try await photos(auditID, token: token)
         try await snapshot(auditID, token: token)
         try await call("GET /api/v1/audit/history", "/api/v1/audit/history?country=SG", token: token, expect: 200)
