@@ -125,7 +125,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]
-                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js"]
+                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).

@@ -25,7 +25,11 @@ enum OfficePage {
         "/office/js/api.js": File(bytes: PackageResources.api_js, type: script),
         "/office/js/dom.js": File(bytes: PackageResources.dom_js, type: script),
         "/office/js/views.js": File(bytes: PackageResources.views_js, type: script),
-        "/office/js/chart.js": File(bytes: PackageResources.chart_js, type: script)
+        "/office/js/chart.js": File(bytes: PackageResources.chart_js, type: script),
+        "/office/js/form.js": File(bytes: PackageResources.form_js, type: script),
+        "/office/js/records.js": File(bytes: PackageResources.records_js, type: script),
+        "/office/js/users.js": File(bytes: PackageResources.users_js, type: script),
+        "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script)
     ]
 
     /// Only the server's own files and calls; no inline script or style; photos come as blobs.

@@ -9,7 +9,7 @@ struct AuditStation: AsyncParsableCommand {
             Assets.self, Accessories.self, Customers.self, Audit.self, Demo.self,
             Cameras.self,
             // MARK: subcommands
-            Serve.self, KioskCommand.self, Users.self, Login.self, Logout.self, Sync.self,
+            Serve.self, Office.self, KioskCommand.self, Users.self, Login.self, Logout.self, Sync.self,
             Decode.self
         ]
     )

@@ -63,18 +63,27 @@ extension AuditStation {
                     host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
                     signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress))
                 let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
-                let parts = try await ServerParts(backend: backend, settings: settings)
-                var logger = Logger(label: "audit-station.serve")
-                logger.logLevel = .info
-                var app = buildApplication(parts, settings: settings, logger: logger) { port in
+                try await Self.run(backend, pool: pool, settings: settings, config: config, label: "audit-station.serve") { port in
                     Terminal.error("Serving the audit API of \(database.description) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
                 }
-                // The PostgreSQL pool runs in the server's service group: on SIGTERM or SIGINT the
-                // HTTP server stops first, then the pool closes its connections.
-                if let pool { app.addServices(pool) }
-                app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
-                try await app.runService()
             }
+        }
+
+        /// Runs the API, with the back office page at `/`, over `backend` until SIGTERM or
+        /// SIGINT; `announce` gets the bound port.
+        static func run(
+            _ backend: ServerBackend, pool: PostgresDatabase?, settings: ServerSettings, config: StationConfig, label: String,
+            announce: @escaping @Sendable (Int) -> Void
+        ) async throws {
+            let parts = try await ServerParts(backend: backend, settings: settings)
+            var logger = Logger(label: label)
+            logger.logLevel = .info
+            var app = buildApplication(parts, settings: settings, logger: logger) { port in announce(port) }
+            // The PostgreSQL pool runs in the server's service group: on SIGTERM or SIGINT the
+            // HTTP server stops first, then the pool closes its connections.
+            if let pool { app.addServices(pool) }
+            app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
+            try await app.runService()
         }
     }
 }

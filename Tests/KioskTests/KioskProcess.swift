@@ -94,6 +94,14 @@ final class KioskProcess: @unchecked Sendable {
         }
     }
 
+    /// Runs `office` over this database (the back office of a standalone station) and waits
+    /// until it listens.
+    func office(port: Int = 0) async throws {
+        try await launch(["office", "--port", String(port)], environment: [:], what: "office") { log in
+            log.firstMatch(of: /back office of .* is on http:\/\/[^:]+:(\d+)/).flatMap { Int($0.1) }
+        }
+    }
+
     /// Starts a long-running command with its output in the log, and waits up to 30 s until
     /// `listening` finds the port in the log.
     private func launch(

@@ -38,6 +38,16 @@ extension TimingSensitive {
                         try await browser.find("#login-password").sendKeys("secret-pass")
                         try await browser.find("#login-submit").click()
                         try await browser.waitUntil("the audits") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                        #expect(try await Self.cells(browser, "#audits-table", holding: "SG").last == "1/4", "accuracy: found/expected")
+                        // The filters: from tomorrow, nothing; at Dock A (the whole of SG covers it) and from today, the audit.
+                        let day = { (offset: Double) in String(ISOTime.string(Date().addingTimeInterval(offset)).prefix(10)) }
+                        try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(86_400))])
+                        try await browser.find("#audits-filter button[type=submit]").click()
+                        try await browser.waitUntil("no audit") { try await browser.findAll("#audits-table tbody tr.link").isEmpty }
+                        try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(0))])
+                        try await browser.find("#filter-location").sendKeys("Dock A")
+                        try await browser.find("#audits-filter button[type=submit]").click()
+                        try await browser.waitUntil("the audit again") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
                         try await browser.find("#audits-table tbody tr.link").click()
                         try await browser.waitUntil("the audit's numbers") { try await browser.find("#n-found").text() == "1" }
                         let total = try await browser.find("#n-total").text()
@@ -50,6 +60,11 @@ extension TimingSensitive {
                         #expect(try await browser.find("#list-table tbody").text().contains("<img src=x onerror="))
                         #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
                         #expect(try await browser.findAll("#list-table img").isEmpty)
+                        // The numbers by station, user, location and hour, from the server's summary.
+                        try await browser.waitUntil("the breakdown") { try await browser.find("#by-station tbody").text().contains("kiosk-1") }
+                        #expect(try await Self.cells(browser, "#by-station", holding: "kiosk-1") == ["kiosk-1", "2", "1", "1"])
+                        #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
+                        #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
                         if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-audit.png")) }
 
                         try await browser.find(".tabs button[data-list=trail]").click()
@@ -91,6 +106,28 @@ extension TimingSensitive {
                             try await browser.find("#reconcile-message").text().contains("made")
                         }
                         if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-reconcile.png")) }
+                        // The PDF report, and labels of the audit's unknown tags, come as files the browser saves.
+                        try await browser.execute(
+                            """
+                            window.saved = [];
+                            const make = URL.createObjectURL;
+                            URL.createObjectURL = function (blob) { window.saved.push(blob.type + ' ' + blob.size); return make.call(URL, blob); };
+                            """)
+                        try await browser.find("#download-pdf").click()
+                        try await browser.waitUntil("the PDF report") {
+                            try await browser.execute("return window.saved.join(',')").stringValue?.contains("application/pdf") == true
+                        }
+                        try await browser.find("#print-labels").click()
+                        _ = try await browser.waitFor("#record-fields-layout", displayed: true)
+                        try await browser.find("#record-fields-layout option[value='a4-4x10']").click()
+                        try await browser.find("#record-save").click()
+                        try await browser.waitUntil("the labels, or a refusal") {
+                            let refused = try await browser.find("#record-error").text()
+                            return try await browser.execute("return window.saved.length").intValue == 2 || !refused.isEmpty
+                        }
+                        let refusal = try await browser.find("#record-error").text()
+                        #expect(refusal.isEmpty, "\(refusal)")
+                        #expect(try await browser.execute("return window.saved[1]").stringValue?.hasPrefix("application/pdf") == true)
                         // Nothing but the network line of the refused login.
                         let errors = try await browser.consoleErrors().filter { !"\($0)".contains("auth/login") }
                         #expect(errors.isEmpty, "\(errors)")

@@ -17,6 +17,8 @@ export class APIError extends Error {
     this.status = status;
     this.code = body && body.error;
     this.fields = (body && body.errors) || {};
+    // A duplicate names its field in `data`: {field, value}.
+    if (this.code === 'DUPLICATE' && body.data && body.data.field) this.fields[body.data.field] = [this.message];
   }
 }
 
@@ -55,9 +57,11 @@ export async function logOut() {
   forget();
 }
 
-/** A file answer (a report, a photo) as a Blob, with the name the server gives it. */
-export async function download(path) {
-  const response = await fetch(path, { headers: headers(), credentials: 'omit' });
+/** A file answer (a report, a photo, labels) as a Blob, with the name the server gives it. */
+export async function download(path, body) {
+  const init = { headers: headers(body ? { 'Content-Type': 'application/json' } : null), credentials: 'omit' };
+  if (body) { init.method = 'POST'; init.body = JSON.stringify(body); }
+  const response = await fetch(path, init);
   if (!response.ok) {
     let json = null;
     try { json = await response.json(); } catch (e) { json = null; }

@@ -1,14 +1,17 @@
-/* The back office: log in, then the screen the address names (#/audits, #/audit/ID, #/assets, #/devices). */
+/* The back office: log in, then the screen the address names (#/audits, #/audit/ID, #/assets,
+ * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
 import { $ } from './dom.js';
 import * as views from './views.js';
+import * as records from './records.js';
+import * as users from './users.js';
 
-const screens = ['login-view', 'audits-view', 'audit-view', 'assets-view', 'devices-view'];
+const screens = ['login-view', 'audits-view', 'audit-view', 'records-view', 'users-view', 'devices-view'];
 
-function show(id) {
+function show(id, hash) {
   screens.forEach(function (s) { $(s).hidden = s !== id; });
   document.querySelectorAll('#nav a').forEach(function (a) {
-    if (a.getAttribute('href') === '#/' + id.replace('-view', '')) a.setAttribute('aria-current', 'page');
+    if (a.getAttribute('href') === (hash || '#/' + id.replace('-view', ''))) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });
 }
@@ -17,7 +20,9 @@ function signedIn(user) {
   $('nav').hidden = false;
   $('logout').hidden = false;
   $('who').textContent = user.name + ' (' + user.user_type + ')';
+  // Administration is for ADMIN users only (the API refuses anyone else too).
   $('nav-devices').hidden = user.user_type !== 'ADMIN';
+  $('nav-users').hidden = user.user_type !== 'ADMIN';
 }
 
 async function route() {
@@ -38,9 +43,12 @@ async function route() {
     if (hash.indexOf('#/audit/') === 0) {
       show('audit-view');
       await views.audit(decodeURIComponent(hash.slice(8)));
-    } else if (hash === '#/assets') {
-      show('assets-view');
-      await views.assets(1);
+    } else if (Object.prototype.hasOwnProperty.call(records.kinds, hash.slice(2))) {
+      show('records-view', hash);
+      await records.show(hash.slice(2));
+    } else if (hash === '#/users' && s.user.user_type === 'ADMIN') {
+      show('users-view');
+      await users.show();
     } else if (hash === '#/devices' && s.user.user_type === 'ADMIN') {
       show('devices-view');
       await views.devices();
@@ -69,8 +77,9 @@ function bind() {
   });
   $('logout').addEventListener('click', async function () { await logOut(); location.hash = '#/audits'; await route(); });
   $('audits-filter').addEventListener('submit', function (e) { e.preventDefault(); views.audits(1).catch(function (err) { $('page-error').textContent = err.message; }); });
-  $('assets-search').addEventListener('submit', function (e) { e.preventDefault(); views.assets(1).catch(function (err) { $('page-error').textContent = err.message; }); });
   views.bindAudit();
+  records.bind();
+  users.bind();
   window.addEventListener('hashchange', route);
 }
 
@@ -93,6 +102,7 @@ window.addEventListener('keydown', function (e) {
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
   $('page-error').textContent = said;
   if ($('void-dialog').open) $('void-error').textContent = said;
+  if ($('record-dialog').open) $('record-error').textContent = said;
 }, true);
 
 bind();

@@ -1,28 +1,45 @@
-/* The screens: audits, one audit live, assets, devices. */
+/* The screens: audits, one audit live, devices. */
 import { call, download, query, APIError } from './api.js';
 import { $, make, row, fill, header, pager, when, percent, save } from './dom.js';
 import { bars } from './chart.js';
+import { labels } from './labels.js';
 
 function showError(node, error) { node.textContent = error ? (error.message || String(error)) : ''; }
 
 // MARK: audits
 
 export async function audits(page) {
-  const country = $('filter-country').value.trim().toUpperCase();
-  const data = await call('GET', '/api/v1/audit/history' + query({ country: country, page: page || 1, per_page: 50 }));
+  const params = {
+    country: $('filter-country').value.trim().toUpperCase(), location: $('filter-location').value.trim(),
+    from: $('filter-from').value, to: $('filter-to').value, page: page || 1, per_page: 50
+  };
+  showError($('audits-error'), null);
+  let data;
+  try {
+    data = await call('GET', '/api/v1/audit/history' + query(params));
+  } catch (e) {
+    if (e instanceof APIError && e.status === 422) { showError($('audits-error'), e); return; }
+    throw e;
+  }
   const rows = data.audits.map(function (a) {
+    const completion = make('span', null, percent(a.completion_percentage));
+    const meter = make('meter');
+    meter.min = 0; meter.max = 100; meter.value = a.completion_percentage || 0;
+    meter.setAttribute('aria-hidden', 'true');
+    completion.appendChild(meter);
     const tr = row([
       a.country, when(a.started_at), a.started_by, a.ended_at ? when(a.ended_at) : { text: 'running', cls: 'found' },
       { text: a.total_assets, cls: 'num' }, { text: a.scanned_count, cls: 'num' }, { text: a.missing_count, cls: 'num' },
-      { text: a.unexpected_count, cls: 'num' }, { text: percent(a.completion_percentage), cls: 'num' }
+      { text: a.unexpected_count, cls: 'num' }, completion, { text: a.scanned_count + '/' + a.total_assets, cls: 'num' }
     ], 'link');
+    tr.cells[8].className = 'num';
     tr.tabIndex = 0;
     const open = function () { location.hash = '#/audit/' + encodeURIComponent(a.id); };
     tr.addEventListener('click', open);
     tr.addEventListener('keydown', function (e) { if (e.key === 'Enter') open(); });
     return tr;
   });
-  fill($('audits-table').tBodies[0], rows, 'No audits yet.', 9);
+  fill($('audits-table').tBodies[0], rows, 'No audits match.', 10);
   pager($('audits-pager'), data.pagination, audits);
   const ended = data.audits.filter(function (a) { return a.ended_at; }).reverse();
   bars($('missing-chart'), ended.map(function (a) {
@@ -32,7 +49,7 @@ export async function audits(page) {
 
 // MARK: one audit
 
-const state = { id: null, list: 'missing', page: 1, timer: null, audit: null };
+const state = { id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: 0 };
 
 const columns = {
   missing: ['Tag', 'Serial', 'Name', 'Model', 'Status', 'Location'],
@@ -50,6 +67,8 @@ export function stopAudit() {
 export async function audit(id) {
   stopAudit();
   if (state.id !== id) { state.id = id; state.list = 'missing'; state.page = 1; $('list-query').value = ''; }
+  state.counted = null;
+  state.brokenDownAt = 0;
   selectTab();
   await numbers();
   await list();
@@ -61,6 +80,13 @@ async function numbers() {
   const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id));
   const a = data.audit;
   state.audit = a;
+  // The breakdown is read again when the numbers move, at most every 5 seconds.
+  const counted = a.scanned_count + '/' + a.unexpected_count + '/' + a.total_assets;
+  if (counted !== state.counted && performance.now() - state.brokenDownAt >= 5000) {
+    state.counted = counted;
+    state.brokenDownAt = performance.now();
+    breakdown().catch(report);
+  }
   $('audit-title').textContent = 'Audit of ' + a.country + (a.is_active ? ' (running)' : '');
   $('audit-meta').textContent = 'Started ' + when(a.started_at) + ' by ' + a.started_by + (a.ended_at ? ', ended ' + when(a.ended_at) : '') +
     (a.locations && a.locations.length ? ' · locations: ' + a.locations.join(', ') : '') + ' · id ' + a.id;
@@ -77,6 +103,23 @@ async function numbers() {
     $('reconcile-table').hidden = true;
     $('reconcile-apply').disabled = true;
   }
+}
+
+/** The per-hour chart and the per-location, per-station and per-user tables (computed by the server). */
+async function breakdown() {
+  const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id) + '/summary');
+  bars($('hours-chart'), data.scans_per_hour.map(function (h) {
+    return { label: when(h.hour), short: h.hour.slice(11, 16), value: h.scans };
+  }), 'bar-scans', 'No scans yet.');
+  fill($('by-location').tBodies[0], data.by_location.map(function (l) {
+    return row([l.location === null ? { text: '(no location)', cls: 'muted' } : l.location, { text: l.expected, cls: 'num' },
+      { text: l.found, cls: 'num' }, { text: l.missing, cls: 'num' }, { text: l.misplaced, cls: 'num' }]);
+  }), 'No expected assets.', 5);
+  [['by-station', data.by_station], ['by-user', data.by_user]].forEach(function (pair) {
+    fill($(pair[0]).tBodies[0], pair[1].map(function (t) {
+      return row([t.name, { text: t.scans, cls: 'num' }, { text: t.found, cls: 'num' }, { text: t.unexpected, cls: 'num' }]);
+    }), 'No scans yet.', 4);
+  });
 }
 
 function chosenActions() {
@@ -114,6 +157,8 @@ export function bindAudit() {
   $('list-search').addEventListener('submit', function (e) { e.preventDefault(); state.page = 1; list().catch(report); });
   $('download-csv').addEventListener('click', function () { report_('csv'); });
   $('download-json').addEventListener('click', function () { report_('json'); });
+  $('download-pdf').addEventListener('click', function () { report_('pdf'); });
+  $('print-labels').addEventListener('click', function () { labels({ audit_id: state.id, unknown: true }, 'Labels for the unknown tags of this audit'); });
   $('void-cancel').addEventListener('click', function () { $('void-dialog').close(); });
   $('reconcile-preview').addEventListener('click', function () { reconcile(true); });
   $('reconcile-apply').addEventListener('click', function () { reconcile(false); });
@@ -126,10 +171,12 @@ export function bindAudit() {
 function report(error) { showError($('audit-error'), error); }
 
 async function report_(format) {
+  const button = $('download-' + format);
+  button.disabled = true;
   try {
     const file = await download('/api/v1/audit/' + encodeURIComponent(state.id) + '/report?format=' + format);
     save(file.blob, file.name);
-  } catch (e) { report(e); }
+  } catch (e) { report(e); } finally { button.disabled = false; }
 }
 
 async function list() {
@@ -206,16 +253,7 @@ function askVoid(scan) {
   $('void-reason').focus();
 }
 
-// MARK: assets and devices
-
-export async function assets(page) {
-  const search = $('assets-query').value.trim();
-  const data = await call('GET', '/api/v2/assets' + query({ search: search, page: page || 1, per_page: 50 }));
-  fill($('assets-table').tBodies[0], data.assets.map(function (a) {
-    return row([a.asset_tag, a.serial_num, a.name, a.model, a.status, a.location, a.country]);
-  }), 'No assets match.', 7);
-  pager($('assets-pager'), data.pagination, assets);
-}
+// MARK: devices
 
 export async function devices() {
   const data = await call('GET', '/api/v1/devices');

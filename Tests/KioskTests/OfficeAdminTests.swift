@@ -1,0 +1,79 @@
+import AuditTestSupport
+import Foundation
+import InventoryCore
+import Testing
+import TestKit
+
+extension TimingSensitive.OfficeBrowserTests {
+    @Test(arguments: Backend.allCases) func anAdminManagesUsersAndAClientSeesNoAdministration(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await server.user("root@example.com")
+            _ = try await server.user("client@example.com", type: "CLIENT", canEditAssets: false)
+            let hostile = "<img src=x onerror=\"window.pwned=1\">"
+            func login(_ password: String) async throws -> Int {
+                try await server.call(
+                    "POST", "/api/v1/auth/login", json: #"{"email":"pat@example.com","password":"\#(password)","device_name":"t"}"#
+                ).status
+            }
+            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+                try await browser.find("#nav-users").click()
+                try await browser.waitUntil("the users") { try await browser.findAll("#users-table tbody tr").count == 2 }
+                try await browser.find("#users-new").click()
+                try await Self.submit(browser, [("email", "pat"), ("name", hostile), ("password", "short")])
+                try await browser.waitUntil("the errors beside the fields") {
+                    try await !browser.find("#record-fields-password-error").text().isEmpty
+                }
+                #expect(try await !browser.find("#record-fields-email-error").text().isEmpty)
+                try await Self.submit(
+                    browser,
+                    [
+                        ("email", "pat@example.com"), ("password", "first-pass"), ("user_type", "STAFF"), ("countries", "sg, MY"),
+                        ("can_edit_assets", "")
+                    ])
+                try await browser.waitUntil("the new user") { try await browser.findAll("#users-table tbody tr").count == 3 }
+                let pat = try #require(try await server.parts.users.store.find(email: "pat@example.com"))
+                #expect(pat.name == hostile && pat.countries == ["MY", "SG"] && pat.canEditAssets && pat.userType == "STAFF")
+                #expect(try await browser.find("#users-table tbody").text().contains(hostile))
+                #expect(try await login("first-pass") == 200)
+
+                try await Self.press(browser, "Disable", inRowOf: "pat@example.com", table: "#users-table")
+                try await browser.waitUntil("the user disabled") {
+                    try await Self.cells(browser, "#users-table", holding: "pat@example.com").dropFirst(5).first?.hasPrefix("disabled") == true
+                }
+                #expect(try await login("first-pass") == 401)
+                try await Self.press(browser, "Enable", inRowOf: "pat@example.com", table: "#users-table")
+                try await browser.waitUntil("the user enabled") {
+                    try await Self.cells(browser, "#users-table", holding: "pat@example.com").dropFirst(5).first == "active"
+                }
+                try await Self.press(browser, "Reset password", inRowOf: "pat@example.com", table: "#users-table")
+                try await Self.submit(browser, [("password", "second-pass")])
+                try await browser.waitUntil("the new password") { try await browser.find("#users-message").text().contains("password") }
+                #expect(try await login("first-pass") == 401)
+                #expect(try await login("second-pass") == 200)
+                // The admin's own row cannot disable itself.
+                let own = try await Self.row(browser, "#users-table", holding: "root@example.com")
+                #expect(try await own.text().contains("Disable") == false)
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-users.png")) }
+            }
+            try await Self.signedIn(server.baseURL, as: "client@example.com") { browser in
+                #expect(try await browser.find("#nav-users").isDisplayed() == false)
+                #expect(try await browser.find("#nav-devices").isDisplayed() == false)
+                try await browser.open(server.baseURL + "/#/users")
+                try await browser.waitUntil("the audits instead") { try await browser.find("#audits-view").isDisplayed() }
+                #expect(try await browser.find("#users-view").isDisplayed() == false)
+                // The page's own token is refused by the API too.
+                let status = try await browser.executeAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const s = JSON.parse(sessionStorage.getItem('auditstation.office'));
+                    fetch('/api/v1/users', { headers: { Authorization: 'Bearer ' + s.token } }).then(function (r) { done(r.status); });
+                    """)
+                #expect(status.intValue == 403)
+                // A CLIENT may not change customers: no New button there.
+                try await browser.find("#nav-customers").click()
+                try await browser.waitUntil("the customers") { try await browser.find("#records-title").text() == "Customers" }
+                #expect(try await browser.find("#records-new").isDisplayed() == false)
+            }
+        }
+    }
+}

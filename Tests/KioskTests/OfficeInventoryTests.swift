@@ -1,0 +1,178 @@
+import AuditTestSupport
+import Foundation
+import InventoryCore
+import Testing
+import TestKit
+
+extension TimingSensitive.OfficeBrowserTests {
+    /// A browser session on the back office, logged in as `email`, quit however `body` ends.
+    static func signedIn(
+        _ baseURL: String, as email: String, width: Int = 1280, height: Int = 900, password: String = "secret-pass",
+        _ body: (BrowserSession) async throws -> Void
+    ) async throws {
+        try await Chromedriver.with { driver in
+            let browser = try await driver.session(width: width, height: height)
+            do {
+                try await browser.open(baseURL + "/")
+                try await browser.waitFor("#login-email", displayed: true).sendKeys(email)
+                try await browser.find("#login-password").sendKeys(password)
+                try await browser.find("#login-submit").click()
+                try await browser.waitUntil("the audits screen") { try await browser.find("#audits-view").isDisplayed() }
+                try await body(browser)
+                // No script the page did not write ran, and nothing failed in the console but the
+                // refusals the test asked for.
+                #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+    }
+
+    /// Types `values` into the editing dialog's fields (by API field name) and presses its button;
+    /// a checkbox is clicked.
+    static func submit(_ browser: BrowserSession, _ values: [(String, String)]) async throws {
+        for (name, value) in values {
+            let field = try await browser.find("#record-fields-\(name)")
+            if try await field.attribute("type") == "checkbox" {
+                try await field.click()
+            } else if try await field.tagName() == "select" {
+                try await browser.find("#record-fields-\(name) option[value='\(value)']").click()
+            } else {
+                try await field.clear()
+                try await field.sendKeys(value)
+            }
+        }
+        try await browser.find("#record-save").click()
+    }
+
+    /// The row of `table` whose text holds `text`.
+    static func row(_ browser: BrowserSession, _ table: String, holding text: String) async throws -> Element {
+        for row in try await browser.findAll("\(table) tbody tr") where try await row.text().contains(text) { return row }
+        throw WebDriverError("no row", "no row of \(table) holds \(text)")
+    }
+
+    /// The cells' texts of the row of `table` whose text holds `text` (empty when there is none).
+    static func cells(_ browser: BrowserSession, _ table: String, holding text: String) async throws -> [String] {
+        let found = try await browser.execute(
+            """
+            for (const r of document.querySelectorAll(arguments[0] + ' tbody tr'))
+              if (r.textContent.includes(arguments[1])) return Array.from(r.cells).map(function (c) { return c.textContent; });
+            return [];
+            """, [.string(table), .string(text)])
+        return (found.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// Presses the row's button labelled `label`.
+    static func press(_ browser: BrowserSession, _ label: String, inRowOf text: String, table: String = "#records-table") async throws {
+        let row = try await row(browser, table, holding: text)
+        for button in try await row.findAll("button") where try await button.text() == label {
+            try await button.click()
+            return
+        }
+        throw WebDriverError("no button", "the row of \(text) has no \(label) button")
+    }
+
+    @Test(arguments: Backend.allCases) func aSupervisorKeepsTheInventory(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await server.user("lead@example.com")
+            try await server.seed([("SG-1", "SG"), ("SG-2", "SG")])
+            let hostile = "<img src=x onerror=\"window.pwned=1\">"
+            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+                // Assets: the list, a search, then a new asset refused field by field, and made.
+                try await browser.find("#nav-assets").click()
+                try await browser.waitUntil("the assets") { try await browser.findAll("#records-table tbody tr").count == 2 }
+                try await browser.find("#records-query").sendKeys("SG-2")
+                try await browser.find("#records-search button[type=submit]").click()
+                try await browser.waitUntil("the search") { try await browser.findAll("#records-table tbody tr").count == 1 }
+                #expect(try await browser.find("#records-table tbody").text().contains("SG-2"))
+                try await browser.find("#records-query").clear()
+                try await browser.find("#records-new").click()
+                try await Self.submit(browser, [("asset_tag", "SG-1"), ("name", hostile), ("country", "XX")])
+                try await browser.waitUntil("the errors beside the fields") {
+                    try await !browser.find("#record-fields-country-error").text().isEmpty
+                }
+                #expect(try await browser.find("#record-fields-country").attribute("aria-invalid") == "true")
+                #expect(try await browser.find("#record-fields-asset_tag-error").text().isEmpty, "the tag is checked once the rest is valid")
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-asset-form.png")) }
+                try await Self.submit(browser, [("country", "SG")])
+                try await browser.waitUntil("the duplicate tag beside its field") {
+                    try await browser.find("#record-fields-asset_tag-error").text().contains("SG-1")
+                }
+                try await Self.submit(browser, [("asset_tag", "NEW-1"), ("location", "Dock A")])
+                try await browser.waitUntil("the new asset") { try await browser.find("#records-message").text().contains("NEW-1") }
+                #expect(try await browser.find("#record-dialog").isDisplayed() == false)
+                try await browser.waitUntil("the new asset listed") { try await browser.findAll("#records-table tbody tr").count == 3 }
+                #expect(try await browser.find("#records-table tbody").text().contains(hostile))
+                #expect(try await browser.findAll("#records-table img").isEmpty)
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-assets.png")) }
+
+                // Edit, then archive (a second press confirms).
+                try await Self.press(browser, "Edit", inRowOf: "NEW-1")
+                #expect(try await browser.find("#record-fields-name").property("value").stringValue == hostile)
+                try await Self.submit(browser, [("location", "Dock B"), ("status", "REPAIR")])
+                try await browser.waitUntil("the edit") { try await browser.find("#records-message").text().contains("saved") }
+                let edited = try #require(try await server.parts.backend.assets.find(identifier: "NEW-1"))
+                #expect(edited.location == "Dock B" && edited.status.rawValue == "REPAIR" && edited.name == hostile)
+                try await Self.press(browser, "Archive", inRowOf: "NEW-1")
+                try await Self.press(browser, "Archive it?", inRowOf: "NEW-1")
+                try await browser.waitUntil("the archive") { try await browser.find("#records-message").text().contains("archived") }
+                #expect(try await server.parts.backend.assets.find(identifier: "NEW-1")?.status.rawValue == "ARCHIVED")
+
+                // A customer and an accessory, with hostile names; the accessory checked out and in.
+                try await browser.find("#nav-customers").click()
+                try await browser.waitUntil("the customers") { try await browser.find("#records-title").text() == "Customers" }
+                try await browser.find("#records-new").click()
+                try await Self.submit(browser, [("name", hostile), ("contact_number", "call me"), ("country", "SG"), ("address", "1 Harbour Rd")])
+                try await browser.waitUntil("the bad number beside its field") {
+                    try await !browser.find("#record-fields-contact_number-error").text().isEmpty
+                }
+                try await Self.submit(browser, [("contact_number", "+65 6123 4567")])
+                try await browser.waitUntil("the customer") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-customers.png")) }
+                let customer = try #require(try await server.parts.backend.customers.list(query: ListQuery()).items.first)
+
+                try await browser.find("#nav-accessories").click()
+                try await browser.waitUntil("the accessories") { try await browser.find("#records-title").text() == "Accessories" }
+                try await browser.find("#records-new").click()
+                try await Self.submit(browser, [("name", "USB-C cable " + hostile), ("category", "Cables"), ("total_quantity", "5")])
+                try await browser.waitUntil("the accessory") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                try await Self.press(browser, "Check out", inRowOf: "Cables")
+                _ = try await browser.waitFor("#record-fields-customer_id", displayed: true)
+                try await Self.submit(browser, [("quantity", "9")])
+                try await browser.waitUntil("a refusal: no customer") { try await !browser.find("#record-error").text().isEmpty }
+                try await Self.submit(browser, [("customer_id", String(customer.id))])
+                try await browser.waitUntil("a refusal: more than available") {
+                    try await !browser.find("#record-fields-quantity-error").text().isEmpty
+                }
+                try await Self.submit(browser, [("quantity", "2")])
+                try await browser.waitUntil("two checked out") { try await browser.find("#records-message").text().contains("Checked out 2") }
+                try await browser.waitUntil("three available") {
+                    try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "3"]
+                }
+                try await Self.press(browser, "Check in", inRowOf: "Cables")
+                try await browser.waitUntil("the check-in form") { try await browser.find("#record-dialog-title").text().hasPrefix("Check in") }
+                try await Self.submit(browser, [("customer_id", String(customer.id)), ("quantity", "1"), ("condition", "scuffed")])
+                try await browser.waitUntil("four available") {
+                    try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
+                }
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-accessories.png")) }
+
+                // A customer who holds an accessory cannot be deleted: the refusal is shown.
+                try await browser.find("#nav-customers").click()
+                try await browser.waitUntil("the customers") { try await browser.find("#records-title").text() == "Customers" }
+                try await browser.waitUntil("the customer's row") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                try await Self.press(browser, "Delete", inRowOf: "Harbour")
+                try await Self.press(browser, "Delete it?", inRowOf: "Harbour")
+                try await browser.waitUntil("the refusal") { try await browser.find("#records-message").getClass() == "error" }
+                #expect(try await server.parts.backend.customers.list(query: ListQuery()).items.count == 1)
+                #expect(try await browser.find("#records-table tbody").text().contains(hostile))
+            }
+        }
+    }
+}
+
+extension Element {
+    func getClass() async throws -> String { try await attribute("class") ?? "" }
+}

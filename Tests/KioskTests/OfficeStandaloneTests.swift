@@ -1,0 +1,31 @@
+import AuditTestSupport
+import Foundation
+import Testing
+import TestKit
+
+extension TimingSensitive.OfficeBrowserTests {
+    /// `audit-station office`: the same page over a standalone station's own file, with the
+    /// audit its `audit scan` recorded.
+    @Test func aStandaloneStationServesTheBackOfficeOverItsOwnFile() async throws {
+        let station = try await KioskProcess(rows: [
+            .init(tag: "SG-1", name: "Laptop", country: "SG", location: "Dock A"),
+            .init(tag: "SG-2", name: "<img src=x onerror=window.pwned=1>", country: "SG", location: "Dock A")
+        ])
+        try await station.run(
+            ["users", "create", "--email", "desk@example.com", "--password-stdin", "--name", "Desk", "--type", "ADMIN"], input: "secret-pass\n")
+        try await station.run(["audit", "start", "--country", "SG"])
+        try await station.run(["audit", "scan"], input: "SG-1\nGHOST-9\n")
+        try await station.office()
+        try await Self.signedIn(station.baseURL, as: "desk@example.com") { browser in
+            try await browser.waitUntil("the station's audit") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+            try await browser.find("#audits-table tbody tr.link").click()
+            try await browser.waitUntil("its numbers") { try await browser.find("#n-found").text() == "1" }
+            #expect(try await browser.find("#n-unexpected").text() == "1")
+            try await browser.waitUntil("the missing list") { try await browser.find("#list-table tbody").text().contains("onerror") }
+            try await browser.waitUntil("the breakdown") { try await browser.find("#by-location tbody").text().contains("Dock A") }
+            try await browser.find("#nav-assets").click()
+            try await browser.waitUntil("the station's assets") { try await browser.findAll("#records-table tbody tr").count == 2 }
+        }
+        #expect(await station.stop() == 0)
+    }
+}
