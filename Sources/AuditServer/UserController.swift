@@ -66,18 +66,19 @@ extension AuditRequestContext {
     }
 }
 
-/// A user as the API shows it: never the password hash or the token key.
-struct UserRecord: Encodable, Sendable {
-    var id: Int64
-    var email: String
-    var name: String
-    var userType: String
-    var canEditAssets: Bool
-    var countries: [String]
-    var createdAt: Date
-    var disabledAt: Date?
+/// A user as the API and `users list --json` show it: every field, `disabled_at` null while the
+/// user may log in; never the password hash or the token key.
+public struct UserRecord: Encodable, Sendable {
+    public var id: Int64
+    public var email: String
+    public var name: String
+    public var userType: String
+    public var canEditAssets: Bool
+    public var countries: [String]
+    public var createdAt: Date
+    public var disabledAt: Date?
 
-    init(_ user: StoredUser) {
+    public init(_ user: StoredUser) {
         id = user.id
         email = user.email
         name = user.name
@@ -88,7 +89,7 @@ struct UserRecord: Encodable, Sendable {
         disabledAt = user.disabledAt
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(email, forKey: .email)
@@ -103,7 +104,11 @@ struct UserRecord: Encodable, Sendable {
     private enum CodingKeys: String, CodingKey { case id, email, name, userType, canEditAssets, countries, createdAt, disabledAt }
 }
 
-struct UsersResponse: Encodable, Sendable { var users: [UserRecord] }
+public struct UsersResponse: Encodable, Sendable {
+    public var users: [UserRecord]
+
+    public init(users: [UserRecord]) { self.users = users }
+}
 
 struct NewUserRequest: Decodable, Sendable {
     var email: String

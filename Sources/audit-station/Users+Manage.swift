@@ -25,7 +25,7 @@ extension AuditStation.Users {
         func run() async throws {
             try await runReportingErrors {
                 let users = try await AuditStation.Users.withStore(global, postgres) { try await $0.all() }
-                if json { return try Terminal.json(UsersOutput(users: users.map(UserOutput.init))) }
+                if json { return try Terminal.json(UsersResponse(users: users.map(UserRecord.init))) }
                 Terminal.table(
                     ["ID", "EMAIL", "NAME", "TYPE", "COUNTRIES", "EDITS ASSETS", "STATE"],
                     users.map {
@@ -74,30 +74,5 @@ extension AuditStation.Users {
                 Terminal.line(enable ? "Enabled \(user.email); it may log in again" : "Disabled \(user.email); its logins no longer work")
             }
         }
-    }
-}
-
-struct UsersOutput: Encodable { var users: [UserOutput] }
-
-/// A user as `users list --json` prints it: never the password hash or the token key.
-struct UserOutput: Encodable {
-    var id: Int64
-    var email: String
-    var name: String
-    var userType: String
-    var canEditAssets: Bool
-    var countries: [String]
-    var createdAt: Date
-    var disabledAt: Date?
-
-    init(_ user: StoredUser) {
-        id = user.id
-        email = user.email
-        name = user.name
-        userType = user.userType
-        canEditAssets = user.canEditAssets
-        countries = user.countries
-        createdAt = user.createdAt
-        disabledAt = user.disabledAt
     }
 }

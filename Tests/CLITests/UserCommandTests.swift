@@ -20,7 +20,7 @@ struct UserCommandTests {
         let listed = try await StationProcess.run(["--database", database, "users", "list", "--json"])
         let users = try #require(try jsonObject(listed.stdout)["users"] as? [[String: Any]])
         #expect(users.count == 1 && users.first?["email"] as? String == "a@example.com")
-        #expect(users.first?["countries"] as? [String] == ["SG"] && users.first?["disabled_at"] == nil)
+        #expect(users.first?["countries"] as? [String] == ["SG"] && users.first?["disabled_at"] is NSNull)
         #expect(!listed.stdout.contains("$2") && !listed.stdout.contains("token_key"), "no hash or token key is printed")
 
         let short = try await StationProcess.run(
