@@ -158,6 +158,13 @@ extension TimingSensitive.OfficeBrowserTests {
                     try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
                 }
                 if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-accessories.png")) }
+                // Readable at 1024×768: nothing wider than the window.
+                try await browser.setViewport(width: 1024, height: 768)
+                try await browser.waitUntil("no sideways scrolling at 1024 px") {
+                    try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
+                }
+                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-accessories-1024x768.png")) }
+                try await browser.setViewport(width: 1280, height: 900)
 
                 // A customer who holds an accessory cannot be deleted: the refusal is shown.
                 try await browser.find("#nav-customers").click()
