@@ -198,3 +198,19 @@ public enum Registration {
     /// history does not say what the asset was before it was marked missing.
     public static let status = AssetStatus.inStock
 }
+
+/// SQL that both stores share for reconciling.
+public enum ReconcileSQL {
+    /// True when no audit started after `audit` found `asset`, as expected or as someone
+    /// else's: an older audit reconciled after a newer one never marks missing what the newer
+    /// one saw. (Portable SQL: SQLite and PostgreSQL run it alike.)
+    public static func notFoundByALaterAudit(asset: String, audit: String) -> String {
+        let later = "later.started_at > (SELECT started_at FROM audits WHERE id = \(audit))"
+        return """
+            NOT EXISTS (SELECT 1 FROM audits later JOIN audit_expected le ON le.audit_id = later.id AND le.asset_id = \(asset)
+                WHERE \(later) AND le.first_scan_id IS NOT NULL)
+            AND NOT EXISTS (SELECT 1 FROM audits later JOIN audit_unexpected lu ON lu.audit_id = later.id
+                WHERE \(later) AND lu.asset_id = \(asset))
+            """
+    }
+}

@@ -34,6 +34,7 @@ extension SQLiteAuditService {
         func notDone(_ action: ReconcileAction, asset column: String) -> String {
             "NOT EXISTS (SELECT 1 FROM asset_history d WHERE d.asset_id = \(column) AND d.audit_id = ? AND d.kind = '\(action.rawValue)')"
         }
+        let notFoundLater = ReconcileSQL.notFoundByALaterAudit(asset: "e.asset_id", audit: "e.audit_id")
         for action in actions.sorted() {
             switch action {
             case .moveMisplaced:
@@ -59,6 +60,7 @@ extension SQLiteAuditService {
                         FROM audit_expected e JOIN assets a ON a.id = e.asset_id
                         WHERE e.audit_id = ? AND e.first_scan_id IS NULL AND a.status NOT IN ('MISSING', 'ARCHIVED', 'DISPOSED')
                             AND \(notDone(action, asset: "e.asset_id"))
+                            AND \(notFoundLater)
                         ORDER BY e.asset_id
                         """, arguments: entryArguments + [action.rawValue, auditID, auditID])
                 try db.execute(

@@ -65,6 +65,7 @@ extension PostgresAuditService {
                         FROM audit_expected e JOIN assets a ON a.id = e.asset_id
                         WHERE e.audit_id = $1 AND e.first_scan_id IS NULL AND a.status NOT IN ('MISSING', 'ARCHIVED', 'DISPOSED')
                             AND \(notDone("e.asset_id"))
+                            AND \(ReconcileSQL.notFoundByALaterAudit(asset: "e.asset_id", audit: "e.audit_id"))
                         ORDER BY e.asset_id
                         RETURNING asset_id)
                     UPDATE assets SET status = 'MISSING', updated_at = $2 FROM changes WHERE assets.id = changes.asset_id

@@ -239,6 +239,28 @@ struct ReconcileTests {
         #expect(try await fixture.asset("A-2").status == .deployed)
     }
 
+    @Test("An older audit reconciled after a newer one does not mark missing what the newer one found", arguments: Backend.allCases)
+    func olderAfterNewer(_ backend: Backend) async throws {
+        let (fixture, audit) = try await Self.setUp(backend)
+        defer { Task { await fixture.close() } }
+        // The newer audit of SG finds A-2 where it belongs; MY's audit finds A-3 as another
+        // country's asset. Both started after the first audit, which missed both.
+        let newer = try await fixture.audits.start(country: "SG", by: bob).id
+        _ = try await fixture.audits.record(ScanRequest(identifier: "A-2", auditId: newer, scanId: "n1", user: "bob"))
+        _ = try await fixture.audits.end(auditID: newer, by: bob)
+        let elsewhere = try await fixture.audits.start(country: "MY", by: bob).id
+        _ = try await fixture.audits.record(ScanRequest(identifier: "A-3", auditId: elsewhere, scanId: "m1", user: "bob"))
+
+        let preview = try await Self.reconcile(fixture, audit, [.markMissing], preview: true)
+        #expect(preview.counts.markMissing == 0, "\(preview.changes)")
+        #expect(try await Self.reconcile(fixture, audit, [.markMissing]).total == 0)
+        #expect(try await fixture.asset("A-2").status == .deployed)
+        #expect(try await fixture.asset("A-3").status == .repair)
+        // The newer audit missed and B-1; MY's audit, started after it, found A-3.
+        let marked = try await Self.reconcile(fixture, newer, [.markMissing])
+        #expect(Set(marked.changes.map(\.assetTag)) == ["A-1", "B-1"])
+    }
+
     @Test("Ordinary edits and transfers are in the history too", arguments: Backend.allCases)
     func edits(_ backend: Backend) async throws {
         let fixture = try await Self.make(backend)
