@@ -53,7 +53,7 @@ extension TimingSensitive.OfficeBrowserTests {
                 // The admin's own row cannot disable itself.
                 let own = try await Self.row(browser, "#users-table", holding: "root@example.com")
                 #expect(try await own.text().contains("Disable") == false)
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-users.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-users.png") }
             }
             try await Self.signedIn(server.baseURL, as: "client@example.com") { browser in
                 #expect(try await browser.find("#nav-users").isDisplayed() == false)

@@ -65,7 +65,7 @@ extension TimingSensitive {
                         #expect(try await Self.cells(browser, "#by-station", holding: "kiosk-1") == ["kiosk-1", "2", "1", "1"])
                         #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
                         #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
-                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-audit.png")) }
+                        if backend == .sqlite { try await browser.screenshotIfAsked("office-audit.png") }
 
                         try await browser.find(".tabs button[data-list=trail]").click()
                         try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
@@ -89,7 +89,7 @@ extension TimingSensitive {
                         try await browser.find("#void-confirm").click()
                         try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
                         try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
-                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-trail.png")) }
+                        if backend == .sqlite { try await browser.screenshotIfAsked("office-trail.png") }
 
                         // Once the audit ends, its findings can be acted on: preview, then apply.
                         #expect(try await browser.find("#reconcile").isDisplayed() == false)
@@ -105,7 +105,7 @@ extension TimingSensitive {
                         try await browser.waitUntil("the changes applied") {
                             try await browser.find("#reconcile-message").text().contains("made")
                         }
-                        if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-reconcile.png")) }
+                        if backend == .sqlite { try await browser.screenshotIfAsked("office-reconcile.png") }
                         // The PDF report, and labels of the audit's unknown tags, come as files the browser saves.
                         try await browser.execute(
                             """
@@ -144,10 +144,5 @@ extension TimingSensitive {
             }
         }
 
-        /// Where a screenshot of the page goes (docs/ of the repository).
-        static func docs(_ name: String) -> String {
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("docs").appendingPathComponent(name).path
-        }
     }
 }

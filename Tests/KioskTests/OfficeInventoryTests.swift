@@ -65,13 +65,17 @@ extension TimingSensitive.OfficeBrowserTests {
     }
 
     /// Presses the row's button labelled `label`.
+    /// Presses the button `label` in the row holding `text`, once the page shows them (a list
+    /// that is being drawn again has neither for a moment).
     static func press(_ browser: BrowserSession, _ label: String, inRowOf text: String, table: String = "#records-table") async throws {
-        let row = try await row(browser, table, holding: text)
-        for button in try await row.findAll("button") where try await button.text() == label {
-            try await button.click()
-            return
+        try await browser.waitUntil("the \(label) button in the row of \(text)") {
+            guard let row = try? await row(browser, table, holding: text) else { return false }
+            for button in try await row.findAll("button") where try await button.text() == label {
+                try await button.click()
+                return true
+            }
+            return false
         }
-        throw WebDriverError("no button", "the row of \(text) has no \(label) button")
     }
 
     @Test(arguments: Backend.allCases) func aSupervisorKeepsTheInventory(backend: Backend) async throws {
@@ -95,18 +99,18 @@ extension TimingSensitive.OfficeBrowserTests {
                 }
                 #expect(try await browser.find("#record-fields-country").attribute("aria-invalid") == "true")
                 #expect(try await browser.find("#record-fields-asset_tag-error").text().isEmpty, "the tag is checked once the rest is valid")
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-asset-form.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-asset-form.png") }
                 try await Self.submit(browser, [("country", "SG")])
                 try await browser.waitUntil("the duplicate tag beside its field") {
                     try await browser.find("#record-fields-asset_tag-error").text().contains("SG-1")
                 }
                 try await Self.submit(browser, [("asset_tag", "NEW-1"), ("location", "Dock A")])
                 try await browser.waitUntil("the new asset") { try await browser.find("#records-message").text().contains("NEW-1") }
-                #expect(try await browser.find("#record-dialog").isDisplayed() == false)
+                try await browser.waitUntil("the dialog closed") { try await browser.find("#record-dialog").isDisplayed() == false }
                 try await browser.waitUntil("the new asset listed") { try await browser.findAll("#records-table tbody tr").count == 3 }
                 #expect(try await browser.find("#records-table tbody").text().contains(hostile))
                 #expect(try await browser.findAll("#records-table img").isEmpty)
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-assets.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-assets.png") }
 
                 // Edit, then archive (a second press confirms).
                 try await Self.press(browser, "Edit", inRowOf: "NEW-1")
@@ -130,7 +134,7 @@ extension TimingSensitive.OfficeBrowserTests {
                 }
                 try await Self.submit(browser, [("contact_number", "+65 6123 4567")])
                 try await browser.waitUntil("the customer") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-customers.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-customers.png") }
                 let customer = try #require(try await server.parts.backend.customers.list(query: ListQuery()).items.first)
 
                 try await browser.find("#nav-accessories").click()
@@ -157,13 +161,13 @@ extension TimingSensitive.OfficeBrowserTests {
                 try await browser.waitUntil("four available") {
                     try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
                 }
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-accessories.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-accessories.png") }
                 // Readable at 1024×768: nothing wider than the window.
                 try await browser.setViewport(width: 1024, height: 768)
                 try await browser.waitUntil("no sideways scrolling at 1024 px") {
                     try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
                 }
-                if backend == .sqlite { try await browser.screenshot(to: Self.docs("office-accessories-1024x768.png")) }
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-accessories-1024x768.png") }
                 try await browser.setViewport(width: 1280, height: 900)
 
                 // A customer who holds an accessory cannot be deleted: the refusal is shown.
