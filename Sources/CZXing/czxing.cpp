@@ -7,6 +7,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ZXing {
@@ -14,8 +15,17 @@ namespace ZXing {
 std::string HRIFromGS1(const std::string &gs1);
 }
 
+// Two sets of hints: libZXing 1.4's ReadBarcodes removes repeats by comparing each new result
+// with those it has, and for a linear code read on several lines that comparison is an
+// assert(lineCount() == 1) that aborts the process (an image holding the same linear code
+// twice, found by fuzzing). So matrix codes (QR, Data Matrix: compared by position, safely) are
+// read up to 16 at a time, and linear codes one at a time, which never compares; the caller's
+// other engine and passes find further linear codes.
 struct czx_reader {
-    ZXing::DecodeHints hints;
+    ZXing::DecodeHints matrix;
+    ZXing::DecodeHints linear;
+    bool hasMatrix = false;
+    bool hasLinear = false;
 };
 
 namespace {
@@ -66,14 +76,20 @@ czx_reader *czx_reader_create(uint32_t formats, int flags) {
     if ((flags & ~(CZX_TRY_HARDER | CZX_TRY_ROTATE)) != 0) return nullptr;
     try {
         auto reader = new czx_reader();
-        reader->hints.setFormats(static_cast<ZXing::BarcodeFormat>(formats));
-        reader->hints.setTryHarder((flags & CZX_TRY_HARDER) != 0);
-        // Its downscale pyramid can trip an assertion in Debian's build: the caller scales.
-        reader->hints.setTryDownscale(false);
-        reader->hints.setTryRotate((flags & CZX_TRY_ROTATE) != 0);
-        reader->hints.setReturnCodabarStartEnd(true);
-        reader->hints.setReturnErrors(false);
-        reader->hints.setMaxNumberOfSymbols(16);
+        const uint32_t matrixFormats = formats & (CZX_DATAMATRIX | CZX_QRCODE);
+        const uint32_t linearFormats = formats & ~matrixFormats;
+        reader->hasMatrix = matrixFormats != 0;
+        reader->hasLinear = linearFormats != 0;
+        for (auto [hints, chosen, most] : {std::tuple{&reader->matrix, matrixFormats, 16}, std::tuple{&reader->linear, linearFormats, 1}}) {
+            hints->setFormats(static_cast<ZXing::BarcodeFormat>(chosen));
+            hints->setTryHarder((flags & CZX_TRY_HARDER) != 0);
+            // Its downscale pyramid can trip an assertion in Debian's build: the caller scales.
+            hints->setTryDownscale(false);
+            hints->setTryRotate((flags & CZX_TRY_ROTATE) != 0);
+            hints->setReturnCodabarStartEnd(true);
+            hints->setReturnErrors(false);
+            hints->setMaxNumberOfSymbols(most);
+        }
         return reader;
     } catch (...) {
         return nullptr;
@@ -98,7 +114,12 @@ int czx_read(const czx_reader *reader, const uint8_t *pixels, size_t byte_count,
     }
     try {
         ZXing::ImageView view(pixels, width, height, ZXing::ImageFormat::Lum);
-        auto found = ZXing::ReadBarcodes(view, reader->hints);
+        ZXing::Results found;
+        if (reader->hasMatrix) found = ZXing::ReadBarcodes(view, reader->matrix);
+        if (reader->hasLinear) {
+            auto linear = ZXing::ReadBarcodes(view, reader->linear);
+            found.insert(found.end(), linear.begin(), linear.end());
+        }
         auto list = new czx_results();
         list->entries.reserve(found.size());
         for (const auto &result : found) {
