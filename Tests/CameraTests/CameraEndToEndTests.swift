@@ -70,8 +70,10 @@ extension TimingSensitive {
             try camera.play([(empty, 5), (tagA, 15), (empty, 10), (tagB, 15)], fps: 15)
             camera.environment["FAKEV4L2_VANISH_AFTER"] = "30" // unplugged after the empty frames
             camera.environment["FAKEV4L2_ABSENT_OPENS"] = "2" // and absent for two attempts to open it
+            // A frame every 67 ms; 1.5 s without one is a stall even on a machine busy enough to
+            // delay a frame by a second (at 0.6 s such a delay was taken for a second unplug).
             let output = try await camera.probe(config: [
-                "selectTimeoutSeconds": 0.6, "reconnectInitialSeconds": 0.05, "reconnectMaxSeconds": 0.2
+                "selectTimeoutSeconds": 1.5, "reconnectInitialSeconds": 0.05, "reconnectMaxSeconds": 0.2
             ])
             #expect(output.codes.map(\.text) == ["TAG-A", "SN-B123"])
             #expect(camera.deviceLog.contains("unplugged"))
