@@ -30,6 +30,11 @@ extension ConnectedAuditService: ScanPhotoService {
         return try ScanPhoto(scanId: scanID, jpeg: data, takenAt: Date())
     }
 
+    /// The photos kept on this station (of its own scans); the server's lists do not say.
+    public func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String] {
+        try await outbox.photoScans(auditID: auditID, identifiers: identifiers)
+    }
+
     public func prunePhotos(takenBefore date: Date) async throws -> Int {
         try await outbox.prunePhotos(takenBefore: date)
     }

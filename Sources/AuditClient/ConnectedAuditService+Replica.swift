@@ -74,6 +74,11 @@ extension ConnectedAuditService {
         }
     }
 
+    /// Which of `scanIDs` still wait in the outbox for the server.
+    public func waitingScans(among scanIDs: [String]) async throws -> Set<String> {
+        try await outbox.waiting(among: scanIDs)
+    }
+
     /// Pushes the outbox now.
     public func syncNow() async -> SyncReport {
         await ensureHandler()
@@ -93,4 +98,15 @@ public struct ConnectedStatus: Sendable, Equatable {
     public var lastError: String?
     /// Up to 20 refused scans: "identifier: why".
     public var rejected: [String]
+}
+
+extension ConnectedAuditService {
+    /// The audit's numbers and its expected assets by location, from this station's copy: the
+    /// same numbers the station shows, with any network or none.
+    public func locationProgress(auditID: AuditID) async throws -> LocationProgress {
+        guard let counted = try await replica.locationProgress(auditID: auditID) else {
+            throw InventoryError.unavailable("This station holds no copy of audit \(auditID) to count by location")
+        }
+        return counted
+    }
 }

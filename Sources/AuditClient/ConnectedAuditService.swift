@@ -76,10 +76,16 @@ public actor ConnectedAuditService: AuditService {
 
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
+            let found: AuditSession
             if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self) {
-                return answer.value.audit
+                found = answer.value.audit
+            } else {
+                found = try await findAudit(id: id)
             }
-            return try await findAudit(id: id)
+            // The copy takes the server's numbers, as `activeAudits` does, so the station's own
+            // view (its numbers plus its pending scans) moves with other stations' scans.
+            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found) }
+            return found
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)

@@ -38,6 +38,19 @@ extension StationOutbox {
         }
     }
 
+    /// For each of `identifiers` this station scanned in the audit with a photo kept here, the
+    /// scan id of its first such scan.
+    public func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String] {
+        try await database.read { db in
+            try SQLiteAuditService.firstPhotoScans(db, auditID: auditID, identifiers: identifiers) { marks in
+                """
+                SELECT o.identifier, o.scan_id FROM outbox o JOIN outbox_photos p ON p.scan_id = o.scan_id
+                WHERE o.audit_id = ? AND o.identifier IN (\(marks)) ORDER BY o.seq
+                """
+            }
+        }
+    }
+
     /// Up to `limit` photos whose scans the server has answered, oldest first: a bounded batch
     /// (at most `limit` × 200 KB in memory).
     public func readyPhotos(limit: Int) async throws -> [QueuedPhoto] {

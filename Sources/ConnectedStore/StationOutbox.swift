@@ -156,6 +156,19 @@ public struct StationOutbox: Sendable {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM outbox WHERE scan_id = ?"), arguments: [scanID]).map(OutboxEntry.init(row:))
     }
 
+    /// Which of `scanIDs` still wait for the server (the count `counts()` gives is of the same rows).
+    public func waiting(among scanIDs: [String]) async throws -> Set<String> {
+        let wanted = Array(Set(scanIDs).prefix(500))
+        guard !wanted.isEmpty else { return [] }
+        return try await database.read { db in
+            let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+            return Set(
+                try String.fetchAll(
+                    db, sql: "SELECT scan_id FROM outbox WHERE state = 'pending' AND scan_id IN (\(marks))",
+                    arguments: StatementArguments(wanted)))
+        }
+    }
+
     /// The oldest pending scans, in the order they were made.
     public func pending(limit: Int = 100, auditID: AuditID? = nil) async throws -> [OutboxEntry] {
         try await database.read { db in

@@ -75,6 +75,14 @@ public protocol ScanPhotoService: Sendable {
     func prunePhotos(takenBefore date: Date) async throws -> Int
     /// The photos of one audit, or of all.
     func photoStorage(auditID: AuditID?) async throws -> PhotoStorage
+    /// For each of `identifiers` scanned in the audit with a photo kept here, the scan id of
+    /// its first such scan (the lists show it beside the entry).
+    func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String]
+}
+
+extension ScanPhotoService {
+    /// A store that cannot look photos up by identifier has none to show.
+    public func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String] { [:] }
 }
 
 /// How long photos are kept.

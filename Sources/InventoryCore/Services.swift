@@ -33,6 +33,9 @@ public protocol AuditService: Sendable {
     /// in one transaction, each change one entry of the asset's history. A running audit is
     /// refused (`auditRunning`); a second run of the same actions changes nothing.
     func reconcile(_ request: ReconcileRequest) async throws -> ReconcileResult
+    /// The audit's numbers and its expected assets by registered location, from one read, so
+    /// the two always agree.
+    func locationProgress(auditID: AuditID) async throws -> LocationProgress
 }
 
 extension AuditService {
@@ -54,6 +57,11 @@ extension AuditService {
     /// A service that cannot reconcile says so.
     public func reconcile(_ request: ReconcileRequest) async throws -> ReconcileResult {
         throw InventoryError.unavailable("this station's audit service cannot reconcile an audit")
+    }
+
+    /// A service that cannot count by location says so.
+    public func locationProgress(auditID: AuditID) async throws -> LocationProgress {
+        throw InventoryError.unavailable("this station's audit service cannot count an audit by location")
     }
 
     /// A service that cannot undo says so.

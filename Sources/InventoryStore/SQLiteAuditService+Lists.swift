@@ -72,6 +72,14 @@ extension SQLiteAuditService {
         }
     }
 
+    /// The audit's numbers and its expected assets by registered location, in one read.
+    public func locationProgress(auditID: AuditID) async throws -> LocationProgress {
+        try await database.read { db in
+            let audit = try AuditRows.fetchSession(db, id: auditID)
+            return LocationProgress(auditId: auditID, progress: audit.progress, locations: try Self.locationTallies(db, auditID: auditID))
+        }
+    }
+
     /// The expected assets by registered location, for the report's summary.
     static func locationTallies(_ db: Database, auditID: AuditID) throws -> [LocationTally] {
         try Row.fetchAll(

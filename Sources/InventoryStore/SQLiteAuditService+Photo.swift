@@ -47,6 +47,34 @@ extension SQLiteAuditService {
         }
     }
 
+    public func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String] {
+        try await database.read { db in
+            try Self.firstPhotoScans(db, auditID: auditID, identifiers: identifiers) { marks in
+                """
+                SELECT s.identifier, s.scan_id FROM scans s JOIN scan_photos p ON p.scan_row = s.id
+                WHERE s.audit_id = ? AND s.identifier IN (\(marks)) ORDER BY s.id
+                """
+            }
+        }
+    }
+
+    /// Runs `sql` (made for the `?` marks of the identifiers; it selects `identifier` and
+    /// `scan_id` of scans with a photo, of the audit, in the order they were made) and keeps the
+    /// first scan of each identifier. At most 500 identifiers are looked up.
+    public static func firstPhotoScans(
+        _ db: Database, auditID: AuditID, identifiers: [String], sql: (String) -> String
+    ) throws -> [String: String] {
+        let wanted = Array(Set(identifiers).prefix(500))
+        guard !wanted.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+        var found: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: sql(marks), arguments: StatementArguments([auditID] + wanted))
+        where found[row["identifier"]] == nil {
+            found[row["identifier"]] = row["scan_id"] as String
+        }
+        return found
+    }
+
     /// The stored scan a photo belongs to; 404 for a scan that does not exist or is of another audit.
     static func photoScan(_ db: Database, scanID: String, auditID: AuditID?) throws -> (id: Int64, auditID: AuditID) {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, audit_id FROM scans WHERE scan_id = ?"), arguments: [scanID])

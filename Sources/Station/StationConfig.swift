@@ -155,8 +155,9 @@ public struct KioskConfig: Decodable, Sendable, Equatable {
     public var port = 8090
     /// Asked of every browser that is not on this machine. 4 to 64 characters.
     public var pin: String?
-    /// Who scans when the page has not been told (default: the login name of the process,
-    /// or the logged-in user of a connected station).
+    /// Who scans when the page has not been told (default: the page asks, and scans made
+    /// before are recorded under the login name of the process, or the logged-in user of a
+    /// connected station).
     public var user: String?
 
     enum CodingKeys: String, CodingKey { case host, port, pin, user }

@@ -10,6 +10,8 @@ public protocol StationConnection: Sendable {
     var server: String { get }
     /// Scans waiting, synced and refused, and the last sync.
     func status() async throws -> ConnectedStatus
+    /// Which of `scanIDs` still wait in the outbox (from the rows `status()` counts).
+    func waitingScans(among scanIDs: [String]) async throws -> Set<String>
     /// Pushes the outbox now and reports what went.
     func syncNow() async -> SyncReport
     /// Starts pushing in the background, without waiting.
