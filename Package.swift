@@ -218,7 +218,8 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestKit"),
-        // The real server on 127.0.0.1 that the server and client tests share.
+        // The real server on 127.0.0.1 that the server, client and kiosk tests share, and one that
+        // speaks only SPEC's audit API (SpecServer).
         .target(name: "AuditTestSupport", dependencies: [
             "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -260,7 +261,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore",
+            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ],

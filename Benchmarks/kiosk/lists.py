@@ -59,7 +59,7 @@ class Kiosk:
         self.cli("audit", "start", "--country", "SG")
         self.port = free_port()
         self.log = open(os.path.join(work, "kiosk.log"), "w")
-        self.proc = subprocess.Popen([station, "--database", self.db, "kiosk", "--port", str(self.port), "--no-camera"],
+        self.proc = subprocess.Popen([station, "--database", self.db, "kiosk", "--port", str(self.port), "--no-camera", "--user", "Bench"],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(300):
             try:

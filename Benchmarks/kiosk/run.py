@@ -65,7 +65,7 @@ class Kiosk:
                    FAKEV4L2_DEVICE=device, FAKEV4L2_AT_END="loop", FAKEV4L2_LOG=os.path.join(work, "device.log"), NO_COLOR="1")
         self.log = open(os.path.join(work, "kiosk.log"), "w")
         self.process = subprocess.Popen([station, "--database", os.path.join(work, "db.sqlite"), "kiosk", "--port", str(self.port),
-                                         "--device", device], env=env, stdout=self.log, stderr=self.log)
+                                         "--device", device, "--user", "Bench"], env=env, stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:

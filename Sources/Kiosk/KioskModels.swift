@@ -33,6 +33,8 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var didYouMean: String?
     /// For a location label: where the station stands now.
     var location: String?
+    /// The camera's photo of the scan is kept (`GET /api/photo`).
+    var hasPhoto: Bool?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
         kind = .result
@@ -82,6 +84,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
         station = record.station
         at = record.scannedAt
         voided = record.voided == nil ? nil : true
+        hasPhoto = record.hasPhoto == true ? true : nil
     }
 
     init(_ refusal: ScanRefusal) {
@@ -98,7 +101,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
-        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location
+        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto
     }
 
     /// Every key is written, null when absent, so the page never meets a missing field.
@@ -126,6 +129,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(foundLocation, forKey: .foundLocation)
             try container.encode(voided ?? false, forKey: .voided)
             try container.encode(didYouMean, forKey: .didYouMean)
+            try container.encode(hasPhoto ?? false, forKey: .hasPhoto)
         case .rejected:
             try container.encode(error, forKey: .error)
         case .location:
@@ -178,7 +182,8 @@ struct ConnectionState: Encodable, Sendable, Equatable {
 struct KioskState: Encodable, Sendable {
     var station: String
     var mode: String
-    var user: String
+    /// Who is scanning; nil until someone says (the page asks).
+    var user: String?
     var pinRequired: Bool
     var connection: ConnectionState
     var camera: CameraState
@@ -234,8 +239,27 @@ struct SummaryAnswer: Encodable, Sendable { var summary: AuditSummary }
 struct UserAnswer: Encodable, Sendable { var user: String }
 
 struct ListAnswer: Encodable, Sendable {
-    var assets: [AuditAsset]
+    var assets: [ListEntry]
     var pagination: Pagination
+}
+
+/// An entry of a list, with the scan whose camera photo is kept for it (unexpected entries).
+struct ListEntry: Encodable, Sendable {
+    var asset: AuditAsset
+    var photoScanId: String?
+
+    func encode(to encoder: any Encoder) throws {
+        try asset.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(photoScanId, forKey: .photoScanId)
+    }
+    enum CodingKeys: String, CodingKey { case photoScanId }
+}
+
+/// A camera photo was kept for a scan shown on the pages (the `photo` event).
+struct PhotoEvent: Encodable, Sendable {
+    var scanId: String
+    var auditId: AuditID
 }
 
 // Request bodies.

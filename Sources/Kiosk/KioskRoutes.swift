@@ -23,7 +23,7 @@ struct KioskRoutes: Sendable {
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
         "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post], "/api/scans": [.post], "/api/location": [.post],
-        "/api/locations": [.get], "/api/undo": [.post]
+        "/api/locations": [.get], "/api/undo": [.post], "/api/progress": [.get], "/api/photo": [.get]
     ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {
@@ -115,7 +115,24 @@ struct KioskRoutes: Sendable {
                 perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
             let service = station.context.audit
             let page = try await station.fromServer { try await service.details(auditID: id, list: list, query: query) }
-            return try Self.json(ListAnswer(assets: page.items, pagination: page.pagination))
+            let photos = list == .unexpected ? await station.photoScans(auditID: id, identifiers: page.items.map(\.identifier)) : [:]
+            return try Self.json(
+                ListAnswer(
+                    assets: page.items.map { ListEntry(asset: $0, photoScanId: photos[$0.identifier]) }, pagination: page.pagination))
+        }
+        router.get("/api/progress") { request, _ in
+            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+            return try Self.json(try await station.context.audit.locationProgress(auditID: id))
+        }
+        router.get("/api/photo") { request, _ in
+            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+            let scanID = try Identifier.normalize(try Self.required("scan_id", in: request), field: "scan_id")
+            guard let photo = try await station.photo(scanID: scanID, auditID: id) else {
+                throw KioskError.notFound("No photo is kept for scan \(scanID)")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=3600"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
         }
         router.get("/api/report") { request, _ in
             let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")

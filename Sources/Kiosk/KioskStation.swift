@@ -20,7 +20,9 @@ actor KioskStation {
     private var location: String?
     /// The locations of the audit's country (for the page's picker).
     private var locations: [LocationCount] = []
-    private(set) var user: String
+    /// Who is scanning, as the people at this station said (nil: nobody has yet, and the page
+    /// asks). Scans made before are recorded under the station's login (`recordedUser`).
+    private(set) var user: String?
     private var audit: AuditSession?
     private var session: ScanSession?
     private var recent: [KioskScan] = []
@@ -38,10 +40,11 @@ actor KioskStation {
         userFile = URL(fileURLWithPath: context.databasePath + ".kiosk-user")
         auditFile = URL(fileURLWithPath: context.databasePath + ".kiosk-audit")
         location = context.config.station.location
-        // The name given on the page wins over --user, the config and the login name, because
-        // it is the newest choice the people at this station made.
+        // The name given on the page wins over --user and the config, because it is the newest
+        // choice the people at this station made. With none of them the page asks: the login
+        // name of the process says nothing of who stands at the kiosk.
         let saved = (try? String(contentsOf: userFile, encoding: .utf8)).flatMap { try? Self.validUser($0) }
-        self.user = saved ?? user ?? context.config.kiosk.user ?? context.actor.user
+        self.user = saved ?? user ?? context.config.kiosk.user
         camera =
             device.map { CameraState(state: .starting, message: "Starting the camera \($0)…", device: $0) }
             ?? CameraState(state: .none, message: "No camera is configured: type or scan tags into the field")
@@ -51,6 +54,9 @@ actor KioskStation {
     }
 
     var isConnected: Bool { context.connection != nil }
+
+    /// The name scans are recorded under: the one given, else the station's login.
+    var recordedUser: String { user ?? context.actor.user }
 
     /// What only the server can answer (the lists, a summary), asked with a deadline: refused
     /// at once while the server is known to be out of reach, and after 5 s when it does not
@@ -128,7 +134,7 @@ actor KioskStation {
     func start(country: String, locations chosen: [String] = []) async throws -> AuditSession {
         let code = try Country.normalize(country)
         let started = try await context.audit.start(
-            country: code, locations: chosen, by: Actor(user: user, station: context.actor.station))
+            country: code, locations: chosen, by: Actor(user: recordedUser, station: context.actor.station))
         await adopt(started)
         await refreshCountries()
         publishState()
@@ -159,7 +165,7 @@ actor KioskStation {
         if let auditID, auditID != current.id {
             throw KioskError(status: .conflict, code: "NOT_THIS_AUDIT", message: "This kiosk scans into audit \(current.id), not \(auditID)")
         }
-        let summary = try await context.audit.end(auditID: current.id, by: Actor(user: user, station: context.actor.station))
+        let summary = try await context.audit.end(auditID: current.id, by: Actor(user: recordedUser, station: context.actor.station))
         audit = summary.audit
         session = nil
         await refreshCountries()
@@ -188,7 +194,7 @@ actor KioskStation {
         place.location = location
         session = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
-            actor: Actor(user: user, station: context.actor.station), place: place
+            actor: Actor(user: recordedUser, station: context.actor.station), place: place
         ) { [weak self] event in
             await self?.published(event)
         }
@@ -219,7 +225,7 @@ actor KioskStation {
             throw refusal.cause.map(KioskError.init) ?? KioskError.invalid(refusal.message)
         case .note:
             let now = await session.location
-            let origin = ScanOrigin(source: .manual, place: nil, user: user, station: context.actor.station, at: Date())
+            let origin = ScanOrigin(source: .manual, place: nil, user: recordedUser, station: context.actor.station, at: Date())
             return KioskScan(location: now ?? "", label: identifier, scanID: scanID, origin: origin)
         }
     }
@@ -239,7 +245,7 @@ actor KioskStation {
                     if results.isEmpty { throw refusal }
                     break
                 }
-                let origin = ScanOrigin(source: .manual, place: nil, user: user, station: context.actor.station, at: Date())
+                let origin = ScanOrigin(source: .manual, place: nil, user: recordedUser, station: context.actor.station, at: Date())
                 results.append(
                     KioskScan(
                         ScanRefusal(
@@ -277,7 +283,7 @@ actor KioskStation {
             // Said at most every 3 s, so a code held up with no audit does not flood the pages.
             if Date().timeIntervalSince(lastNoAuditNotice) > 3 {
                 lastNoAuditNotice = Date()
-                let origin = ScanOrigin(source: .camera, place: camera.device, user: user, station: context.actor.station, at: Date())
+                let origin = ScanOrigin(source: .camera, place: camera.device, user: recordedUser, station: context.actor.station, at: Date())
                 hub.publish(
                     "scan",
                     KioskScan(
@@ -291,7 +297,7 @@ actor KioskStation {
         if case .refused(let refusal) = event, refusal.cause?.stopsScanning == true { await auditStopped() }
         if case .note = event {
             let now = await session.location
-            let origin = ScanOrigin(source: .camera, place: camera.device, user: user, station: context.actor.station, at: Date())
+            let origin = ScanOrigin(source: .camera, place: camera.device, user: recordedUser, station: context.actor.station, at: Date())
             hub.publish("scan", KioskScan(location: now ?? "", label: text, scanID: nil, origin: origin))
         }
     }
@@ -321,6 +327,31 @@ actor KioskStation {
         recent.insert(scan, at: 0)
         if recent.count > Self.recentLimit { recent.removeLast(recent.count - Self.recentLimit) }
         hub.publish("scan", scan)
+        if case .recorded(let result, let origin) = event, origin.source == .camera, let scanID = scan.scanId,
+            result.status == .pending || ScanPhoto.isEvidence(result)
+        {
+            Task { await self.photoKept(scanID: scanID, auditID: result.auditId) }
+        }
+    }
+
+    /// Once the camera's photo of a scan is stored, the pages mark the scan's rows.
+    private func photoKept(scanID: String, auditID: AuditID) async {
+        await session?.photosSettled()
+        guard (try? await photo(scanID: scanID, auditID: auditID)) != nil else { return }
+        for index in recent.indices where recent[index].scanId == scanID { recent[index].hasPhoto = true }
+        hub.publish("photo", PhotoEvent(scanId: scanID, auditId: auditID))
+    }
+
+    /// The camera's photo of a scan kept here (nil: none, or this store keeps none).
+    func photo(scanID: String, auditID: AuditID) async throws -> ScanPhoto? {
+        guard let store = context.audit as? any ScanPhotoService else { return nil }
+        return try await store.photo(scanID: scanID, auditID: auditID)
+    }
+
+    /// For the unexpected list: the scans of these identifiers whose photo is kept here.
+    func photoScans(auditID: AuditID, identifiers: [String]) async -> [String: String] {
+        guard let store = context.audit as? any ScanPhotoService else { return [:] }
+        return (try? await store.photoScans(auditID: auditID, identifiers: identifiers)) ?? [:]
     }
 
     // MARK: location and undo
@@ -358,7 +389,7 @@ actor KioskStation {
         let result = try await context.audit.void(
             VoidRequest(
                 scanId: id, auditId: current.id, reason: "Undone on the kiosk", voidedAt: Date(),
-                deviceName: context.actor.station, user: user))
+                deviceName: context.actor.station, user: recordedUser))
         if var fresh = audit, fresh.id == current.id {
             fresh.progress = result.progress
             audit = fresh
@@ -500,9 +531,24 @@ actor KioskStation {
             next.lastError = status.lastError
         }
         if next.state == .online && next.pendingScans > 0 { await link.startSync() }
-        if next != connection {
+        let settled = await settleRecent(link)
+        if next != connection || settled {
             connection = next
             publishState()
         }
+    }
+
+    /// The last scans say "to sync" exactly while their scan waits in the outbox, which is
+    /// where the number of scans waiting comes from: both go to the pages in one state.
+    private func settleRecent(_ link: any StationConnection) async -> Bool {
+        let shown = recent.filter { $0.pending == true }.compactMap(\.scanId)
+        guard !shown.isEmpty, let waiting = try? await link.waitingScans(among: shown) else { return false }
+        var changed = false
+        for index in recent.indices where recent[index].pending == true {
+            guard let id = recent[index].scanId, !waiting.contains(id) else { continue }
+            recent[index].pending = nil
+            changed = true
+        }
+        return changed
     }
 }

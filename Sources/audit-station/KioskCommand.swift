@@ -31,7 +31,7 @@ extension AuditStation {
         @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
         @Option(help: "The PIN that browsers on other machines must enter.") var pin: String?
-        @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else your login name).") var user: String?
+        @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else the page asks).") var user: String?
         @Option(help: "Where the kiosk stands (default: station.location of the configuration); a scanned LOC: label moves it.")
         var location: String?
         @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")

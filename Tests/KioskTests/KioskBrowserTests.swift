@@ -229,13 +229,8 @@ extension TimingSensitive {
         func offlineAndBack() async throws {
             // The server is `audit-station serve` in a process of its own, killed outright (as a
             // crashed or unplugged server is) and started again on the same port.
-            let server = try await KioskProcess(inventory: [("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG")])
-            try await server.run(
-                ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
-                input: "secret-pass\n")
-            try await server.serve()
-            let kiosk = try await KioskProcess(inventory: [])
-            try await kiosk.run(["login", "--server", server.baseURL, "--email", "ann@example.com", "--password-stdin"], input: "secret-pass\n")
+            let (server, kiosk) = try await KioskProcess.connected(
+                rows: ["T-1", "T-2", "T-3"].map { KioskProcess.Row(tag: $0, name: "Asset \($0)", country: "SG") })
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera"])
             try await withPage(kiosk) { page in

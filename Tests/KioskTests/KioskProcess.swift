@@ -78,11 +78,28 @@ final class KioskProcess: @unchecked Sendable {
         return output.stdout
     }
 
-    /// Starts the kiosk and waits until it listens. `arguments` go after `kiosk`.
-    func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0) async throws {
-        try await launch(["kiosk", "--port", String(port)] + arguments, environment: environment, what: "the kiosk") { log in
+    /// Starts the kiosk and waits until it listens. `arguments` go after `kiosk`. The page asks
+    /// who is scanning when nobody has said; unless `askName`, the kiosk is told (`--user Kim`).
+    func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0, askName: Bool = false)
+        async throws
+    {
+        let named = askName || arguments.contains("--user") ? arguments : arguments + ["--user", "Kim"]
+        try await launch(["kiosk", "--port", String(port)] + named, environment: environment, what: "the kiosk") { log in
             log.firstMatch(of: /Kiosk on http:\/\/[^:]+:(\d+)/).flatMap { Int($0.1) }
         }
+    }
+
+    /// `serve` over a database of `rows` with the administrator ann@example.com, and a kiosk's
+    /// database logged in to it (not started).
+    static func connected(rows: [Row]) async throws -> (server: KioskProcess, kiosk: KioskProcess) {
+        let server = try await KioskProcess(rows: rows)
+        try await server.run(
+            ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
+            input: "secret-pass\n")
+        try await server.serve()
+        let kiosk = try await KioskProcess(inventory: [])
+        try await kiosk.run(["login", "--server", server.baseURL, "--email", "ann@example.com", "--password-stdin"], input: "secret-pass\n")
+        return (server, kiosk)
     }
 
     /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it

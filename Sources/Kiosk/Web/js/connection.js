@@ -9,8 +9,11 @@ import { drawOutlines, stopPreview } from './camera.js';
 import { scheduleLists } from './lists.js';
 import { handleScan, handleVoid } from './outcomes.js';
 import { applyProgress } from './progress.js';
+import { markPhoto } from './recent.js';
 import { awaitingAnswer, pump } from './scanqueue.js';
 import { applyState, loadState } from './screens.js';
+
+let shownPending = null;
 
 export function renderConnection() {
   var c = obj(app.state && app.state.connection) || {};
@@ -32,6 +35,9 @@ export function renderConnection() {
     setText(el.pending, n === 0 ? 'all synced' : fmtInt(n) + ' to sync');
     el.pending.title = n === 0 ? 'No scans wait for the server' : plural(n, 'scan waits', 'scans wait') + ' in this station\u2019s outbox for the server';
     el.pending.setAttribute('data-count', String(n));
+    // The lists come from the server: when scans reach it (or new ones wait), they change.
+    if (shownPending !== null && shownPending !== n && app.screen === 'scan') scheduleLists(300);
+    shownPending = n;
     el.lastSync.hidden = false;
     setText(el.lastSync, c.last_sync_at ? 'synced ' + fmtTime(c.last_sync_at) : 'not synced yet');
     el.lastSync.title = c.last_sync_at ? str(c.last_sync_at) : '';
@@ -90,6 +96,12 @@ export function openEvents() {
   });
   es.addEventListener('outlines', function (e) { drawOutlines(parseJSON(e.data)); });
   es.addEventListener('void', function (e) { handleVoid(parseJSON(e.data)); });
+  es.addEventListener('photo', function (e) {
+    var d = obj(parseJSON(e.data));
+    if (!d) return;
+    markPhoto(str(d.scan_id));
+    if (app.screen === 'scan') scheduleLists(300);
+  });
 }
 
 export function closeEvents() {

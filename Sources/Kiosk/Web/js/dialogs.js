@@ -2,7 +2,7 @@
  * inside them, and leaving an audit (from the scanning or the summary screen). */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
+import { el, make, setText } from './dom.js';
 import { fmtInt, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { cancelIdleReturn, focusEntry } from './focus.js';
@@ -17,6 +17,9 @@ let dialogOpener = null;
 export function openDialog(dialog, focusNode) {
   if (dialog.open) return;
   dialogOpener = document.activeElement;
+  // Chromium hands the focus back to the entry field on close, but typing then inserts
+  // nothing there; blurred first, the field is focused afresh when the dialog closes.
+  if (document.activeElement === el.entry) el.entry.blur();
   cancelIdleReturn();
   try { dialog.showModal(); } catch (e) { dialog.setAttribute('open', ''); }
   if (focusNode) focusNode.focus();
@@ -132,9 +135,56 @@ export function confirmUndo() {
 
 export function openUserDialog() {
   el.userDialogName.value = str(app.state && app.state.user);
+  el.userDialogHint.hidden = true;
   setText(el.userDialogError, '');
   openDialog(el.userDialog, el.userDialogName);
   el.userDialogName.select();
+}
+
+let askedFor = null;
+
+/** Nobody has said who is scanning: the scanning screen asks once per audit. A barcode gun's
+ *  burst in the field is a scan (gun.js), never the name; Save name needs a person's press. */
+export function askUserIfUnknown() {
+  var s = app.state || {};
+  var audit = obj(s.audit);
+  if (app.screen !== 'scan' || !audit || s.user || askedFor === audit.id || el.userDialog.open) return;
+  askedFor = audit.id;
+  el.userDialogName.value = '';
+  el.userDialogHint.hidden = false;
+  setText(el.userDialogError, '');
+  openDialog(el.userDialog, el.userDialogName);
+}
+
+/** A small picture of a scan's camera photo that opens it large. */
+export function photoButton(auditId, scanId, identifier) {
+  var b = make('button', 'photo-mark');
+  b.type = 'button';
+  b.setAttribute('data-photo-scan', scanId);
+  b.setAttribute('aria-label', 'Camera photo of ' + identifier);
+  b.title = 'Camera photo of ' + identifier;
+  var img = make('img');
+  img.alt = '';
+  img.loading = 'lazy';
+  img.src = photoURL(auditId, scanId);
+  b.appendChild(img);
+  b.appendChild(make('span', null, 'Photo'));
+  b.addEventListener('click', function () { openPhoto(auditId, scanId, identifier); });
+  return b;
+}
+
+function photoURL(auditId, scanId) {
+  return '/api/photo?audit_id=' + encodeURIComponent(auditId) + '&scan_id=' + encodeURIComponent(scanId);
+}
+
+export function openPhoto(auditId, scanId, identifier) {
+  setText(el.photoTitle, 'Camera photo of ' + identifier);
+  setText(el.photoText, 'The frame the camera kept when it read ' + identifier + '.');
+  setText(el.photoError, '');
+  el.photoImage.alt = 'Camera photo of the scan of ' + identifier;
+  el.photoImage.onerror = function () { setText(el.photoError, '\u2716 The photo could not be loaded.'); };
+  el.photoImage.src = photoURL(auditId, scanId);
+  openDialog(el.photoDialog, el.photoClose);
 }
 
 export function submitUserDialog(e) {

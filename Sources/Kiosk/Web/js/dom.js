@@ -24,7 +24,9 @@ export function bindElements() {
     'gun-alarm-tag', 'gun-alarm-why', 'location-label', 'undo-button', 'change-location', 'problem-stack',
     'undo-dialog', 'undo-title', 'undo-text', 'undo-error', 'undo-no', 'undo-yes', 'location-dialog',
     'location-choices', 'location-error', 'location-cancel', 'scope-dialog', 'scope-title', 'scope-choices', 'scope-error',
-    'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading', 'print-button', 'print-sheet', 'summary-missing-count', 'summary-unexpected-count'
+    'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading', 'print-button', 'print-sheet', 'summary-missing-count', 'summary-unexpected-count',
+    'places-card', 'places-body', 'places-foot', 'places-note', 'summary-places-card', 'summary-places-body', 'summary-places-foot',
+    'summary-places-note', 'user-dialog-hint', 'photo-dialog', 'photo-title', 'photo-text', 'photo-image', 'photo-error', 'photo-close'
   ].forEach(function (id) {
     el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
   });

@@ -7,6 +7,7 @@ import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
 import { arr, fmtInt, fmtTime, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
+import { photoButton } from './dialogs.js';
 import { armIdleReturn, focusEntry } from './focus.js';
 import { REASONS } from './outcomes.js';
 
@@ -113,6 +114,8 @@ export function assetItem(a, name) {
   id.title = ident;
   line.appendChild(id);
   line.appendChild(make('span', 'a-name', a.name ? str(a.name) : (name === 'unexpected' ? 'Unknown tag' : '')));
+  var audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
+  if (a.photo_scan_id && audit) line.appendChild(photoButton(str(audit.id), str(a.photo_scan_id), ident));
   li.appendChild(line);
   var meta = [];
   if (name === 'unexpected') {
@@ -160,7 +163,12 @@ function renderList(name, data, search) {
   else if (l.screen === 'scan' && app.progress) renderListHeaders();
   else setText($(name + '-total'), '(' + fmtInt(total) + ')');
   var note = '';
-  if (total === 0) {
+  var c = obj(app.state && app.state.connection) || {};
+  var waiting = l.screen === 'scan' && c.state && c.state !== 'standalone' ? num(c.pending_scans) : 0;
+  if (waiting > 0) {
+    // A connected station's lists are the server's: its own scans join them once synced.
+    note = '\u2026 ' + fmtInt(waiting) + (waiting === 1 ? ' scan waits' : ' scans wait') + ' to sync; this list shows what the server has.';
+  } else if (total === 0) {
     note = search ? 'Nothing matches \u201C' + search + '\u201D.'
       : (l.kind === 'missing' ? 'Nothing missing.' : (l.screen === 'summary' ? 'Nothing unexpected was scanned.' : 'Nothing unexpected so far.'));
   }

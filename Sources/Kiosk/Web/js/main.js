@@ -96,7 +96,8 @@ function bind() {
   el.confirmYes.addEventListener('click', confirmEnd);
   el.userDialogForm.addEventListener('submit', submitUserDialog);
   el.userDialogCancel.addEventListener('click', function () { closeDialog(el.userDialog); });
-  [el.confirmDialog, el.userDialog, el.undoDialog, el.locationDialog, el.scopeDialog].forEach(function (d) {
+  el.photoClose.addEventListener('click', function () { closeDialog(el.photoDialog); });
+  [el.confirmDialog, el.userDialog, el.undoDialog, el.locationDialog, el.scopeDialog, el.photoDialog].forEach(function (d) {
     d.addEventListener('keydown', trapTab);
     d.addEventListener('close', onDialogClosed);
     d.addEventListener('cancel', function () { /* Escape: the safe choice */ });

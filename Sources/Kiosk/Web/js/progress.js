@@ -1,9 +1,12 @@
 /* The audit's numbers (expected, scanned, missing, unexpected) and its completion bar. Within one
- * audit they only grow, so a late answer never moves them back. */
+ * audit they only grow, so a late answer never moves them back. Also the panel of expected and
+ * found assets by location, on the scanning and summary screens: read from the kiosk in one
+ * snapshot with the audit's numbers (GET /api/progress), which the counters then show too. */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
-import { fmtInt, fmtPercent, num, obj } from './format.js';
+import { el, make, setText } from './dom.js';
+import { arr, fmtInt, fmtPercent, num, obj, str } from './format.js';
+import { api, errorMessage } from './api.js';
 import { renderListHeaders } from './lists.js';
 
 /** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
@@ -15,6 +18,7 @@ export function applyProgress(auditId, p, force) {
     if (num(p.scanned_count) < app.progress.scanned_count && num(p.unexpected_count) <= app.progress.unexpected_count) return;
     if (num(p.unexpected_count) < app.progress.unexpected_count && num(p.scanned_count) <= app.progress.scanned_count) return;
   }
+  var before = app.progress;
   app.progress = {
     audit_id: auditId,
     total_assets: num(p.total_assets),
@@ -30,6 +34,123 @@ export function applyProgress(auditId, p, force) {
   }
   renderProgress();
   renderListHeaders();
+  if (!before || before.audit_id !== auditId || !sameNumbers(before, app.progress)) schedulePlaces(250);
+}
+
+function sameNumbers(a, b) {
+  return !!a && !!b && num(a.total_assets) === num(b.total_assets) && num(a.scanned_count) === num(b.scanned_count) &&
+    num(a.unexpected_count) === num(b.unexpected_count);
+}
+
+/* The by-location panel of the scanning screen: one request at a time, again after the numbers
+ * move; the snapshot it shows is the one the counters show once it is in. */
+const places = { timer: null, busy: false, again: false, shown: null, stale: 0 };
+
+export function schedulePlaces(delay) {
+  clearTimeout(places.timer);
+  places.timer = setTimeout(loadPlaces, delay || 0);
+}
+
+function loadPlaces() {
+  var audit = obj(app.state && app.state.audit);
+  if (app.screen !== 'scan' || !audit) return;
+  if (places.busy) { places.again = true; return; }
+  places.busy = true;
+  places.again = false;
+  var id = audit.id;
+  var done = function () {
+    places.busy = false;
+    if (places.again) schedulePlaces(200);
+  };
+  api('GET', '/api/progress?audit_id=' + encodeURIComponent(id), null, 15000).then(function (res) {
+    done();
+    var current = obj(app.state && app.state.audit);
+    if (app.screen !== 'scan' || !current || current.id !== id) return;
+    var snap = obj(res.data);
+    if (!res.ok || !snap || snap.audit_id !== id) {
+      placesUnavailable(errorMessage(res, 'The locations could not be counted'));
+      return;
+    }
+    applyProgress(id, snap.progress, false);
+    places.shown = snap;
+    renderPlaces(snap, { card: el.placesCard, body: el.placesBody, foot: el.placesFoot, note: el.placesNote });
+    // A scan answered while the snapshot was read: the counters are newer, so read again.
+    var fresh = sameNumbers(app.progress, obj(snap.progress));
+    el.placesCard.setAttribute('data-fresh', fresh ? 'true' : 'false');
+    places.stale = fresh ? 0 : places.stale + 1;
+    if (!fresh && places.stale <= 5) schedulePlaces(300 * places.stale);
+  }, function () {
+    done();
+    placesUnavailable('The locations could not be counted: the kiosk service is not responding.');
+  });
+}
+
+function placesUnavailable(why) {
+  if (places.shown) setText(el.placesNote, '\u26A0 ' + why);
+}
+
+/** Another audit: its panel comes with its own snapshot. */
+export function forgetPlaces() {
+  places.shown = null;
+  el.placesCard.hidden = true;
+}
+
+/** The summary's panel of an ended audit. */
+export function loadSummaryPlaces(auditId) {
+  var parts = { card: el.summaryPlacesCard, body: el.summaryPlacesBody, foot: el.summaryPlacesFoot, note: el.summaryPlacesNote };
+  api('GET', '/api/progress?audit_id=' + encodeURIComponent(auditId), null, 30000).then(function (res) {
+    var shown = obj(app.summary && app.summary.audit);
+    if (app.screen !== 'summary' || !shown || shown.id !== auditId) return;
+    if (res.ok && obj(res.data)) renderPlaces(res.data, parts);
+    else { parts.card.hidden = true; }
+  }, function () { parts.card.hidden = true; });
+}
+
+/** One row per registered location, the total of the snapshot's own numbers, and the finds
+ *  whose location this station cannot tell yet (a connected station's copy). */
+function renderPlaces(snap, parts) {
+  var rows = arr(snap.locations);
+  var p = obj(snap.progress) || {};
+  parts.card.hidden = rows.length === 0;
+  var body = document.createDocumentFragment();
+  var misplaced = 0;
+  rows.forEach(function (t) {
+    t = obj(t);
+    if (!t) return;
+    misplaced += num(t.misplaced);
+    body.appendChild(placeRow(t.location === null || t.location === undefined ? 'No location' : str(t.location),
+      t.found, t.expected, t.missing, t.misplaced, t.location === null || t.location === undefined ? 'none' : null));
+  });
+  var elsewhere = num(snap.found_elsewhere);
+  if (elsewhere > 0) {
+    var row = placeRow('Found by other stations, place not known here yet', elsewhere, null, null, null, 'elsewhere');
+    body.appendChild(row);
+  }
+  parts.body.textContent = '';
+  parts.body.appendChild(body);
+  parts.foot.textContent = '';
+  parts.foot.appendChild(placeRow('All locations', p.scanned_count, p.total_assets, p.missing_count, misplaced, 'total'));
+  setText(parts.note, '');
+}
+
+function placeRow(name, found, expected, missing, misplaced, kind) {
+  var tr = make('tr');
+  if (kind) tr.setAttribute('data-kind', kind);
+  var th = make('th', 'place-name', name);
+  th.scope = 'row';
+  th.title = name;
+  tr.appendChild(th);
+  [found, expected, missing, misplaced].forEach(function (v, i) {
+    var td = make('td', 'num', v === null || v === undefined ? '' : fmtInt(v));
+    if (i === 2 && num(v) === 0 && expected !== null) td.setAttribute('data-done', 'true');
+    if (i === 3 && num(v) > 0) td.setAttribute('data-misplaced', 'true');
+    tr.appendChild(td);
+  });
+  if (expected !== null && expected !== undefined) {
+    var done = num(expected) === 0 ? 100 : Math.min(100, num(found) * 100 / num(expected));
+    tr.style.setProperty('--done', done + '%');
+  }
+  return tr;
 }
 
 export function renderProgress() {

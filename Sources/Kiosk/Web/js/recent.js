@@ -1,10 +1,13 @@
 /* The last scans of the audit, newest first: from the audit's trail in the store as the kiosk's
  * state lists them (they survive a restart and include other stations' scans, with the station
- * and the user), and as scans come. An undone scan is struck through. */
+ * and the user), and as scans come. An undone scan is struck through; a scan whose camera photo
+ * is kept has a small picture that opens it. "to sync" comes with the kiosk's state, from the
+ * outbox that the top bar's count of scans waiting comes from. */
 
 import { app } from './app.js';
 import { el, make } from './dom.js';
 import { fmtTime, obj, str } from './format.js';
+import { photoButton } from './dialogs.js';
 import { STATUS, assetName, reasonText, statusOf } from './outcomes.js';
 
 const RECENT_LIMIT = 20;
@@ -54,6 +57,9 @@ function renderRecent() {
       name = (name ? name + ' \u2014 ' : '') + 'undone';
     }
     li.appendChild(make('span', 'r-name', name));
+    if (ev.has_photo === true && ev.scan_id && ev.audit_id) {
+      li.appendChild(photoButton(str(ev.audit_id), str(ev.scan_id), str(ev.identifier)));
+    }
     var meta = [];
     var here = str(app.state && app.state.station);
     if (ev.station && str(ev.station) !== here) meta.push(str(ev.station));
@@ -73,6 +79,13 @@ function renderRecent() {
 export function markVoided(scanId) {
   var changed = false;
   recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.voided !== true) { ev.voided = true; changed = true; } });
+  if (changed) renderRecent();
+}
+
+/** The camera's photo of a scan was kept: its row gets the picture. */
+export function markPhoto(scanId) {
+  var changed = false;
+  recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.has_photo !== true) { ev.has_photo = true; changed = true; } });
   if (changed) renderRecent();
 }
 

@@ -8,13 +8,13 @@ import { arr, fmtTime, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { clearOutlines, renderCamera, stopPreview } from './camera.js';
 import { closeEvents, openEvents, renderConnection } from './connection.js';
-import { closeDialog } from './dialogs.js';
+import { askUserIfUnknown, closeDialog } from './dialogs.js';
 import { hideNotRecorded } from './gun.js';
 import { renderLocation } from './place.js';
 import { focusEntry } from './focus.js';
 import { clearLists, scheduleLists } from './lists.js';
 import { showIdle } from './outcomes.js';
-import { applyProgress } from './progress.js';
+import { applyProgress, forgetPlaces, schedulePlaces } from './progress.js';
 import { forgetRecent, mergeRecent } from './recent.js';
 import { pump, renderSending } from './scanqueue.js';
 import { forgetCountries, renderStart } from './start.js';
@@ -66,10 +66,12 @@ export function applyState(s) {
   } else if (audit.is_active !== false) {
     var changed = !app.progress || app.progress.audit_id !== audit.id;
     applyProgress(audit.id, audit, false);
-    if (changed) { forgetRecent(); clearLists(); showIdle(); }
+    if (changed) { forgetRecent(); clearLists(); showIdle(); forgetPlaces(); }
     mergeRecent(arr(s.recent), true);
+    var entering = app.screen !== 'scan';
     showScreen('scan');
     scheduleLists(changed ? 0 : 300);
+    if (changed || entering) schedulePlaces(0);
   } else {
     showScreen('summary');
     ensureSummary(audit);
@@ -78,6 +80,7 @@ export function applyState(s) {
   renderTopbar();
   renderLocation();
   renderConnection();
+  askUserIfUnknown();
   pump();
 }
 
@@ -98,6 +101,7 @@ export function showScreen(name) {
     closeDialog(el.userDialog);
     closeDialog(el.undoDialog);
     closeDialog(el.locationDialog);
+    closeDialog(el.photoDialog);
   }
   if (name !== 'start') closeDialog(el.scopeDialog);
   if (name === 'scan') hideNotRecorded();
@@ -125,6 +129,9 @@ export function renderTopbar() {
   if (s.user) {
     el.scannerLabel.appendChild(document.createTextNode('Scanning as '));
     el.scannerLabel.appendChild(make('strong', null, str(s.user)));
+  } else if (app.state) {
+    el.scannerLabel.appendChild(document.createTextNode('Who is scanning? '));
+    el.scannerLabel.appendChild(make('strong', null, 'not said'));
   }
   setText(el.auditCountry, audit ? 'Audit of ' + str(audit.country) + (audit.started_at ? ' \u00B7 since ' + fmtTime(audit.started_at) : '') : '');
 }

@@ -6,8 +6,10 @@ import { $, el, make, setText } from './dom.js';
 import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { loadSummaryLists } from './lists.js';
+import { loadSummaryPlaces } from './progress.js';
 
 let summaryLoading = null;   // the audit id being fetched
+let summaryPlacesFor = null; // the audit whose by-location panel is shown
 
 export function showSummaryError(text) {
   el.summaryError.hidden = !text;
@@ -74,4 +76,9 @@ export function renderSummary() {
   setText(el.summaryMissingCount, '(' + fmtInt(a.missing_count) + ')');
   setText(el.summaryUnexpectedCount, '(' + fmtInt(a.unexpected_count) + ')');
   loadSummaryLists();
+  if (a.id && summaryPlacesFor !== a.id) {
+    summaryPlacesFor = a.id;
+    el.summaryPlacesCard.hidden = true;
+    loadSummaryPlaces(a.id);
+  }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The audits of the SPEC-only server, in memory: the rules of SPEC "Audit rules" and the
 /// answers of SPEC's audit calls in the shapes of seed 004 (no `missing_count` in a scan's
 /// progress, `started_by` a user id, no first scan or ids in a scan answer) and nothing more.
-actor SpecAudits {
+public actor SpecAudits {
     struct Asset {
         var id: Int
         var tag: String
@@ -23,18 +23,20 @@ actor SpecAudits {
         var unexpected: [(key: String, asset: Int?, identifier: String, reason: String)] = []
     }
 
+    public init() {}
+
     private(set) var assets: [Asset] = []
     private var audits: [Audit] = []
     /// Answers by scan_id: a resent scan gets the first answer and is not stored again.
     private var answers: [String: [String: Any]] = [:]
     /// Every scan stored, with its scan_id (nil when the client sent none).
-    private(set) var stored: [String?] = []
+    public private(set) var stored: [String?] = []
     /// Tokens handed out by login and not logged out.
     var tokens: Set<String> = []
     /// "METHOD /route" of every call the server answered, in order.
-    var calls: [String] = []
+    public var calls: [String] = []
 
-    func add(tag: String, country: String, status: String = "IN_STOCK") {
+    public func add(tag: String, country: String, status: String = "IN_STOCK") {
         assets.append(Asset(id: assets.count + 1, tag: tag, serial: "SN-\(tag)", name: "Laptop \(tag)", country: country, status: status))
     }
 

@@ -7,9 +7,9 @@ import NIOCore
 /// as seed 000's backend does, and only SPEC's audit calls exist (no `audits` in `/status`, no
 /// `GET /audit/{id}`, no snapshot; those answer 404). It runs on 127.0.0.1 over `SpecAudits`,
 /// which outlives a stop, so a test can take the server away and bring it back on its port.
-final class SpecServer: Sendable {
-    let port: Int
-    let audits: SpecAudits
+public final class SpecServer: Sendable {
+    public let port: Int
+    public let audits: SpecAudits
     private let task: Task<Void, any Error>
 
     private init(port: Int, audits: SpecAudits, task: Task<Void, any Error>) {
@@ -18,7 +18,7 @@ final class SpecServer: Sendable {
         self.task = task
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     static let routes: [(HTTPRequest.Method, String)] = [
         (.post, "/api/v1/auth/login"), (.post, "/api/v1/auth/logout"),
@@ -28,7 +28,7 @@ final class SpecServer: Sendable {
     ]
 
     /// Starts on `port` (0: any free port) over `audits`.
-    static func start(audits: SpecAudits = SpecAudits(), port: Int = 0) async throws -> SpecServer {
+    public static func start(audits: SpecAudits = SpecAudits(), port: Int = 0) async throws -> SpecServer {
         let router = Router()
         for (method, route) in routes {
             router.on(RouterPath(route), method: method) { request, context in
@@ -59,13 +59,13 @@ final class SpecServer: Sendable {
         return SpecServer(port: bound, audits: audits, task: task)
     }
 
-    func stop() async {
+    public func stop() async {
         task.cancel()
         _ = try? await task.value
     }
 
     /// Runs `body` with a fresh server and stops it afterwards, whether `body` returns or throws.
-    static func with<T>(_ body: (SpecServer) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (SpecServer) async throws -> T) async throws -> T {
         let server = try await start()
         do {
             let result = try await body(server)

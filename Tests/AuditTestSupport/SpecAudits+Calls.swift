@@ -14,7 +14,7 @@ struct SpecCall: Sendable {
 /// take: a body field or query parameter SPEC does not define is refused (422 and 400), so a
 /// client that sends more than SPEC fails here.
 extension SpecAudits {
-    static let password = "secret-pass"
+    public static let password = "secret-pass"
 
     func handle(_ call: SpecCall) -> (status: Int, body: Data) {
         calls.append("\(call.method) \(call.route)")

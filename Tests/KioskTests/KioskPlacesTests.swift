@@ -1,0 +1,226 @@
+import AuditTestSupport
+import Foundation
+import InventoryCore
+import InventoryStore
+import Testing
+import TestKit
+
+extension TimingSensitive {
+    /// The kiosk's panel of expected and found assets by location, standalone and connected,
+    /// its name prompt, its evidence photos, and its rows' sync state against a server that
+    /// speaks only the seeds' API.
+    @Suite("The kiosk's locations, name prompt, photos and sync state, in a real browser")
+    struct KioskPlacesTests {
+        static let rows: [KioskProcess.Row] = [
+            .init(tag: "T-1", name: "Laptop one", country: "SG", location: "Dock A"),
+            .init(tag: "T-2", name: "Dock two", country: "SG", location: "Dock A"),
+            .init(tag: "T-3", name: "Monitor three", country: "SG", location: "Dock B"),
+            .init(tag: "T-4", name: "Phone four", country: "SG", location: nil)
+        ]
+
+        /// The panel's rows as [name: [found, expected, missing, misplaced]], and its total.
+        static func places(_ page: BrowserSession, _ prefix: String = "places") async throws -> [String: [String]] {
+            let rows =
+                try await page.execute(
+                    """
+                    return [...document.querySelectorAll('#\(prefix)-body tr, #\(prefix)-foot tr')].map(r =>
+                      [...r.children].map(c => c.textContent.replace(/[^0-9A-Za-z ,.'-]/g, '').trim()))
+                    """
+                ).arrayValue ?? []
+            var byName: [String: [String]] = [:]
+            for row in rows {
+                let cells = (row.arrayValue ?? []).compactMap(\.stringValue)
+                if let name = cells.first { byName[name] = Array(cells.dropFirst()) }
+            }
+            return byName
+        }
+
+        /// The four counters of the scanning screen as the panel writes numbers.
+        static func counters(_ page: BrowserSession) async throws -> [String] {
+            var shown: [String] = []
+            for id in ["count-scanned", "count-total", "count-missing"] { shown.append(try await page.find("#\(id)").text()) }
+            return shown
+        }
+
+        @Test("Standalone: expected, found, missing and misplaced per location add up to the counters, on the scanning screen and the summary")
+        func standalonePanel() async throws {
+            let kiosk = try await KioskProcess(rows: Self.rows)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben", "--location", "Dock A"])
+            try await withPage(kiosk, width: 1024, height: 768) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntil("the panel") { try await Self.places(page)["Dock A"] == ["0", "2", "2", "0"] }
+                try await page.type("T-1", expect: "found_expected")
+                try await page.type("T-3", expect: "misplaced")
+                let want = [
+                    "Dock A": ["1", "2", "1", "0"], "Dock B": ["1", "1", "0", "1"], "No location": ["0", "1", "1", "0"],
+                    "All locations": ["2", "4", "2", "1"]
+                ]
+                let seen = Locked([String: [String]]())
+                do {
+                    try await page.waitUntil("the panel after two scans") {
+                        seen.set(try await Self.places(page))
+                        return seen.get() == want
+                    }
+                } catch { throw KioskTestError("\(error); panel: \(seen.get())") }
+                // The total row and the counters show the same snapshot.
+                let total = try #require(seen.get()["All locations"])
+                #expect(try await Self.counters(page) == Array(total.prefix(3)))
+                #expect(try await page.find("#places-card").isDisplayed())
+                try await page.expectNoScriptErrors()
+
+                try await kiosk.run(["audit", "end", "--country", "SG"])
+                try await page.waitUntil(timeout: 15, "the summary's panel") {
+                    guard try await page.find("#screen-summary").isDisplayed() else { return false }
+                    return try await Self.places(page, "summary-places")["All locations"] == ["2", "4", "2", "1"]
+                }
+                #expect(try await Self.places(page, "summary-places")["Dock B"] == ["1", "1", "0", "1"])
+            }
+        }
+
+        @Test("Connected: the panel counts from the station's copy, and another station's find shows as found elsewhere until the copy learns it")
+        func connectedPanel() async throws {
+            let (server, kiosk) = try await KioskProcess.connected(rows: Self.rows)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--location", "Dock A"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.type("T-3", expect: "misplaced")
+                try await page.waitUntil("Dock B found and misplaced") { try await Self.places(page)["Dock B"] == ["1", "1", "0", "1"] }
+                // Another station scans T-1 at the server: the counters move with the server's
+                // numbers, and the panel still adds up to them.
+                try await server.run(["audit", "scan", "--country", "SG", "--user", "Other"], input: "T-1\n")
+                let seen = Locked([String: [String]]())
+                do {
+                    try await page.waitUntil(timeout: 15, "the other station's find") {
+                        seen.set(try await Self.places(page))
+                        return seen.get()["All locations"]?.first == "2"
+                            && seen.get()["Found by other stations, place not known here yet"]?.first == "1"
+                    }
+                } catch { throw KioskTestError("\(error); panel: \(seen.get())") }
+                #expect(try await Self.counters(page).first == "2")
+                try await page.expectNoScriptErrors()
+            }
+        }
+
+        @Test("With no name given the scanning screen asks; a gun's burst in the name field is a scan, never the name")
+        func nameIsAsked() async throws {
+            let kiosk = try await KioskProcess(rows: Self.rows)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"], askName: true)
+            #expect(try await kiosk.call("GET", "/api/state").body["user"] is NSNull)
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                #expect(try await page.activeElement().attribute("id") == "user-dialog-name")
+                let before = try await page.outcomes().count
+                try await page.activeElement().sendKeys("T-2" + Element.enter)
+                try await page.waitUntil("the burst recorded as a scan") {
+                    try await page.outcomes().dropFirst(before).contains { $0["identifier"]?.stringValue == "T-2" }
+                }
+                #expect(try await page.find("#user-dialog").isDisplayed(), "the dialog still asks")
+                #expect(try await page.find("#user-dialog-name").property("value").stringValue == "")
+                #expect(try await kiosk.call("GET", "/api/state").body["user"] is NSNull, "no name was saved")
+                let field = try await page.find("#user-dialog-name")
+                try await field.sendKeys("Dana")
+                try await Task.sleep(for: .milliseconds(400))
+                try await page.find("#user-dialog-save").click()
+                try await page.waitUntil("the name saved") { try await page.find("#scanner-label").text().contains("Dana") }
+                try await page.waitUntil("the dialog closed and the entry field focused") {
+                    guard try await page.find("#user-dialog").isDisplayed() == false else { return false }
+                    return try await page.activeElement().attribute("id") == "entry"
+                }
+                try await page.type("T-1", expect: "found_expected")
+            }
+            #expect(try await kiosk.call("GET", "/api/state").body["user"] as? String == "Dana")
+        }
+
+        @Test("A scan with a kept camera photo has a picture in Last scans and the unexpected list that opens the photo")
+        func photosInTheLists() async throws {
+            let kiosk = try await KioskProcess(rows: Self.rows)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
+            let jpeg = try Data(contentsOf: samples.appendingPathComponent("qrcode-15-photo.jpg").standardized)
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.type("NO-SUCH-1", expect: "unknown")
+                let scanID = try #require(try await page.outcomes().last?["scan_id"]?.stringValue)
+                // The camera's frame, attached as the scan loop attaches it.
+                let store = SQLiteAuditService(database: try AppDatabase(path: kiosk.database), caseSensitive: true, defaultStation: "test")
+                try await store.attachPhoto(try ScanPhoto(scanId: scanID, jpeg: jpeg, takenAt: Date()), auditID: nil)
+                // The last scans come from the audit's trail: a restarted kiosk reads them again.
+                await kiosk.stop()
+                try await kiosk.start(["--no-camera", "--user", "Ben"], port: kiosk.port)
+                try await page.refresh()
+                try await page.waitUntil(timeout: 15, "the photo in Last scans") {
+                    try await page.execute("return !!document.querySelector('#recent li[data-scan-id=\"\(scanID)\"] .photo-mark')").boolValue == true
+                }
+                try await page.waitUntil("the photo in the unexpected list") {
+                    try await page.execute("return !!document.querySelector('#unexpected-list .photo-mark[data-photo-scan=\"\(scanID)\"]')")
+                        .boolValue == true
+                }
+                try await page.find("#unexpected-list .photo-mark").click()
+                try await page.waitUntil("the photo dialog") { try await page.find("#photo-dialog").isDisplayed() }
+                try await page.waitUntil("the photo loaded") {
+                    try await page.execute("const i = document.getElementById('photo-image'); return i.complete && i.naturalWidth > 0").boolValue
+                        == true
+                }
+                try await page.find("#photo-close").click()
+                try await page.waitUntil("the entry field again") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.expectNoScriptErrors()
+            }
+            let served = try await kiosk.call("GET", "/api/state")
+            let audit = try #require((served.body["audit"] as? [String: Any])?["id"] as? String)
+            #expect(try await kiosk.call("GET", "/api/photo?audit_id=\(audit)&scan_id=missing-scan").status == 404)
+        }
+
+        @Test("Connected to a server of the seeds' API: once all is synced, no row says to sync and the unexpected list agrees with its counter")
+        func seedsServerRowsAgreeWithTheHeader() async throws {
+            try await SpecServer.with { server in
+                await server.audits.add(tag: "S-1", country: "SG")
+                await server.audits.add(tag: "S-2", country: "SG")
+                let kiosk = try await KioskProcess(inventory: [])
+                try await kiosk.run(
+                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
+                try await kiosk.run(["audit", "start", "--country", "SG"])
+                try await kiosk.start(["--no-camera"])
+                try await withPage(kiosk) { page in
+                    try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                    try await page.type("S-1", expect: "found_expected")
+                    try await page.type("NOT-THERE-9", expect: "unknown")
+                    try await page.waitUntil(timeout: 20, "all synced") { try await page.find("#pending").text() == "all synced" }
+                    let seen = Locked("")
+                    do {
+                        try await page.waitUntil(timeout: 10, "rows and list agreeing with the header") {
+                            let recent = try await page.find("#recent").text()
+                            let list = try await page.execute("return document.querySelectorAll('#unexpected-list li').length").intValue ?? -1
+                            let header = try await page.find("#unexpected-total").text()
+                            let counter = try await page.find("#count-unexpected").text()
+                            seen.set("recent: \(recent) | list rows \(list), header \(header), counter \(counter)")
+                            return !recent.contains("to sync") && list == 1 && header == "(1)" && counter == "1"
+                        }
+                    } catch { throw KioskTestError("\(error); seen: \(seen.get())") }
+                    try await page.expectNoScriptErrors()
+                }
+            }
+        }
+
+        /// Opens the kiosk in one headless Chromium, runs `body`, and always closes it.
+        func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> Void) async throws {
+            try await Chromedriver.with { driver in
+                let page = try await driver.session(width: width, height: height)
+                do {
+                    try await page.open(kiosk.baseURL)
+                    try await body(page)
+                } catch {
+                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
+                    try? await page.screenshot(to: shot.path)
+                    let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
+                    await page.quit()
+                    throw KioskTestError("\(error)\n(screenshot: \(shot.path))\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+                }
+                await page.quit()
+            }
+        }
+    }
+}
