@@ -100,6 +100,13 @@ extension TimingSensitive.OfficeBrowserTests {
                 #expect(try await browser.find("#record-fields-country").attribute("aria-invalid") == "true")
                 #expect(try await browser.find("#record-fields-asset_tag-error").text().isEmpty, "the tag is checked once the rest is valid")
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-asset-form.png") }
+                // A gun's burst in the form (a tag and Enter, milliseconds apart) saves nothing and is refused aloud.
+                try await browser.find("#record-fields-name").sendKeys("SG-9\n")
+                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#record-error").text().contains("barcode scan") }
+                #expect(try await browser.find("#record-dialog").isDisplayed())
+                #expect(try await server.parts.backend.assets.find(identifier: "SG-9") == nil)
+                try await browser.find("#record-fields-name").clear()
+                try await browser.find("#record-fields-name").sendKeys(hostile)
                 try await Self.submit(browser, [("country", "SG")])
                 try await browser.waitUntil("the duplicate tag beside its field") {
                     try await browser.find("#record-fields-asset_tag-error").text().contains("SG-1")
