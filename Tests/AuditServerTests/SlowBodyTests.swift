@@ -22,10 +22,15 @@ extension TimingSensitive {
 
         /// Polls `/health` until it answers 200, for at most `seconds`.
         static func healthRecovers(_ server: TestServer, within seconds: Int) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(seconds)
+            try await healthAnswers(200, server, within: .seconds(seconds))
+        }
+
+        /// Polls `/health` until it answers `status`, for at most `limit`.
+        static func healthAnswers(_ status: Int, _ server: TestServer, within limit: Duration) async throws -> Bool {
+            let deadline = ContinuousClock.now + limit
             while ContinuousClock.now < deadline {
-                if let answer = try? await server.call("GET", "/health"), answer.status == 200 { return true }
-                try await Task.sleep(for: .milliseconds(200))
+                if let answer = try? await server.call("GET", "/health"), answer.status == status { return true }
+                try await Task.sleep(for: .milliseconds(100))
             }
             return false
         }
@@ -56,16 +61,15 @@ extension TimingSensitive {
 
         @Test("A client that stops reading its answers is dropped after the write timeout")
         func stalledReadersAreDropped() async throws {
-            // A write deadline of 3 s: long enough that a busy machine checks /health while both
-            // readers still hold their slots, short enough for the test.
-            let limits = ConnectionLimits(maxConnections: 2, writeTimeout: .seconds(3))
+            // A write deadline of 4 s: long enough that a busy machine sees both readers holding
+            // their slots (it polls for that), short enough for the test.
+            let limits = ConnectionLimits(maxConnections: 2, writeTimeout: .seconds(4))
             try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
                 // Each asks for the API description (60 KB) 300 times over and reads none of it.
                 let stalled = try (0..<2).map { _ in try RawConnection(port: server.port) }
                 let requests = String(repeating: "GET /openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300)
                 for connection in stalled { connection.send(requests) }
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(try await server.call("GET", "/health").status == 503, "both slots are held")
+                #expect(try await Self.healthAnswers(503, server, within: .seconds(3)), "both slots are held")
                 #expect(try await Self.healthRecovers(server, within: 12), "the stalled readers were dropped")
                 _ = stalled
             }

@@ -6,7 +6,7 @@ import TestKit
     import FoundationNetworking
 #endif
 
-extension TimingSensitive {
+extension InBrowser {
     /// The kiosk as a person sees it: `audit-station kiosk` in a child process on 127.0.0.1 with a
     /// temporary database, opened in headless Chromium over WebDriver. One browser test at a time,
     /// so Chromium and the kiosk are not starved on a 2-core machine.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestKit
 
-extension TimingSensitive {
+extension InBrowser {
     /// A keyboard-wedge barcode gun on every screen and in every dialog of the kiosk, outcomes in
     /// the order they were scanned, the lost-camera alarm, undo and locations: in headless
     /// Chromium over WebDriver, with keys sent back-to-back to whatever has the focus.

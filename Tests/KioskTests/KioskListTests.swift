@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestKit
 
-extension TimingSensitive {
+extension InBrowser {
     /// The kiosk's lists as a supervisor walks them: every row a page away, headers that agree
     /// with the counters, a summary that lists everything, and a printed missing list grouped by
     /// location (printed to PDF by headless Chromium, read back with pdftotext).

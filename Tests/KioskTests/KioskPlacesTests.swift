@@ -5,7 +5,7 @@ import InventoryStore
 import Testing
 import TestKit
 
-extension TimingSensitive {
+extension InBrowser {
     /// The kiosk's panel of expected and found assets by location, standalone and connected,
     /// its name prompt, its evidence photos, and its rows' sync state against a server that
     /// speaks only the seeds' API.

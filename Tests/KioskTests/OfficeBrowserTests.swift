@@ -4,7 +4,7 @@ import InventoryCore
 import Testing
 import TestKit
 
-extension TimingSensitive {
+extension InBrowser {
     /// The back office that `serve` gives at `/`, in headless Chromium against a real server on
     /// each back end: log in, the audits, one audit with its lists, a void from the scan trail,
     /// and hostile asset names shown as text.

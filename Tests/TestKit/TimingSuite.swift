@@ -1,21 +1,31 @@
 import Foundation
 import Testing
 
-/// The parent of every suite whose checks depend on time: a camera's frame pace, kills mid-way,
-/// deadlines for slow or dead peers, a browser. They run one at a time, so two of them never
-/// share the two cores; everything else runs in parallel beside them. A suite joins it by
-/// being declared in an extension: `extension TimingSensitive { @Suite struct … }`.
+/// The parent of every suite whose checks depend on time without a browser: a camera's frame
+/// pace, kills mid-way, deadlines for slow or dead peers, login timing. They run one at a time,
+/// so two of them never share the two cores; everything else runs in parallel beside them. A
+/// suite joins it by being declared in an extension: `extension TimingSensitive { @Suite struct … }`.
 ///
 /// Their tasks run on two threads of their own (`OwnThreads`), not on Swift's cooperative pool:
 /// with everything else in parallel, the pool's two threads have hundreds of jobs waiting, and
 /// each `await` of a timed check would wait its turn behind them (a login took 0.3 s instead
 /// of 5 ms). On threads of their own they get the processor from the kernel like any thread.
-@Suite(.serialized, OwnThreads()) public enum TimingSensitive {}
+@Suite(.serialized, OwnThreads(.timing)) public enum TimingSensitive {}
+
+/// The parent of every suite that drives Chromium (the kiosk and the back office). They run one
+/// at a time, one browser at once, on two threads of their own; they run beside the
+/// `TimingSensitive` chain, not after it. Together the two chains were the whole run's length
+/// (368 s of 376 s, on an idle machine); split, each is about half of it. The browser's checks
+/// wait for what they expect to see (WebDriver polls), so another chain beside them slows them
+/// without making them fail.
+@Suite(.serialized, OwnThreads(.browser)) public enum InBrowser {}
 
 /// Runs each test case of a suite with a task executor of two threads of its own as the
 /// preferred executor of its tasks (and of their child tasks and default actors).
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
-    public init() {}
+    let executor: ThreadsExecutor
+
+    public init(_ executor: ThreadsExecutor) { self.executor = executor }
 
     public var isRecursive: Bool { true }
 
@@ -24,16 +34,19 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(Self.executor) { try await function() }
+        try await withTaskExecutorPreference(executor) { try await function() }
     }
-
-    static let executor = ThreadsExecutor(threads: 2, name: "timing-sensitive")
 }
 
 /// A task executor over threads of its own that run the jobs given to it in order. The threads
 /// wait on a condition variable when there is nothing to run: they are not the cooperative
 /// pool's, so waiting there blocks no task of anyone else.
 public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
+    /// The threads of `TimingSensitive`'s suites.
+    public static let timing = ThreadsExecutor(threads: 2, name: "timing-sensitive")
+    /// The threads of `InBrowser`'s suites.
+    public static let browser = ThreadsExecutor(threads: 2, name: "in-browser")
+
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
