@@ -14,7 +14,12 @@ extension InBrowser.OfficeBrowserTests {
             let browser = try await driver.session(width: width, height: height)
             do {
                 try await browser.open(baseURL + "/")
-                try await browser.waitFor("#login-email", displayed: true).sendKeys(email)
+                // A gun's burst on the login screen logs nobody in and is refused aloud.
+                try await browser.waitFor("#login-email", displayed: true).sendKeys("SG-1\n")
+                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#login-error").text().contains("barcode scan") }
+                #expect(try await browser.find("#login-view").isDisplayed())
+                try await browser.find("#login-email").clear()
+                try await browser.find("#login-email").sendKeys(email)
                 try await browser.find("#login-password").sendKeys(password)
                 try await browser.find("#login-submit").click()
                 try await browser.waitUntil("the audits screen") { try await browser.find("#audits-view").isDisplayed() }
@@ -151,6 +156,12 @@ extension InBrowser.OfficeBrowserTests {
                 try await browser.waitUntil("the accessory") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
                 try await Self.press(browser, "Check out", inRowOf: "Cables")
                 _ = try await browser.waitFor("#record-fields-customer_id", displayed: true)
+                // A gun's burst in the check-out dialog checks nothing out and is refused aloud.
+                try await browser.find("#record-fields-quantity").sendKeys("SG-1\n")
+                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#record-error").text().contains("barcode scan") }
+                #expect(try await browser.find("#record-dialog").isDisplayed())
+                #expect(try await server.parts.backend.accessories.list(query: ListQuery()).items.first?.availableQuantity == 5)
+                try await browser.find("#record-fields-quantity").clear()
                 try await Self.submit(browser, [("quantity", "9")])
                 try await browser.waitUntil("a refusal: no customer") { try await !browser.find("#record-error").text().isEmpty }
                 try await Self.submit(browser, [("customer_id", String(customer.id))])

@@ -101,6 +101,7 @@ window.addEventListener('keydown', function (e) {
   e.stopPropagation();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
   $('page-error').textContent = said;
+  if (!$('login-view').hidden) $('login-error').textContent = said;
   if ($('void-dialog').open) $('void-error').textContent = said;
   if ($('record-dialog').open) $('record-error').textContent = said;
 }, true);
