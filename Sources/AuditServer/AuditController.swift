@@ -78,8 +78,8 @@ struct AuditController {
             let user = try context.requireUser()
             let scanID = context.parameters.get("scan_id") ?? ""
             let body = try await request.decodeJSON(VoidBody.self, emptyIsObject: true)
-            guard let auditID = try await audits.auditID(ofScan: scanID) else { throw InventoryError.notFound("scan \(scanID)") }
-            try user.requireAuditing(try await audits.country(ofAudit: auditID))
+            guard let audit = try await audits.audit(ofScan: scanID) else { throw InventoryError.notFound("scan \(scanID)") }
+            try user.requireAuditing(audit.country)
             let result = try await audits.void(
                 VoidRequest(
                     scanId: scanID, auditId: body.auditId, reason: body.reason, voidId: body.voidId, voidedAt: body.voidedAt,

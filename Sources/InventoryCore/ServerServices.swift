@@ -24,8 +24,9 @@ public protocol ServerAuditService: AuditService, ScanPhotoService {
     /// The country of an audit, running or ended (it never changes), for the permission check
     /// of each scan; a back end may keep it in memory.
     func country(ofAudit id: AuditID) async throws -> String
-    /// The audit a stored scan belongs to, or nil when no scan has that id.
-    func auditID(ofScan scanID: String) async throws -> AuditID?
+    /// The audit a stored scan belongs to, with its country (for the void's permission check,
+    /// in the same read), or nil when no scan has that id.
+    func audit(ofScan scanID: String) async throws -> (id: AuditID, country: String)?
     /// The audit's numbers by location, station, user and hour, computed in the database.
     func breakdown(auditID: AuditID) async throws -> AuditBreakdown
 }

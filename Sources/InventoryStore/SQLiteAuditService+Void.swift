@@ -12,9 +12,12 @@ extension SQLiteAuditService {
         return try await database.write { db in try Self.storeVoid(db, void) }
     }
 
-    public func auditID(ofScan scanID: String) async throws -> AuditID? {
+    public func audit(ofScan scanID: String) async throws -> (id: AuditID, country: String)? {
         try await database.read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT audit_id FROM scans WHERE scan_id = ?"), arguments: [scanID])
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT s.audit_id, a.country FROM scans s JOIN audits a ON a.id = s.audit_id WHERE s.scan_id = ?"),
+                arguments: [scanID]
+            ).map { (id: $0["audit_id"], country: $0["country"]) }
         }
     }
 

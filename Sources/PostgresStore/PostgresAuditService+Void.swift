@@ -3,8 +3,14 @@ import InventoryCore
 import PostgresNIO
 
 extension PostgresAuditService {
-    public func auditID(ofScan scanID: String) async throws -> AuditID? {
-        try await database.read { c in try await c.row("SELECT audit_id FROM scans WHERE scan_id = \(scanID)")?.get("audit_id") }
+    public func audit(ofScan scanID: String) async throws -> (id: AuditID, country: String)? {
+        try await database.read { c in
+            guard
+                let row = try await c.row(
+                    "SELECT s.audit_id, a.country FROM scans s JOIN audits a ON a.id = s.audit_id WHERE s.scan_id = \(scanID)")
+            else { return nil }
+            return (id: try row.get("audit_id"), country: try row.get("country"))
+        }
     }
 
     /// Voids a scan in one transaction that first locks the audit's row, as every scan's write
