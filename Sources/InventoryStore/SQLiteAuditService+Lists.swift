@@ -80,15 +80,20 @@ extension SQLiteAuditService {
         }
     }
 
-    /// The expected assets by registered location, for the report's summary.
+    /// The expected assets by registered location, for the report's summary: the expected
+    /// count of each location was stored when the audit started, and the found and misplaced
+    /// are counted from the audit's scans, each looked up as the first scan of an expected entry.
     static func locationTallies(_ db: Database, auditID: AuditID) throws -> [LocationTally] {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT e.location, count(*) AS expected, count(e.first_scan_id) AS found,
-                    sum(CASE WHEN s.location IS NOT NULL AND s.location IS NOT e.location THEN 1 ELSE 0 END) AS misplaced
-                FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
-                WHERE e.audit_id = ? GROUP BY e.location ORDER BY e.location IS NULL, e.location
+                SELECT l.location, l.expected, ifnull(f.found, 0) AS found, ifnull(f.misplaced, 0) AS misplaced
+                FROM audit_location_expected l LEFT JOIN (
+                    SELECT e.location, count(*) AS found,
+                        sum(CASE WHEN s.location IS NOT NULL AND s.location IS NOT e.location THEN 1 ELSE 0 END) AS misplaced
+                    FROM scans s CROSS JOIN audit_expected e ON e.first_scan_id = s.id AND e.audit_id = s.audit_id
+                    WHERE s.audit_id = ?1 GROUP BY e.location) f ON f.location IS l.location
+                WHERE l.audit_id = ?1 ORDER BY l.location IS NULL, l.location
                 """, arguments: [auditID]
         ).map { LocationTally(location: $0["location"], expected: $0["expected"], found: $0["found"], misplaced: $0["misplaced"]) }
     }

@@ -47,17 +47,18 @@ extension SQLiteAuditService {
     /// unexpected identifiers (which is what moved the audit's numbers).
     enum TallyColumn: String { case station, user }
 
+    /// Counted from the audit's scans (voided ones too, as a first find is never a voided
+    /// scan), each looked up in the expected and unexpected entries through their first-scan
+    /// indexes, so the expected set is never walked; names whose scans are all voided are left out.
     static func tallies(_ db: Database, auditID: AuditID, by tally: TallyColumn) throws -> [ScanTally] {
         let column = tally.rawValue
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT s.\(column) AS name, count(*) AS scans,
-                    (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
-                     WHERE e.audit_id = ?1 AND f.\(column) = s.\(column)) AS found,
-                    (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
-                     WHERE u.audit_id = ?1 AND f.\(column) = s.\(column)) AS unexpected
-                FROM scans s WHERE s.audit_id = ?1 AND NOT s.voided GROUP BY s.\(column) ORDER BY scans DESC, name
+                SELECT s.\(column) AS name, sum(NOT s.voided) AS scans,
+                    sum((SELECT count(*) FROM audit_expected e WHERE e.first_scan_id = s.id AND e.audit_id = s.audit_id)) AS found,
+                    sum((SELECT count(*) FROM audit_unexpected u WHERE u.audit_id = s.audit_id AND u.first_scan_id = s.id)) AS unexpected
+                FROM scans s WHERE s.audit_id = ? GROUP BY s.\(column) HAVING sum(NOT s.voided) > 0 ORDER BY scans DESC, name
                 """, arguments: [auditID]
         ).map { ScanTally(name: $0["name"], scans: $0["scans"], found: $0["found"], unexpected: $0["unexpected"]) }
     }

@@ -87,6 +87,11 @@ public struct SQLiteAuditService: ServerAuditService {
                         AND (?3 IS NULL OR location IN (SELECT value FROM json_each(?3))) ORDER BY id
                     """, arguments: [id, code, scope])
             try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_location_expected (audit_id, location, expected)
+                    SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = ? GROUP BY location
+                    """, arguments: [id])
             return try AuditRows.fetchSession(db, id: id)
         }
     }

@@ -134,6 +134,7 @@ enum Schema {
         migrator.registerMigration("locations", migrate: locations)
         migrator.registerMigration("scan_photos", migrate: scanPhotos)
         migrator.registerMigration("reconcile", migrate: reconcile)
+        migrator.registerMigration("audit_breakdown", migrate: auditBreakdown)
         return migrator
     }
 
@@ -272,6 +273,25 @@ enum Schema {
                     kind TEXT NOT NULL);
                 CREATE INDEX asset_history_asset ON asset_history(asset_id, id);
                 CREATE INDEX asset_history_audit ON asset_history(audit_id, kind, asset_id) WHERE audit_id IS NOT NULL;
+                """)
+    }
+
+    /// The breakdown without walking the expected set: each audit's expected assets per
+    /// registered location, counted once when it starts (the expected set never changes after),
+    /// and indexes from a scan to the expected or unexpected entry it was the first scan of, so
+    /// first finds are counted from the audit's scans. Audits from before are counted here.
+    static func auditBreakdown(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE audit_location_expected (
+                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                    location TEXT,
+                    expected INTEGER NOT NULL);
+                CREATE INDEX audit_location_expected_audit ON audit_location_expected(audit_id);
+                INSERT INTO audit_location_expected (audit_id, location, expected)
+                    SELECT audit_id, location, count(*) FROM audit_expected GROUP BY audit_id, location;
+                CREATE INDEX audit_expected_first_scan ON audit_expected(first_scan_id) WHERE first_scan_id IS NOT NULL;
+                CREATE INDEX audit_unexpected_first ON audit_unexpected(audit_id, first_scan_id);
                 """)
     }
 }

@@ -92,10 +92,13 @@ extension PostgresAuditService {
     static func locationTallies(_ c: PostgresConnection, auditID: AuditID) async throws -> [LocationTally] {
         try await c.rows(
             """
-            SELECT e.location, count(*) AS expected, count(e.first_scan_id) AS found,
-                count(*) FILTER (WHERE s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location) AS misplaced
-            FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id
-            WHERE e.audit_id = \(auditID) GROUP BY e.location ORDER BY e.location IS NULL, e.location COLLATE "C"
+            SELECT l.location, l.expected, coalesce(f.found, 0) AS found, coalesce(f.misplaced, 0) AS misplaced
+            FROM audit_location_expected l LEFT JOIN (
+                SELECT e.location, count(*) AS found,
+                    count(*) FILTER (WHERE s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location) AS misplaced
+                FROM scans s JOIN audit_expected e ON e.first_scan_id = s.id AND e.audit_id = s.audit_id
+                WHERE s.audit_id = \(auditID) GROUP BY e.location) f ON f.location IS NOT DISTINCT FROM l.location
+            WHERE l.audit_id = \(auditID) ORDER BY l.location IS NULL, l.location COLLATE "C"
             """
         ).map {
             LocationTally(

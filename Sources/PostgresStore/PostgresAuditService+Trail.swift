@@ -48,18 +48,20 @@ extension PostgresAuditService {
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
     /// unexpected identifiers (which is what moved the audit's numbers).
+    /// Counted from the audit's scans (voided ones too, as a first find is never a voided
+    /// scan), each looked up in the expected and unexpected entries through their first-scan
+    /// indexes, so the expected set is never walked; names whose scans are all voided are left out.
     static func tallies(_ c: PostgresConnection, auditID: AuditID, by column: String) async throws -> [ScanTally] {
         var binds = PostgresBindings()
         binds.append(auditID)
         return try await c.rows(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT s.\(column) AS name, count(*) AS scans,
-                        (SELECT count(*) FROM audit_expected e JOIN scans f ON f.id = e.first_scan_id
-                         WHERE e.audit_id = $1 AND f.\(column) = s.\(column)) AS found,
-                        (SELECT count(*) FROM audit_unexpected u JOIN scans f ON f.id = u.first_scan_id
-                         WHERE u.audit_id = $1 AND f.\(column) = s.\(column)) AS unexpected
-                    FROM scans s WHERE s.audit_id = $1 AND NOT s.voided GROUP BY s.\(column) ORDER BY scans DESC, s.\(column) COLLATE "C"
+                    SELECT s.\(column) AS name, count(*) FILTER (WHERE NOT s.voided) AS scans,
+                        sum((SELECT count(*) FROM audit_expected e WHERE e.first_scan_id = s.id AND e.audit_id = s.audit_id))::bigint AS found,
+                        sum((SELECT count(*) FROM audit_unexpected u WHERE u.audit_id = s.audit_id AND u.first_scan_id = s.id))::bigint AS unexpected
+                    FROM scans s WHERE s.audit_id = $1 GROUP BY s.\(column) HAVING count(*) FILTER (WHERE NOT s.voided) > 0
+                    ORDER BY scans DESC, s.\(column) COLLATE "C"
                     """, binds: binds)
         ).map {
             ScanTally(name: try $0.get("name"), scans: try $0.get("scans"), found: try $0.get("found"), unexpected: try $0.get("unexpected"))

@@ -110,6 +110,11 @@ public struct PostgresAuditService: ServerAuditService {
                     RETURNING 1)
                 UPDATE audits SET total_assets = (SELECT count(*) FROM expected) WHERE id = \(id)
                 """)
+            try await c.run(
+                """
+                INSERT INTO audit_location_expected (audit_id, location, expected)
+                SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = \(id) GROUP BY audit_id, location
+                """)
             return try await PGRows.fetchSession(c, id: id)
         }
     }

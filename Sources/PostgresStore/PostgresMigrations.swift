@@ -19,7 +19,8 @@ enum PostgresMigrations {
         (6, "scan voids", scanVoids),
         (7, "locations", locations),
         (8, "scan photos", scanPhotos),
-        (9, "reconcile", reconcile)
+        (9, "reconcile", reconcile),
+        (10, "audit breakdown", auditBreakdown)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -333,5 +334,24 @@ enum PostgresMigrations {
         """,
         "CREATE INDEX asset_history_asset ON asset_history (asset_id, id)",
         "CREATE INDEX asset_history_audit ON asset_history (audit_id, kind, asset_id) WHERE audit_id IS NOT NULL"
+    ]
+
+    /// The breakdown without walking the expected set (`Schema.auditBreakdown`): each audit's
+    /// expected assets per registered location, counted when it starts, and an index from a
+    /// scan to the expected entry it was the first scan of (`audit_unexpected_first` serves
+    /// the unexpected entries). Audits from before are counted here.
+    static let auditBreakdown = [
+        """
+        CREATE TABLE audit_location_expected (
+            audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+            location TEXT,
+            expected BIGINT NOT NULL)
+        """,
+        "CREATE INDEX audit_location_expected_audit ON audit_location_expected (audit_id)",
+        """
+        INSERT INTO audit_location_expected (audit_id, location, expected)
+            SELECT audit_id, location, count(*) FROM audit_expected GROUP BY audit_id, location
+        """,
+        "CREATE INDEX audit_expected_first_scan ON audit_expected (first_scan_id) WHERE first_scan_id IS NOT NULL"
     ]
 }

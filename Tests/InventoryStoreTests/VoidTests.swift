@@ -157,5 +157,96 @@ struct VoidTests {
         #expect(scanned.pagination.total == found.count)
         // Each asset's entry counts its standing scans: exactly one each.
         #expect(scanned.items.allSatisfy { $0.scanCount == 1 })
+        try await Self.expectBreakdownEqualsRecount(audits, audit, backend)
+    }
+
+    @Test("The breakdown by location, station and user equals a recount, after scans and voids", arguments: Backend.allCases)
+    func breakdownAfterVoids(_ backend: Backend) async throws {
+        let (server, close) = try await backend.make()
+        defer { Task { await close() } }
+        for n in 1...12 {
+            let location: String? = n.isMultiple(of: 4) ? nil : "Dock \(n % 3)"
+            _ = try await server.assets.create(AssetInput(assetTag: "SG-\(n)", name: "Laptop \(n)", country: "SG", location: location))
+        }
+        _ = try await server.assets.create(AssetInput(assetTag: "MY-1", name: "Laptop", country: "MY"))
+        let audits = server.audits
+        let audit = try await audits.start(country: "SG", by: alice).id
+        func scan(_ identifier: String, _ scanID: String, station: String, user: String, at location: String? = nil) async throws {
+            _ = try await audits.record(
+                ScanRequest(identifier: identifier, auditId: audit, scanId: scanID, deviceName: station, user: user, location: location))
+        }
+        try await scan("SG-1", "a1", station: "kiosk-a", user: "alice", at: "Dock 1")
+        try await scan("SG-1", "b1", station: "kiosk-b", user: "bob", at: "Dock 2")
+        try await scan("SG-2", "a2", station: "kiosk-a", user: "alice", at: "Dock 0")
+        try await scan("SG-3", "b3", station: "kiosk-b", user: "alice")
+        try await scan("SG-4", "c4", station: "kiosk-c", user: "carol", at: "Dock 1")
+        try await scan("SG-5", "c5", station: "kiosk-c", user: "carol", at: "Dock 2")
+        try await scan("GHOST-1", "ag", station: "kiosk-a", user: "alice")
+        try await scan("GHOST-1", "bg", station: "kiosk-b", user: "bob")
+        try await scan("MY-1", "cm", station: "kiosk-c", user: "carol")
+        try await scan("GHOST-2", "dg", station: "kiosk-d", user: "dave")
+        let before = try await audits.breakdown(auditID: audit)
+        #expect(before.byStation.first { $0.name == "kiosk-a" } == ScanTally(name: "kiosk-a", scans: 3, found: 2, unexpected: 1))
+        #expect(before.byLocation.first { $0.location == "Dock 1" }.map { [$0.expected, $0.found, $0.misplaced] } == [3, 1, 0])
+        try await Self.expectBreakdownEqualsRecount(audits, audit, backend)
+
+        // A first find passed on to another station and user, at another location; a find
+        // undone; an unknown identifier's first scan passed on; an unexpected entry undone,
+        // which leaves kiosk-d with no scan that stands.
+        for scanID in ["a1", "c5", "ag", "dg", "cm"] { _ = try await Self.void(audits, scanID) }
+        let after = try await audits.breakdown(auditID: audit)
+        #expect(after.byStation.map(\.name) == ["kiosk-b", "kiosk-a", "kiosk-c"])
+        #expect(after.byStation.first { $0.name == "kiosk-b" } == ScanTally(name: "kiosk-b", scans: 3, found: 2, unexpected: 1))
+        #expect(after.byLocation.first { $0.location == "Dock 1" }.map { [$0.expected, $0.found, $0.misplaced] } == [3, 1, 1])
+        try await Self.expectBreakdownEqualsRecount(audits, audit, backend)
+        // The summary an audit ends with has the same tallies.
+        let summary = try await audits.end(auditID: audit, by: alice)
+        #expect(summary.byStation == after.byStation && summary.byUser == after.byUser)
+    }
+
+    /// The breakdown (and, on SQLite, the location progress), against the same
+    /// numbers counted here from the audit's lists and trail.
+    static func expectBreakdownEqualsRecount(
+        _ audits: any ServerAuditService, _ audit: AuditID, _ backend: Backend, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        func all<T: Sendable>(_ fetch: (ListQuery) async throws -> Page<T>) async throws -> [T] {
+            var items: [T] = []
+            var page = 1
+            while true {
+                let found = try await fetch(ListQuery(page: page, perPage: 100)).items
+                items += found
+                if found.count < 100 { return items }
+                page += 1
+            }
+        }
+        let expected = try await all { try await audits.details(auditID: audit, list: .all, query: $0) }
+        let unexpected = try await all { try await audits.details(auditID: audit, list: .unexpected, query: $0) }
+        let standing = try await all { try await audits.scans(auditID: audit, query: $0) }.filter { $0.voided == nil }
+
+        let locations = Dictionary(grouping: expected, by: \.location).map { location, entries in
+            LocationTally(
+                location: location, expected: entries.count, found: entries.filter { $0.outcome != .missing }.count,
+                misplaced: entries.filter { $0.misplaced == true }.count)
+        }.sorted { ($0.location == nil ? 1 : 0, $0.location ?? "") < ($1.location == nil ? 1 : 0, $1.location ?? "") }
+        func tallies(_ name: (ScanRecord) -> String, _ first: (AuditAsset) -> String?) -> [ScanTally] {
+            Dictionary(grouping: standing, by: name).map { name, scans in
+                ScanTally(
+                    name: name, scans: scans.count, found: expected.filter { $0.outcome != .missing && first($0) == name }.count,
+                    unexpected: unexpected.filter { first($0) == name }.count)
+            }.sorted { ($1.scans, $0.name) < ($0.scans, $1.name) }
+        }
+        let byStation = tallies(\.station, \.station)
+        let byUser = tallies(\.user, \.user)
+
+        let breakdown = try await audits.breakdown(auditID: audit)
+        #expect(breakdown.byLocation == locations, sourceLocation: sourceLocation)
+        #expect(breakdown.byStation == byStation, sourceLocation: sourceLocation)
+        #expect(breakdown.byUser == byUser, sourceLocation: sourceLocation)
+        if backend == .sqlite { // the kiosk's by-location panel: only the SQLite service serves it
+            #expect(try await audits.locationProgress(auditID: audit).locations == locations, sourceLocation: sourceLocation)
+        }
+        let session = try await audits.audit(id: audit)
+        #expect(locations.map(\.found).reduce(0, +) == session.scannedCount, sourceLocation: sourceLocation)
+        #expect(byStation.map(\.unexpected).reduce(0, +) == session.unexpectedCount, sourceLocation: sourceLocation)
     }
 }
