@@ -46,6 +46,19 @@ public struct SQLiteAssetService: AssetService {
                 arguments += [pattern, pattern, pattern, pattern]
             }
             let whereSQL = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            if query.search != nil {
+                // A search reads every asset, so it does so once: the ids that match, in order,
+                // give the total and the page, whose rows are then read by id.
+                let ids = try Int64.fetchAll(db, sql: "SELECT assets.id FROM assets" + whereSQL + " ORDER BY assets.id", arguments: arguments)
+                let page = Array(ids.dropFirst(query.offset).prefix(query.perPage))
+                let items =
+                    page.isEmpty
+                    ? []
+                    : try Asset.fetchAll(
+                        db, sql: Asset.selectSQL + " WHERE assets.id IN (\(page.map { _ in "?" }.joined(separator: ", "))) ORDER BY assets.id",
+                        arguments: StatementArguments(page))
+                return Page(items: items, pagination: Pagination(query: query, total: ids.count))
+            }
             let total = try db.count(sql: "SELECT assets.id FROM assets" + whereSQL, arguments: arguments)
             let items = try Asset.fetchAll(
                 db, sql: Asset.selectSQL + whereSQL + " ORDER BY assets.id LIMIT ? OFFSET ?",

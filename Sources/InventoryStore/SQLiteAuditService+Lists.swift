@@ -33,6 +33,24 @@ extension SQLiteAuditService {
                     arguments += [pattern, pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.expectedSQL + searchSQL
+                if pattern != nil {
+                    // A search reads every entry of the audit, so it does so once: the keys that
+                    // match, in order, give the total and the page, whose rows are then read by key.
+                    let keys = try Int64.fetchAll(
+                        db,
+                        sql: "SELECT e.asset_id FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = ?"
+                            + searchSQL + " ORDER BY e.asset_id", arguments: arguments)
+                    let page = Array(keys.dropFirst(query.offset).prefix(query.perPage))
+                    let items =
+                        page.isEmpty
+                        ? []
+                        : try Row.fetchAll(
+                            db,
+                            sql: AuditRows.expectedSQL + " AND e.asset_id IN (\(page.map { _ in "?" }.joined(separator: ", "))) ORDER BY e.asset_id",
+                            arguments: [auditID] + StatementArguments(page)
+                        ).map(AuditRows.expectedEntry)
+                    return Page(items: items, pagination: Pagination(query: query, total: keys.count))
+                }
                 let total = try db.count(
                     sql: "SELECT 1 FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = ?" + searchSQL,
                     arguments: arguments)
