@@ -50,7 +50,12 @@ extension SQLiteAuditService {
         ).execute(arguments: [void.voidID, rowID, auditID, void.reason, void.station, void.user, void.voidedAt, Date()])
         try db.cachedStatement(sql: "UPDATE audits SET scanned_count = scanned_count + ?, unexpected_count = unexpected_count + ? WHERE id = ?")
             .execute(arguments: [effect.scannedDelta, effect.unexpectedDelta, auditID])
-        return try voidAnswer(db, scanRow: rowID, message: nil, effect: effect)
+        // The audit's numbers after the void: the row read above, corrected as it was just
+        // written (writes are serialised, so nothing else changed it in between).
+        let progress = AuditProgress(
+            totalAssets: audit.totalAssets, scannedCount: audit.scannedCount + effect.scannedDelta,
+            unexpectedCount: audit.unexpectedCount + effect.unexpectedDelta)
+        return try voidAnswer(db, scanRow: rowID, message: nil, effect: effect, progress: progress)
     }
 
     /// Takes the voided scan off its entry, before the scan is marked: the entry's next scan
@@ -102,13 +107,15 @@ extension SQLiteAuditService {
     }
 
     /// The answer for a stored void: the scan with its void, and the audit's numbers now.
-    private static func voidAnswer(_ db: Database, scanRow: Int64, message: String?, effect: VoidEffect? = nil) throws -> VoidResult {
+    private static func voidAnswer(
+        _ db: Database, scanRow: Int64, message: String?, effect: VoidEffect? = nil, progress known: AuditProgress? = nil
+    ) throws -> VoidResult {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: trailSQL + " WHERE s.id = ?"), arguments: [scanRow]) else {
             throw InventoryError.notFound("scan row \(scanRow)")
         }
         let record = scanRecord(row)
         guard let void = record.voided else { throw InventoryError.storage("the void of scan \(record.scanId) was not stored") }
-        let progress = try AuditRows.fetchSession(db, id: void.auditId).progress
+        let progress = try known ?? AuditRows.fetchSession(db, id: void.auditId).progress
         return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "", effect: effect)
     }
 }
