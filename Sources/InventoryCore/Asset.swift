@@ -54,27 +54,28 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
         isErased: Bool = false, hasKeyboard: Bool = false, hasCharger: Bool = false,
         createdAt: Date = Date(), updatedAt: Date = Date()
     ) {
+        // What the asset is, then where it is and whose, then its state, then its hardware.
         self.id = id
         self.assetTag = assetTag
         self.serialNum = serialNum
         self.name = name
         self.model = model
-        self.status = status
-        self.condition = condition
         self.manufacturer = manufacturer
         self.assetType = assetType
-        self.cpuType = cpuType
-        self.cpuCores = cpuCores
-        self.memory = memory
-        self.harddrive = harddrive
         self.country = country
         self.location = location
         self.company = company
         self.customerId = customerId
         self.customer = customer
+        self.status = status
+        self.condition = condition
         self.notes = notes
         self.techNotes = techNotes
         self.isErased = isErased
+        self.cpuType = cpuType
+        self.cpuCores = cpuCores
+        self.memory = memory
+        self.harddrive = harddrive
         self.hasKeyboard = hasKeyboard
         self.hasCharger = hasCharger
         self.createdAt = createdAt

@@ -265,23 +265,6 @@ extension InBrowser {
             #expect(audit["scanned_count"] as? Int == 2)
         }
 
-        /// Opens the kiosk in one headless Chromium at 1280×720, runs `body`, and always closes it.
-        func withPage(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
-            try await Chromedriver.with { driver in
-                let page = try await driver.session()
-                do {
-                    try await page.open(kiosk.baseURL)
-                    try await body(page)
-                } catch {
-                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
-                        .path
-                    try? await page.screenshot(to: shot)
-                    await page.quit()
-                    throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")
-                }
-                await page.quit()
-            }
-        }
     }
 }
 

@@ -24,7 +24,7 @@ extension InBrowser {
         func burstsWithoutAnAudit() async throws {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
                 #expect(try await page.activeElement().tagName().lowercased() == "body", "no button takes the focus by itself")
 
@@ -64,7 +64,7 @@ extension InBrowser {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
 
                 // A search box: recorded, and the box keeps what the person had typed.
@@ -135,7 +135,7 @@ extension InBrowser {
             try await waitFor("the kiosk to reopen on MY") {
                 ((try? await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["country"] as? String) == "MY"
             }
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                 try await page.gun("M-1", expect: "found_expected")
             }
@@ -153,7 +153,7 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera"])
             let tags = (1...20).map { $0 == 7 ? "NOPE-7" : "B-\($0)" }
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                 try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
                 // Sound on, as after a person's first touch.
@@ -192,7 +192,7 @@ extension InBrowser {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--device", camera.device], environment: environment)
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                 try await page.waitUntil(timeout: 20, "the camera ready") { try await page.find("#preview-box").attribute("data-camera") == "ready" }
                 #expect(try await page.find("#camera-alarm").isDisplayed() == false)
@@ -221,7 +221,7 @@ extension InBrowser {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-2", expect: "found_expected")
@@ -256,7 +256,7 @@ extension InBrowser {
         func locationsAndMisplaced() async throws {
             let kiosk = try await KioskProcess(rows: Self.placed)
             try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withGunPage(kiosk) { page in
+            try await withPage(kiosk) { page in
                 try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
                 try await page.find("button[data-country=\"SG\"]").click()
                 try await page.waitUntil("the locations to choose") { try await page.findAll("#scope-choices input[type=\"checkbox\"]").count == 2 }
@@ -292,24 +292,6 @@ extension InBrowser {
             #expect((trail["scans"] as? [[String: Any]])?.map { $0["identifier"] as? String ?? "" } == ["T-1", "T-2"])
             let misplaced = try jsonObject(try await kiosk.run(["audit", "details", "misplaced", "--json"]))
             #expect(String(describing: misplaced).contains("T-2"))
-        }
-
-        /// Opens the kiosk in one headless Chromium at 1280×720, runs `body`, and always closes it.
-        func withGunPage(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
-            try await Chromedriver.with { driver in
-                let page = try await driver.session()
-                do {
-                    try await page.open(kiosk.baseURL)
-                    try await body(page)
-                } catch {
-                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
-                        .path
-                    try? await page.screenshot(to: shot)
-                    await page.quit()
-                    throw KioskTestError("\(error)\n(screenshot: \(shot))\nkiosk log:\n\(kiosk.logText.suffix(2000))")
-                }
-                await page.quit()
-            }
         }
 
         /// The kiosk has listed the countries with both audits running, and had a moment to

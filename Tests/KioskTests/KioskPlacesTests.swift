@@ -210,23 +210,5 @@ extension InBrowser {
                 }
             }
         }
-
-        /// Opens the kiosk in one headless Chromium, runs `body`, and always closes it.
-        func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> Void) async throws {
-            try await Chromedriver.with { driver in
-                let page = try await driver.session(width: width, height: height)
-                do {
-                    try await page.open(kiosk.baseURL)
-                    try await body(page)
-                } catch {
-                    let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
-                    try? await page.screenshot(to: shot.path)
-                    let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
-                    await page.quit()
-                    throw KioskTestError("\(error)\n(screenshot: \(shot.path))\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
-                }
-                await page.quit()
-            }
-        }
     }
 }

@@ -179,3 +179,22 @@ struct KioskTestError: Error, CustomStringConvertible {
 func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
+
+/// Opens the kiosk in one headless Chromium (1280×720 unless told), runs `body`, and always closes
+/// it; a failure comes with a screenshot, the last outcomes shown and the end of the kiosk's log.
+func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> Void) async throws {
+    try await Chromedriver.with { driver in
+        let page = try await driver.session(width: width, height: height)
+        do {
+            try await page.open(kiosk.baseURL)
+            try await body(page)
+        } catch {
+            let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
+            try? await page.screenshot(to: shot.path)
+            let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
+            await page.quit()
+            throw KioskTestError("\(error)\n(screenshot: \(shot.path))\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+        }
+        await page.quit()
+    }
+}
