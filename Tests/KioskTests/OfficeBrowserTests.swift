@@ -96,6 +96,10 @@ extension InBrowser {
                         _ = try await server.parts.audits.end(auditID: audit.id, by: Actor(user: "lead", station: "api"))
                         try await browser.refresh()
                         _ = try await browser.waitFor("#reconcile", displayed: true)
+                        // An ended audit's numbers never move: its breakdown comes with the page's load.
+                        try await browser.waitUntil("the ended audit's breakdown") {
+                            try await browser.find("#by-station tbody").text().contains("kiosk-1")
+                        }
                         #expect(try await browser.find("#reconcile-apply").isEnabled() == false)
                         try await browser.find("#reconcile-preview").click()
                         try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }

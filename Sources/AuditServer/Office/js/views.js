@@ -49,7 +49,9 @@ export async function audits(page) {
 
 // MARK: one audit
 
-const state = { id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: 0 };
+// brokenDownAt: when the breakdown was last asked for; -Infinity until then, so the first is at
+// once (performance.now() counts from the page's load, so 0 would wait out its first 5 s).
+const state = { id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: -Infinity };
 
 const columns = {
   missing: ['Tag', 'Serial', 'Name', 'Model', 'Status', 'Location'],
@@ -68,7 +70,7 @@ export async function audit(id) {
   stopAudit();
   if (state.id !== id) { state.id = id; state.list = 'missing'; state.page = 1; $('list-query').value = ''; }
   state.counted = null;
-  state.brokenDownAt = 0;
+  state.brokenDownAt = -Infinity;
   selectTab();
   await numbers();
   await list();
