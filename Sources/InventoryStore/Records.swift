@@ -137,3 +137,25 @@ func likePattern(_ search: String) -> String {
         + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
         .replacingOccurrences(of: "_", with: "\\_") + "%"
 }
+
+/// The assets' search index (`assets_fts`, FTS5 with the trigram tokenizer; see
+/// `Schema.assetsSearch`), which finds the assets whose fields contain a text of 3 or more
+/// characters without reading every asset.
+enum AssetSearchIndex {
+    /// The fewest characters (Unicode scalars, as the tokenizer counts them) the index can
+    /// serve: a shorter text holds no trigram, and is searched by reading the rows.
+    static let shortest = 3
+
+    /// The ids of the assets whose fields (the `columns` given, or all five: tag, serial, name,
+    /// model, location) contain `search`, case folded, as an `IN` list for a query's `WHERE`;
+    /// nil when the text is too short for the index. The text is one FTS5 string (its quotes
+    /// doubled), so nothing in it is FTS5 syntax, and `%`, `_` and `\` are plain characters.
+    /// The index folds case beyond ASCII, so the ids are a superset of what `LIKE` keeps: the
+    /// caller keeps its `LIKE` on the rows.
+    static func candidates(_ search: String, columns: [String]? = nil) -> (sql: String, argument: String)? {
+        guard search.unicodeScalars.count >= shortest else { return nil }
+        let phrase = "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let query = columns.map { "{" + $0.joined(separator: " ") + "} : " + phrase } ?? phrase
+        return ("(SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?)", query)
+    }
+}

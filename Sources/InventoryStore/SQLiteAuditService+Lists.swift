@@ -27,15 +27,27 @@ extension SQLiteAuditService {
                 if list == .scanned { searchSQL += " AND e.first_scan_id IS NOT NULL" }
                 if list == .missing { searchSQL += " AND e.first_scan_id IS NULL" }
                 if list == .misplaced { searchSQL += " AND s.location IS NOT NULL AND s.location IS NOT e.location" }
-                if let pattern {
+                if let search = query.search, let pattern {
+                    // A text of 3 or more characters takes its candidates from the search index
+                    // of the assets, then keeps the entries whose fields *as the audit recorded
+                    // them* contain it. So an entry is found when both its asset as it is now and
+                    // its recorded row contain the text: an asset edited since the audit started
+                    // is found by what both say (not by a name only the old or only the new one
+                    // has), and one deleted since the audit ended is not found by such a search.
+                    // Indexing each audit's own copy would find those too, but would cost about
+                    // 4 s of CPU and 180 MB per 1,000,000 expected assets at every audit's start.
+                    if let index = AssetSearchIndex.candidates(search) {
+                        searchSQL += " AND e.asset_id IN " + index.sql
+                        arguments += [index.argument]
+                    }
                     searchSQL +=
                         " AND (e.asset_tag LIKE ? ESCAPE '\\' OR e.serial_num LIKE ? ESCAPE '\\' OR e.name LIKE ? ESCAPE '\\' OR e.model LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\')"
                     arguments += [pattern, pattern, pattern, pattern, pattern]
                 }
                 let sql = AuditRows.expectedSQL + searchSQL
                 if pattern != nil {
-                    // A search reads every entry of the audit, so it does so once: the keys that
-                    // match, in order, give the total and the page, whose rows are then read by key.
+                    // A search reads the matching keys once, in order: they give the total and the
+                    // page, whose rows are then read by key.
                     let keys = try Int64.fetchAll(
                         db,
                         sql: "SELECT e.asset_id FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = ?"

@@ -135,6 +135,7 @@ enum Schema {
         migrator.registerMigration("scan_photos", migrate: scanPhotos)
         migrator.registerMigration("reconcile", migrate: reconcile)
         migrator.registerMigration("audit_breakdown", migrate: auditBreakdown)
+        migrator.registerMigration("assets_search", migrate: assetsSearch)
         return migrator
     }
 
@@ -292,6 +293,37 @@ enum Schema {
                     SELECT audit_id, location, count(*) FROM audit_expected GROUP BY audit_id, location;
                 CREATE INDEX audit_expected_first_scan ON audit_expected(first_scan_id) WHERE first_scan_id IS NOT NULL;
                 CREATE INDEX audit_unexpected_first ON audit_unexpected(audit_id, first_scan_id);
+                """)
+    }
+
+    /// The index that serves "contains" searches of 3 or more characters: FTS5 with the trigram
+    /// tokenizer over the fields a search reads, of the assets only (never of an audit's own
+    /// copy, which would be built again for every audit). It holds no text of its own
+    /// (`content='assets'`, and no per-row sizes, which only ranking needs); triggers keep it in
+    /// step with every insert, delete and change of those fields, and the migration fills it
+    /// from the assets there are. A search asks it for candidate ids, then keeps the rows whose
+    /// fields contain the text as `LIKE` says (the index folds case beyond ASCII, `LIKE` does not).
+    static func assetsSearch(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE assets_fts USING fts5(
+                    asset_tag, serial_num, name, model, location,
+                    content='assets', content_rowid='id', columnsize=0, tokenize='trigram');
+                CREATE TRIGGER assets_fts_insert AFTER INSERT ON assets BEGIN
+                    INSERT INTO assets_fts (rowid, asset_tag, serial_num, name, model, location)
+                        VALUES (new.id, new.asset_tag, new.serial_num, new.name, new.model, new.location);
+                END;
+                CREATE TRIGGER assets_fts_delete AFTER DELETE ON assets BEGIN
+                    INSERT INTO assets_fts (assets_fts, rowid, asset_tag, serial_num, name, model, location)
+                        VALUES ('delete', old.id, old.asset_tag, old.serial_num, old.name, old.model, old.location);
+                END;
+                CREATE TRIGGER assets_fts_update AFTER UPDATE OF id, asset_tag, serial_num, name, model, location ON assets BEGIN
+                    INSERT INTO assets_fts (assets_fts, rowid, asset_tag, serial_num, name, model, location)
+                        VALUES ('delete', old.id, old.asset_tag, old.serial_num, old.name, old.model, old.location);
+                    INSERT INTO assets_fts (rowid, asset_tag, serial_num, name, model, location)
+                        VALUES (new.id, new.asset_tag, new.serial_num, new.name, new.model, new.location);
+                END;
+                INSERT INTO assets_fts (assets_fts) VALUES ('rebuild');
                 """)
     }
 }

@@ -32,6 +32,14 @@ extension PostgresAuditService {
                     let p = binds.add(likePattern(search))
                     searchSQL +=
                         " AND (e.asset_tag ILIKE \(p) OR e.serial_num ILIKE \(p) OR e.name ILIKE \(p) OR e.model ILIKE \(p) OR e.location ILIKE \(p))"
+                    // As on SQLite, whose search index of the assets serves texts of 3 or more
+                    // characters: such a text finds an entry when its asset as it is now contains
+                    // it too (see `SQLiteAuditService.details`), so both back ends answer alike.
+                    if search.unicodeScalars.count >= 3 {
+                        searchSQL +=
+                            " AND EXISTS (SELECT 1 FROM assets a WHERE a.id = e.asset_id AND (a.asset_tag ILIKE \(p) OR a.serial_num ILIKE \(p)"
+                            + " OR a.name ILIKE \(p) OR a.model ILIKE \(p) OR a.location ILIKE \(p)))"
+                    }
                 }
                 let total = try await c.count(
                     "SELECT 1 FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id WHERE e.audit_id = $1" + searchSQL, binds.bindings)

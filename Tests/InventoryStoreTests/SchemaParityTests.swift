@@ -23,7 +23,11 @@ struct SchemaParityTests {
         "replica_audits": "a connected station's copy of the server's running audits",
         "replica_assets": "a connected station's copy of the server's assets",
         "replica_expected": "a connected station's copy of an audit's expected entries",
-        "replica_unexpected": "a connected station's copy of an audit's unexpected entries"
+        "replica_unexpected": "a connected station's copy of an audit's unexpected entries",
+        "assets_fts": "the assets' search index (FTS5, trigram); PostgreSQL searches with ILIKE",
+        "assets_fts_data": "FTS5's storage of the assets' search index",
+        "assets_fts_idx": "FTS5's storage of the assets' search index",
+        "assets_fts_config": "FTS5's storage of the assets' search index"
     ]
 
     /// Tables of a PostgreSQL database that SQLite does not have.
