@@ -41,7 +41,8 @@ final class AssetImporter {
     private let serialLookup: Statement
     private let customerLookup: Statement
     private let lookUpFirst: Bool
-    private let firstID: Int64
+    /// The id the import's first row gets; its rows get the ids from here on.
+    let firstID: Int64
     private let stamp: String
     private var lines: [UInt32] = []
     private var parameters = BoundParameters(count: 23)

@@ -45,6 +45,10 @@ extension SQLiteAssetService {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
+                // The search index takes the import's rows in one statement at the end (see
+                // `Schema.assetsSearch`); the pause is a row of this transaction, so no other
+                // connection ever sees it, and a rollback takes it away with the rows.
+                try db.execute(sql: "INSERT INTO assets_fts_paused (since_id) VALUES (?)", arguments: [importer.firstID])
                 var taken = 0
                 while let chunk = try handoff.take() {
                     if taken > 0 { progress(taken) }
@@ -53,6 +57,12 @@ extension SQLiteAssetService {
                 }
                 // Throwing rolls the whole transaction back: nothing is half-imported.
                 guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
+                try db.execute(
+                    sql: """
+                        INSERT INTO assets_fts (rowid, asset_tag, serial_num, name, model, location)
+                            SELECT id, asset_tag, serial_num, name, model, location FROM assets WHERE id >= ?;
+                        DELETE FROM assets_fts_paused;
+                        """, arguments: [importer.firstID])
                 return importer.stored
             }
         } onCancel: {

@@ -41,6 +41,26 @@ struct ImportTests {
         #expect(try await store.assets.find(identifier: "IMP-SN-11999")?.assetTag == "IMP-11999")
     }
 
+    /// An import indexes its rows for search at its end (the insert trigger is paused inside
+    /// its transaction): they are found, and the pause never outlives the import, refused or not.
+    @Test func importedAssetsAreFoundBySearchAndSoAreLaterOnes() async throws {
+        let store = try TemporaryStore()
+        try await store.addAsset("EXISTING")
+        #expect(try await store.assets.importAssets(Self.rows(3_000)) { _, _ in } == 3_000)
+        func tags(_ text: String) async throws -> [String] {
+            try await store.assets.list(AssetFilter(), query: ListQuery(search: text, perPage: 100)).items.map(\.assetTag)
+        }
+        #expect(try await tags("p-sn-2999") == ["IMP-2999"])
+        #expect(try await tags("MP-299") == ["IMP-299"] + (2990...2999).map { "IMP-\($0)" })
+        #expect(try await store.count("assets_fts_paused") == 0)
+        let refused = await failure { _ = try await store.assets.importAssets([Self.row(2, "NEW-1"), Self.row(3, "EXISTING")]) { _, _ in } }
+        #expect(refused?.fields.keys.sorted() == ["line 3"])
+        #expect(try await store.count("assets_fts_paused") == 0)
+        #expect(try await tags("NEW-1") == [])
+        try await store.addAsset("LATE-7")
+        #expect(try await tags("ate-7") == ["LATE-7"], "an asset added after an import is indexed by the trigger")
+    }
+
     @Test func badRowsAreReportedByLineNumberAndNothingIsImported() async throws {
         let store = try TemporaryStore()
         try await store.addAsset("EXISTING")

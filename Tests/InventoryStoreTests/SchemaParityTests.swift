@@ -27,7 +27,8 @@ struct SchemaParityTests {
         "assets_fts": "the assets' search index (FTS5, trigram); PostgreSQL searches with ILIKE",
         "assets_fts_data": "FTS5's storage of the assets' search index",
         "assets_fts_idx": "FTS5's storage of the assets' search index",
-        "assets_fts_config": "FTS5's storage of the assets' search index"
+        "assets_fts_config": "FTS5's storage of the assets' search index",
+        "assets_fts_paused": "holds a row only inside an import's transaction, which indexes its rows at its end"
     ]
 
     /// Tables of a PostgreSQL database that SQLite does not have.
