@@ -241,6 +241,16 @@ extension InBrowser {
                 await server.kill()
                 try await page.waitUntil(timeout: 15, "offline") { try await page.find("#connection").attribute("data-state") == "offline" }
                 try await page.type("T-2", expect: "found_expected")
+                // However crowded the top bar (offline, scans to sync, the last sync), every
+                // scanning control is inside the window at 1280×720: "End audit" is never cut off.
+                try await page.waitUntil("the pending count in the top bar") { try await page.find("#pending").isDisplayed() }
+                let outside = try await page.execute(
+                    """
+                    return Array.from(document.querySelectorAll('#scan-controls button'))
+                      .filter(function (b) { const r = b.getBoundingClientRect(); return r.right > window.innerWidth || r.left < 0; })
+                      .map(function (b) { return b.textContent; });
+                    """)
+                #expect(outside.arrayValue?.isEmpty == true, "controls outside the window: \(outside)")
                 let seen = Locked("")
                 do {
                     try await page.waitUntil(timeout: 20, "2 scanned, one of them waiting to sync") {

@@ -50,6 +50,7 @@ const HOLD_MS = 3000;        // a problem in the box at least this long before i
 const STACK_MS = 6000;       // a stacked problem stays until this long after it was first shown
 const STACK_SHOWN = 5;       // problems listed in the stack at most (the rest are counted)
 const IDLE_MS = 8000;        // no scan for this long: READY again
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 // Hooks for browser tests and the latency benchmark.
 const hooks = window.kiosk = window.kiosk || {};
@@ -141,9 +142,11 @@ function showOutcome(ev, options) {
   el.outcomeDetail.title = identifier;
   setText(el.outcomeInfo, info);
   setText(el.outcomeMessage, message);
-  el.outcome.classList.remove('flash');
-  void el.outcome.offsetWidth;
-  el.outcome.classList.add('flash');
+  // A short pulse on each new outcome, without laying the page out again on the spot (a burst
+  // of 20 answers would otherwise lay it out 20 times over).
+  if (el.outcome.animate && !reducedMotion.matches) {
+    el.outcome.animate([{ transform: 'scale(1.015)' }, { transform: 'scale(1)' }], { duration: 350, easing: 'ease-out' });
+  }
   outcomeSerial++;
   current = { ev: ev, status: status, at: Date.now() };
   markShown(ev.scan_id);

@@ -31,7 +31,19 @@ export function mergeRecent(events, replace) {
     });
     if (recent.length > RECENT_LIMIT) recent.length = RECENT_LIMIT;
   }
-  renderRecent();
+  scheduleRecent();
+}
+
+/* The list is drawn once for all the scans of one task (a batch's 20 answers), at its end,
+ * before the page is painted. */
+let recentQueued = false;
+function scheduleRecent() {
+  if (recentQueued) return;
+  recentQueued = true;
+  queueMicrotask(function () {
+    recentQueued = false;
+    renderRecent();
+  });
 }
 
 function renderRecent() {
@@ -79,14 +91,14 @@ function renderRecent() {
 export function markVoided(scanId) {
   var changed = false;
   recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.voided !== true) { ev.voided = true; changed = true; } });
-  if (changed) renderRecent();
+  if (changed) scheduleRecent();
 }
 
 /** The camera's photo of a scan was kept: its row gets the picture. */
 export function markPhoto(scanId) {
   var changed = false;
   recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.has_photo !== true) { ev.has_photo = true; changed = true; } });
-  if (changed) renderRecent();
+  if (changed) scheduleRecent();
 }
 
 /** The newest scan this station recorded that can still be undone (null: none). */
