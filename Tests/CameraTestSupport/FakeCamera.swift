@@ -59,13 +59,15 @@ public final class FakeCamera {
     private static let frames = Locked<[String: Task<String, any Error>]>([:])
 
     /// Writes the playlist: each frame path shown `count` times in order.
-    public func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY") throws {
+    /// `atEnd`: what the camera does after the last frame: "stall" (no more frames), "hold" (the
+    /// last frame again and again) or "loop" (from the first frame again).
+    public func play(_ scenes: [(String, Int)], fps: Int, format: String = "GREY", atEnd: String = "stall") throws {
         let playlist = directory.appendingPathComponent("playlist.txt")
         try scenes.map { "\($0.0) *\($0.1)" }.joined(separator: "\n").write(to: playlist, atomically: true, encoding: .utf8)
         environment["FAKEV4L2_FRAMES"] = playlist.path
         environment["FAKEV4L2_FPS"] = "\(fps)"
         environment["FAKEV4L2_FORMAT"] = format
-        environment["FAKEV4L2_AT_END"] = "stall"
+        environment["FAKEV4L2_AT_END"] = atEnd
         environment["FAKEV4L2_DEVICE"] = device
         environment["FAKEV4L2_LOG"] = directory.appendingPathComponent("device.log").path
     }

@@ -61,8 +61,9 @@ extension InBrowser {
             let camera = try await FakeCamera()
             let blank = try await camera.frame("blank", width: 1280, height: 720)
             let tag = try await camera.frame("t2", width: 1280, height: 720, ["--qr", "T-2"])
-            // Blank long enough for the page to open, then the tag for two seconds.
-            try camera.play([(blank, 240), (tag, 60), (blank, 600)], fps: 30)
+            // Blank for 5 s, then the tag for 2 s, again and again: on a busy machine the page may
+            // open after the tag's first showing (the kiosk records it then; the page sees the next).
+            try camera.play([(blank, 150), (tag, 60)], fps: 30, atEnd: "loop")
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             var environment = camera.environment
@@ -73,10 +74,16 @@ extension InBrowser {
                 try await page.waitUntil(timeout: 15, "the preview to show camera frames") {
                     try await page.execute("const i = document.getElementById('preview'); return !!i && i.naturalWidth === 1280").boolValue == true
                 }
+                let seen = Locked("")
                 try await page.waitUntil(timeout: 90, "the camera's scan of T-2 on the page") {
-                    try await page.outcomes().contains { $0["identifier"]?.stringValue == "T-2" && $0["status"]?.stringValue == "found_expected" }
+                    let shown = try await page.outcomes().filter { $0["identifier"]?.stringValue == "T-2" }
+                    guard let status = shown.last?["status"]?.stringValue else { return false }
+                    seen.set(status)
+                    return true
                 }
-                #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
+                // Found the first time it is seen; if the page opened after that, already scanned.
+                #expect(["found_expected", "already_scanned"].contains(seen.get()))
+                #expect(["found_expected", "already_scanned"].contains(try await page.find("#outcome").attribute("data-status") ?? ""))
                 #expect(try await page.number("#count-scanned") == 1)
                 try await page.expectNoScriptErrors()
             }
