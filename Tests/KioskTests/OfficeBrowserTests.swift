@@ -66,6 +66,23 @@ extension InBrowser {
                         #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
                         #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
                         if backend == .sqlite { try await browser.screenshotIfAsked("office-audit.png") }
+                        // Printed (headless Chromium's PDF, read back with pdftotext): the audit's
+                        // numbers and its missing list, without the page's buttons and forms.
+                        let pdf = Scratch.root.appendingPathComponent("office-print-\(UUID().uuidString.prefix(8)).pdf")
+                        try await browser.printPDF().write(to: pdf)
+                        let printed = try await Child.run("/usr/bin/pdftotext", ["-layout", pdf.path, "-"])
+                        #expect(printed.status == 0)
+                        #expect(printed.stdout.contains("Audit of SG"), "\(printed.stdout.prefix(400))")
+                        #expect(printed.stdout.contains("XSS-1"))
+                        #expect(try await browser.find(".tabs button[data-list=trail]").isDisplayed(), "on screen, the tabs show")
+                        #expect(!printed.stdout.contains("Log out") && !printed.stdout.contains("Scan trail"), "buttons are not printed")
+                        // At 1920×1080, as at 1024×768, nothing is wider than the window.
+                        try await browser.setViewport(width: 1920, height: 1080)
+                        try await browser.waitUntil("no sideways scrolling at 1920 px") {
+                            try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
+                        }
+                        if backend == .sqlite { try await browser.screenshotIfAsked("office-audit-1920x1080.png") }
+                        try await browser.setViewport(width: 1280, height: 900)
 
                         try await browser.find(".tabs button[data-list=trail]").click()
                         try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
