@@ -152,10 +152,21 @@ enum AssetSearchIndex {
     /// doubled), so nothing in it is FTS5 syntax, and `%`, `_` and `\` are plain characters.
     /// The index folds case beyond ASCII, so the ids are a superset of what `LIKE` keeps: the
     /// caller keeps its `LIKE` on the rows.
-    static func candidates(_ search: String, columns: [String]? = nil) -> (sql: String, argument: String)? {
+    ///
+    /// Also nil when more than `commonLimit` assets hold the text (a word like "Laptop" in a
+    /// million assets): then the index hands back most of the table one id at a time, which is
+    /// slower than reading the rows (1.06 s against 0.25 s of CPU for 1,000,000 assets), so the
+    /// caller reads the rows. Counting up to the limit reads at most that many ids.
+    static func candidates(_ db: Database, _ search: String, columns: [String]? = nil) throws -> (sql: String, argument: String)? {
         guard search.unicodeScalars.count >= shortest else { return nil }
         let phrase = "\"" + search.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let query = columns.map { "{" + $0.joined(separator: " ") + "} : " + phrase } ?? phrase
+        let held = try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM (SELECT rowid FROM assets_fts WHERE assets_fts MATCH ? LIMIT ?)", arguments: [query, commonLimit + 1])
+        guard (held ?? 0) <= commonLimit else { return nil }
         return ("(SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?)", query)
     }
+
+    /// The most assets a text may be held by for the index to serve its search.
+    static let commonLimit = 50_000
 }

@@ -43,7 +43,7 @@ public struct SQLiteAssetService: AssetService {
                 // (these four fields only: the assets' search does not read the location); the
                 // `LIKE` below then keeps exactly the rows it kept before. Shorter texts read
                 // every asset.
-                if let index = AssetSearchIndex.candidates(search, columns: ["asset_tag", "serial_num", "name", "model"]) {
+                if let index = try AssetSearchIndex.candidates(db, search, columns: ["asset_tag", "serial_num", "name", "model"]) {
                     clauses.append("assets.id IN " + index.sql)
                     arguments += [index.argument]
                 }

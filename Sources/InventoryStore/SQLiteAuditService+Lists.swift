@@ -36,7 +36,9 @@ extension SQLiteAuditService {
                     // has), and one deleted since the audit ended is not found by such a search.
                     // Indexing each audit's own copy would find those too, but would cost about
                     // 4 s of CPU and 180 MB per 1,000,000 expected assets at every audit's start.
-                    if let index = AssetSearchIndex.candidates(search) {
+                    // A text held by more than `AssetSearchIndex.commonLimit` assets is searched
+                    // in the recorded rows alone (the index would be slower than reading them).
+                    if let index = try AssetSearchIndex.candidates(db, search) {
                         searchSQL += " AND e.asset_id IN " + index.sql
                         arguments += [index.argument]
                     }

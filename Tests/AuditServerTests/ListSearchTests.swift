@@ -125,4 +125,26 @@ struct ListSearchTests {
             #expect(try await Self.missingTags(services, audit, "ph") == ["SG-1001"])
         }
     }
+    @Test("A text that more assets hold than the index serves is searched in the rows, with the same answers")
+    func commonTexts() async throws {
+        let (services, close) = try await Backend.sqlite.make()
+        do {
+            let count = 50_010  // more than the index serves (50,000)
+            let rows = (0..<count).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "CM-\($0)", name: "Laptop \($0)", country: "SG")) }
+            _ = try await services.assets.importAssets(rows) { _, _ in }
+            _ = try await services.assets.create(AssetInput(assetTag: "CM-X", name: "Tablet rare", country: "SG"))
+            let audit = try await services.audits.start(country: "SG", by: Self.actor).id
+            let common = try await services.assets.list(AssetFilter(), query: ListQuery(search: "LAPTOP", perPage: 10))
+            #expect(common.pagination.total == count)
+            #expect(common.items.first?.assetTag == "CM-0")
+            let missing = try await services.audits.details(auditID: audit, list: .missing, query: ListQuery(search: "aptop", perPage: 10))
+            #expect(missing.pagination.total == count)
+            #expect(try await Self.missingTags(services, audit, "aptop 5001") == ["CM-5001"], "a rare text, through the index")
+            #expect(try await Self.assetTags(services, "ablet ra") == ["CM-X"])
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
 }
