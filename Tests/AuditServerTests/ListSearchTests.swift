@@ -129,7 +129,7 @@ struct ListSearchTests {
     func commonTexts() async throws {
         let (services, close) = try await Backend.sqlite.make()
         do {
-            let count = 50_010  // more than the index serves (50,000)
+            let count = 50_010 // more than the index serves (50,000)
             let rows = (0..<count).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "CM-\($0)", name: "Laptop \($0)", country: "SG")) }
             _ = try await services.assets.importAssets(rows) { _, _ in }
             _ = try await services.assets.create(AssetInput(assetTag: "CM-X", name: "Tablet rare", country: "SG"))
