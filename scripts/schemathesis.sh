@@ -52,7 +52,7 @@ token="$(BASE="$base" PASSWORD="$password" python3 - <<'PY'
 import json, os, urllib.request
 body = json.dumps({"email": "admin@example.com", "password": os.environ["PASSWORD"], "device_name": "schemathesis"}).encode()
 request = urllib.request.Request(os.environ["BASE"] + "/api/v1/auth/login", data=body, headers={"Content-Type": "application/json"})
-answer = json.load(urllib.request.urlopen(request, timeout=10))
+answer = json.load(urllib.request.urlopen(request, timeout=30))
 print((answer.get("data") or answer)["token"])
 PY
 )"
@@ -66,7 +66,7 @@ set +e
     --phases examples,coverage,fuzzing \
     --max-examples "$examples" --max-time "$seconds" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-path /api/v1/auth/logout \
-    --workers 1 --request-timeout 10 --no-color \
+    --workers 1 --request-timeout 30 --no-color \
     --report junit --report-dir "$report")  # from $work, where it keeps its .schemathesis cache
 status=$?
 set -e
