@@ -169,25 +169,19 @@ def main():
                     d.refresh()
                     times.append(wait(d, f"return window.__drawn['{screen}']"))
                 print(f"first paint, {screen}: {stats(times)}")
-            d.get(base + audit_hash)
-            d.refresh()
-            wait(d, "return window.__drawn.audit")
             d.set_script_timeout(60)
-            times = []
-            for i in range(a.rounds):
-                tag = f"SG-{a.assets - 1000 * i - 7:07d}"
-                d.execute_script("document.getElementById('list-query').value = arguments[0]", tag)
-                times.append(d.execute_async_script(SEARCH, "list-search", "#list-table", tag))
-            print(f"search of the missing list ({a.assets} expected): {stats(times)}")
-            d.get(base + "#/assets")
-            d.refresh()
-            wait(d, "return window.__drawn.assets")
-            times = []
-            for i in range(a.rounds):
-                tag = f"SG-{a.assets - 1000 * i - 3:07d}"
-                d.execute_script("document.getElementById('records-query').value = arguments[0]", tag)
-                times.append(d.execute_async_script(SEARCH, "records-search", "#records-table", tag))
-            print(f"search of the assets ({a.assets}): {stats(times)}")
+            for label, hash_, screen, name, offset in [
+                    (f"the missing list ({a.assets} expected)", audit_hash, "audit", "list", 7),
+                    (f"the assets ({a.assets})", "#/assets", "assets", "records", 3)]:
+                d.get(base + hash_)
+                d.refresh()
+                wait(d, f"return window.__drawn['{screen}']")
+                times = []
+                for i in range(a.rounds):
+                    tag = f"SG-{a.assets - 1000 * i - offset:07d}"
+                    d.execute_script(f"document.getElementById('{name}-query').value = arguments[0]", tag)
+                    times.append(d.execute_async_script(SEARCH, f"{name}-search", f"#{name}-table", tag))
+                print(f"search of {label}: {stats(times)}")
         finally:
             d.quit()
     finally:

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Hummingbird
 import Logging
 import NIOCore
@@ -67,14 +68,7 @@ public final class SpecServer: Sendable {
     /// Runs `body` with a fresh server and stops it afterwards, whether `body` returns or throws.
     public static func with<T>(_ body: (SpecServer) async throws -> T) async throws -> T {
         let server = try await start()
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await withCleanup({ try await body(server) }, cleanup: { await server.stop() })
     }
 }
 

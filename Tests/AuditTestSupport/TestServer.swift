@@ -189,14 +189,7 @@ public final class TestServer: Sendable {
     }
 
     private static func running<T>(_ server: TestServer, _ body: (TestServer) async throws -> T) async throws -> T {
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await withCleanup({ try await body(server) }, cleanup: { await server.stop() })
     }
 
     public func stop() async {

@@ -53,14 +53,7 @@ func withTwoServers<T>(
         throw error
     }
     let servers = [first, second]
-    do {
-        let result = try await body(servers)
-        for server in servers { await server.kill9() }
-        return result
-    } catch {
-        for server in servers { await server.kill9() }
-        throw error
-    }
+    return try await withCleanup({ try await body(servers) }, cleanup: { for server in servers { await server.kill9() } })
 }
 
 extension TimingSensitive {

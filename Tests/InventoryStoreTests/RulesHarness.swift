@@ -1,5 +1,6 @@
 import AuditTestSupport
 import Foundation
+import TestKit
 import InventoryCore
 import InventoryStore
 
@@ -77,14 +78,7 @@ final class StoreHarness: RulesHarness {
     @discardableResult
     static func with<T>(_ backend: Backend, caseSensitive: Bool, _ body: (StoreHarness) async throws -> T) async throws -> T {
         let harness = try await StoreHarness(backend, caseSensitive: caseSensitive)
-        do {
-            let result = try await body(harness)
-            await harness.close()
-            return result
-        } catch {
-            await harness.close()
-            throw error
-        }
+        return try await withCleanup({ try await body(harness) }, cleanup: { await harness.close() })
     }
 
     func scan(_ identifier: String, as scan: FirstScan) async throws -> Observed {

@@ -334,14 +334,7 @@ final class Chromedriver: @unchecked Sendable {
     /// Runs `body` with a started driver and always stops it, whether `body` returns or throws.
     static func with<T>(_ body: (Chromedriver) async throws -> T) async throws -> T {
         let driver = try await start()
-        do {
-            let result = try await body(driver)
-            await driver.stop()
-            return result
-        } catch {
-            await driver.stop()
-            throw error
-        }
+        return try await withCleanup({ try await body(driver) }, cleanup: { await driver.stop() })
     }
 
     /// Starts chromedriver and waits until `GET /status` says it is ready.
