@@ -270,6 +270,15 @@ extension InBrowser {
                 // Chosen on the page.
                 try await page.find("#change-location").click()
                 try await page.waitUntil("the location dialog") { try await page.find("#location-dialog").isDisplayed() }
+                // A gun's burst with the focus on Dock B's button: refused aloud (no such
+                // location), stored nowhere, and the focused button is not pressed.
+                _ = try await page.execute("document.querySelector('#location-choices button[data-location=\"Dock B\"]').focus()")
+                try await page.gun("LOC:Nowhere", expect: "rejected")
+                #expect(try await page.find("#location-label").text() == "Location not set")
+                if try await page.find("#location-dialog").isDisplayed() == false {
+                    try await page.find("#change-location").click()
+                    try await page.waitUntil("the location dialog") { try await page.find("#location-dialog").isDisplayed() }
+                }
                 try await page.find("#location-choices button[data-location=\"Dock A\"]").click()
                 try await page.waitUntil("At Dock A") { try await page.find("#location-label").text() == "At Dock A" }
                 try await page.type("T-1", expect: "found_expected")
