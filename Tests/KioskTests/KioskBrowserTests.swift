@@ -161,6 +161,35 @@ extension InBrowser {
             }
         }
 
+        @Test("The chain's shared browser starts each test clean: no storage left by the test before, and a new browser after a failure")
+        func theSharedBrowserStartsEachTestClean() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.start(["--no-camera"])
+            struct Planted: Error {}
+            var failedSession = ""
+            // The same origin twice, as when a later kiosk gets a port an earlier one had.
+            let failure = await #expect(throws: KioskTestError.self) {
+                try await withPage(kiosk) { page in
+                    try await page.execute("localStorage.setItem('left-behind', '1'); sessionStorage.setItem('left-behind', '1')")
+                    failedSession = page.id
+                    throw Planted()
+                }
+            }
+            #expect(failure?.description.contains("Planted") == true)
+            var keptSession = ""
+            try await withPage(kiosk) { page in
+                #expect(page.id != failedSession, "a failed test's browser is not lent again")
+                try await page.execute("localStorage.setItem('left-behind', '2'); sessionStorage.setItem('left-behind', '2')")
+                keptSession = page.id
+            }
+            try await withPage(kiosk) { page in
+                #expect(page.id == keptSession, "a passing test's browser is lent again")
+                let left = try await page.execute("return [localStorage.getItem('left-behind'), sessionStorage.getItem('left-behind')]")
+                #expect(left == [.null, .null], "\(left)")
+                #expect(try await page.execute("return window.innerWidth * 10000 + window.innerHeight").intValue == 1280 * 10000 + 720)
+            }
+        }
+
         @Test("Start from the page, end with a confirmation by keyboard, and download a CSV whose rows match the store")
         func startEndAndDownload() async throws {
             let kiosk = try await KioskProcess(inventory: Self.inventory)

@@ -18,53 +18,45 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             let pdf = kiosk.folder.appendingPathComponent("missing.pdf")
-            try await Chromedriver.with { driver in
-                let page = try await driver.session()
-                do {
-                    try await page.open(kiosk.baseURL)
-                    try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                    // The header and the counter are drawn from one snapshot: read together, right
-                    // after each outcome, they agree.
-                    for tag in ["SG-00001", "SG-00002"] {
-                        try await page.type(tag, expect: "found_expected")
-                        let pair =
-                            try await page.execute(
-                                "return [document.getElementById('missing-total').textContent, document.getElementById('count-missing').textContent]"
-                            ).arrayValue ?? []
-                        #expect(pair.first?.stringValue == "(\(pair.last?.stringValue ?? "?"))", "\(pair)")
-                    }
-                    try await page.waitUntil("the first page") { try await page.find("#missing-range").text().hasPrefix("Rows 1–50 of 248") }
-                    try await page.find("#missing-pager [data-go=\"next\"]").click()
-                    try await page.waitUntil("the second page") { try await page.find("#missing-range").text().hasPrefix("Rows 51–100 of 248") }
-                    try await page.find("#missing-pager [data-go=\"last\"]").click()
-                    try await page.waitUntil("the last page") { try await page.find("#missing-range").text().hasPrefix("Rows 201–248 of 248") }
-                    let last = try await page.execute("return document.querySelector('#missing-list li:last-child .a-id').textContent").stringValue
-                    #expect(last == "SG-00250")
-                    // A search narrows and starts again from its first page.
-                    try await page.find("#missing-search").sendKeys("SG-0024")
-                    try await page.waitUntil("the search") { try await page.find("#missing-total").text() == "(10 matching)" }
-                    #expect(try await page.find("#missing-range").text().hasPrefix("Rows 1–10 of 10"))
-
-                    try await kiosk.run(["audit", "end", "--country", "SG"])
-                    try await page.waitUntil(timeout: 15, "the summary") { try await page.find("#screen-summary").isDisplayed() }
-                    try await page.waitUntil("the summary's first page") {
-                        try await page.find("#summary-missing-range").text().hasPrefix("Rows 1–50 of 248")
-                    }
-                    try await page.find("#summary-missing-pager [data-go=\"last\"]").click()
-                    try await page.waitUntil("the summary's last page") {
-                        try await page.find("#summary-missing-range").text().hasPrefix("Rows 201–248 of 248")
-                    }
-                    _ = try await page.execute("window.kiosk.preparePrint()")
-                    try await page.waitUntil(timeout: 20, "the print sheet") {
-                        try await page.execute("return document.body.dataset.printReady === 'true'").boolValue == true
-                    }
-                    try await page.printPDF().write(to: pdf)
-                    try await page.expectNoScriptErrors()
-                } catch {
-                    await page.quit()
-                    throw KioskTestError("\(error)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+            try await withPage(kiosk) { page in
+                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                // The header and the counter are drawn from one snapshot: read together, right
+                // after each outcome, they agree.
+                for tag in ["SG-00001", "SG-00002"] {
+                    try await page.type(tag, expect: "found_expected")
+                    let pair =
+                        try await page.execute(
+                            "return [document.getElementById('missing-total').textContent, document.getElementById('count-missing').textContent]"
+                        ).arrayValue ?? []
+                    #expect(pair.first?.stringValue == "(\(pair.last?.stringValue ?? "?"))", "\(pair)")
                 }
-                await page.quit()
+                try await page.waitUntil("the first page") { try await page.find("#missing-range").text().hasPrefix("Rows 1–50 of 248") }
+                try await page.find("#missing-pager [data-go=\"next\"]").click()
+                try await page.waitUntil("the second page") { try await page.find("#missing-range").text().hasPrefix("Rows 51–100 of 248") }
+                try await page.find("#missing-pager [data-go=\"last\"]").click()
+                try await page.waitUntil("the last page") { try await page.find("#missing-range").text().hasPrefix("Rows 201–248 of 248") }
+                let last = try await page.execute("return document.querySelector('#missing-list li:last-child .a-id').textContent").stringValue
+                #expect(last == "SG-00250")
+                // A search narrows and starts again from its first page.
+                try await page.find("#missing-search").sendKeys("SG-0024")
+                try await page.waitUntil("the search") { try await page.find("#missing-total").text() == "(10 matching)" }
+                #expect(try await page.find("#missing-range").text().hasPrefix("Rows 1–10 of 10"))
+
+                try await kiosk.run(["audit", "end", "--country", "SG"])
+                try await page.waitUntil(timeout: 15, "the summary") { try await page.find("#screen-summary").isDisplayed() }
+                try await page.waitUntil("the summary's first page") {
+                    try await page.find("#summary-missing-range").text().hasPrefix("Rows 1–50 of 248")
+                }
+                try await page.find("#summary-missing-pager [data-go=\"last\"]").click()
+                try await page.waitUntil("the summary's last page") {
+                    try await page.find("#summary-missing-range").text().hasPrefix("Rows 201–248 of 248")
+                }
+                _ = try await page.execute("window.kiosk.preparePrint()")
+                try await page.waitUntil(timeout: 20, "the print sheet") {
+                    try await page.execute("return document.body.dataset.printReady === 'true'").boolValue == true
+                }
+                try await page.printPDF().write(to: pdf)
+                try await page.expectNoScriptErrors()
             }
             let text = try await Child.run("/usr/bin/pdftotext", ["-layout", pdf.path, "-"])
             #expect(text.status == 0)

@@ -180,11 +180,11 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
 
-/// Opens the kiosk in one headless Chromium (1280×720 unless told), runs `body`, and always closes
-/// it; a failure comes with a screenshot, the last outcomes shown and the end of the kiosk's log.
+/// Opens the kiosk in the chain's shared headless Chromium (`SharedBrowser`; 1280×720 unless told)
+/// and runs `body`; a failure comes with a screenshot, the last outcomes shown and the end of the
+/// kiosk's log.
 func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> Void) async throws {
-    try await Chromedriver.with { driver in
-        let page = try await driver.session(width: width, height: height)
+    try await SharedBrowser.with(width: width, height: height) { page in
         do {
             try await page.open(kiosk.baseURL)
             try await body(page)
@@ -192,9 +192,7 @@ func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ bod
             let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
             try? await page.screenshot(to: shot.path)
             let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
-            await page.quit()
             throw KioskTestError("\(error)\n(screenshot: \(shot.path))\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
         }
-        await page.quit()
     }
 }

@@ -24,139 +24,132 @@ extension InBrowser {
                 let page = try await server.call("GET", "/")
                 #expect(page.status == 200 && page.text.contains("AuditStation back office"))
 
-                try await Chromedriver.with { driver in
-                    let browser = try await driver.session(width: 1280, height: 900)
-                    do {
-                        try await browser.open(server.baseURL + "/")
-                        try await browser.waitFor("#login-email", displayed: true).sendKeys("lead@example.com")
-                        try await browser.find("#login-password").sendKeys("wrong-pass")
-                        try await browser.find("#login-submit").click()
-                        try await browser.waitUntil("the refused login's message") {
-                            try await !browser.find("#login-error").text().isEmpty
-                        }
-                        try await browser.find("#login-password").clear()
-                        try await browser.find("#login-password").sendKeys("secret-pass")
-                        try await browser.find("#login-submit").click()
-                        try await browser.waitUntil("the audits") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
-                        #expect(try await Self.cells(browser, "#audits-table", holding: "SG").last == "1/4", "accuracy: found/expected")
-                        // The filters: from tomorrow, nothing; at Dock A (the whole of SG covers it) and from today, the audit.
-                        let day = { (offset: Double) in String(ISOTime.string(Date().addingTimeInterval(offset)).prefix(10)) }
-                        try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(86_400))])
-                        try await browser.find("#audits-filter button[type=submit]").click()
-                        try await browser.waitUntil("no audit") { try await browser.findAll("#audits-table tbody tr.link").isEmpty }
-                        try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(0))])
-                        try await browser.find("#filter-location").sendKeys("Dock A")
-                        try await browser.find("#audits-filter button[type=submit]").click()
-                        try await browser.waitUntil("the audit again") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
-                        try await browser.find("#audits-table tbody tr.link").click()
-                        try await browser.waitUntil("the audit's numbers") { try await browser.find("#n-found").text() == "1" }
-                        let total = try await browser.find("#n-total").text()
-                        let missing = try await browser.find("#n-missing").text()
-                        #expect(total == "4" && missing == "3")
-                        try await browser.waitUntil("the missing list") {
-                            try await browser.find("#list-table tbody").text().contains("XSS-1")
-                        }
-                        // The hostile name is text on the page, and its script never ran.
-                        #expect(try await browser.find("#list-table tbody").text().contains("<img src=x onerror="))
-                        #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
-                        #expect(try await browser.findAll("#list-table img").isEmpty)
-                        // The numbers by station, user, location and hour, from the server's summary.
-                        try await browser.waitUntil("the breakdown") { try await browser.find("#by-station tbody").text().contains("kiosk-1") }
-                        #expect(try await Self.cells(browser, "#by-station", holding: "kiosk-1") == ["kiosk-1", "2", "1", "1"])
-                        #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
-                        #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
-                        if backend == .sqlite { try await browser.screenshotIfAsked("office-audit.png") }
-                        // Printed (headless Chromium's PDF, read back with pdftotext): the audit's
-                        // numbers and its missing list, without the page's buttons and forms.
-                        let pdf = Scratch.root.appendingPathComponent("office-print-\(UUID().uuidString.prefix(8)).pdf")
-                        try await browser.printPDF().write(to: pdf)
-                        let printed = try await Child.run("/usr/bin/pdftotext", ["-layout", pdf.path, "-"])
-                        #expect(printed.status == 0)
-                        #expect(printed.stdout.contains("Audit of SG"), "\(printed.stdout.prefix(400))")
-                        #expect(printed.stdout.contains("XSS-1"))
-                        #expect(try await browser.find(".tabs button[data-list=trail]").isDisplayed(), "on screen, the tabs show")
-                        #expect(!printed.stdout.contains("Log out") && !printed.stdout.contains("Scan trail"), "buttons are not printed")
-                        // At 1920×1080, as at 1024×768, nothing is wider than the window.
-                        try await browser.setViewport(width: 1920, height: 1080)
-                        try await browser.waitUntil("no sideways scrolling at 1920 px") {
-                            try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
-                        }
-                        if backend == .sqlite { try await browser.screenshotIfAsked("office-audit-1920x1080.png") }
-                        try await browser.setViewport(width: 1280, height: 900)
-
-                        try await browser.find(".tabs button[data-list=trail]").click()
-                        try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
-                        let rows = try await browser.findAll("#list-table tbody tr")
-                        var voided = false
-                        for row in rows where try await row.text().contains("SG-1") {
-                            try await row.find("button").click()
-                            voided = true
-                            break
-                        }
-                        #expect(voided)
-                        // A gun's burst in the dialog (a tag and Enter, milliseconds apart) answers nothing.
-                        try await browser.waitFor("#void-reason", displayed: true).sendKeys("SG-2\n")
-                        try await browser.waitUntil("the burst refused aloud") {
-                            try await browser.find("#void-error").text().contains("barcode scan")
-                        }
-                        #expect(try await browser.find("#void-dialog").isDisplayed())
-                        #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1)
-                        try await browser.find("#void-reason").clear()
-                        try await browser.find("#void-reason").sendKeys("wrong shelf")
-                        try await browser.find("#void-confirm").click()
-                        try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
-                        try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
-                        if backend == .sqlite { try await browser.screenshotIfAsked("office-trail.png") }
-
-                        // Once the audit ends, its findings can be acted on: preview, then apply.
-                        #expect(try await browser.find("#reconcile").isDisplayed() == false)
-                        _ = try await server.parts.audits.end(auditID: audit.id, by: Actor(user: "lead", station: "api"))
-                        try await browser.refresh()
-                        _ = try await browser.waitFor("#reconcile", displayed: true)
-                        // An ended audit's numbers never move: its breakdown comes with the page's load.
-                        try await browser.waitUntil("the ended audit's breakdown") {
-                            try await browser.find("#by-station tbody").text().contains("kiosk-1")
-                        }
-                        #expect(try await browser.find("#reconcile-apply").isEnabled() == false)
-                        try await browser.find("#reconcile-preview").click()
-                        try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }
-                        #expect(try await browser.find("#reconcile-table tbody").text().contains("XSS-1"))
-                        #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
-                        try await browser.find("#reconcile-apply").click()
-                        try await browser.waitUntil("the changes applied") {
-                            try await browser.find("#reconcile-message").text().contains("made")
-                        }
-                        if backend == .sqlite { try await browser.screenshotIfAsked("office-reconcile.png") }
-                        // The PDF report, and labels of the audit's unknown tags, come as files the browser saves.
-                        try await browser.execute(
-                            """
-                            window.saved = [];
-                            const make = URL.createObjectURL;
-                            URL.createObjectURL = function (blob) { window.saved.push(blob.type + ' ' + blob.size); return make.call(URL, blob); };
-                            """)
-                        try await browser.find("#download-pdf").click()
-                        try await browser.waitUntil("the PDF report") {
-                            try await browser.execute("return window.saved.join(',')").stringValue?.contains("application/pdf") == true
-                        }
-                        try await browser.find("#print-labels").click()
-                        _ = try await browser.waitFor("#record-fields-layout", displayed: true)
-                        try await browser.find("#record-fields-layout option[value='a4-4x10']").click()
-                        try await browser.find("#record-save").click()
-                        try await browser.waitUntil("the labels, or a refusal") {
-                            let refused = try await browser.find("#record-error").text()
-                            return try await browser.execute("return window.saved.length").intValue == 2 || !refused.isEmpty
-                        }
-                        let refusal = try await browser.find("#record-error").text()
-                        #expect(refusal.isEmpty, "\(refusal)")
-                        #expect(try await browser.execute("return window.saved[1]").stringValue?.hasPrefix("application/pdf") == true)
-                        // Nothing but the network line of the refused login.
-                        let errors = try await browser.consoleErrors().filter { !"\($0)".contains("auth/login") }
-                        #expect(errors.isEmpty, "\(errors)")
-                    } catch {
-                        await browser.quit()
-                        throw error
+                try await SharedBrowser.with(width: 1280, height: 900) { browser in
+                    try await browser.open(server.baseURL + "/")
+                    try await browser.waitFor("#login-email", displayed: true).sendKeys("lead@example.com")
+                    try await browser.find("#login-password").sendKeys("wrong-pass")
+                    try await browser.find("#login-submit").click()
+                    try await browser.waitUntil("the refused login's message") {
+                        try await !browser.find("#login-error").text().isEmpty
                     }
-                    await browser.quit()
+                    try await browser.find("#login-password").clear()
+                    try await browser.find("#login-password").sendKeys("secret-pass")
+                    try await browser.find("#login-submit").click()
+                    try await browser.waitUntil("the audits") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                    #expect(try await Self.cells(browser, "#audits-table", holding: "SG").last == "1/4", "accuracy: found/expected")
+                    // The filters: from tomorrow, nothing; at Dock A (the whole of SG covers it) and from today, the audit.
+                    let day = { (offset: Double) in String(ISOTime.string(Date().addingTimeInterval(offset)).prefix(10)) }
+                    try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(86_400))])
+                    try await browser.find("#audits-filter button[type=submit]").click()
+                    try await browser.waitUntil("no audit") { try await browser.findAll("#audits-table tbody tr.link").isEmpty }
+                    try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(0))])
+                    try await browser.find("#filter-location").sendKeys("Dock A")
+                    try await browser.find("#audits-filter button[type=submit]").click()
+                    try await browser.waitUntil("the audit again") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                    try await browser.find("#audits-table tbody tr.link").click()
+                    try await browser.waitUntil("the audit's numbers") { try await browser.find("#n-found").text() == "1" }
+                    let total = try await browser.find("#n-total").text()
+                    let missing = try await browser.find("#n-missing").text()
+                    #expect(total == "4" && missing == "3")
+                    try await browser.waitUntil("the missing list") {
+                        try await browser.find("#list-table tbody").text().contains("XSS-1")
+                    }
+                    // The hostile name is text on the page, and its script never ran.
+                    #expect(try await browser.find("#list-table tbody").text().contains("<img src=x onerror="))
+                    #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
+                    #expect(try await browser.findAll("#list-table img").isEmpty)
+                    // The numbers by station, user, location and hour, from the server's summary.
+                    try await browser.waitUntil("the breakdown") { try await browser.find("#by-station tbody").text().contains("kiosk-1") }
+                    #expect(try await Self.cells(browser, "#by-station", holding: "kiosk-1") == ["kiosk-1", "2", "1", "1"])
+                    #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
+                    #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
+                    if backend == .sqlite { try await browser.screenshotIfAsked("office-audit.png") }
+                    // Printed (headless Chromium's PDF, read back with pdftotext): the audit's
+                    // numbers and its missing list, without the page's buttons and forms.
+                    let pdf = Scratch.root.appendingPathComponent("office-print-\(UUID().uuidString.prefix(8)).pdf")
+                    try await browser.printPDF().write(to: pdf)
+                    let printed = try await Child.run("/usr/bin/pdftotext", ["-layout", pdf.path, "-"])
+                    #expect(printed.status == 0)
+                    #expect(printed.stdout.contains("Audit of SG"), "\(printed.stdout.prefix(400))")
+                    #expect(printed.stdout.contains("XSS-1"))
+                    #expect(try await browser.find(".tabs button[data-list=trail]").isDisplayed(), "on screen, the tabs show")
+                    #expect(!printed.stdout.contains("Log out") && !printed.stdout.contains("Scan trail"), "buttons are not printed")
+                    // At 1920×1080, as at 1024×768, nothing is wider than the window.
+                    try await browser.setViewport(width: 1920, height: 1080)
+                    try await browser.waitUntil("no sideways scrolling at 1920 px") {
+                        try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
+                    }
+                    if backend == .sqlite { try await browser.screenshotIfAsked("office-audit-1920x1080.png") }
+                    try await browser.setViewport(width: 1280, height: 900)
+
+                    try await browser.find(".tabs button[data-list=trail]").click()
+                    try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
+                    let rows = try await browser.findAll("#list-table tbody tr")
+                    var voided = false
+                    for row in rows where try await row.text().contains("SG-1") {
+                        try await row.find("button").click()
+                        voided = true
+                        break
+                    }
+                    #expect(voided)
+                    // A gun's burst in the dialog (a tag and Enter, milliseconds apart) answers nothing.
+                    try await browser.waitFor("#void-reason", displayed: true).sendKeys("SG-2\n")
+                    try await browser.waitUntil("the burst refused aloud") {
+                        try await browser.find("#void-error").text().contains("barcode scan")
+                    }
+                    #expect(try await browser.find("#void-dialog").isDisplayed())
+                    #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1)
+                    try await browser.find("#void-reason").clear()
+                    try await browser.find("#void-reason").sendKeys("wrong shelf")
+                    try await browser.find("#void-confirm").click()
+                    try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
+                    try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
+                    if backend == .sqlite { try await browser.screenshotIfAsked("office-trail.png") }
+
+                    // Once the audit ends, its findings can be acted on: preview, then apply.
+                    #expect(try await browser.find("#reconcile").isDisplayed() == false)
+                    _ = try await server.parts.audits.end(auditID: audit.id, by: Actor(user: "lead", station: "api"))
+                    try await browser.refresh()
+                    _ = try await browser.waitFor("#reconcile", displayed: true)
+                    // An ended audit's numbers never move: its breakdown comes with the page's load.
+                    try await browser.waitUntil("the ended audit's breakdown") {
+                        try await browser.find("#by-station tbody").text().contains("kiosk-1")
+                    }
+                    #expect(try await browser.find("#reconcile-apply").isEnabled() == false)
+                    try await browser.find("#reconcile-preview").click()
+                    try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }
+                    #expect(try await browser.find("#reconcile-table tbody").text().contains("XSS-1"))
+                    #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
+                    try await browser.find("#reconcile-apply").click()
+                    try await browser.waitUntil("the changes applied") {
+                        try await browser.find("#reconcile-message").text().contains("made")
+                    }
+                    if backend == .sqlite { try await browser.screenshotIfAsked("office-reconcile.png") }
+                    // The PDF report, and labels of the audit's unknown tags, come as files the browser saves.
+                    try await browser.execute(
+                        """
+                        window.saved = [];
+                        const make = URL.createObjectURL;
+                        URL.createObjectURL = function (blob) { window.saved.push(blob.type + ' ' + blob.size); return make.call(URL, blob); };
+                        """)
+                    try await browser.find("#download-pdf").click()
+                    try await browser.waitUntil("the PDF report") {
+                        try await browser.execute("return window.saved.join(',')").stringValue?.contains("application/pdf") == true
+                    }
+                    try await browser.find("#print-labels").click()
+                    _ = try await browser.waitFor("#record-fields-layout", displayed: true)
+                    try await browser.find("#record-fields-layout option[value='a4-4x10']").click()
+                    try await browser.find("#record-save").click()
+                    try await browser.waitUntil("the labels, or a refusal") {
+                        let refused = try await browser.find("#record-error").text()
+                        return try await browser.execute("return window.saved.length").intValue == 2 || !refused.isEmpty
+                    }
+                    let refusal = try await browser.find("#record-error").text()
+                    #expect(refusal.isEmpty, "\(refusal)")
+                    #expect(try await browser.execute("return window.saved[1]").stringValue?.hasPrefix("application/pdf") == true)
+                    // Nothing but the network line of the refused login.
+                    let errors = try await browser.consoleErrors().filter { !"\($0)".contains("auth/login") }
+                    #expect(errors.isEmpty, "\(errors)")
                 }
                 #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 0)
                 let trail = try await server.parts.audits.scans(auditID: audit.id, query: ListQuery()).items

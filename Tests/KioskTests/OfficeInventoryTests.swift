@@ -10,28 +10,21 @@ extension InBrowser.OfficeBrowserTests {
         _ baseURL: String, as email: String, width: Int = 1280, height: Int = 900, password: String = "secret-pass",
         _ body: (BrowserSession) async throws -> Void
     ) async throws {
-        try await Chromedriver.with { driver in
-            let browser = try await driver.session(width: width, height: height)
-            do {
-                try await browser.open(baseURL + "/")
-                // A gun's burst on the login screen logs nobody in and is refused aloud.
-                try await browser.waitFor("#login-email", displayed: true).sendKeys("SG-1\n")
-                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#login-error").text().contains("barcode scan") }
-                #expect(try await browser.find("#login-view").isDisplayed())
-                try await browser.find("#login-email").clear()
-                try await browser.find("#login-email").sendKeys(email)
-                try await browser.find("#login-password").sendKeys(password)
-                try await browser.find("#login-submit").click()
-                try await browser.waitUntil("the audits screen") { try await browser.find("#audits-view").isDisplayed() }
-                try await body(browser)
-                // No script the page did not write ran, and nothing failed in the console but the
-                // refusals the test asked for.
-                #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
-            } catch {
-                await browser.quit()
-                throw error
-            }
-            await browser.quit()
+        try await SharedBrowser.with(width: width, height: height) { browser in
+            try await browser.open(baseURL + "/")
+            // A gun's burst on the login screen logs nobody in and is refused aloud.
+            try await browser.waitFor("#login-email", displayed: true).sendKeys("SG-1\n")
+            try await browser.waitUntil("the burst refused aloud") { try await browser.find("#login-error").text().contains("barcode scan") }
+            #expect(try await browser.find("#login-view").isDisplayed())
+            try await browser.find("#login-email").clear()
+            try await browser.find("#login-email").sendKeys(email)
+            try await browser.find("#login-password").sendKeys(password)
+            try await browser.find("#login-submit").click()
+            try await browser.waitUntil("the audits screen") { try await browser.find("#audits-view").isDisplayed() }
+            try await body(browser)
+            // No script the page did not write ran, and nothing failed in the console but the
+            // refusals the test asked for.
+            #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
         }
     }
 

@@ -308,6 +308,8 @@ final class Chromedriver: @unchecked Sendable {
     let workDirectory: URL
     var logURL: URL { workDirectory.appendingPathComponent("chromedriver.log") }
     var pid: Int32 { process.pid }
+    /// Started, not stopped, and chromedriver still running.
+    var isRunning: Bool { process.isRunning && !lock.withLock { stopped } }
     let wire: WebDriverWire
 
     private let process: RunningChild
@@ -326,10 +328,29 @@ final class Chromedriver: @unchecked Sendable {
     /// A driver dropped without `stop()`: SIGKILL to its browsers and itself, never a wait.
     deinit {
         guard !stopped else { return }
+        killNow()
+    }
+
+    /// SIGKILL to its browsers and itself, and its folder removed, at once (no wait): for `deinit`,
+    /// and for the shared browser at the test process's exit.
+    func killNow() {
         for pid in ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: process.pid) { kill(pid, SIGKILL) }
         process.send(SIGKILL)
         try? FileManager.default.removeItem(at: workDirectory)
     }
+
+    /// Every origin a session of this driver opened (`BrowserSession.open`), for clearing their storage.
+    private var openedOrigins = Set<String>()
+
+    func noteOpened(_ url: String) {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, scheme.hasPrefix("http") else {
+            return
+        }
+        let origin = "\(scheme)://\(host)" + (parts.port.map { ":\($0)" } ?? "")
+        lock.withLock { _ = openedOrigins.insert(origin) }
+    }
+
+    var origins: [String] { lock.withLock { openedOrigins.sorted() } }
 
     /// Runs `body` with a started driver and always stops it, whether `body` returns or throws.
     static func with<T>(_ body: (Chromedriver) async throws -> T) async throws -> T {
@@ -463,6 +484,109 @@ final class Chromedriver: @unchecked Sendable {
     }
 }
 
+// MARK: - One browser for the InBrowser chain
+
+/// The one chromedriver and Chromium that the `InBrowser` chain's tests take turns on.
+///
+/// Starting chromedriver and a browser costs about 2 s, and the chain has about 30 tests one after
+/// another, the longest chain of the run. So a test borrows this browser (`SharedBrowser.with`), and
+/// each borrower starts from what a fresh browser would give it:
+/// - a new tab, every older one closed (sessionStorage lives with a tab);
+/// - the storage of every origin a test opened cleared (localStorage, where the kiosk keeps its
+///   unsent scans, IndexedDB, cookies, caches): a kiosk on a port an earlier test used starts empty;
+/// - the console drained, and the viewport sized.
+/// A test that throws gives back a browser that is quit, so the next one starts a new one: a failure
+/// never carries state forward. The browser is killed when the test process exits.
+actor SharedBrowser {
+    private static let shared = SharedBrowser()
+
+    private var driver: Chromedriver?
+    private var session: BrowserSession?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` with the shared browser, its viewport `width` × `height`.
+    static func with<T>(width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> T) async throws -> T {
+        let session = try await shared.borrow(width: width, height: height)
+        do {
+            let result = try await body(session)
+            await shared.giveBack(healthy: true)
+            return result
+        } catch {
+            await shared.giveBack(healthy: false)
+            throw error
+        }
+    }
+
+    private func borrow(width: Int, height: Int) async throws -> BrowserSession {
+        while busy { await withCheckedContinuation { waiting.append($0) } }
+        busy = true
+        do {
+            let session = try await ready()
+            try await session.setViewport(width: width, height: height)
+            return session
+        } catch {
+            await giveBack(healthy: false)
+            throw error
+        }
+    }
+
+    private func giveBack(healthy: Bool) async {
+        if !healthy, let session {
+            self.session = nil
+            await session.quit()
+        }
+        busy = false
+        if !waiting.isEmpty { waiting.removeFirst().resume() }
+    }
+
+    /// The session, new or reset to a fresh tab with the opened origins' storage cleared.
+    private func ready() async throws -> BrowserSession {
+        let driver = try await runningDriver()
+        if let session {
+            do {
+                try await session.freshTab()
+                for origin in driver.origins {
+                    try await session.devTools("Storage.clearDataForOrigin", ["origin": .string(origin), "storageTypes": "all"])
+                }
+                _ = try await session.consoleLogs()
+                return session
+            } catch {
+                self.session = nil
+                await session.quit()
+            }
+        }
+        let session = try await driver.session()
+        self.session = session
+        return session
+    }
+
+    private func runningDriver() async throws -> Chromedriver {
+        if let driver, driver.isRunning { return driver }
+        if let driver { await driver.stop() }
+        let started = try await Chromedriver.start()
+        driver = started
+        SharedBrowserExit.register(started)
+        return started
+    }
+}
+
+/// Kills the shared browser when the test process exits (no test is left to give it back).
+private enum SharedBrowserExit {
+    nonisolated(unsafe) private static var driver: Chromedriver?
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered = false
+
+    static func register(_ driver: Chromedriver) {
+        lock.withLock {
+            Self.driver = driver
+            guard !registered else { return }
+            registered = true
+            atexit { SharedBrowserExit.lock.withLock { SharedBrowserExit.driver }?.killNow() }
+        }
+    }
+}
+
 // MARK: - Browser session
 
 /// One headless Chromium controlled over WebDriver.
@@ -486,7 +610,10 @@ struct BrowserSession: Sendable {
     // Navigation
 
     /// Navigates and waits for the page load (pageLoad timeout 30 s).
-    func open(_ url: String) async throws { try await command("POST", "/url", ["url": .string(url)]) }
+    func open(_ url: String) async throws {
+        driver.noteOpened(url)
+        try await command("POST", "/url", ["url": .string(url)])
+    }
     func currentURL() async throws -> String { try await command("GET", "/url").stringValue ?? "" }
     func title() async throws -> String { try await command("GET", "/title").stringValue ?? "" }
     func source() async throws -> String { try await command("GET", "/source").stringValue ?? "" }
@@ -515,6 +642,24 @@ struct BrowserSession: Sendable {
         }
         let inner = try await execute("return [window.innerWidth, window.innerHeight]")
         throw WebDriverError("bad response", "the viewport stays \(inner) instead of [\(width), \(height)]")
+    }
+
+    /// Opens a new tab, switches to it and closes every other one: a page with nothing of the
+    /// pages before it (sessionStorage belongs to a tab).
+    func freshTab() async throws {
+        let opened = try await command("POST", "/window/new", ["type": "tab"])
+        guard let handle = opened["handle"]?.stringValue else { throw WebDriverError("bad response", "no new tab in \(opened)") }
+        for old in try await command("GET", "/window/handles").arrayValue?.compactMap(\.stringValue) ?? [] where old != handle {
+            try await command("POST", "/window", ["handle": .string(old)])
+            try await command("DELETE", "/window")
+        }
+        try await command("POST", "/window", ["handle": .string(handle)])
+    }
+
+    /// Runs a Chrome DevTools Protocol command through chromedriver.
+    @discardableResult
+    func devTools(_ method: String, _ parameters: JSONValue = [:]) async throws -> JSONValue {
+        try await command("POST", "/goog/cdp/execute", ["cmd": .string(method), "params": parameters])
     }
 
     // Elements
