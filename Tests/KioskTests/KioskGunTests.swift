@@ -174,9 +174,22 @@ extension InBrowser {
                 // After 8 s without a scan the box says READY; the stack has emptied.
                 try await page.waitUntil(timeout: 15, "READY again") { try await page.find("#outcome").attribute("data-status") == "idle" }
                 #expect(try await page.find("#problem-stack").isDisplayed() == false)
+
+                // A gun's keys are gathered and put in the field once a frame: without its Enter yet,
+                // the burst shows whole; a key typed inside the text lands where the caret is, and
+                // Enter sends the text as the field shows it.
+                let entry = try await page.find("#entry")
+                try await entry.sendKeys("B7")
+                try await page.waitUntil("the burst in the field") { try await entry.property("value").stringValue == "B7" }
+                try await entry.sendKeys(Element.arrowLeft + "-")
+                try await page.waitUntil("the key inside the text") { try await entry.property("value").stringValue == "B-7" }
+                try await entry.sendKeys(Element.enter)
+                try await page.waitUntil("B-7 found") {
+                    try await page.outcomes().last.map { $0["identifier"]?.stringValue == "B-7" && $0["status"]?.stringValue == "found_expected" } == true
+                }
             }
             let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json", "--per-page", "100"]))
-            #expect((trail["scans"] as? [[String: Any]])?.map { $0["identifier"] as? String ?? "" } == tags)
+            #expect((trail["scans"] as? [[String: Any]])?.map { $0["identifier"] as? String ?? "" } == tags + ["B-7"])
         }
 
         @Test("A camera unplugged and back: a full-width alarm in plain words that clears by itself; typing still works")

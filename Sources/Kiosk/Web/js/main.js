@@ -36,7 +36,7 @@ import {
 } from './dialogs.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
-import { armIdleReturn, focusEntry, onEntryBlur, onKeyDown } from './focus.js';
+import { armIdleReturn, focusEntry, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
 import { bindSearches, preparePrint, printMissing } from './lists.js';
 import { showIdle } from './outcomes.js';
 import { submitPin } from './pin.js';
@@ -62,7 +62,7 @@ function bind() {
   el.countries.addEventListener('click', onCountryClick);
 
   el.entry.addEventListener('keydown', function (e) {
-    if (e.isComposing) return;
+    if (e.isComposing || holdBurstKey(e)) return;
     // Enter ends a tag; so does Tab after text (some barcode guns are set up to send Tab).
     if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey && el.entry.value.trim())) {
       e.preventDefault();
