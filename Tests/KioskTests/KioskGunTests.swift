@@ -185,7 +185,8 @@ extension InBrowser {
                 try await page.waitUntil("the key inside the text") { try await entry.property("value").stringValue == "B-7" }
                 try await entry.sendKeys(Element.enter)
                 try await page.waitUntil("B-7 found") {
-                    try await page.outcomes().last.map { $0["identifier"]?.stringValue == "B-7" && $0["status"]?.stringValue == "found_expected" } == true
+                    try await page.outcomes().last.map { $0["identifier"]?.stringValue == "B-7" && $0["status"]?.stringValue == "found_expected" }
+                        == true
                 }
             }
             let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json", "--per-page", "100"]))
