@@ -117,6 +117,56 @@ extension InBrowser {
             #expect(scans.allSatisfy { ($0["voided"] ?? NSNull()) is NSNull })
         }
 
+        /// What the kiosk answers a browser on another machine (the only one it asks a PIN of): its
+        /// state is locked, and a PIN is checked. Tests reach the kiosk on loopback alone, so the
+        /// page gets these answers from this script, run before its own; it counts the PINs sent.
+        static let browserOnAnotherMachine = """
+            (function () {
+              var kioskFetch = window.fetch.bind(window);
+              window.pinsSent = [];
+              function answer(status, body) {
+                return Promise.resolve(new Response(JSON.stringify(body), { status: status, headers: { 'Content-Type': 'application/json' } }));
+              }
+              window.fetch = function (input, init) {
+                var url = String((input && input.url) || input);
+                if (url.indexOf('/api/state') >= 0) return answer(200, { station: 'kiosk-7', pin_required: true });
+                if (url.indexOf('/api/pin') >= 0) {
+                  window.pinsSent.push(JSON.parse((init && init.body) || '{}').pin);
+                  return answer(401, { error: 'WRONG_PIN', message: 'Wrong PIN' });
+                }
+                return kioskFetch(input, init);
+              };
+            })();
+            """
+
+        @Test("The PIN screen: a burst is refused aloud and never sent as a PIN; a PIN typed by a person is")
+        func burstOnThePinScreen() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                try await page.devTools("Page.addScriptToEvaluateOnNewDocument", ["source": .string(Self.browserOnAnotherMachine)])
+                try await page.refresh()
+                try await page.waitUntil("the PIN screen") { try await page.find("#screen-pin").isDisplayed() }
+                try await page.waitUntil("the PIN field to have the focus") { try await page.activeElement().attribute("id") == "pin" }
+                try await page.gun("T-1", expect: "rejected")
+                #expect(try await page.find("#gun-alarm").isDisplayed())
+                #expect(try await page.find("#gun-alarm").text().contains("Type the station PIN"))
+                #expect(try await page.find("#pin").property("value").stringValue == "", "the tag is taken back out of the field")
+                // A person's PIN, a key at a time, is sent.
+                let pin = try await page.find("#pin")
+                for key in ["4", "8", "2", "1"] {
+                    try await pin.sendKeys(key)
+                    try await Task.sleep(for: .milliseconds(120))
+                }
+                try await pin.sendKeys(Element.enter)
+                try await page.waitUntil("the person's PIN answered") { try await page.find("#pin-error").text().contains("Wrong PIN") }
+                #expect(try await page.execute("return window.pinsSent").arrayValue?.compactMap(\.stringValue) == ["4821"])
+                try await page.expectNoScriptErrors()
+            }
+            #expect(try await kiosk.run(["audit", "scans"]).contains("T-1") == false, "nothing was recorded")
+        }
+
         @Test("A kiosk restarted with two audits running reopens on its own audit; a new kiosk with two running asks and joins none")
         func remembersItsAudit() async throws {
             let kiosk = try await KioskProcess(inventory: Self.inventory)

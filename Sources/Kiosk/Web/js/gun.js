@@ -1,8 +1,9 @@
 /* A keyboard-wedge barcode gun types a tag far faster than a person can and ends it with Enter
- * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the start
- * or summary screen), such a burst is a scan: its characters are taken back out of the field
- * they landed in, it never presses a button, never submits a form and never saves a name. With
- * an audit open it is recorded; with none, the page says NOT RECORDED, with its sound.
+ * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the PIN,
+ * start or summary screen), such a burst is a scan: its characters are taken back out of the
+ * field they landed in, it never presses a button, never submits a form, never saves a name and
+ * is never sent as a PIN. With an audit open it is recorded; with none, or on the PIN screen,
+ * the page says NOT RECORDED, with its sound.
  *
  * The entry field of the scanning screen takes bursts as typed tags (scanqueue.js); keys typed
  * while a button or nothing has the focus there go to it (focus.js). This module handles every
@@ -34,9 +35,11 @@ function dialogOpen() {
   return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
 }
 
-/** Whether this module owns the key: everywhere but the scanning screen's own paths. */
+/** Whether this module owns the key: everywhere but the scanning screen's own paths. On the PIN
+ *  screen a burst is never a PIN: a PIN printed as a barcode beside the kiosk would be no secret,
+ *  and a tag sent as a PIN would count towards the lockout. */
 function owns(target) {
-  if (app.screen === 'pin' || app.screen === 'loading') return false;
+  if (app.screen === 'loading') return false;
   if (app.screen !== 'scan' || dialogOpen()) return true;
   if (target === el.entry) return false;
   return isTextField(target);      // a search box; buttons hand their keys to the entry field
@@ -116,9 +119,11 @@ export function gunScan(text) {
     if (!dialogOpen()) focusEntry();
     return;
   }
-  notRecorded(text, app.screen === 'summary'
-    ? 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
-    : 'No audit is running. Start or join one, then scan again.');
+  notRecorded(text, app.screen === 'pin'
+    ? 'This screen is locked. Type the station PIN, then scan again.'
+    : app.screen === 'summary'
+      ? 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
+      : 'No audit is running. Start or join one, then scan again.');
 }
 
 /** The big NOT RECORDED of a scan that no audit could take, with its sound. */
