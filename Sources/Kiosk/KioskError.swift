@@ -15,6 +15,10 @@ struct KioskError: Error, Sendable {
     static func invalid(_ message: String) -> KioskError { KioskError(status: .unprocessableContent, code: "INVALID_INPUT", message: message) }
     static func notFound(_ message: String) -> KioskError { KioskError(status: .notFound, code: "NOT_FOUND", message: message) }
 
+    /// The scan was not decided (the store or the server out of reach, a timeout, too many
+    /// requests): the page keeps it and sends it again.
+    var undecided: Bool { status.code >= 500 || status.code == 408 || status.code == 429 }
+
     /// The store's and the server's errors, with the status the audit API gives them
     /// (`InventoryError.httpStatus`, the one mapping of both).
     init(_ error: any Error) {

@@ -215,7 +215,11 @@ actor KioskStation {
             throw audit == nil ? InventoryError.noActiveAudit(country: nil) : InventoryError.auditEnded(audit?.id ?? "")
         }
         if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
-        let event = await session.record(identifier, source: .manual, scanID: scanID)
+        return try await answer(await session.record(identifier, source: .manual, scanID: scanID), identifier: identifier, scanID: scanID)
+    }
+
+    /// A typed scan's event as the page gets it; a refusal throws.
+    private func answer(_ event: ScanEvent, identifier: String, scanID: String?) async throws -> KioskScan {
         switch event {
         case .recorded(let result, let origin):
             return await withHint(KioskScan(result, origin: origin, pending: isConnected && result.status != .pending))
@@ -224,26 +228,57 @@ actor KioskStation {
             if refusal.cause?.stopsScanning == true { await auditStopped() }
             throw refusal.cause.map(KioskError.init) ?? KioskError.invalid(refusal.message)
         case .note:
-            let now = await session.location
+            let now = await session?.location
             let origin = ScanOrigin(source: .manual, place: nil, user: recordedUser, station: context.actor.station, at: Date())
             return KioskScan(location: now ?? "", label: identifier, scanID: scanID, origin: origin)
         }
     }
 
-    /// Several typed scans, recorded one after the other in the order given, so the trail and
-    /// the page keep the order they were typed in. A refused scan is answered in its place; the
-    /// first that could not be decided (the store or server out of reach) ends the batch, and
-    /// the page sends it and those after it again.
+    /// Several typed scans, recorded in the order given, so the trail and the page keep the
+    /// order they were typed in (in one write where the store can: `ScanSession.record(batch:)`).
+    /// A refused scan is answered in its place; the first that could not be decided (the store or
+    /// server out of reach) ends the answer, and the page sends it and those after it again.
     func scan(batch: [ScanBody]) async throws -> [KioskScan] {
-        var results: [KioskScan] = []
+        let checked = batch.allSatisfy { item in item.scanId.map { (try? Identifier.normalize($0, field: "scan_id")) != nil } ?? true }
+        guard let session, checked, batch.count > 1 else { return try await scanOneByOne(batch) }
+        let events = await session.record(batch: batch.map { ($0.identifier, $0.scanId) }, source: .manual)
+        var answers: [Result<KioskScan, any Error>] = []
+        for (item, event) in zip(batch, events) {
+            do {
+                answers.append(.success(try await answer(event, identifier: item.identifier, scanID: item.scanId)))
+            } catch {
+                answers.append(.failure(error))
+            }
+        }
+        return try batchAnswer(zip(batch, answers).map { ($0.0, $0.1) })
+    }
+
+    /// A scan with a scan_id that is not one, or no session: one scan after the other.
+    private func scanOneByOne(_ batch: [ScanBody]) async throws -> [KioskScan] {
+        var answers: [(ScanBody, Result<KioskScan, any Error>)] = []
         for item in batch {
             do {
-                results.append(try await scan(item.identifier, scanID: item.scanId))
+                answers.append((item, .success(try await scan(item.identifier, scanID: item.scanId))))
             } catch {
+                answers.append((item, .failure(error)))
+                if KioskError(error).undecided { break }
+            }
+        }
+        return try batchAnswer(answers)
+    }
+
+    /// The page's answer: a refusal in its place; the first scan that could not be decided ends it
+    /// (thrown when it is the first).
+    private func batchAnswer(_ answers: [(ScanBody, Result<KioskScan, any Error>)]) throws -> [KioskScan] {
+        var results: [KioskScan] = []
+        answering: for (item, answer) in answers {
+            switch answer {
+            case .success(let scan): results.append(scan)
+            case .failure(let error):
                 let refusal = KioskError(error)
-                if refusal.status.code >= 500 || refusal.status.code == 408 || refusal.status.code == 429 {
+                if refusal.undecided {
                     if results.isEmpty { throw refusal }
-                    break
+                    break answering
                 }
                 let origin = ScanOrigin(source: .manual, place: nil, user: recordedUser, station: context.actor.station, at: Date())
                 results.append(

@@ -152,27 +152,95 @@ public actor ScanSession {
         let event: ScanEvent
         do {
             let result = try await service.record(request)
-            recorded += 1
-            lastProgress = result.progress
-            if result.status == .pending { await followDecisions() }
-            event = .recorded(result, origin)
+            event = await stored(result, origin: origin)
             if let frame, photos.keep, result.status == .pending || ScanPhoto.isEvidence(result) {
                 keepPhoto(frame, scanID: result.scanId, takenAt: origin.at)
             }
         } catch {
-            let inventoryError = InventoryError(error)
-            if inventoryError?.stopsScanning == true {
-                stopped = inventoryError
-                camera?.cancel()
-            }
-            failures += 1
-            event = .refused(
-                ScanRefusal(
-                    identifier: raw, scanID: request.scanId, code: inventoryError?.code ?? "ERROR",
-                    message: describe(error), origin: origin, cause: inventoryError))
+            event = refused(error, identifier: raw, scanID: request.scanId, origin: origin)
         }
         await observer(event)
         return event
+    }
+
+    /// Typed scans, in the order given, each answered as `record` answers it. Where the service
+    /// stores batches (`ServerAuditService`: one transaction, so one write to disk instead of one
+    /// a scan), each run of scans between location labels is stored in one write; a location
+    /// label moves the station for the scans after it, as one at a time would.
+    public func record(batch items: [(identifier: String, scanID: String?)], source: ScanSource) async -> [ScanEvent] {
+        guard let batches = service as? any ServerAuditService, items.count > 1 else {
+            var events: [ScanEvent] = []
+            for item in items { events.append(await record(item.identifier, source: source, scanID: item.scanID)) }
+            return events
+        }
+        var events: [ScanEvent] = []
+        var run: [(identifier: String, scanID: String?)] = []
+        for item in items {
+            if locationLabel(item.identifier) != nil || stopped != nil {
+                events += await record(run: run, source: source, into: batches)
+                run = []
+                events.append(await record(item.identifier, source: source, scanID: item.scanID))
+            } else {
+                run.append(item)
+            }
+        }
+        events += await record(run: run, source: source, into: batches)
+        return events
+    }
+
+    /// One write of scans that hold no location label.
+    private func record(
+        run: [(identifier: String, scanID: String?)], source: ScanSource, into batches: any ServerAuditService
+    ) async -> [ScanEvent] {
+        if run.count == 1 { return [await record(run[0].identifier, source: source, scanID: run[0].scanID)] }
+        if run.isEmpty { return [] }
+        let origin = ScanOrigin(source: source, place: nil, user: actor.user, station: actor.station, at: Date())
+        let requests = run.map {
+            ScanRequest(
+                identifier: $0.identifier, auditId: audit.id, scanId: $0.scanID ?? UUID().uuidString.lowercased(),
+                source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user, location: location)
+        }
+        let results: [Result<ScanResult, InventoryError>]
+        do {
+            results = try await batches.record(batch: requests)
+        } catch {
+            let failure = InventoryError(error) ?? .storage(describe(error))
+            results = requests.map { _ in .failure(failure) }
+        }
+        var events: [ScanEvent] = []
+        for (request, result) in zip(requests, results) {
+            let event: ScanEvent
+            switch result {
+            case .success(let stored): event = await self.stored(stored, origin: origin)
+            case .failure(let error): event = refused(error, identifier: request.identifier, scanID: request.scanId, origin: origin)
+            }
+            await observer(event)
+            events.append(event)
+        }
+        return events
+    }
+
+    /// The counts and progress of a stored scan, and its event.
+    private func stored(_ result: ScanResult, origin: ScanOrigin) async -> ScanEvent {
+        recorded += 1
+        lastProgress = result.progress
+        if result.status == .pending { await followDecisions() }
+        return .recorded(result, origin)
+    }
+
+    /// The refusal of a scan the service did not store; an error that ends the audit's scanning
+    /// stops the session.
+    private func refused(_ error: any Error, identifier: String, scanID: String?, origin: ScanOrigin) -> ScanEvent {
+        let inventoryError = InventoryError(error)
+        if inventoryError?.stopsScanning == true {
+            stopped = inventoryError
+            camera?.cancel()
+        }
+        failures += 1
+        return .refused(
+            ScanRefusal(
+                identifier: identifier, scanID: scanID, code: inventoryError?.code ?? "ERROR",
+                message: describe(error), origin: origin, cause: inventoryError))
     }
 
     /// Encodes the frame and attaches it to the stored scan, off the scan path: the outcome is
