@@ -1,5 +1,20 @@
 import Foundation
 
+/// `POST /api/v1/audit/{audit_id}/photos/find`: which of these identifiers has a scan with a
+/// photo in the audit (a connected station marks other stations' evidence in its lists).
+public struct PhotoFindRequest: Codable, Sendable, Equatable {
+    /// At most `limit` identifiers.
+    public var identifiers: [String]
+    public static let limit = 100
+    public init(identifiers: [String]) { self.identifiers = identifiers }
+}
+
+/// The answer: each identifier that has one, with the scan whose photo it is (its first with a photo).
+public struct PhotoFindResponse: Codable, Sendable, Equatable {
+    public var photoScans: [String: String]
+    public init(photoScans: [String: String]) { self.photoScans = photoScans }
+}
+
 /// The answer to a photo upload.
 public struct PhotoStored: Codable, Sendable, Equatable {
     public var scanId: String

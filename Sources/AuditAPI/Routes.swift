@@ -23,6 +23,7 @@ public enum Routes {
     public static let auditSnapshot = "/api/v1/audit/{audit_id}/snapshot"
     public static let auditTrail = "/api/v1/audit/{audit_id}/scans"
     public static let auditPhoto = "/api/v1/audit/{audit_id}/scans/{scan_id}/photo"
+    public static let auditPhotoFind = "/api/v1/audit/{audit_id}/photos/find"
     public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
     public static let devices = "/api/v1/devices"
     public static let devicePushToken = "/api/v1/devices/register-push-token"

@@ -45,9 +45,9 @@ public struct APIClient: Sendable {
     func sendIfOffered<Payload: Decodable & Sendable>(
         _ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
         body: (some Encodable & Sendable)? = Empty?.none,
-        as type: Payload.Type = Payload.self
+        as type: Payload.Type = Payload.self, timeout: Duration? = nil
     ) async throws -> Payload? {
-        let (status, data) = try await exchange(method, path, query: query, body: body, timeout: nil)
+        let (status, data) = try await exchange(method, path, query: query, body: body, timeout: timeout)
         if status == 404 || status == 405 { return nil }
         guard (200..<300).contains(status) else { throw failure(status: status, data: data, path: path) }
         return try decode(Payload.self, data, status: status)

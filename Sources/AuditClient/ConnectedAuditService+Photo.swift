@@ -30,9 +30,26 @@ extension ConnectedAuditService: ScanPhotoService {
         return try ScanPhoto(scanId: scanID, jpeg: data, takenAt: Date())
     }
 
-    /// The photos kept on this station (of its own scans); the server's lists do not say.
+    /// The photos of these identifiers' scans: this station's own, kept in its outbox, and the
+    /// other stations' from a server that offers `POST …/photos/find` (ours). A server without it
+    /// leaves the station's own; so does one that does not answer within half a second, which is
+    /// not asked again for 30 s, so a list is never held up by a server out of reach.
     public func photoScans(auditID: AuditID, identifiers: [String]) async throws -> [String: String] {
-        try await outbox.photoScans(auditID: auditID, identifiers: identifiers)
+        var found = try await outbox.photoScans(auditID: auditID, identifiers: identifiers)
+        let others = Array(Set(identifiers).subtracting(found.keys).sorted().prefix(PhotoFindRequest.limit))
+        guard !others.isEmpty, photoFindOffered != false, extended != false else { return found }
+        if let after = photoFindAfter, ContinuousClock.now < after { return found }
+        do {
+            let answer = try await client.sendIfOffered(
+                .POST, Routes.path(Routes.auditPhotoFind, ["audit_id": auditID]), body: PhotoFindRequest(identifiers: others),
+                as: PhotoFindResponse.self, timeout: .milliseconds(500))
+            photoFindOffered = answer != nil
+            photoFindAfter = nil
+            for identifier in others { if let scanID = answer?.photoScans[identifier] { found[identifier] = scanID } }
+        } catch {
+            photoFindAfter = ContinuousClock.now + .seconds(30)
+        }
+        return found
     }
 
     public func prunePhotos(takenBefore date: Date) async throws -> Int {

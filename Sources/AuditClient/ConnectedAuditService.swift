@@ -27,6 +27,10 @@ public actor ConnectedAuditService: AuditService {
     var pulling: Task<Void, any Error>?
     /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
     var extended: Bool?
+    /// Whether the server offers `POST …/photos/find` (nil until asked), and when to ask it again
+    /// after it did not answer.
+    var photoFindOffered: Bool?
+    var photoFindAfter: ContinuousClock.Instant?
     /// One scan is decided and stored at a time, so scans made at the same moment (camera and
     /// keyboard) each see the ones before them.
     private var recording = false

@@ -144,6 +144,16 @@ struct AuditController {
                 status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=86400"],
                 body: .init(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
         }
+        routes.add(.post, Routes.auditPhotoFind, on: router) { request, context in
+            var request = request
+            let body = try await request.decodeJSON(PhotoFindRequest.self)
+            guard (1...PhotoFindRequest.limit).contains(body.identifiers.count) else {
+                throw InventoryError.invalid(ValidationError(field: "identifiers", message: "from 1 to \(PhotoFindRequest.limit) identifiers"))
+            }
+            let audit = try await viewable(context)
+            let found = try await audits.photoScans(auditID: audit.id, identifiers: body.identifiers)
+            return try Response.envelope(PhotoFindResponse(photoScans: found))
+        }
         routes.add(.put, Routes.auditPhoto, on: router) { request, context in
             var request = request
             let user = try context.requireUser()

@@ -109,4 +109,31 @@ struct PhotoEvidenceTests {
             #expect(again.photosPushed == 0)
         }
     }
+
+    @Test func aConnectedStationMarksTheOtherStationsPhotosFromTheServer() async throws {
+        try await TestServer.with(.sqlite) { server in
+            try await server.admin("kiosk@example.com")
+            try await server.seed([("A1", "SG")])
+            let first = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let second = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-2")
+            let audit = try await first.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
+            let session = ScanSession(
+                service: first.audit, connection: nil, audit: audit, actor: Actor(user: "kiosk", station: "kiosk-1")
+            ) { _ in }
+            let stray = try Self.scanID(await session.record("STRAY-1", source: .camera, frame: Self.noisyFrame()))
+            _ = await session.record("A1", source: .camera, frame: Self.noisyFrame())
+            await session.photosSettled()
+            #expect(await first.audit.syncNow().photosPushed == 1)
+            // The second station keeps no photo of it, and finds the first station's on the server.
+            #expect(try await second.audit.photoScans(auditID: audit.id, identifiers: ["STRAY-1", "A1", "GHOST-9"]) == ["STRAY-1": stray])
+            // The server's answer, and its refusals of an empty list and of one too long.
+            let token = try await server.user("lead@example.com")
+            let path = "/api/v1/audit/\(audit.id)/photos/find"
+            let answer = try await server.call("POST", path, json: #"{"identifiers": ["STRAY-1", "A1"]}"#, token: token)
+            #expect(answer.status == 200 && answer.text.contains(#""photo_scans":{"STRAY-1":"\#(stray)"}"#), "\(answer.text)")
+            #expect(try await server.call("POST", path, json: #"{"identifiers": []}"#, token: token).status == 422)
+            let many = (0...100).map { "\"T-\($0)\"" }.joined(separator: ",")
+            #expect(try await server.call("POST", path, json: #"{"identifiers": [\#(many)]}"#, token: token).status == 422)
+        }
+    }
 }

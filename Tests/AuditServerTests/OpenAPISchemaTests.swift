@@ -230,6 +230,12 @@ final class SchemaCalls: @unchecked Sendable {
         let none = try await server.callBytes("GET", "/api/v1/audit/\(auditID)/scans/no-such-scan/photo", token: token)
         #expect(none.status == 404)
         keep("GET \(operation)", status: none.status, text: String(decoding: none.bytes, as: UTF8.self))
+        // Which identifiers have a photo.
+        let find = "POST /api/v1/audit/{audit_id}/photos/find", findPath = "/api/v1/audit/\(auditID)/photos/find"
+        let found = try await call(find, findPath, json: #"{"identifiers":["A-1","GHOST-1"]}"#, token: token, expect: 200)
+        #expect(found.text.contains(#""photo_scans":{"#), "\(found.text)")
+        try await call(find, findPath, json: #"{"identifiers":[]}"#, token: token, expect: 422)
+        try await call(find, "/api/v1/audit/no-such-audit/photos/find", json: #"{"identifiers":["A-1"]}"#, token: token, expect: 404)
     }
 
     /// The snapshot, as JSON or as a stream of JSON lines, whichever the server sends.
