@@ -8,6 +8,8 @@ import Scanning
 // decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
 // decode-benchmark photo [--iterations N]   retry cost on 12-megapixel photos (first pass, whole decode)
 // decode-benchmark probe FILE…              each engine's reads per pass, and what the decoder reports
+// decode-benchmark reads FILE…              every read with its corners: first pass, camera, decode (diff two runs)
+// decode-benchmark frame FILE… [--iterations N]  the camera's pass (decodeFrame) alone, median CPU ms (for profiling)
 // Build with -c release; run from the package root (it finds SampleImages/ from there).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,8 +45,14 @@ do {
         try PhotoBenchmark(samples: samples, iterations: option("--iterations", default: 3)).run()
     case "probe":
         try Probe(paths: Array(arguments.dropFirst())).run()
+    case "reads":
+        try Reads(paths: Array(arguments.dropFirst())).run()
+    case "frame":
+        var paths = Array(arguments.dropFirst())
+        if let index = paths.firstIndex(of: "--iterations") { paths.removeSubrange(index..<min(index + 2, paths.count)) }
+        try FrameSpeed(paths: paths, iterations: option("--iterations", default: 100)).run()
     default:
-        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | photo [--iterations N] | probe FILE…")
+        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | photo [--iterations N] | probe FILE… | reads FILE… | frame FILE… [--iterations N]")
     }
 } catch {
     FileHandle.standardError.write(Data("decode-benchmark: \(error.localizedDescription)\n".utf8))
