@@ -67,8 +67,11 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Non-variadic adapters over libv4l2 (v4l2_ioctl is variadic) and the VIDIOC_* constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        // zxing-cpp 1.4 (C++) behind an extern "C" shim that catches every exception.
-        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        // zxing-cpp 1.4 (C++) behind an extern "C" shim that catches every exception. Optimized in debug
+        // builds too: its binarizer runs on every image zxing reads.
+        .target(
+            name: "CZXing", cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("ZXing")]),
         // Optimized in debug builds too: its pixel loops (resizing, thresholds, box means, rotations) run
         // 10–30 times slower unoptimized, which made the decoder's tests the slowest of `swift test`.
         .target(

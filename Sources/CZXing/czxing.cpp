@@ -3,6 +3,7 @@
 
 #include <ZXing/ReadBarcode.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -21,11 +22,19 @@ std::string HRIFromGS1(const std::string &gs1);
 // twice, found by fuzzing). So matrix codes (QR, Data Matrix: compared by position, safely) are
 // read up to 16 at a time, and linear codes one at a time, which never compares; the caller's
 // other engine and passes find further linear codes.
+//
+// QR and Data Matrix read a black-and-white image: zxing-cpp's HybridBinarizer makes it with
+// scalar loops that cost as much as the rest of a first pass over a 720p frame with no code.
+// Unless CZX_OWN_BINARIZER is set, the shim makes the same image (czx_binarize) into `binary`
+// and hands it to zxing-cpp with Binarizer::BoolCast (black where a pixel is 0), so the readers
+// see the same bits as before. Linear codes keep zxing-cpp's per-row thresholds.
 struct czx_reader {
     ZXing::DecodeHints matrix;
     ZXing::DecodeHints linear;
     bool hasMatrix = false;
     bool hasLinear = false;
+    bool ownBinarizer = false;
+    mutable std::vector<uint8_t> binary;
 };
 
 namespace {
@@ -46,6 +55,59 @@ void say(char *message, size_t capacity, const char *text) {
     if (message == nullptr || capacity == 0) return;
     std::strncpy(message, text, capacity - 1);
     message[capacity - 1] = '\0';
+}
+
+// HybridBinarizer's parameters in zxing-cpp 1.4: 8×8 blocks; a block whose grey levels span at
+// most 24 is flat; a pixel's threshold is the mean of the black points of the 5×5 blocks around
+// its block (moved inwards at the image's edges); images under 40 pixels a side are not done.
+constexpr int block = 8;
+constexpr int flatRange = 24;
+constexpr int minBinarizedSide = 5 * block;
+
+// One black point per block, row by row: the block's mean; for a flat block half its darkest
+// level, or, when that is darker than its neighbours' black points above and to the left
+// (weighted 1, 2, 1), their mean. The last block of a row or column ends at the image's edge,
+// overlapping the one before it.
+void blackPoints(const uint8_t *pixels, int width, int height, int columns, int rows, std::vector<int> &points) {
+    std::vector<uint16_t> sums(static_cast<size_t>(width));
+    std::vector<uint8_t> lows(static_cast<size_t>(width)), highs(static_cast<size_t>(width));
+    for (int row = 0; row < rows; row++) {
+        const uint8_t *first = pixels + static_cast<size_t>(std::min(row * block, height - block)) * width;
+        // Each pixel column's sum, darkest and lightest over the block's eight lines.
+        for (int x = 0; x < width; x++) {
+            sums[x] = first[x];
+            lows[x] = first[x];
+            highs[x] = first[x];
+        }
+        for (int line = 1; line < block; line++) {
+            const uint8_t *pixel = first + static_cast<size_t>(line) * width;
+            for (int x = 0; x < width; x++) {
+                sums[x] = static_cast<uint16_t>(sums[x] + pixel[x]);
+                lows[x] = std::min(lows[x], pixel[x]);
+                highs[x] = std::max(highs[x], pixel[x]);
+            }
+        }
+        for (int column = 0; column < columns; column++) {
+            const int left = std::min(column * block, width - block);
+            int sum = 0, low = 255, high = 0;
+            for (int x = left; x < left + block; x++) {
+                sum += sums[x];
+                low = std::min(low, static_cast<int>(lows[x]));
+                high = std::max(high, static_cast<int>(highs[x]));
+            }
+            int point = sum / (block * block);
+            if (high - low <= flatRange) {
+                point = low / 2;
+                if (row > 0 && column > 0) {
+                    const int *above = &points[static_cast<size_t>(row - 1) * columns];
+                    const int *here = &points[static_cast<size_t>(row) * columns];
+                    const int neighbours = (above[column] + 2 * here[column - 1] + above[column - 1]) / 4;
+                    if (low < neighbours) point = neighbours;
+                }
+            }
+            points[static_cast<size_t>(row) * columns + column] = point;
+        }
+    }
 }
 
 Entry entry(const ZXing::Result &result) {
@@ -73,9 +135,10 @@ extern "C" {
 
 czx_reader *czx_reader_create(uint32_t formats, int flags) {
     if ((formats & knownFormats) == 0 || (formats & ~knownFormats) != 0) return nullptr;
-    if ((flags & ~(CZX_TRY_HARDER | CZX_TRY_ROTATE)) != 0) return nullptr;
+    if ((flags & ~(CZX_TRY_HARDER | CZX_TRY_ROTATE | CZX_OWN_BINARIZER)) != 0) return nullptr;
     try {
         auto reader = new czx_reader();
+        reader->ownBinarizer = (flags & CZX_OWN_BINARIZER) != 0;
         const uint32_t matrixFormats = formats & (CZX_DATAMATRIX | CZX_QRCODE);
         const uint32_t linearFormats = formats & ~matrixFormats;
         reader->hasMatrix = matrixFormats != 0;
@@ -90,6 +153,7 @@ czx_reader *czx_reader_create(uint32_t formats, int flags) {
             hints->setReturnErrors(false);
             hints->setMaxNumberOfSymbols(most);
         }
+        if (!reader->ownBinarizer) reader->matrix.setBinarizer(ZXing::Binarizer::BoolCast);
         return reader;
     } catch (...) {
         return nullptr;
@@ -115,7 +179,18 @@ int czx_read(const czx_reader *reader, const uint8_t *pixels, size_t byte_count,
     try {
         ZXing::ImageView view(pixels, width, height, ZXing::ImageFormat::Lum);
         ZXing::Results found;
-        if (reader->hasMatrix) found = ZXing::ReadBarcodes(view, reader->matrix);
+        if (reader->hasMatrix) {
+            if (reader->ownBinarizer || width < minBinarizedSide || height < minBinarizedSide) {
+                auto hints = reader->matrix;
+                hints.setBinarizer(ZXing::Binarizer::LocalAverage);
+                found = ZXing::ReadBarcodes(view, hints);
+            } else {
+                reader->binary.resize(byte_count);
+                czx_binarize(pixels, width, height, reader->binary.data());
+                found = ZXing::ReadBarcodes(ZXing::ImageView(reader->binary.data(), width, height, ZXing::ImageFormat::Lum),
+                                            reader->matrix);
+            }
+        }
         if (reader->hasLinear) {
             auto linear = ZXing::ReadBarcodes(view, reader->linear);
             found.insert(found.end(), linear.begin(), linear.end());
@@ -187,6 +262,40 @@ void czx_result_corners(const czx_results *results, int index, int32_t corners[8
     if (corners == nullptr) return;
     const Entry *e = at(results, index);
     for (int i = 0; i < 8; i++) corners[i] = e == nullptr ? 0 : e->corners[i];
+}
+
+int czx_binarize(const uint8_t *pixels, int width, int height, uint8_t *out) {
+    if (pixels == nullptr || out == nullptr || width < minBinarizedSide || height < minBinarizedSide) return -1;
+    const int columns = (width + block - 1) / block, rows = (height + block - 1) / block;
+    std::vector<int> points(static_cast<size_t>(columns) * rows);
+    blackPoints(pixels, width, height, columns, rows, points);
+    // Each row of blocks: the 5×5 means (a column of five black points summed once per block
+    // column, then five of those), each pixel column's threshold, then its eight lines. Later
+    // blocks overwrite the overlap at the right and bottom edges, as zxing-cpp's loop does.
+    std::vector<int> fives(static_cast<size_t>(columns));
+    std::vector<uint8_t> thresholds(static_cast<size_t>(width));
+    for (int row = 0; row < rows; row++) {
+        const int middle = std::clamp(row, 2, rows - 3);
+        for (int column = 0; column < columns; column++) {
+            int sum = 0;
+            for (int dy = -2; dy <= 2; dy++) sum += points[static_cast<size_t>(middle + dy) * columns + column];
+            fives[column] = sum;
+        }
+        for (int column = 0; column < columns; column++) {
+            const int centre = std::clamp(column, 2, columns - 3);
+            const int sum = fives[centre - 2] + fives[centre - 1] + fives[centre] + fives[centre + 1] + fives[centre + 2];
+            const uint8_t threshold = static_cast<uint8_t>(sum / 25);
+            const int left = std::min(column * block, width - block);
+            for (int x = left; x < left + block; x++) thresholds[x] = threshold;
+        }
+        const int top = std::min(row * block, height - block);
+        for (int line = top; line < top + block; line++) {
+            const uint8_t *pixel = pixels + static_cast<size_t>(line) * width;
+            uint8_t *bit = out + static_cast<size_t>(line) * width;
+            for (int x = 0; x < width; x++) bit[x] = pixel[x] <= thresholds[x] ? 0 : 255;
+        }
+    }
+    return 0;
 }
 
 int czx_gs1_hri(const char *data, size_t length, char *out, size_t capacity) {

@@ -15,11 +15,14 @@ final class ZXingReader {
 
     /// `rotate`: zxing-cpp's try-rotate, which makes its Data Matrix detector look along the
     /// middle lines from all four sides (a label turned 90° or 180°) and its linear readers
-    /// read the image turned 90° too (twice their work).
-    init(symbologies: [Symbology], rotate: Bool = false) throws(DecoderError) {
+    /// read the image turned 90° too (twice their work). `ownBinarizer`: QR and Data Matrix
+    /// read zxing-cpp's own black-and-white image rather than the shim's faster copy of it
+    /// (`czx_binarize`, the same bits; for the tests that check so).
+    init(symbologies: [Symbology], rotate: Bool = false, ownBinarizer: Bool = false) throws(DecoderError) {
         let formats = symbologies.reduce(UInt32(0)) { $0 | $1.zxingFormat }
         guard formats != 0 else { throw .noSymbologies }
-        guard let reader = czx_reader_create(formats, rotate ? Int32(CZX_TRY_ROTATE) : 0) else {
+        let flags = (rotate ? Int32(CZX_TRY_ROTATE) : 0) | (ownBinarizer ? Int32(CZX_OWN_BINARIZER) : 0)
+        guard let reader = czx_reader_create(formats, flags) else {
             throw .zxingFailure("czx_reader_create refused formats \(formats) or ran out of memory")
         }
         self.reader = reader
@@ -47,6 +50,20 @@ final class ZXingReader {
         }
         defer { czx_results_destroy(results) }
         return .success((0..<czx_results_count(results)).compactMap { Self.symbol(results, $0) })
+    }
+
+    /// The black-and-white image (0 black, 255 white) QR and Data Matrix are read from, as
+    /// the shim makes it (`czx_binarize`); nil under 40 pixels a side.
+    static func binarized(_ image: GrayImage) -> GrayImage? {
+        guard image.pixels.count == image.width * image.height else { return nil }
+        var done = false
+        let bits = image.pixels.withUnsafeBufferPointer { pixels in
+            [UInt8](unsafeUninitializedCapacity: pixels.count) { out, count in
+                done = czx_binarize(pixels.baseAddress, Int32(image.width), Int32(image.height), out.baseAddress) == 0
+                count = done ? pixels.count : 0
+            }
+        }
+        return done ? GrayImage(width: image.width, height: image.height, pixels: bits) : nil
     }
 
     private static func symbol(_ results: OpaquePointer, _ index: Int32) -> ZXingSymbol? {

@@ -30,7 +30,10 @@ typedef struct czx_results czx_results;
 
 /// Flags of czx_reader_create: zxing-cpp's try-harder, and try-rotate (a Data Matrix is then also
 /// looked for from the other three sides of the middle lines, so a label turned 90° or 180° is read).
-enum { CZX_TRY_HARDER = 1, CZX_TRY_ROTATE = 2 };
+/// CZX_OWN_BINARIZER: QR and Data Matrix are read from the black-and-white image zxing-cpp's
+/// HybridBinarizer makes itself, instead of from the same image made by the shim's faster loops
+/// (for checking that the two agree).
+enum { CZX_TRY_HARDER = 1, CZX_TRY_ROTATE = 2, CZX_OWN_BINARIZER = 4 };
 
 /// A reader for the given formats (a mask of CZX_* bits) with the given CZX_TRY_* flags;
 /// try-downscale is always off. NULL when out of memory, when `formats` holds no known format
@@ -61,6 +64,12 @@ int czx_result_line_count(const czx_results *results, int index);
 int czx_result_has_eci(const czx_results *results, int index);
 /// The four corners, x0 y0 x1 y1 x2 y2 x3 y3; all zero for a bad index.
 void czx_result_corners(const czx_results *results, int index, int32_t corners[8]);
+
+/// The black-and-white image zxing-cpp 1.4's HybridBinarizer makes of a greyscale image for its
+/// QR and Data Matrix readers (0 black, 255 white; `width * height` bytes into `out`), made with
+/// loops the compiler vectorizes. Returns 0, or -1 when the image is smaller than 40 pixels on a
+/// side (zxing-cpp then thresholds the whole image at once instead).
+int czx_binarize(const uint8_t *pixels, int width, int height, uint8_t *out);
 
 /// Writes the GS1 human-readable form of `data` (GS1 element strings, FNC1 as 0x1D) to `out`,
 /// NUL-terminated. Returns its length, or -1 when it does not fit or the data is not GS1.
