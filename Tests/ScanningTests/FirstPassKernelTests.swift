@@ -42,6 +42,40 @@ struct FirstPassKernelTests {
         #expect(white.averagedDown(by: 2) == GrayImage(width: 32, height: 16, fill: 255))
         #expect(white.averagedDown(by: 3) == GrayImage(width: 21, height: 10, fill: 255))
     }
+
+    /// `RegionFinder`'s counts pixel pair by pixel pair.
+    static func plainTransitions(_ image: GrayImage) -> [Int] {
+        let block = RegionFinder.block, step = RegionFinder.step, threshold = RegionFinder.threshold
+        let columns = image.width / block, rows = image.height / block, width = image.width
+        var counts = [Int](repeating: 0, count: columns * rows)
+        func strong(_ a: Int, _ b: Int) -> Bool { abs(Int(image.pixels[a]) - Int(image.pixels[b])) >= threshold }
+        for y in stride(from: 0, to: rows * block, by: step) {
+            for x in 0..<(columns * block - 1) where strong(y * width + x + 1, y * width + x) {
+                counts[(y / block) * columns + x / block] += 1
+            }
+        }
+        for y in 0..<(rows * block - 1) {
+            for x in stride(from: 0, to: columns * block, by: step) where strong((y + 1) * width + x, y * width + x) {
+                counts[(y / block) * columns + x / block] += 1
+            }
+        }
+        return counts
+    }
+
+    @Test("the region finder's transition counts, a line at a time, are those of the pixel pairs one by one")
+    func transitionsCountedAlike() throws {
+        for (width, height) in [(16, 16), (40, 40), (47, 33), (333, 97), (1280, 720)] {
+            for image in [Self.noise(width: width, height: height, seed: 5), BinarizerTests.patchwork(width: width, height: height)] {
+                let counts = RegionFinder.transitions(in: image, columns: width / 16, rows: height / 16)
+                #expect(counts == Self.plainTransitions(image), "\(width)×\(height)")
+            }
+        }
+        for name in ["frame-1280x720-none.jpg", "frame-1280x720-ean13.jpg", "frame-640x480-qrcode.jpg"] {
+            let image = try ImageLoader.load(path: Fixtures.sample(name))
+            let counts = RegionFinder.transitions(in: image, columns: image.width / 16, rows: image.height / 16)
+            #expect(counts == Self.plainTransitions(image), "\(name)")
+        }
+    }
 }
 
 /// The shim's binarizer for QR and Data Matrix (`czx_binarize`) against zxing-cpp 1.4's
