@@ -64,6 +64,12 @@ public final class BarcodeDecoder {
     /// also at full size the parts where `RegionFinder` sees bars or modules
     /// (`config.zbarRegions`, unless those cover much of the image). Weak symbologies read
     /// by one engine are included: the camera confirms them over consecutive frames.
+    ///
+    /// With the parts at full size, zbar's vertical scan lines over the averaged-down image are
+    /// `reducedColumnDensity` times as far apart as its horizontal ones: zbar's per-pixel filter
+    /// is most of a 720p frame's cost, and on our samples and test frames (faint, distant, and
+    /// turned 90°) they read the same codes as at `density`, with fewer lines agreeing on
+    /// vertical codes (docs/FIGURES.md).
     public func decodeOnce(_ image: GrayImage) -> [DecodedCode] {
         let factor = firstPassFactor(image)
         guard factor > 1 else { return filter.accepted(candidates(full(image))) }
@@ -78,10 +84,17 @@ public final class BarcodeDecoder {
             // reduced (averaging smooths the noise off faint, low-contrast codes): one reading of
             // zbar's, whichever view found it.
             let sharp = zbar.scan(image, regions: regions).map { rules.code(from: $0, points: SymbolFilter.outline(of: $0), pass: .full) }
-            return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, zbarCodes(small))))
+            let reduced = zbar.scan(small.image, columnDensity: Self.reducedColumnDensity * zbar.density).map {
+                rules.code(from: $0, points: SymbolFilter.outline(of: $0).map(small.original), pass: small.pass)
+            }
+            return filter.accepted(EngineCombiner.combine(zxingCodes(full(image)), Self.oneView(sharp, reduced)))
         }
         return filter.accepted(candidates(zbar: small, zxing: full(image)))
     }
+
+    /// How many times `config.density` apart zbar's vertical scan lines are on the averaged-down
+    /// view of a first pass that also reads the marked parts at full size.
+    static let reducedColumnDensity = 2
 
     /// What the camera loop runs on each frame: the first pass, and for a read by one engine
     /// of a symbology that a partial scan line of a longer code can produce (EAN-8, UPC-E, ITF,

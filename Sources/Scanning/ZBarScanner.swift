@@ -13,12 +13,15 @@ struct RawSymbol: Equatable {
 /// Owns one `zbar_image_scanner_t`. Not thread-safe: one per thread or task.
 final class ZBarScanner {
     private let scanner: OpaquePointer // zbar_image_scanner_t *
+    /// Rows and columns between scan lines (`DecoderConfig.density`).
+    let density: Int
 
     init(config: DecoderConfig) throws(DecoderError) {
         guard let scanner = zbar_image_scanner_create() else {
             throw .zbarFailure("zbar_image_scanner_create returned no scanner")
         }
         self.scanner = scanner
+        self.density = config.density
         try set(ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         for type in Set(config.symbologies).compactMap(\.zbarType) {
             try set(type, ZBAR_CFG_ENABLE, 1)
@@ -43,6 +46,15 @@ final class ZBarScanner {
     /// Scans one image and returns every symbol zbar found (empty on a zbar error).
     func scan(_ image: GrayImage) -> [RawSymbol] {
         scan(image, regions: [PixelRect(x: 0, y: 0, width: image.width, height: image.height)])
+    }
+
+    /// Scans the whole image with the vertical scan lines `columnDensity` columns apart (the
+    /// horizontal ones stay `density` rows apart).
+    func scan(_ image: GrayImage, columnDensity: Int) -> [RawSymbol] {
+        guard columnDensity != density else { return scan(image) }
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Int32(columnDensity))
+        defer { zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Int32(density)) }
+        return scan(image)
     }
 
     /// Scans only the given rectangles of the image (zbar's crop), each on its own; points are
