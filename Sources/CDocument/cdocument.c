@@ -9,9 +9,10 @@
 #include <string.h>
 #include <zint.h>
 
-/* One font at one size. Printable ASCII (the usual asset tag, serial and number) is drawn
-   straight from a glyph table with cairo_show_text_glyphs; everything else goes through a
-   pango layout (shaping, bidi, fallback fonts, ellipsis). */
+/* One font at one size. Printable ASCII (the usual asset tag, serial and number) and the middle
+   dot are drawn straight from a glyph table with cairo_show_glyphs (the PDF's ToUnicode map,
+   made by cairo from the font, gives their text back); everything else goes through a pango
+   layout (shaping, bidi, fallback fonts, ellipsis). */
 typedef struct {
     int font;
     double size;
@@ -21,11 +22,15 @@ typedef struct {
     double advance[95];
     unsigned long ellipsis_glyph;
     double ellipsis_advance;
+    unsigned long middle_dot_glyph;
+    double middle_dot_advance;
 } cdoc_face;
 
 #define CDOC_FACES 24
 #define CDOC_GLYPHS 512
-#define CDOC_ROW_GLYPHS 4096
+/* Glyphs gathered before one cairo_show_glyphs: a page of table rows is one call, as cairo's
+   cost per call (recording, analysis, extents, clip) is then paid once a page, not once a row. */
+#define CDOC_RUN_GLYPHS 16384
 
 struct cdoc_document {
     cairo_surface_t *surface;
@@ -36,14 +41,14 @@ struct cdoc_document {
     void *context;
     cdoc_face faces[CDOC_FACES];
     int face_count;
-    cairo_glyph_t glyphs[CDOC_ROW_GLYPHS];
-    cairo_text_cluster_t clusters[CDOC_ROW_GLYPHS];
-    char text[CDOC_ROW_GLYPHS + 4];
-    int run; /* glyphs gathered for one cairo_show_text_glyphs */
-    long run_bytes;
+    cairo_glyph_t glyphs[CDOC_RUN_GLYPHS];
+    int run;              /* glyphs gathered for one cairo_show_glyphs */
+    cdoc_face *run_face;  /* their face */
     char *scratch;
     size_t scratch_size;
 };
+
+static void cdoc_flush_run(cdoc_document *doc);
 
 static cairo_status_t cdoc_write(void *closure, const unsigned char *data, unsigned int length) {
     cdoc_document *doc = closure;
@@ -88,6 +93,7 @@ void cdoc_set_metadata(cdoc_document *doc, int key, const char *value) {
 }
 
 void cdoc_set_color(cdoc_document *doc, double red, double green, double blue) {
+    cdoc_flush_run(doc);
     cairo_set_source_rgb(doc->cr, red, green, blue);
 }
 
@@ -97,6 +103,7 @@ static cdoc_face *cdoc_face_for(cdoc_document *doc, int font, double size) {
     }
     int slot = doc->face_count < CDOC_FACES ? doc->face_count++ : CDOC_FACES - 1;
     cdoc_face *face = &doc->faces[slot];
+    if (doc->run_face == face) cdoc_flush_run(doc);
     if (face->description) {
         pango_font_description_free(face->description);
         if (face->scaled) cairo_scaled_font_destroy(face->scaled);
@@ -150,16 +157,35 @@ static cdoc_face *cdoc_face_for(cdoc_document *doc, int font, double size) {
             }
             cairo_glyph_free(glyphs);
         }
+        if (face->scaled) {
+            cairo_glyph_t *glyphs = NULL;
+            int count = 0;
+            if (cairo_scaled_font_text_to_glyphs(face->scaled, 0, 0, "\xC2\xB7", 2, &glyphs, &count, NULL, NULL, NULL) ==
+                    CAIRO_STATUS_SUCCESS &&
+                count == 1 && glyphs[0].index != 0) {
+                cairo_text_extents_t extents;
+                cairo_scaled_font_glyph_extents(face->scaled, glyphs, 1, &extents);
+                face->middle_dot_glyph = glyphs[0].index;
+                face->middle_dot_advance = extents.x_advance;
+            }
+            cairo_glyph_free(glyphs);
+        }
     }
     g_object_unref(loaded);
     return face;
 }
 
-static int cdoc_plain_ascii(const char *utf8, long length) {
+/* Whether the glyph table has every character of the text: printable ASCII and U+00B7. */
+static int cdoc_plain(const cdoc_face *face, const char *utf8, long length) {
     if (length > CDOC_GLYPHS - 1) return 0;
     for (long i = 0; i < length; i++) {
         unsigned char c = (unsigned char)utf8[i];
-        if (c < 32 || c > 126) return 0;
+        if (c >= 32 && c <= 126) continue;
+        if (c == 0xC2 && i + 1 < length && (unsigned char)utf8[i + 1] == 0xB7 && face->middle_dot_glyph) {
+            i++;
+            continue;
+        }
+        return 0;
     }
     return 1;
 }
@@ -171,59 +197,69 @@ static double cdoc_aligned_x(double x, double max_width, double width, int align
     return x;
 }
 
-/* ASCII through the glyph table: gathers the glyphs into the pending run (drawn by
-   cdoc_flush_run) and answers the width. */
-static double cdoc_ascii_text(cdoc_document *doc, cdoc_face *face, double x, double baseline, double max_width, int align,
+/* The glyph and advance of the character at utf8[*i] (checked by cdoc_plain); moves *i past it. */
+static inline unsigned long cdoc_plain_glyph(const cdoc_face *face, const char *utf8, long *i, double *advance) {
+    unsigned char c = (unsigned char)utf8[*i];
+    if (c == 0xC2) {
+        *i += 2;
+        *advance = face->middle_dot_advance;
+        return face->middle_dot_glyph;
+    }
+    *i += 1;
+    *advance = face->advance[c - 32];
+    return face->glyph[c - 32];
+}
+
+static void cdoc_flush_run(cdoc_document *doc) {
+    if (doc->run == 0) return;
+    cairo_set_scaled_font(doc->cr, doc->run_face->scaled);
+    cairo_show_glyphs(doc->cr, doc->glyphs, doc->run);
+    doc->run = 0;
+    doc->run_face = NULL;
+}
+
+/* Plain text through the glyph table: gathers the glyphs into the pending run (drawn by
+   cdoc_flush_run, before anything else is drawn) and answers the width. */
+static double cdoc_plain_text(cdoc_document *doc, cdoc_face *face, double x, double baseline, double max_width, int align,
                               const char *utf8, long length, int draw) {
-    double width = 0;
-    for (long i = 0; i < length; i++) width += face->advance[(unsigned char)utf8[i] - 32];
-    long count = length;
+    double width = 0, advance;
+    for (long i = 0; i < length;) {
+        cdoc_plain_glyph(face, utf8, &i, &advance);
+        width += advance;
+    }
+    long end = length;
     int ellipsis = 0;
     if (max_width > 0 && width > max_width) {
         ellipsis = 1;
         width = face->ellipsis_advance;
-        count = 0;
-        while (count < length && width + face->advance[(unsigned char)utf8[count] - 32] <= max_width) {
-            width += face->advance[(unsigned char)utf8[count] - 32];
-            count++;
+        end = 0;
+        for (long i = 0; i < length;) {
+            cdoc_plain_glyph(face, utf8, &i, &advance);
+            if (width + advance > max_width) break;
+            width += advance;
+            end = i;
         }
     }
     if (!draw) return width;
+    if (doc->run_face != face || doc->run + length + 1 > CDOC_RUN_GLYPHS) cdoc_flush_run(doc);
+    doc->run_face = face;
     double pen = cdoc_aligned_x(x, max_width, width, align);
-    int n = doc->run;
-    long bytes = doc->run_bytes;
-    for (long i = 0; i < count; i++) {
-        unsigned char c = (unsigned char)utf8[i];
-        doc->text[bytes++] = (char)c;
-        doc->glyphs[n].index = face->glyph[c - 32];
-        doc->glyphs[n].x = pen;
-        doc->glyphs[n].y = baseline;
-        doc->clusters[n].num_bytes = 1;
-        doc->clusters[n].num_glyphs = 1;
-        pen += face->advance[c - 32];
-        n++;
+    cairo_glyph_t *glyph = doc->glyphs + doc->run;
+    for (long i = 0; i < end;) {
+        glyph->index = cdoc_plain_glyph(face, utf8, &i, &advance);
+        glyph->x = pen;
+        glyph->y = baseline;
+        glyph++;
+        pen += advance;
     }
     if (ellipsis) {
-        memcpy(doc->text + bytes, "\xE2\x80\xA6", 3);
-        bytes += 3;
-        doc->glyphs[n].index = face->ellipsis_glyph;
-        doc->glyphs[n].x = pen;
-        doc->glyphs[n].y = baseline;
-        doc->clusters[n].num_bytes = 3;
-        doc->clusters[n].num_glyphs = 1;
-        n++;
+        glyph->index = face->ellipsis_glyph;
+        glyph->x = pen;
+        glyph->y = baseline;
+        glyph++;
     }
-    doc->run = n;
-    doc->run_bytes = bytes;
+    doc->run = (int)(glyph - doc->glyphs);
     return width;
-}
-
-static void cdoc_flush_run(cdoc_document *doc, cdoc_face *face) {
-    if (doc->run == 0) return;
-    cairo_set_scaled_font(doc->cr, face->scaled);
-    cairo_show_text_glyphs(doc->cr, doc->text, (int)doc->run_bytes, doc->glyphs, doc->run, doc->clusters, doc->run, 0);
-    doc->run = 0;
-    doc->run_bytes = 0;
 }
 
 /* The text as pango should see it: control characters as U+FFFD, bidi overrides and isolates
@@ -287,6 +323,7 @@ static double cdoc_pango_text(cdoc_document *doc, cdoc_face *face, double x, dou
     double width = (double)logical.width / PANGO_SCALE;
     if (max_width > 0 && width > max_width) width = max_width;
     if (!draw) return width;
+    cdoc_flush_run(doc);
     double left = cdoc_aligned_x(x, max_width, width, align) - (double)logical.x / PANGO_SCALE;
     double top = baseline - (double)pango_layout_get_baseline(layout) / PANGO_SCALE;
     cairo_save(doc->cr);
@@ -305,11 +342,7 @@ double cdoc_text(cdoc_document *doc, int font, double size, double x, double bas
                  const char *utf8, long length) {
     if (length <= 0) return 0;
     cdoc_face *face = cdoc_face_for(doc, font, size);
-    if (face->scaled && cdoc_plain_ascii(utf8, length)) {
-        double width = cdoc_ascii_text(doc, face, x, baseline, max_width, align, utf8, length, 1);
-        cdoc_flush_run(doc, face);
-        return width;
-    }
+    if (face->scaled && cdoc_plain(face, utf8, length)) return cdoc_plain_text(doc, face, x, baseline, max_width, align, utf8, length, 1);
     return cdoc_pango_text(doc, face, x, baseline, max_width, align, utf8, length, 1);
 }
 
@@ -318,19 +351,18 @@ void cdoc_row(cdoc_document *doc, int font, double size, double baseline, int co
     cdoc_face *face = cdoc_face_for(doc, font, size);
     for (int i = 0; i < count; i++) {
         if (!texts[i] || lengths[i] <= 0) continue;
-        if (face->scaled && cdoc_plain_ascii(texts[i], lengths[i])) {
-            if (doc->run + lengths[i] + 1 > CDOC_ROW_GLYPHS) cdoc_flush_run(doc, face);
-            cdoc_ascii_text(doc, face, x[i], baseline, widths[i], aligns ? aligns[i] : CDOC_ALIGN_LEFT, texts[i], lengths[i], 1);
+        if (face->scaled && cdoc_plain(face, texts[i], lengths[i])) {
+            cdoc_plain_text(doc, face, x[i], baseline, widths[i], aligns ? aligns[i] : CDOC_ALIGN_LEFT, texts[i], lengths[i], 1);
         } else {
             cdoc_pango_text(doc, face, x[i], baseline, widths[i], aligns ? aligns[i] : CDOC_ALIGN_LEFT, texts[i], lengths[i], 1);
         }
     }
-    cdoc_flush_run(doc, face);
 }
 
 void cdoc_text_box(cdoc_document *doc, int font, double size, double x, double top, double width, int max_lines, int align,
                    const char *utf8, long length) {
     if (length <= 0 || width <= 0 || max_lines < 1) return;
+    cdoc_flush_run(doc);
     cdoc_face *face = cdoc_face_for(doc, font, size);
     PangoLayout *layout = doc->layout;
     pango_layout_set_font_description(layout, face->description);
@@ -351,22 +383,25 @@ void cdoc_text_box(cdoc_document *doc, int font, double size, double x, double t
 double cdoc_text_width(cdoc_document *doc, int font, double size, const char *utf8, long length) {
     if (length <= 0) return 0;
     cdoc_face *face = cdoc_face_for(doc, font, size);
-    if (face->scaled && cdoc_plain_ascii(utf8, length)) return cdoc_ascii_text(doc, face, 0, 0, 0, 0, utf8, length, 0);
+    if (face->scaled && cdoc_plain(face, utf8, length)) return cdoc_plain_text(doc, face, 0, 0, 0, 0, utf8, length, 0);
     return cdoc_pango_text(doc, face, 0, 0, 0, 0, utf8, length, 0);
 }
 
 void cdoc_fill_rect(cdoc_document *doc, double x, double y, double width, double height) {
+    cdoc_flush_run(doc);
     cairo_rectangle(doc->cr, x, y, width, height);
     cairo_fill(doc->cr);
 }
 
 void cdoc_stroke_rect(cdoc_document *doc, double x, double y, double width, double height, double line_width) {
+    cdoc_flush_run(doc);
     cairo_set_line_width(doc->cr, line_width);
     cairo_rectangle(doc->cr, x, y, width, height);
     cairo_stroke(doc->cr);
 }
 
 void cdoc_line(cdoc_document *doc, double x1, double y1, double x2, double y2, double line_width) {
+    cdoc_flush_run(doc);
     cairo_set_line_width(doc->cr, line_width);
     cairo_move_to(doc->cr, x1, y1);
     cairo_line_to(doc->cr, x2, y2);
@@ -374,6 +409,7 @@ void cdoc_line(cdoc_document *doc, double x1, double y1, double x2, double y2, d
 }
 
 void cdoc_ring_segment(cdoc_document *doc, double cx, double cy, double outer, double inner, double from, double to) {
+    cdoc_flush_run(doc);
     /* Clockwise from 12 o'clock in the page's y-down space. */
     double a0 = from - M_PI / 2, a1 = to - M_PI / 2;
     cairo_new_path(doc->cr);
@@ -383,7 +419,10 @@ void cdoc_ring_segment(cdoc_document *doc, double cx, double cy, double outer, d
     cairo_fill(doc->cr);
 }
 
-void cdoc_next_page(cdoc_document *doc) { cairo_show_page(doc->cr); }
+void cdoc_next_page(cdoc_document *doc) {
+    cdoc_flush_run(doc);
+    cairo_show_page(doc->cr);
+}
 
 int cdoc_status(cdoc_document *doc) {
     cairo_status_t status = cairo_status(doc->cr);
@@ -391,6 +430,7 @@ int cdoc_status(cdoc_document *doc) {
 }
 
 int cdoc_finish(cdoc_document *doc) {
+    cdoc_flush_run(doc);
     cairo_show_page(doc->cr);
     cairo_surface_finish(doc->surface);
     return cdoc_status(doc);
@@ -467,6 +507,7 @@ int cdoc_symbol_draw(cdoc_document *doc, int symbology, const char *data, int le
                      double bar_height, char *error, int error_size) {
     struct zint_symbol *symbol = cdoc_encode(symbology, data, length, error, error_size);
     if (!symbol) return 1;
+    cdoc_flush_run(doc);
     if (ZBarcode_Buffer_Vector(symbol, 0) >= ZINT_ERROR || !symbol->vector || symbol->vector->width <= 0 ||
         symbol->vector->height <= 0) {
         snprintf(error, (size_t)error_size, "%s", symbol->errtxt[0] ? symbol->errtxt : "no vector output");

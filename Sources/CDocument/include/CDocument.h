@@ -36,7 +36,8 @@ double cdoc_text(cdoc_document *doc, int font, double size, double x, double bas
                  int align, const char *utf8, long length);
 /* One table row: `count` cells on one baseline, cell i at x[i] within widths[i] (aligned by
    aligns[i], or left when aligns is NULL), each as cdoc_text draws it; NULL or empty cells are
-   skipped. Plain ASCII cells go to cairo as one run of glyphs. */
+   skipped. Plain ASCII cells are gathered, with the plain text drawn after them up to the next
+   other drawing, into one run of glyphs for cairo. */
 void cdoc_row(cdoc_document *doc, int font, double size, double baseline, int count, const double *x, const double *widths,
               const int *aligns, const char *const *texts, const long *lengths);
 /* Text wrapped into at most `max_lines` lines of `width` from `top` (the last cut with an
