@@ -14,7 +14,27 @@ public enum AuditReportPDF {
     public static func write(auditID: AuditID, service: any AuditService, to output: @escaping @Sendable (Data) throws -> Void) async throws {
         let spool = try ReportSpool()
         let reader = ReportJSONReader { cells in try spool.add(&cells) }
-        try await service.report(auditID: auditID, format: .json) { data in try reader.feed(data) }
+        // The service writes the JSON (reading its database) while a thread of our own takes it
+        // apart into the spool: the two halves run on the two cores at once.
+        let chunks = Handoff<Data>(capacity: 8)
+        async let parsed: Void = onOwnThread(name: "report-reader") {
+            while let data = chunks.take() {
+                do { try reader.feed(data) } catch {
+                    chunks.fail(error)
+                    return
+                }
+            }
+        }
+        do {
+            try await service.report(auditID: auditID, format: .json) { data in try chunks.put(data) }
+            chunks.close()
+        } catch {
+            chunks.fail(error)
+            await parsed
+            throw error
+        }
+        await parsed
+        if let error = chunks.error { throw error }
         try reader.finish()
         try spool.flush()
         guard let summary = reader.summary else { throw DocumentError("the report had no summary") }
