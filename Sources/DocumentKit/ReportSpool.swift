@@ -63,23 +63,51 @@ final class ReportJSONReader: @unchecked Sendable {
     }
 
     private func scan() throws {
+        // The state is kept in locals while the bytes are walked (class properties would be
+        // checked for exclusive access at every byte), and put back before anything else runs.
+        var inString = self.inString
+        var escaped = self.escaped
+        var depth = self.depth
+        var stringStart = self.stringStart
+        defer {
+            self.inString = inString
+            self.escaped = escaped
+            self.depth = depth
+            self.stringStart = stringStart
+        }
         let count = pending.count
         var index = position
+        defer { position = index }
         while index < count {
-            let byte = pending[index]
             if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == 0x5C {
-                    escaped = true
-                } else if byte == 0x22 {
-                    inString = false
-                    if depth == 1 && stringStart >= 0 { lastKey = Array(pending[(stringStart + 1)..<index]) }
-                    stringStart = -1
+                // Straight to the next quote or backslash.
+                let stop = pending.withUnsafeBufferPointer { bytes in
+                    var at = index
+                    if escaped {
+                        escaped = false
+                        at += 1
+                    }
+                    while at < count {
+                        let byte = bytes[at]
+                        if byte == 0x22 || byte == 0x5C { break }
+                        at += 1
+                    }
+                    return at
                 }
+                index = stop
+                guard index < count else { break }
+                if pending[index] == 0x5C {
+                    escaped = true
+                    index += 1
+                    continue
+                }
+                inString = false
+                if depth == 1 && stringStart >= 0 { lastKey = Array(pending[(stringStart + 1)..<index]) }
+                stringStart = -1
                 index += 1
                 continue
             }
+            let byte = pending[index]
             switch byte {
             case 0x22:
                 inString = true
@@ -101,7 +129,8 @@ final class ReportJSONReader: @unchecked Sendable {
                     valueStart = -1
                 } else if depth == 2 && inAssets && valueStart >= 0 {
                     guard summary != nil else { throw DocumentError("the report's assets came before its summary") }
-                    try pending.withUnsafeBufferPointer { try object($0, from: valueStart, to: index) }
+                    let from = valueStart
+                    try pending.withUnsafeBufferPointer { try object($0, from: from, to: index) }
                     try row(&cells)
                     valueStart = -1
                 } else if depth == 1 && inAssets {
@@ -112,7 +141,6 @@ final class ReportJSONReader: @unchecked Sendable {
             }
             index += 1
         }
-        position = index
     }
 
     /// Takes apart one flat object `{ "key": value, … }` between `from` and `to` (its braces).
@@ -177,13 +205,15 @@ final class ReportJSONReader: @unchecked Sendable {
     private func unescape(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) throws -> Int {
         var index = from
         while index < end {
-            let byte = bytes[index]
-            if byte == 0x22 { return index + 1 }
-            if byte != 0x5C {
-                cells.bytes.append(byte)
-                index += 1
-                continue
+            // The plain run up to the next quote or backslash, in one append.
+            var stop = index
+            while stop < end && bytes[stop] != 0x22 && bytes[stop] != 0x5C { stop += 1 }
+            if stop > index {
+                cells.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<stop]))
+                index = stop
             }
+            guard index < end else { break }
+            if bytes[index] == 0x22 { return index + 1 }
             guard index + 1 < end else { break }
             let next = bytes[index + 1]
             index += 2
