@@ -17,7 +17,7 @@ public enum AuditReportPDF {
         // The service writes the JSON (reading its database) while a thread of our own takes it
         // apart into the spool: the two halves run on the two cores at once.
         let chunks = Handoff<Data>(capacity: 8)
-        async let parsed: Void = onOwnThread(name: "report-reader") {
+        async let parsed: Void = try onOwnThread(name: "report-reader") {
             while let data = chunks.take() {
                 do { try reader.feed(data) } catch {
                     chunks.fail(error)
@@ -30,16 +30,16 @@ public enum AuditReportPDF {
             chunks.close()
         } catch {
             chunks.fail(error)
-            await parsed
+            try? await parsed
             throw error
         }
-        await parsed
+        try await parsed
         if let error = chunks.error { throw error }
         try reader.finish()
         try spool.flush()
         guard let summary = reader.summary else { throw DocumentError("the report had no summary") }
         let document = ReportDocument(summary: summary, spool: spool)
-        let pages = try await document.render(on: nil)
+        let pages = try document.render(on: nil)
         let canvas = try PDFCanvas(width: ReportDocument.pageWidth, height: ReportDocument.pageHeight, output: output)
         let date = ISOTime.string(summary.endedAt ?? summary.startedAt)
         canvas.set(.title, "Audit report \(summary.country) \(summary.auditId)")
@@ -47,13 +47,26 @@ public enum AuditReportPDF {
         canvas.set(.creator, "AuditStation")
         canvas.set(.createDate, date)
         canvas.set(.modDate, date)
-        _ = try await document.render(on: canvas, pageCount: pages)
-        try canvas.finish()
+        // This task's thread of its own lays out the pages while another draws them.
+        let queue = PageQueue()
+        async let drawn: Void = queue.play(onto: canvas)
+        do {
+            _ = try await onOwnThread(name: "report-layout") {
+                let count = try document.render(on: queue, pageCount: pages)
+                try queue.close()
+                return count
+            }
+        } catch {
+            queue.fail(error)
+            try? await drawn
+            throw error
+        }
+        try await drawn
     }
 }
 
-/// Lays out and draws the report. With no canvas it only counts the pages.
-final class ReportDocument {
+/// Lays out and draws the report. With no canvas it only counts the pages. One thread at a time uses it.
+final class ReportDocument: @unchecked Sendable {
     static let pageWidth = 595.28
     static let pageHeight = 841.89
     static let margin = 40.0
@@ -61,7 +74,7 @@ final class ReportDocument {
     static let bodySize = 7.5
     let summary: ReportSummary
     let spool: ReportSpool
-    private var canvas: PDFCanvas?
+    private var canvas: PageQueue?
     private var page = 1
     private var pageCount = 0
     private var y = 0.0
@@ -80,7 +93,7 @@ final class ReportDocument {
     }
 
     /// Answers the number of pages.
-    func render(on canvas: PDFCanvas?, pageCount: Int = 0) async throws -> Int {
+    func render(on canvas: PageQueue?, pageCount: Int = 0) throws -> Int {
         self.canvas = canvas
         self.pageCount = pageCount
         page = 1
@@ -90,9 +103,9 @@ final class ReportDocument {
         title()
         summaryBlock()
         tallies()
-        try await missingList()
-        try await unexpectedList()
-        try await misplacedList()
+        try missingList()
+        try unexpectedList()
+        try misplacedList()
         signOff()
         return page
     }
@@ -301,11 +314,10 @@ final class ReportDocument {
         continuation = nil
     }
 
-    /// Draws the spooled rows one line each, yielding now and then so a long report shares the threads.
+    /// Draws the spooled rows one line each.
     private func rows(
         _ entries: ArraySlice<ReportSpool.Entry>, _ columns: [TableColumn], cells: @escaping ([UnsafeRawBufferPointer?]) -> [UnsafeRawBufferPointer?]
-    ) async throws {
-        var drawn = 0
+    ) throws {
         for entry in entries {
             ensure(Self.rowHeight)
             if let canvas {
@@ -315,14 +327,12 @@ final class ReportDocument {
                 }
             }
             y += Self.rowHeight
-            drawn += 1
-            if drawn % 4096 == 0 { await Task.yield() }
         }
     }
 
     private typealias Field = ReportSpool.Field
 
-    private func missingList() async throws {
+    private func missingList() throws {
         let columns = [
             TableColumn("Asset tag", 95), TableColumn("Serial", 90), TableColumn("Name", width - 95 - 90 - 100 - 70),
             TableColumn("Model", 100), TableColumn("Status", 70)
@@ -339,7 +349,7 @@ final class ReportDocument {
             }
             y += 18
             table(columns, continued: "Missing at \(name)")
-            try await rows(group.entries, columns) { kept in
+            try rows(group.entries, columns) { kept in
                 [
                     kept[Field.assetTag.rawValue] ?? kept[Field.identifier.rawValue], kept[Field.serial.rawValue], kept[Field.name.rawValue],
                     kept[Field.model.rawValue], kept[Field.status.rawValue]
@@ -350,7 +360,7 @@ final class ReportDocument {
         }
     }
 
-    private func unexpectedList() async throws {
+    private func unexpectedList() throws {
         let columns = [
             TableColumn("Identifier", 90), TableColumn("Name", width - 90 - 62 - 70 - 92 - 60 - 55), TableColumn("Reason", 62),
             TableColumn("Scanned at", 70), TableColumn("First scan", 92), TableColumn("Station", 60), TableColumn("User", 55)
@@ -362,7 +372,7 @@ final class ReportDocument {
             return
         }
         table(columns, continued: "Unexpected")
-        try await rows(spool.unexpected[...], columns) { kept in
+        try rows(spool.unexpected[...], columns) { kept in
             [
                 kept[Field.identifier.rawValue], kept[Field.name.rawValue] ?? self.unknownText, kept[Field.reason.rawValue],
                 kept[Field.foundLocation.rawValue], kept[Field.firstScannedAt.rawValue], kept[Field.station.rawValue], kept[Field.user.rawValue]
@@ -382,7 +392,7 @@ final class ReportDocument {
 
     deinit { unknownBytes.deallocate() }
 
-    private func misplacedList() async throws {
+    private func misplacedList() throws {
         let columns = [
             TableColumn("Asset tag", 90), TableColumn("Name", width - 90 - 90 - 90 - 92 - 65), TableColumn("Registered at", 90),
             TableColumn("Found at", 90), TableColumn("First scan", 92), TableColumn("Station", 65)
@@ -394,7 +404,7 @@ final class ReportDocument {
             return
         }
         table(columns, continued: "Misplaced")
-        try await rows(spool.misplaced[...], columns) { kept in
+        try rows(spool.misplaced[...], columns) { kept in
             [
                 kept[Field.assetTag.rawValue], kept[Field.name.rawValue], kept[Field.location.rawValue], kept[Field.foundLocation.rawValue],
                 kept[Field.firstScannedAt.rawValue], kept[Field.station.rawValue]

@@ -53,13 +53,10 @@ final class Handoff<Item>: @unchecked Sendable {
 }
 
 /// Runs `body` on a thread of its own (long CPU work that should not hold one of the
-/// concurrency pool's threads) and answers when it has returned.
-func onOwnThread(name: String, _ body: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        let thread = Thread {
-            body()
-            done.resume()
-        }
+/// concurrency pool's threads) and answers what it answered once it has returned.
+func onOwnThread<T: Sendable>(name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+        let thread = Thread { done.resume(with: Result { try body() }) }
         thread.name = name
         thread.stackSize = 1 << 20
         thread.start()
