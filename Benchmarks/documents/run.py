@@ -14,6 +14,9 @@ Peak memory is the timed process's own ru_maxrss (os.wait4). Pages come from pdf
 
   swift build -c release --product audit-station
   python3 Benchmarks/documents/run.py .build/release/audit-station --assets 1000000 --scans 10000 --labels 3000
+With --database FILE the report's database is kept there and, when the file is already there (an
+ended audit made by an earlier run with the same --assets and --scans), reused without the import
+and the scans: only the PDF is timed again. --skip-labels leaves the labels out.
 """
 import argparse, os, subprocess, sys, tempfile, time
 
@@ -47,43 +50,58 @@ def main():
     parser.add_argument("--scans", type=int, default=10_000)
     parser.add_argument("--labels", type=int, default=3000)
     parser.add_argument("--skip-report", action="store_true")
+    parser.add_argument("--skip-labels", action="store_true")
+    parser.add_argument("--database", help="the report's SQLite file: made (and kept) when missing, reused as it is "
+                        "(an ended audit) when present, to time the PDF again without the import")
     options = parser.parse_args()
     station = os.path.abspath(options.station)
     folder = tempfile.mkdtemp(prefix="documents-benchmark-")
     print(f"folder: {folder}")
 
     if not options.skip_report:
-        database = os.path.join(folder, "report.sqlite")
-        csv = os.path.join(folder, "assets.csv")
-        with open(csv, "w") as out:
-            out.write("asset_tag,serial_num,name,model,status,country,location\n")
-            for index in range(options.assets):
-                out.write(f"SG-{index:07d},SN{(index * 7919) % 10_000_019:08d},Laptop Dell Latitude 7440 number {index},"
-                          f"Latitude 7440,IN_STOCK,SG,Warehouse {index % 50:02d}\n")
-        elapsed, rss, _ = timed([station, "--database", database, "assets", "import", csv])
-        print(f"import of {options.assets} assets: {elapsed:.1f} s, {rss:.0f} MiB")
-        subprocess.run([station, "--database", database, "audit", "start", "--country", "SG", "--user", "bench"],
-                       check=True, stdout=subprocess.DEVNULL)
-        # Scans grouped by location, so each run of `audit scan --location` is one location.
-        by_location = {}
-        for index in range(options.scans):
-            location = index % 50 if index % 97 else (index + 1) % 50
-            by_location.setdefault(location, []).append(f"SG-{index:07d}")
-        start = time.monotonic()
-        for location, tags in sorted(by_location.items()):
-            lines = ("\n".join(tags) + "\n").encode()
-            timed([station, "--database", database, "audit", "scan", "--user", "bench", "--location", f"Warehouse {location:02d}"], lines)
-        timed([station, "--database", database, "audit", "scan", "--user", "bench"],
-              ("\n".join(f"UNKNOWN-{n}" for n in range(100)) + "\n").encode())
-        print(f"{options.scans} scans + 100 unknown: {time.monotonic() - start:.1f} s")
-        subprocess.run([station, "--database", database, "audit", "end"], check=True, stdout=subprocess.DEVNULL)
+        database = os.path.abspath(options.database) if options.database else os.path.join(folder, "report.sqlite")
+        if options.database and os.path.exists(database):
+            print(f"reusing {database}")
+        else:
+            prepare(station, database, folder, options)
         pdf = os.path.join(folder, "report.pdf")
         elapsed, rss, cpu = timed([station, "--database", database, "audit", "report", "--format", "pdf", "--output", pdf])
         size = os.path.getsize(pdf) / (1 << 20)
         print(f"PDF report of {options.assets} assets ({options.assets - options.scans} missing): "
               f"{elapsed:.1f} s (cpu {cpu:.1f} s), peak {rss:.0f} MiB, {pages(pdf)} pages, {size:.1f} MiB")
-        os.remove(csv)
 
+    if not options.skip_labels:
+        labels(station, folder, options)
+
+
+def prepare(station, database, folder, options):
+    csv = os.path.join(folder, "assets.csv")
+    with open(csv, "w") as out:
+        out.write("asset_tag,serial_num,name,model,status,country,location\n")
+        for index in range(options.assets):
+            out.write(f"SG-{index:07d},SN{(index * 7919) % 10_000_019:08d},Laptop Dell Latitude 7440 number {index},"
+                      f"Latitude 7440,IN_STOCK,SG,Warehouse {index % 50:02d}\n")
+    elapsed, rss, _ = timed([station, "--database", database, "assets", "import", csv])
+    print(f"import of {options.assets} assets: {elapsed:.1f} s, {rss:.0f} MiB")
+    subprocess.run([station, "--database", database, "audit", "start", "--country", "SG", "--user", "bench"],
+                   check=True, stdout=subprocess.DEVNULL)
+    # Scans grouped by location, so each run of `audit scan --location` is one location.
+    by_location = {}
+    for index in range(options.scans):
+        location = index % 50 if index % 97 else (index + 1) % 50
+        by_location.setdefault(location, []).append(f"SG-{index:07d}")
+    start = time.monotonic()
+    for location, tags in sorted(by_location.items()):
+        lines = ("\n".join(tags) + "\n").encode()
+        timed([station, "--database", database, "audit", "scan", "--user", "bench", "--location", f"Warehouse {location:02d}"], lines)
+    timed([station, "--database", database, "audit", "scan", "--user", "bench"],
+          ("\n".join(f"UNKNOWN-{n}" for n in range(100)) + "\n").encode())
+    print(f"{options.scans} scans + 100 unknown: {time.monotonic() - start:.1f} s")
+    subprocess.run([station, "--database", database, "audit", "end"], check=True, stdout=subprocess.DEVNULL)
+    os.remove(csv)
+
+
+def labels(station, folder, options):
     database = os.path.join(folder, "labels.sqlite")
     csv = os.path.join(folder, "labels.csv")
     with open(csv, "w") as out:
