@@ -42,7 +42,7 @@ extension ConnectedAuditService: ScanPhotoService {
         do {
             let answer = try await client.sendIfOffered(
                 .POST, Routes.path(Routes.auditPhotoFind, ["audit_id": auditID]), body: PhotoFindRequest(identifiers: others),
-                as: PhotoFindResponse.self, timeout: .milliseconds(500))
+                as: PhotoFindResponse.self, timeout: photoFindTimeout)
             photoFindOffered = answer != nil
             photoFindAfter = nil
             for identifier in others { if let scanID = answer?.photoScans[identifier] { found[identifier] = scanID } }
@@ -51,6 +51,10 @@ extension ConnectedAuditService: ScanPhotoService {
         }
         return found
     }
+
+    /// Sets how long a list waits for the server's answer about other stations' photos
+    /// (half a second unless set).
+    public func setPhotoFindTimeout(_ timeout: Duration) { photoFindTimeout = timeout }
 
     public func prunePhotos(takenBefore date: Date) async throws -> Int {
         try await outbox.prunePhotos(takenBefore: date)

@@ -31,6 +31,8 @@ public actor ConnectedAuditService: AuditService {
     /// after it did not answer.
     var photoFindOffered: Bool?
     var photoFindAfter: ContinuousClock.Instant?
+    /// How long a list waits for the server's answer about other stations' photos.
+    public internal(set) var photoFindTimeout: Duration = .milliseconds(500)
     /// One scan is decided and stored at a time, so scans made at the same moment (camera and
     /// keyboard) each see the ones before them.
     private var recording = false

@@ -124,7 +124,9 @@ struct PhotoEvidenceTests {
             _ = await session.record("A1", source: .camera, frame: Self.noisyFrame())
             await session.photosSettled()
             #expect(await first.audit.syncNow().photosPushed == 1)
-            // The second station keeps no photo of it, and finds the first station's on the server.
+            // The second station keeps no photo of it, and finds the first station's on the server
+            // (given time: a whole test run may be beside it).
+            await second.audit.setPhotoFindTimeout(.seconds(30))
             #expect(try await second.audit.photoScans(auditID: audit.id, identifiers: ["STRAY-1", "A1", "GHOST-9"]) == ["STRAY-1": stray])
             // The server's answer, and its refusals of an empty list and of one too long.
             let token = try await server.user("lead@example.com")

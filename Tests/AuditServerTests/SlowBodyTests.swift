@@ -29,7 +29,9 @@ extension TimingSensitive {
         static func healthAnswers(_ status: Int, _ server: TestServer, within limit: Duration) async throws -> Bool {
             let deadline = ContinuousClock.now + limit
             while ContinuousClock.now < deadline {
-                if let answer = try? await server.call("GET", "/health"), answer.status == status { return true }
+                // A connection of its own each time: a kept-alive one would hold a slot itself.
+                let answer = try? await server.call("GET", "/health", headers: ["Connection": "close"])
+                if answer?.status == status { return true }
                 try await Task.sleep(for: .milliseconds(100))
             }
             return false
@@ -69,6 +71,9 @@ extension TimingSensitive {
                 let stalled = try (0..<2).map { _ in try RawConnection(port: server.port) }
                 let requests = String(repeating: "GET /openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300)
                 for connection in stalled { connection.send(requests) }
+                // Both are taken in and being answered before the first check, so the check's
+                // own connection cannot take a slot first.
+                for connection in stalled { #expect(try await connection.peek(12) == "HTTP/1.1 200") }
                 #expect(try await Self.healthAnswers(503, server, within: .seconds(7)), "both slots are held")
                 #expect(try await Self.healthRecovers(server, within: 20), "the stalled readers were dropped")
                 _ = stalled

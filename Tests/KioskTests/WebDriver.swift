@@ -513,9 +513,18 @@ actor SharedBrowser {
             await shared.giveBack(healthy: true)
             return result
         } catch {
+            let driverState = "\(error)".contains("[transport]") ? await shared.driverState() : nil
             await shared.giveBack(healthy: false)
-            throw error
+            guard let driverState else { throw error }
+            throw WebDriverError("transport", "\(error)\n\(driverState)")
         }
+    }
+
+    /// Whether chromedriver still runs, and the end of its log: why a command got no answer.
+    private func driverState() -> String {
+        guard let driver else { return "no chromedriver" }
+        let log = (try? String(contentsOf: driver.logURL, encoding: .utf8)) ?? "(no log)"
+        return "chromedriver \(driver.isRunning ? "still runs" : "has exited"); the end of its log:\n\(log.suffix(3000))"
     }
 
     private func borrow(width: Int, height: Int) async throws -> BrowserSession {

@@ -46,6 +46,20 @@ public final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The first `count` bytes the server sent, left unread (MSG_PEEK), once they are there (or
+    /// what there is when `limit` passes): e.g. "HTTP/1.1 200" shows the server took the connection.
+    public func peek(_ count: Int, within limit: Duration = .seconds(10)) async throws -> String {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var seen = 0
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            seen = max(0, buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, Int32(MSG_PEEK)) })
+            if seen >= count { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return String(decoding: buffer[0..<seen], as: UTF8.self)
+    }
+
     /// Everything the server sends until it closes the connection (or `limit` passes), read
     /// without blocking: when nothing is there yet, the task sleeps 10 ms and looks again.
     public func answer(within limit: Duration = .seconds(10)) async throws -> String {
