@@ -33,8 +33,9 @@ struct LoginAnswer: Decodable, Sendable {
         do {
             return try JSONDecoder.auditStation().decode(LoginAnswer.self, from: data)
         } catch {
+            let shown = String(decoding: data.prefix(200), as: UTF8.self).filter { !$0.isNewline }
             throw InventoryError.unavailable(
-                "The server at \(server) answered the login with HTTP \(status) but no token and user this station can read (\(Self.reason(error))); is it an audit API server?"
+                "The server at \(server) answered the login with HTTP \(status) but no token and user this station can read (\(Self.reason(error))); is it an audit API server? It answered: \(shown)"
             )
         }
     }
