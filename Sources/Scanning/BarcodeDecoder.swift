@@ -40,7 +40,8 @@ public final class BarcodeDecoder {
 
     /// The first pass, and the retries when it finds nothing. A photo larger than
     /// `RetryPass.maxRetryPixels` gets its retries on a copy averaged down to that size, within
-    /// `RetryPass.reducedRetryBudget`: its first pass has read it at full size already (zxing
+    /// `RetryPass.reducedRetryBudget` (and the Data Matrix strips within a budget of their own,
+    /// `RetryPass.reducedPlan`): its first pass has read it at full size already (zxing
     /// whole, zbar where bars or modules are), and retries at full size would cost seconds.
     func decodeWithRetries(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
@@ -51,8 +52,11 @@ public final class BarcodeDecoder {
         let rescan = factor == 1 && firstPassFactor(image) > 1
         var pooled = first
         if rescan { pooled += candidates(full(image)) }
-        let budget = factor == 1 ? RetryPass.maxPixelsPerImage : RetryPass.reducedRetryBudget
-        for pass in RetryPass.plan(config.retryPasses, for: base, alreadyScanned: rescan ? image.width * image.height : 0, budget: budget) {
+        let passes =
+            factor == 1
+            ? RetryPass.plan(config.retryPasses, for: base, alreadyScanned: rescan ? image.width * image.height : 0)
+            : RetryPass.reducedPlan(config.retryPasses, for: base)
+        for pass in passes {
             pooled += reads(of: pass, in: base).map { $0.scaled(by: factor) }
         }
         return filter.accepted(pooled).filter(\.isConfirmed)

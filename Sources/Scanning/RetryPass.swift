@@ -85,6 +85,24 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     static let maxRetryPixels = 1_500_000
     static let reducedRetryBudget = 6_000_000
 
+    /// Room of its own for the `datamatrix-strips` pass on the reduced copy, besides
+    /// `reducedRetryBudget`: it is last in the default order, and the other passes use that
+    /// budget up before it. Counted as one pass over the copy, it reads for Data Matrix alone
+    /// with one engine (`DataMatrixStrips`), and it is the only pass that reads a Data Matrix
+    /// off the copy's middle row.
+    static let reducedStripsBudget = maxRetryPixels
+
+    /// The passes of `passes`, in order, that run on the reduced copy `base` of a large photo: the
+    /// others within `reducedRetryBudget`, and the Data Matrix strips within `reducedStripsBudget`.
+    static func reducedPlan(_ passes: [RetryPass], for base: GrayImage) -> [RetryPass] {
+        var others = plan(passes.filter { $0 != .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedRetryBudget)[...]
+        var strips = plan(passes.filter { $0 == .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedStripsBudget)[...]
+        return passes.compactMap { pass in
+            if pass == .dataMatrixStrips { return strips.popFirst() }
+            return others.first == pass ? others.popFirst() : nil
+        }
+    }
+
     /// The whole factor that brings `image` within `maxRetryPixels`: 1 when it is already.
     static func reduction(for image: GrayImage) -> Int {
         let pixels = Double(image.width) * Double(image.height)

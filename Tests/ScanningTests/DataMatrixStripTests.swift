@@ -47,6 +47,19 @@ struct DataMatrixStripTests {
         #expect(try BarcodeDecoder().decodeFrame(image).isEmpty)
     }
 
+    @Test("a 12-megapixel photo whose Data Matrix lies off the middle row gets the strips on its reduced copy")
+    func twelveMegapixelPhoto() throws {
+        let sample = try Self.load("datamatrix-64-glare.jpg")
+        let label = sample.resized(width: sample.width * 4, height: sample.height * 4)
+        let photo = Self.canvas(label, x: 1_300, y: 200, width: 4_000, height: 3_000)
+        #expect(RetryPass.reduction(for: photo) > 1, "its retries run on a reduced copy")
+        #expect(try BarcodeDecoder(config: Self.withoutStrips).decode(photo).isEmpty, "read without the strips")
+        let codes = try BarcodeDecoder().decode(photo)
+        #expect(codes.map(\.text) == ["DM-ASSET-00321"])
+        let box = SymbolFilter.Box(codes.first?.points ?? [])
+        #expect(box.minX >= 1_300 && box.maxX <= 1_300 + label.width && box.minY >= 200 && box.maxY <= 200 + label.height, "\(box)")
+    }
+
     @Test("some strip has its middle row across a code of 16 pixels or more, wherever it is (with its quiet zone), and holds all of it")
     func stripsCoverEveryPlaceAndSize() {
         for side in [16, 24, 40, 70, 130, 250] {

@@ -33,6 +33,11 @@ struct RetryWorkBudgetTests {
         let plan = RetryPass.plan(RetryPass.allCases, for: base, alreadyScanned: 0, budget: RetryPass.reducedRetryBudget)
         let scanned = plan.compactMap { $0.outputSize(of: base) }.reduce(0) { $0 + $1.0 * $1.1 }
         #expect(!plan.isEmpty && scanned <= RetryPass.reducedRetryBudget)
+        // The Data Matrix strips, last in the default order, have room of their own.
+        let reduced = RetryPass.reducedPlan(RetryPass.allCases, for: base)
+        #expect(reduced == plan + [.dataMatrixStrips], "\(reduced)")
+        #expect(!plan.contains(.dataMatrixStrips), "the other passes use the budget up before the strips")
+        #expect(RetryPass.reducedPlan([.dataMatrixStrips, .inverted], for: base) == [.dataMatrixStrips, .inverted])
         // A camera-sized or smaller image keeps its retries at full size.
         #expect(RetryPass.reduction(for: GrayImage(width: 1_280, height: 960, fill: 0)) == 1)
     }
