@@ -14,6 +14,21 @@ public enum Loopback {
         return port
     }
 
+    /// A free port below the kernel's ephemeral range (32768 and up), for a listener that lives
+    /// the whole run (the browser tests' chromedriver): `freePort()` and every client socket take
+    /// their ports from that range, so a port another test was given as free, or as a dead
+    /// server's, and then uses, can never be this one.
+    public static func longLivedPort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            if let fd = try? bound(port: port) {
+                close(fd)
+                return port
+            }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
     /// A socket bound to 127.0.0.1 on a port the kernel picks.
     static func bound() throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -30,6 +45,24 @@ public enum Loopback {
             throw POSIXError(.EADDRINUSE)
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A socket bound to 127.0.0.1:`port`.
+    static func bound(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let done = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard done else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return fd
     }
 
     /// Starts a non-blocking connection to `port` on 127.0.0.1; the socket.
