@@ -69,13 +69,15 @@ final class FaultProxy: @unchecked Sendable {
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
+            // A signal (a child process of another test ending) interrupts a call: try it again.
+            if client < 0 && (errno == EINTR || errno == ECONNABORTED) { continue }
             if client < 0 { return }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: upstreamPort)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            if connected != 0 {
+            if connected != 0 && !(errno == EINTR && Self.finishConnecting(upstream)) {
                 close(client)
                 close(upstream)
                 continue
@@ -116,6 +118,7 @@ final class FaultProxy: @unchecked Sendable {
         }
         while true {
             let count = read(connection.client, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { return }
             let chunk = Array(buffer[0..<count])
             if Self.methods.contains(where: { chunk.starts(with: $0) }) {
@@ -150,6 +153,7 @@ final class FaultProxy: @unchecked Sendable {
         }
         while true {
             let count = read(connection.upstream, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { return }
             let fault = connection.lock.withLock { () -> Fault in
                 let fault = connection.fault
@@ -167,11 +171,23 @@ final class FaultProxy: @unchecked Sendable {
         }
     }
 
+    /// A connect that a signal interrupted goes on in the background: waits (5 s at most) for it
+    /// to end, and whether it succeeded.
+    static func finishConnecting(_ fd: Int32) -> Bool {
+        var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32 = -1
+        repeat { ready = poll(&waiting, 1, 5000) } while ready < 0 && errno == EINTR
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
+    }
+
     @discardableResult
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
             if written <= 0 { return false }
             offset += written
         }
