@@ -93,9 +93,24 @@ final class FaultProxy: @unchecked Sendable {
         let upstream: Int32
         let lock = NSLock()
         var fault: Fault = .pass
+        private var threadsDone = 0
         init(client: Int32, upstream: Int32) {
             self.client = client
             self.upstream = upstream
+        }
+
+        /// Each of the two threads calls this when it ends; the second closes both sockets. A
+        /// thread must never close a socket the other may still write to: the number would be
+        /// handed to the next socket this process opens, and the write would land there (a
+        /// server's answer once went to the browser tests' chromedriver that way).
+        func threadEnded() {
+            let last = lock.withLock {
+                threadsDone += 1
+                return threadsDone == 2
+            }
+            guard last else { return }
+            close(client)
+            close(upstream)
         }
 
         func closeBoth(reset: Bool = false) {
@@ -114,7 +129,7 @@ final class FaultProxy: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         defer {
             connection.closeBoth()
-            close(connection.client)
+            connection.threadEnded()
         }
         while true {
             let count = read(connection.client, &buffer, buffer.count)
@@ -149,7 +164,7 @@ final class FaultProxy: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         defer {
             connection.closeBoth()
-            close(connection.upstream)
+            connection.threadEnded()
         }
         while true {
             let count = read(connection.upstream, &buffer, buffer.count)

@@ -378,9 +378,7 @@ final class Chromedriver: @unchecked Sendable {
     private static func launch(executable: String, timeout: Double) async throws -> Chromedriver {
         // Below the ephemeral range: a shared chromedriver lives the whole run, and no port that
         // another test is given by `freePort()` (a dead server's, a server restarted on its old
-        // port) or uses as a client may be this one. In two whole runs a browser test's command
-        // got an empty answer, and in the one with its log chromedriver had been sent a request
-        // "with protocol: OK" (an HTTP answer's first line).
+        // port) or uses as a client may be this one.
         let port = try Loopback.longLivedPort()
         let workDirectory = Scratch.root
             .appendingPathComponent("webdriver-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
