@@ -7,10 +7,7 @@ struct Probe {
     let paths: [String]
 
     func run() throws {
-        var zbarConfig = DecoderConfig(), zxingConfig = DecoderConfig()
-        zbarConfig.engines = [.zbar]
-        zxingConfig.engines = [.zxing]
-        let both = try BarcodeDecoder(), zbar = try BarcodeDecoder(config: zbarConfig), zxing = try BarcodeDecoder(config: zxingConfig)
+        let (both, zbar, zxing) = try engineDecoders()
         for path in paths {
             let image = try ImageLoader.load(path: path)
             print("\((path as NSString).lastPathComponent) \(image.width)x\(image.height): decode \(show(both.decode(image)))")

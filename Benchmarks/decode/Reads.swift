@@ -8,10 +8,7 @@ struct Reads {
     let paths: [String]
 
     func run() throws {
-        var zbarConfig = DecoderConfig(), zxingConfig = DecoderConfig()
-        zbarConfig.engines = [.zbar]
-        zxingConfig.engines = [.zxing]
-        let both = try BarcodeDecoder(), zbar = try BarcodeDecoder(config: zbarConfig), zxing = try BarcodeDecoder(config: zxingConfig)
+        let (both, zbar, zxing) = try engineDecoders()
         for path in paths {
             let image = try ImageLoader.load(path: path)
             print((path as NSString).lastPathComponent)
