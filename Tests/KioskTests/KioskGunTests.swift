@@ -167,6 +167,26 @@ extension InBrowser {
             #expect(try await kiosk.run(["audit", "scans"]).contains("T-1") == false, "nothing was recorded")
         }
 
+        @Test("The loading screen: a burst while the kiosk does not answer yet is refused aloud")
+        func burstOnTheLoadingScreen() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                // The kiosk's state never comes: the page stays on its loading screen.
+                let silent =
+                    "(function () { var f = window.fetch.bind(window); window.fetch = function (i, o) { "
+                    + "return String((i && i.url) || i).indexOf('/api/state') >= 0 ? new Promise(function () {}) : f(i, o); }; })();"
+                try await page.devTools("Page.addScriptToEvaluateOnNewDocument", ["source": .string(silent)])
+                try await page.refresh()
+                try await page.waitUntil("the loading screen") { try await page.find("#screen-loading").isDisplayed() }
+                try await page.gun("T-1", expect: "rejected")
+                #expect(try await page.find("#gun-alarm").isDisplayed())
+                #expect(try await page.find("#gun-alarm").text().contains("not ready yet"))
+            }
+            #expect(try await kiosk.run(["audit", "scans"]).contains("T-1") == false, "nothing was recorded")
+        }
+
         @Test("A kiosk restarted with two audits running reopens on its own audit; a new kiosk with two running asks and joins none")
         func remembersItsAudit() async throws {
             let kiosk = try await KioskProcess(inventory: Self.inventory)

@@ -10,6 +10,7 @@
 
 import { app } from './app.js';
 import { el } from './dom.js';
+import { GAP_MS } from './gun.js';
 import { ensureAudio } from './sound.js';
 
 let idleTimer = null;
@@ -17,7 +18,6 @@ let held = '';                 // a burst's characters not yet in the entry fiel
 let heldFrame = 0;
 let lastEntryKeyAt = -1e9;     // the timeStamp of the entry field's last key
 
-const GAP_MS = 50;             // as gun.js: at most this between two keys of a burst
 
 function dialogOpen() {
   return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });

@@ -1,6 +1,6 @@
 /* A keyboard-wedge barcode gun types a tag far faster than a person can and ends it with Enter
- * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the PIN,
- * start or summary screen), such a burst is a scan: its characters are taken back out of the
+ * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the
+ * loading, PIN, start or summary screen), such a burst is a scan: its characters are taken back out of the
  * field they landed in, it never presses a button, never submits a form, never saves a name and
  * is never sent as a PIN. With an audit open it is recorded; with none, or on the PIN screen,
  * the page says NOT RECORDED, with its sound.
@@ -23,6 +23,12 @@ export const GAP_MS = 50;        // at most this between two keys of a burst (pe
 const MIN_LENGTH = 3;            // a burst of fewer characters is not taken as a tag
 const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
 const ALARM_MS = 6000;
+// Why a burst was not recorded, by the screen it came on (any other: no audit is running).
+const WHY_NOT_RECORDED = {
+  pin: 'This screen is locked. Type the station PIN, then scan again.',
+  loading: 'The kiosk is not ready yet. Scan again in a moment.',
+  summary: 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
+};
 
 let burst = '';
 let burstAt = -1e9;              // time of the burst's last key
@@ -39,7 +45,6 @@ function dialogOpen() {
  *  screen a burst is never a PIN: a PIN printed as a barcode beside the kiosk would be no secret,
  *  and a tag sent as a PIN would count towards the lockout. */
 function owns(target) {
-  if (app.screen === 'loading') return false;
   if (app.screen !== 'scan' || dialogOpen()) return true;
   if (target === el.entry) return false;
   return isTextField(target);      // a search box; buttons hand their keys to the entry field
@@ -119,11 +124,7 @@ export function gunScan(text) {
     if (!dialogOpen()) focusEntry();
     return;
   }
-  notRecorded(text, app.screen === 'pin'
-    ? 'This screen is locked. Type the station PIN, then scan again.'
-    : app.screen === 'summary'
-      ? 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
-      : 'No audit is running. Start or join one, then scan again.');
+  notRecorded(text, WHY_NOT_RECORDED[app.screen] || 'No audit is running. Start or join one, then scan again.');
 }
 
 /** The big NOT RECORDED of a scan that no audit could take, with its sound. */
