@@ -44,7 +44,15 @@ public actor SyncEngine {
     /// waits for a push already running first, so scans always go in order.
     @discardableResult
     public func pushNow() async -> SyncReport {
-        if let running = current { _ = await running.value }
+        if let running = current {
+            // That push may have read the outbox before this call's scans were queued. Once it
+            // is over, it is taken off here rather than by its own clean-up task, which may not
+            // have run yet: else its report (nothing remaining) would be returned for scans it
+            // never saw.
+            _ = await running.value
+            finished(running)
+        }
+        // A push current now started after this call, so it reads every scan queued before it.
         if let running = current { return await running.value }
         startPush()
         return await current?.value ?? SyncReport()
