@@ -230,13 +230,17 @@ extension PostgresRowSequence {
 }
 
 extension PostgresDatabase {
-    /// Creates an empty database `name` (letters, digits and underscores) on the server of `url`
-    /// (which names an existing database to connect to, such as `postgres`).
-    public static func createDatabase(_ name: String, on url: PostgresURL) async throws {
-        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (48...57).contains($0) || (97...122).contains($0) }) else {
-            throw InventoryError.invalid(ValidationError(field: "database", message: "'\(name)' is not a plain database name"))
+    /// Creates database `name` (letters, digits and underscores) on the server of `url` (which
+    /// names an existing database to connect to, such as `postgres`): empty, or a copy of
+    /// `template`, which nobody may be connected to meanwhile.
+    public static func createDatabase(_ name: String, template: String? = nil, on url: PostgresURL) async throws {
+        for name in [name] + (template.map { [$0] } ?? []) {
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (48...57).contains($0) || (97...122).contains($0) }) else {
+                throw InventoryError.invalid(ValidationError(field: "database", message: "'\(name)' is not a plain database name"))
+            }
         }
-        try await withOneConnection(url) { try await $0.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        let copy = template.map { " TEMPLATE \($0)" } ?? ""
+        try await withOneConnection(url) { try await $0.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)\(copy)")) }
     }
 
     /// Runs `body` on a connection of its own, outside the pool, and closes it. A failure to

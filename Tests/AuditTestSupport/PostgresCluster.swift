@@ -35,9 +35,28 @@ public final class PostgresCluster: Sendable {
         try PostgresURL("postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable")
     }
 
+    /// A URL of a new database whose schema is made: a copy of a template migrated once per
+    /// process. Copying a few megabytes costs the server far less than running every migration
+    /// again in each test's database (opening it still runs any migration the copy lacks).
+    public func newMigratedDatabase() async throws -> PostgresURL {
+        let template = try await Self.migratedTemplate.value
+        let name = "audit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresDatabase.createDatabase(name, template: template, on: try url(database: "postgres"))
+        return try url(database: name)
+    }
+
+    /// The template's name, once it is made and migrated; nothing stays connected to it.
+    private static let migratedTemplate = Task {
+        let cluster = try await shared()
+        let name = "audit_template"
+        try await PostgresDatabase.createDatabase(name, on: try cluster.url(database: "postgres"))
+        _ = try await PostgresDatabase.open(try cluster.url(database: name))
+        return name
+    }
+
     /// Runs `body` with a new database, its schema made and its pool running; closed after.
     public static func withNewDatabase<T>(_ body: (PostgresDatabase) async throws -> T) async throws -> T {
-        let database = try await PostgresDatabase.open(try await shared().newDatabase())
+        let database = try await PostgresDatabase.open(try await shared().newMigratedDatabase())
         return try await database.whileRunning { try await body(database) }
     }
 
