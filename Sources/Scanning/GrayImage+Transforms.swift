@@ -200,3 +200,68 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: out)
     }
 }
+
+/// Motion blur: its length estimated from the image, and undone.
+extension GrayImage {
+    /// The shortest and longest motion blur the `deblur-*` passes look for, in pixels: a shorter
+    /// one is what `sharpen` is for, and a longer one leaves too little of a code to restore.
+    static let motionBlurLengths = 4...20
+    /// Rounds of `deblurred(length:vertical:)`'s accelerated Richardson–Lucy: on QR and Data Matrix
+    /// codes of 3–6 px modules blurred over 5–13 px, with noise and JPEG, 15 rounds read clearly
+    /// fewer (and 10 fewer still); each round costs about 1 ns a pixel.
+    static let deblurRounds = 20
+
+    /// The length of a motion blur along the rows (or down the columns), or nil when the image
+    /// shows none: the lag in `motionBlurLengths` at which the differences between neighbouring
+    /// pixels correlate least (each difference of a blurred image is the difference of two pixels
+    /// that far apart in the sharp one), when that correlation is negative. In a direction with
+    /// no blur it finds the pitch of the modules or bars instead: that pass then only costs time.
+    func motionBlurLength(vertical: Bool) -> Int? {
+        let lengths = Self.motionBlurLengths
+        guard (vertical ? height : width) > 2 * lengths.upperBound, width > 1, height > 1 else { return nil }
+        var sums = [Int64](repeating: 0, count: lengths.upperBound + 1)
+        var scratch = [Int16](repeating: 0, count: (lengths.upperBound + 1) * width)
+        pixels.withUnsafeBufferPointer { source in
+            sums.withUnsafeMutableBufferPointer { sums in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    guard let src = source.baseAddress, let out = sums.baseAddress, let work = scratch.baseAddress else { return }
+                    cpx_difference_correlation(src, width, height, vertical ? 1 : 0, lengths.upperBound, out, work)
+                }
+            }
+        }
+        guard sums[0] > 0, let lag = lengths.min(by: { sums[$0] < sums[$1] }), sums[lag] < 0 else { return nil }
+        return lag
+    }
+
+    /// The image with a motion blur `length` pixels long along its rows (or down its columns)
+    /// undone by `deblurRounds` rounds of Richardson–Lucy deconvolution (in C: `cpx_deblur_columns`,
+    /// the rows by way of the transposed image).
+    func deblurred(length: Int, vertical: Bool) -> GrayImage {
+        guard width > 0, height > 0, length > 1 else { return self }
+        let (lines, along) = vertical ? (width, height) : (height, width)
+        let source = vertical ? pixels : transposed()
+        var scratch = [Float](repeating: 0, count: lines * (along + length + 4))
+        var out = source.withUnsafeBufferPointer { source in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                [UInt8](unsafeUninitializedCapacity: lines * along) { target, count in
+                    guard let src = source.baseAddress, let dst = target.baseAddress, let work = scratch.baseAddress else { return }
+                    cpx_deblur_columns(src, lines, along, length, Int32(Self.deblurRounds), dst, work)
+                    count = lines * along
+                }
+            }
+        }
+        if !vertical { out = GrayImage(width: height, height: width, pixels: out).transposed() }
+        return GrayImage(width: width, height: height, pixels: out)
+    }
+
+    /// The pixels turned about the diagonal: a `height` × `width` image's, row by row.
+    func transposed() -> [UInt8] {
+        pixels.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: width * height) { target, count in
+                guard let src = source.baseAddress, let dst = target.baseAddress else { return }
+                cpx_transpose(src, width, height, dst)
+                count = width * height
+            }
+        }
+    }
+}
