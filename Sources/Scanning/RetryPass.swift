@@ -49,6 +49,11 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     /// vertical scan line leaves before crossing them all).
     case rotatedLeft = "rotate-left"
     case rotatedRight = "rotate-right"
+    /// Motion blur undone along the rows (the camera moved sideways while the shutter was open),
+    /// or down the columns: its length estimated from the image (`motionBlurLength`), then a
+    /// Richardson–Lucy deconvolution of a blur that long. Skipped when the image shows no length.
+    case deblurredHorizontally = "deblur-horizontal"
+    case deblurredVertically = "deblur-vertical"
     /// Data Matrix codes off the image's middle row, which libzxing 1.4's detector never looks
     /// at (labels in a corner of a photo): a Data Matrix–only read of `DataMatrixStrips`, each
     /// strip with its middle row on another row of a part with modules, cut from the image
@@ -185,6 +190,9 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
             return PassImage(
                 image: image.rotated(degrees: degrees), rotation: degrees,
                 originalWidth: image.width, originalHeight: image.height)
+        case .deblurredHorizontally, .deblurredVertically:
+            let vertical = self == .deblurredVertically
+            return image.motionBlurLength(vertical: vertical).map { plain(image.deblurred(length: $0, vertical: vertical)) }
         }
     }
 }

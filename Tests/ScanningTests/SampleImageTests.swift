@@ -12,8 +12,9 @@ struct SampleImageTests {
         "qrcode-09-blur-heavy.png", "qrcode-54-small-blur-noise.png", "upce-57-dim-noise.png",
         "ean8-09-blur-heavy.png", "ean8-16-photo-tilted.jpg", "upca-09-blur-heavy.png", "upca-16-photo-tilted.jpg",
         "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg",
-        // Photo damage (generate_photos.py) that no retry pass reads yet.
-        "datamatrix-62-motion.jpg", "qrcode-62-motion.jpg"
+        // Photo damage (generate_photos.py) that no retry pass reads yet: its motion blur (6 taps
+        // over 7 pixels) wipes out the alternating modules of the Data Matrix's top timing row.
+        "datamatrix-62-motion.jpg"
     ]
 
     @Test("the sample set is there and covers every default symbology")
