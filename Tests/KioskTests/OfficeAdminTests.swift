@@ -4,7 +4,7 @@ import InventoryCore
 import Testing
 import TestKit
 
-extension InBrowser.OfficeBrowserTests {
+extension InOfficeBrowser.OfficeBrowserTests {
     @Test(arguments: Backend.allCases) func anAdminManagesUsersAndAClientSeesNoAdministration(backend: Backend) async throws {
         try await TestServer.with(backend) { server in
             _ = try await server.user("root@example.com")

@@ -4,7 +4,7 @@ import InventoryCore
 import Testing
 import TestKit
 
-extension InBrowser.OfficeBrowserTests {
+extension InOfficeBrowser.OfficeBrowserTests {
     /// A browser session on the back office, logged in as `email`, quit however `body` ends.
     static func signedIn(
         _ baseURL: String, as email: String, width: Int = 1280, height: Int = 900, password: String = "secret-pass",

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser.OfficeBrowserTests {
+extension InOfficeBrowser.OfficeBrowserTests {
     /// `audit-station office`: the same page over a standalone station's own file, with the
     /// audit its `audit scan` recorded.
     @Test func aStandaloneStationServesTheBackOfficeOverItsOwnFile() async throws {

@@ -15,6 +15,7 @@
 
 import Foundation
 import TestKit
+import Testing
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -510,7 +511,12 @@ final class Chromedriver: @unchecked Sendable {
 /// A test that throws gives back a browser that is quit, so the next one starts a new one: a failure
 /// never carries state forward. The browser is killed when the test process exits.
 actor SharedBrowser {
-    private static let shared = SharedBrowser()
+    /// The kiosk chain's browser (`InBrowser`).
+    static let kiosk = SharedBrowser()
+    /// The back office chain's browser (`InOfficeBrowser`): a chain of its own beside the kiosk's.
+    static let office = SharedBrowser()
+    /// The browser of the chain the current test belongs to (`OfficeBrowserChain` picks the office's).
+    @TaskLocal static var current: SharedBrowser = kiosk
 
     private var driver: Chromedriver?
     private var session: BrowserSession?
@@ -519,6 +525,7 @@ actor SharedBrowser {
 
     /// Runs `body` with the shared browser, its viewport `width` × `height`.
     static func with<T>(width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> T) async throws -> T {
+        let shared = current
         let session = try await shared.borrow(width: width, height: height)
         do {
             let result = try await body(session)
@@ -587,23 +594,24 @@ actor SharedBrowser {
         if let driver { await driver.stop() }
         let started = try await Chromedriver.start()
         driver = started
-        SharedBrowserExit.register(started)
+        SharedBrowserExit.register(started, for: self)
         return started
     }
 }
 
-/// Kills the shared browser when the test process exits (no test is left to give it back).
+/// Kills the shared browsers when the test process exits (no test is left to give them back).
 private enum SharedBrowserExit {
-    nonisolated(unsafe) private static var driver: Chromedriver?
+    nonisolated(unsafe) private static var drivers: [ObjectIdentifier: Chromedriver] = [:]
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registered = false
 
-    static func register(_ driver: Chromedriver) {
+    /// Keeps `driver` as `browser`'s, in place of the one it had before.
+    static func register(_ driver: Chromedriver, for browser: SharedBrowser) {
         lock.withLock {
-            Self.driver = driver
+            drivers[ObjectIdentifier(browser)] = driver
             guard !registered else { return }
             registered = true
-            atexit { SharedBrowserExit.lock.withLock { SharedBrowserExit.driver }?.killNow() }
+            atexit { for driver in SharedBrowserExit.lock.withLock({ Array(SharedBrowserExit.drivers.values) }) { driver.killNow() } }
         }
     }
 }
@@ -922,5 +930,18 @@ struct Element: Sendable, Hashable, CustomStringConvertible {
         return (value.arrayValue ?? []).enumerated().compactMap { index, item in
             item.elementID.map { Element(id: $0, session: session, selector: "\(selector)[\(index)]") }
         }
+    }
+}
+
+/// Puts a suite's tests on the back office chain's browser (`SharedBrowser.office`).
+struct OfficeBrowserChain: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await SharedBrowser.$current.withValue(.office) { try await function() }
     }
 }

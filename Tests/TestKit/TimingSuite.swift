@@ -20,6 +20,11 @@ import Testing
 /// without making them fail.
 @Suite(.serialized, OwnThreads(.browser)) public enum InBrowser {}
 
+/// The back office's browser suites: a chain of their own, with a browser of their own, beside
+/// the kiosk's. Once the other tests are done, the kiosk chain alone was left running for
+/// the last 100 s of the run with a core half idle, its back office part last.
+@Suite(.serialized, OwnThreads(.officeBrowser)) public enum InOfficeBrowser {}
+
 /// Runs each test case of a suite with a task executor of two threads of its own as the
 /// preferred executor of its tasks (and of their child tasks and default actors).
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
@@ -46,6 +51,8 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let timing = ThreadsExecutor(threads: 2, name: "timing-sensitive")
     /// The threads of `InBrowser`'s suites.
     public static let browser = ThreadsExecutor(threads: 2, name: "in-browser")
+    /// The threads of `InOfficeBrowser`'s suites.
+    public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
