@@ -497,12 +497,13 @@ final class Chromedriver: @unchecked Sendable {
     }
 }
 
-// MARK: - One browser for the InBrowser chain
+// MARK: - One browser for each browser chain
 
-/// The one chromedriver and Chromium that the `InBrowser` chain's tests take turns on.
+/// The chromedriver and Chromium that a browser chain's tests take turns on: one for the kiosk's
+/// (`InBrowser`), one for the back office's (`InOfficeBrowser`, through `OfficeBrowserChain`).
 ///
-/// Starting chromedriver and a browser costs about 2 s, and the chain has about 30 tests one after
-/// another, the longest chain of the run. So a test borrows this browser (`SharedBrowser.with`), and
+/// Starting chromedriver and a browser costs about 2 s, and a chain has up to 25 tests one after
+/// another. So a test borrows its chain's browser (`SharedBrowser.with`), and
 /// each borrower starts from what a fresh browser would give it:
 /// - a new tab, every older one closed (sessionStorage lives with a tab);
 /// - the storage of every origin a test opened cleared (localStorage, where the kiosk keeps its
