@@ -23,10 +23,10 @@ public final class PostgresCluster: Sendable {
 
     private static let started = Task { try await start() }
 
-    /// A URL of a new, empty database on the cluster.
-    public func newDatabase() async throws -> PostgresURL {
+    /// A URL of a new database on the cluster: empty, or a copy of `template`.
+    public func newDatabase(template: String? = nil) async throws -> PostgresURL {
         let name = "audit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabase.createDatabase(name, on: try url(database: "postgres"))
+        try await PostgresDatabase.createDatabase(name, template: template, on: try url(database: "postgres"))
         return try url(database: name)
     }
 
@@ -39,10 +39,7 @@ public final class PostgresCluster: Sendable {
     /// process. Copying a few megabytes costs the server far less than running every migration
     /// again in each test's database (opening it still runs any migration the copy lacks).
     public func newMigratedDatabase() async throws -> PostgresURL {
-        let template = try await Self.migratedTemplate.value
-        let name = "audit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabase.createDatabase(name, template: template, on: try url(database: "postgres"))
-        return try url(database: name)
+        try await newDatabase(template: try await Self.migratedTemplate.value)
     }
 
     /// The template's name, once it is made and migrated; nothing stays connected to it.
