@@ -85,10 +85,13 @@ function bind() {
 
 /* A barcode gun types its tag and Enter a few milliseconds apart, wherever the focus is. The
  * back office records no scans, so such an Enter never submits a form, answers a dialog or
- * presses a button: it is refused aloud, and nothing is done. */
+ * presses a button: it is refused aloud, and nothing is done. Key times are the events' own
+ * timeStamps (when the key was pressed), not the moment the handler runs: a page busy drawing a
+ * list handles a gun's keys late and far apart, and a person's keys typed during that stall
+ * all at once, and neither may change what the keys were. */
 const burst = { times: [] };
 window.addEventListener('keydown', function (e) {
-  const now = performance.now();
+  const now = e.timeStamp;
   if (e.key !== 'Enter') {
     if (e.key.length === 1) burst.times = burst.times.filter(function (t) { return now - t < 1000; }).concat([now]);
     return;
