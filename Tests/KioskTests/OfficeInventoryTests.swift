@@ -89,6 +89,18 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#records-search button[type=submit]").click()
                 try await browser.waitUntil("the search") { try await browser.findAll("#records-table tbody tr").count == 1 }
                 #expect(try await browser.find("#records-table tbody").text().contains("SG-2"))
+                // A gun's scan into the search box looks its tag up: the box holds the tag alone,
+                // not added to what a person typed there before, and nothing is refused.
+                try await browser.find("#records-query").clear()
+                try await browser.find("#records-query").sendKeys("zz")
+                try await Task.sleep(for: .milliseconds(150))
+                try await browser.find("#records-query").sendKeys("SG-1\n")
+                try await browser.waitUntil("the scanned tag looked up") {
+                    let rows = try await browser.find("#records-table tbody").text()
+                    return rows.contains("SG-1") && !rows.contains("SG-2")
+                }
+                #expect(try await browser.find("#records-query").property("value").stringValue == "SG-1")
+                #expect(try await browser.find("#page-error").text().isEmpty)
                 try await browser.find("#records-query").clear()
                 try await browser.find("#records-new").click()
                 try await Self.submit(browser, [("asset_tag", "SG-1"), ("name", hostile), ("country", "XX")])

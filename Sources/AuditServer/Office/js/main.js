@@ -85,21 +85,38 @@ function bind() {
 
 /* A barcode gun types its tag and Enter a few milliseconds apart, wherever the focus is. The
  * back office records no scans, so such an Enter never submits a form, answers a dialog or
- * presses a button: it is refused aloud, and nothing is done. Key times are the events' own
- * timeStamps (when the key was pressed), not the moment the handler runs: a page busy drawing a
- * list handles a gun's keys late and far apart, and a person's keys typed during that stall
- * all at once, and neither may change what the keys were. */
-const burst = { times: [] };
+ * presses a button: it is refused aloud, and nothing is done. In a search box it is what the
+ * user meant, a look-up of the tag: the box holds the scanned tag alone (not appended to what it
+ * held) and the search runs. Key times are the events' own timeStamps (when the key was
+ * pressed), not the moment the handler runs: a page busy drawing a list handles a gun's keys
+ * late and far apart, and a person's keys typed during that stall all at once, and neither may
+ * change what the keys were. */
+const GAP_MS = 50;
+const burst = { times: [], text: '' };
 window.addEventListener('keydown', function (e) {
   const now = e.timeStamp;
   if (e.key !== 'Enter') {
-    if (e.key.length === 1) burst.times = burst.times.filter(function (t) { return now - t < 1000; }).concat([now]);
+    if (e.key.length === 1) {
+      const last = burst.times[burst.times.length - 1];
+      if (last === undefined || now - last > GAP_MS) burst.text = '';
+      burst.text += e.key;
+      burst.times = burst.times.filter(function (t) { return now - t < 1000; }).concat([now]);
+    }
     return;
   }
   const t = burst.times;
-  const fast = t.length >= 3 && t.slice(-3).every(function (v, i, a) { return i === 0 || v - a[i - 1] <= 50; }) && now - t[t.length - 1] <= 50;
+  const fast = t.length >= 3 && t.slice(-3).every(function (v, i, a) { return i === 0 || v - a[i - 1] <= GAP_MS; }) &&
+    now - t[t.length - 1] <= GAP_MS;
+  const scanned = burst.text;
   burst.times = [];
+  burst.text = '';
   if (!fast) return;
+  const box = document.activeElement;
+  if (box && box.tagName === 'INPUT' && box.type === 'search' && box.form) {
+    box.value = scanned;
+    $('page-error').textContent = '';
+    return;
+  }
   e.preventDefault();
   e.stopPropagation();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
