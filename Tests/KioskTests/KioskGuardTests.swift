@@ -15,33 +15,12 @@ struct KioskGuardTests {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections", "3"])
         var held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await Self.answerBeyondTheCap(port: kiosk.port)
+        let answer = try await RawConnection.answerBeyondCap(port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
         held.removeAll()
-        // The slots free once the kiosk has seen the connections close.
-        var status = 0
-        for _ in 0..<100 {
-            status = (try? await kiosk.call("GET", "/api/state").status) ?? 0
-            if status == 200 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(status == 200)
-    }
-
-    /// The answer to one more connection once the held ones fill the cap. The kiosk counts a
-    /// connection when its accept is handled, which a loaded machine may delay; until then an
-    /// extra connection may still be served, so it asks again (up to 10 s) until one is refused.
-    static func answerBeyondTheCap(port: Int) async throws -> String {
-        var answer = ""
-        for _ in 0..<100 {
-            let extra = try RawConnection(port: port)
-            extra.send("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            answer = try await extra.answer()
-            if answer.hasPrefix("HTTP/1.1 503") { return answer }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return answer
+        let served = try await RawConnection.statusOnceServed(port: kiosk.port, path: "/api/state")
+        #expect(served.hasPrefix("HTTP/1.1 200"), "\(served)")
     }
 
     @Test("Beyond its cap per address the kiosk answers 503")
@@ -49,7 +28,7 @@ struct KioskGuardTests {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections-per-address", "2"])
         let held = try (0..<2).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await Self.answerBeyondTheCap(port: kiosk.port)
+        let answer = try await RawConnection.answerBeyondCap(port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         _ = held
     }
