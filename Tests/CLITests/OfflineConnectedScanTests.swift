@@ -14,7 +14,8 @@ import TestKit
 /// and never answers) or unreachable (its SYNs are dropped: a loopback listener whose queue
 /// is full, `DeadEnd`): `audit scan` still decides every scan from its local
 /// copy, prints it, keeps it in the outbox and exits by itself with a one-line notice. The
-/// bound on each run only catches a hang; the real figures are in Benchmarks/offline.
+/// bound on each run (30 s: a debug build's start and exit on two loaded cores take seconds)
+/// only catches a hang; the real figures are in Benchmarks/offline.
 @Suite(.serialized) struct OfflineConnectedScanTests {
     enum Network: String, CaseIterable {
         case refused, blackHole, unreachable
@@ -44,8 +45,8 @@ import TestKit
         var arguments = ["--database", database, "audit", "scan", "--json"]
         if syncBeforeExit > 0 { arguments += ["--sync-before-exit", String(syncBeforeExit)] }
         let command = arguments
-        let run = try await StationProcess.run(command, input: Data("A1\nSN-A2\nA1\nNOPE\n".utf8), timeout: .seconds(10))
-        #expect(!run.hung, "audit scan did not exit by itself within 10 s (\(network))")
+        let run = try await StationProcess.run(command, input: Data("A1\nSN-A2\nA1\nNOPE\n".utf8), timeout: .seconds(30))
+        #expect(!run.hung, "audit scan did not exit by itself within 30 s (\(network))")
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.lines.map(jsonObject)
         // NOPE is outside the local copy: pending until the server decides it.
@@ -64,8 +65,8 @@ import TestKit
         defer { close() }
         let (_, database) = try StationProcess.scratch()
         try await Self.connectedStation(database: database, server: server, holding: false)
-        let run = try await StationProcess.run(["--database", database, "audit", "scan", "--json"], input: Data("A1\n".utf8), timeout: .seconds(10))
-        #expect(!run.hung, "audit scan did not exit by itself within 10 s (\(network))")
+        let run = try await StationProcess.run(["--database", database, "audit", "scan", "--json"], input: Data("A1\n".utf8), timeout: .seconds(30))
+        #expect(!run.hung, "audit scan did not exit by itself within 30 s (\(network))")
         #expect(run.status != 0 && run.stdout.isEmpty)
         #expect(run.stderr.contains("holds no copy of a running audit"), "\(run.stderr)")
     }
