@@ -140,23 +140,28 @@ extension InBrowser {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera"])
-            try await Chromedriver.with { driver in
-                let first = try await driver.session()
-                let second = try await driver.session()
-                for page in [first, second] {
-                    try await page.open(kiosk.baseURL)
-                    try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                }
-                try await first.type("T-1", expect: "found_expected")
-                try await second.type("T-2", expect: "found_expected")
-                for page in [first, second] {
-                    try await page.waitUntil("both scans in the last scans") {
-                        let text = try await page.find("#recent").text()
-                        return text.contains("T-1") && text.contains("T-2")
+            // The chain's browser and a second one (a browser of its own, as another machine's
+            // would be: the two pages share no storage), on the chain's chromedriver.
+            try await SharedBrowser.with { first in
+                let second = try await first.driver.session()
+                do {
+                    for page in [first, second] {
+                        try await page.open(kiosk.baseURL)
+                        try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
                     }
-                    try await page.waitUntil("2 scanned on both pages") { try await page.number("#count-scanned") == 2 }
+                    try await first.type("T-1", expect: "found_expected")
+                    try await second.type("T-2", expect: "found_expected")
+                    for page in [first, second] {
+                        try await page.waitUntil("both scans in the last scans") {
+                            let text = try await page.find("#recent").text()
+                            return text.contains("T-1") && text.contains("T-2")
+                        }
+                        try await page.waitUntil("2 scanned on both pages") { try await page.number("#count-scanned") == 2 }
+                    }
+                } catch {
+                    await second.quit()
+                    throw error
                 }
-                await first.quit()
                 await second.quit()
             }
         }
