@@ -4,13 +4,11 @@
 // child). Every wait is bounded, and Chromedriver.stop() kills chromedriver and every Chromium
 // process it started (deinit sends SIGKILL to what is left, without waiting).
 //
-//     try await Chromedriver.with { driver in
-//     let browser = try await driver.session(width: 1280, height: 720)
-//     try await browser.open("http://127.0.0.1:\(port)/")
-//     try await browser.find("#tag").sendKeys("A1" + Element.enter)
-//     try await browser.waitUntil("the result shows A1") { try await browser.find("#result").text() == "A1" }
-//     #expect(try await browser.consoleErrors().isEmpty)
-//     await browser.quit()
+//     try await SharedBrowser.with(width: 1280, height: 720) { browser in
+//         try await browser.open("http://127.0.0.1:\(port)/")
+//         try await browser.find("#tag").sendKeys("A1" + Element.enter)
+//         try await browser.waitUntil("the result shows A1") { try await browser.find("#result").text() == "A1" }
+//         #expect(try await browser.consoleErrors().isEmpty)
 //     }
 
 import Foundation
@@ -360,12 +358,6 @@ final class Chromedriver: @unchecked Sendable {
             defer { openedOrigins.removeAll() }
             return openedOrigins.sorted()
         }
-    }
-
-    /// Runs `body` with a started driver and always stops it, whether `body` returns or throws.
-    static func with<T>(_ body: (Chromedriver) async throws -> T) async throws -> T {
-        let driver = try await start()
-        return try await withCleanup({ try await body(driver) }, cleanup: { await driver.stop() })
     }
 
     /// Starts chromedriver and waits until `GET /status` says it is ready.
