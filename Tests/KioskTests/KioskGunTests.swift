@@ -241,8 +241,25 @@ extension InBrowser {
                 try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
                 // Sound on, as after a person's first touch.
                 _ = try await page.execute("document.dispatchEvent(new PointerEvent('pointerdown'))")
+                // Every write of the entry field's value is a layout of the page: count them.
+                try await page.execute(
+                    """
+                    const entry = document.getElementById('entry');
+                    const plain = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+                    window.kiosk.entryWrites = 0;
+                    Object.defineProperty(entry, 'value', {
+                      configurable: true,
+                      get() { return plain.get.call(this); },
+                      set(v) { window.kiosk.entryWrites++; plain.set.call(this, v); }
+                    });
+                    """)
                 try await page.activeElement().sendKeys(tags.map { $0 + Element.enter }.joined())
                 try await page.waitUntil(timeout: 20, "20 outcomes") { try await page.outcomes().count >= 20 }
+                // A burst's characters go from the keys into the tags, not through the field: the
+                // capital letters' Shift and each Enter write nothing (it was twice a tag).
+                let writes = try await page.execute("return window.kiosk.entryWrites").intValue ?? -1
+                #expect((0..<tags.count).contains(writes), "the field's value was written \(writes) times for \(tags.count) tags")
+                try await page.execute("delete document.getElementById('entry').value")
                 let shown = try await page.outcomes().map { $0["identifier"]?.stringValue ?? "" }
                 #expect(shown == tags)
                 #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
@@ -258,8 +275,8 @@ extension InBrowser {
                 try await page.waitUntil(timeout: 15, "READY again") { try await page.find("#outcome").attribute("data-status") == "idle" }
                 #expect(try await page.find("#problem-stack").isDisplayed() == false)
 
-                // A gun's keys are gathered and put in the field once a frame: without its Enter yet,
-                // the burst shows whole; a key typed inside the text lands where the caret is, and
+                // A gun's keys are gathered and put in the field once they pause: without its Enter
+                // yet, the burst shows whole; a key typed inside the text lands where the caret is, and
                 // Enter sends the text as the field shows it.
                 let entry = try await page.find("#entry")
                 try await entry.sendKeys("B7")

@@ -11,7 +11,7 @@ import { api, errorMessage } from './api.js';
 import { handleScan, outcomesShown, showPending, wasShown } from './outcomes.js';
 import { loadState } from './screens.js';
 import { ensureAudio } from './sound.js';
-import { flushHeld } from './focus.js';
+import { takeHeld } from './focus.js';
 
 const QUEUE_KEY = 'auditstation.kiosk.queue.v1';
 const BATCH_LIMIT = 50;       // scans in one request at most (the kiosk's limit too)
@@ -47,9 +47,9 @@ export function renderSending() {
 }
 
 export function submitEntry() {
-  flushHeld();
-  var identifier = el.entry.value.trim();
-  el.entry.value = '';
+  // A burst's characters may still be held (focus.js): they follow the field's text.
+  var identifier = (el.entry.value + takeHeld()).trim();
+  if (el.entry.value !== '') el.entry.value = '';
   submitIdentifier(identifier);
 }
 

@@ -9,6 +9,7 @@ import { storageGet, storageSet } from './format.js';
 const MUTE_KEY = 'auditstation.kiosk.muted';
 
 let audio = null;
+let resuming = null;         // the pending resume() of a suspended context
 let muted = storageGet(MUTE_KEY) === '1';
 let queueEnd = 0;            // audio-clock time at which the last queued sound ends
 const SOUND_GAP = 0.06;      // seconds of silence between two sounds
@@ -21,6 +22,9 @@ const LENGTH = {
   location: 0.3, camera_lost: 1.2
 };
 
+/** The AudioContext, asked to resume when it is suspended (it may start so until the page gets
+ *  a key or a tap). It is asked once until that answer comes: every key of a burst calls this,
+ *  and each resume() is a round trip to the browser's audio service. */
 export function ensureAudio() {
   try {
     if (!audio) {
@@ -28,9 +32,8 @@ export function ensureAudio() {
       if (!AC) return null;
       audio = new AC();
     }
-    if (audio.state === 'suspended' && audio.resume) {
-      var p = audio.resume();
-      if (p && p.catch) p.catch(function () {});
+    if (audio.state === 'suspended' && audio.resume && !resuming) {
+      resuming = Promise.resolve(audio.resume()).catch(function () {}).then(function () { resuming = null; });
     }
     return audio;
   } catch (e) {
