@@ -100,6 +100,7 @@ function send(batch) {
       failures = 0;
       var results = arr(obj(res.data) && res.data.results);
       var stopped = false;
+      var answered = [];
       results.forEach(function (ev, i) {
         var item = batch[i];
         if (!item || !obj(ev)) return;
@@ -107,11 +108,14 @@ function send(batch) {
         if (!ev.scan_id) ev.scan_id = item.scan_id;
         if (ev.identifier === undefined || ev.identifier === null) ev.identifier = item.identifier;
         if (ev.kind === 'rejected' && (ev.error === 'AUDIT_ENDED' || ev.error === 'NO_ACTIVE_AUDIT')) stopped = true;
-        handleScan(ev, { sound: Date.now() - num(item.queued_at) < 10000 });
+        answered.push([ev, item]);
       });
+      // The next scans leave before these answers are drawn: the kiosk stores them meanwhile.
+      var whole = results.length >= batch.length;
+      if (whole) pump();
+      answered.forEach(function (pair) { handleScan(pair[0], { sound: Date.now() - num(pair[1].queued_at) < 10000 }); });
       if (stopped) loadState();
-      if (results.length < batch.length) failed(batch[results.length], 'The kiosk could not record it yet');
-      else pump();
+      if (!whole) failed(batch[results.length], 'The kiosk could not record it yet');
     } else if (s === 401 || s === 408 || s === 429 || s >= 500) {
       // Not decided: keep them and try again (after the PIN, or when the store is back).
       failed(batch[0], errorMessage(res, 'The kiosk could not record it yet'));
