@@ -234,6 +234,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
             "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport",
