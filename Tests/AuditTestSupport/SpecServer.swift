@@ -3,6 +3,7 @@ import TestKit
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// An audit API server that knows SPEC.md and the seeds and nothing of ours: login answers bare
 /// as seed 000's backend does, and only SPEC's audit calls exist (no `audits` in `/status`, no
@@ -12,11 +13,13 @@ public final class SpecServer: Sendable {
     public let port: Int
     public let audits: SpecAudits
     private let task: Task<Void, any Error>
+    private let shutDown: @Sendable () async -> Void
 
-    private init(port: Int, audits: SpecAudits, task: Task<Void, any Error>) {
+    private init(port: Int, audits: SpecAudits, task: Task<Void, any Error>, shutDown: @escaping @Sendable () async -> Void) {
         self.port = port
         self.audits = audits
         self.task = task
+        self.shutDown = shutDown
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -54,15 +57,15 @@ public final class SpecServer: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? port) }, logger: logger)
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw SpecServerError("the SPEC-only server did not start") }
-        return SpecServer(port: bound, audits: audits, task: task)
+        return SpecServer(port: bound, audits: audits, task: task, shutDown: { await group.triggerGracefulShutdown() })
     }
 
     public func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await stopGracefully(task, shutDown: shutDown)
     }
 
     /// Runs `body` with a fresh server and stops it afterwards, whether `body` returns or throws.

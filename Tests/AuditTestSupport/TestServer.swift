@@ -200,30 +200,10 @@ public final class TestServer: Sendable {
         try await withCleanup({ try await body(server) }, cleanup: { await server.stop() })
     }
 
-    /// Stops the server: gracefully first, so that it stops accepting and closes its idle
-    /// connections before its task ends, then, for connections still busy after 2 s (a stalled
-    /// reader, a body that trickles), by cancelling it. Cancelling at once could drop a connection
-    /// accepted but not yet served, on which NIO traps ("Deinited NIOAsyncWriter without calling
-    /// finish()", apple/swift-nio#2813): it crashed a whole run once.
+    /// Stops the server (`stopGracefully`), then closes its back end.
     public func stop() async {
         release()
-        await shutDown()
-        let task = self.task
-        let stopped = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                _ = try? await task.value
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(2))
-                return false
-            }
-            let first = await group.next() ?? true
-            if !first { task.cancel() }
-            group.cancelAll()
-            return first
-        }
-        if !stopped { _ = try? await task.value }
+        await stopGracefully(task, shutDown: shutDown)
         await closeBackend()
     }
 
