@@ -120,6 +120,12 @@ extension InOfficeBrowser {
                     try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }
                     #expect(try await browser.find("#reconcile-table tbody").text().contains("XSS-1"))
                     #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
+                    // A gun's burst with the focus on Apply is refused aloud and applies nothing.
+                    _ = try await browser.execute("document.getElementById('reconcile-apply').focus()")
+                    try await browser.activeElement().sendKeys("SG-2" + Element.enter)
+                    try await browser.waitUntil("the burst refused aloud") { try await browser.find("#page-error").text().contains("barcode scan") }
+                    #expect(try await browser.find("#reconcile-message").text().contains("would make"), "nothing was applied")
+                    #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
                     try await browser.find("#reconcile-apply").click()
                     try await browser.waitUntil("the changes applied") {
                         try await browser.find("#reconcile-message").text().contains("made")
