@@ -15,12 +15,12 @@ struct KioskGuardTests {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections", "3"])
         var held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await RawConnection.answerBeyondCap(port: kiosk.port, path: "/api/state")
+        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
         held.removeAll()
-        let served = try await RawConnection.statusOnceServed(port: kiosk.port, path: "/api/state")
-        #expect(served.hasPrefix("HTTP/1.1 200"), "\(served)")
+        let served = try await RawConnection.answerOnceItIs("HTTP/1.1 200", port: kiosk.port, path: "/api/state")
+        #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(200))")
     }
 
     @Test("Beyond its cap per address the kiosk answers 503")
@@ -28,7 +28,7 @@ struct KioskGuardTests {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections-per-address", "2"])
         let held = try (0..<2).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await RawConnection.answerBeyondCap(port: kiosk.port, path: "/api/state")
+        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         _ = held
     }

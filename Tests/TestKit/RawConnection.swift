@@ -60,34 +60,21 @@ public final class RawConnection: @unchecked Sendable {
         return String(decoding: buffer[0..<seen], as: UTF8.self)
     }
 
-    /// The answer to one more connection once held connections fill a server's cap (`GET path`).
-    /// A server counts a connection when it handles its accept, which a loaded machine may
-    /// delay, and until then one more may still be served: so it asks again, every 100 ms for up
-    /// to 10 s, until one is refused with 503, and gives the last answer.
-    public static func answerBeyondCap(port: Int, path: String) async throws -> String {
+    /// The answer to `GET path` on a new connection, asked every 100 ms for up to 10 s until its
+    /// status line starts with `status` (`"HTTP/1.1 503"`: one more connection once held ones
+    /// fill a server's cap; `"HTTP/1.1 200"`: a slot freed once the server has seen a held
+    /// connection close); the last answer. A server counts a connection when it handles its
+    /// accept, which a loaded machine may delay, so a single try right after may come too soon.
+    public static func answerOnceItIs(_ status: String, port: Int, path: String) async throws -> String {
         var answer = ""
         for _ in 0..<100 {
-            let extra = try RawConnection(port: port)
-            extra.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            answer = try await extra.answer()
-            if answer.hasPrefix("HTTP/1.1 503") { return answer }
+            let connection = try RawConnection(port: port)
+            connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = try await connection.answer()
+            if answer.hasPrefix(status) { return answer }
             try await Task.sleep(for: .milliseconds(100))
         }
         return answer
-    }
-
-    /// The status line of `GET path` on a new connection, asked every 100 ms for up to 10 s until
-    /// it is 200 (a slot freed once the server has seen a held connection close); the last one.
-    public static func statusOnceServed(port: Int, path: String) async throws -> String {
-        var line = ""
-        for _ in 0..<100 {
-            let next = try RawConnection(port: port)
-            next.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            line = String(try await next.answer().prefix { $0 != "\r" })
-            if line.hasPrefix("HTTP/1.1 200") { return line }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return line
     }
 
     /// Everything the server sends until it closes the connection (or `limit` passes), read

@@ -91,25 +91,23 @@ function bind() {
  * pressed), not the moment the handler runs: a page busy drawing a list handles a gun's keys
  * late and far apart, and a person's keys typed during that stall all at once, and neither may
  * change what the keys were. */
-const GAP_MS = 50;
-const burst = { times: [], text: '' };
+const GAP_MS = 50;       // at most this between two keys of a burst (people: 100 ms and more)
+const MIN_LENGTH = 3;    // a burst of fewer characters is not taken as a tag
+const burst = { text: '', at: -1e9 };   // the characters typed since the last gap, and the last one's time
 window.addEventListener('keydown', function (e) {
   const now = e.timeStamp;
   if (e.key !== 'Enter') {
     if (e.key.length === 1) {
-      const last = burst.times[burst.times.length - 1];
-      if (last === undefined || now - last > GAP_MS) burst.text = '';
+      if (now - burst.at > GAP_MS) burst.text = '';
       burst.text += e.key;
-      burst.times = burst.times.filter(function (t) { return now - t < 1000; }).concat([now]);
+      burst.at = now;
     }
     return;
   }
-  const t = burst.times;
-  const fast = t.length >= 3 && t.slice(-3).every(function (v, i, a) { return i === 0 || v - a[i - 1] <= GAP_MS; }) &&
-    now - t[t.length - 1] <= GAP_MS;
   const scanned = burst.text;
-  burst.times = [];
+  const fast = scanned.length >= MIN_LENGTH && now - burst.at <= GAP_MS;
   burst.text = '';
+  burst.at = -1e9;
   if (!fast) return;
   const box = document.activeElement;
   if (box && box.tagName === 'INPUT' && box.type === 'search' && box.form) {

@@ -71,6 +71,12 @@ export function onEntryBlur(e) {
   }, 0);
 }
 
+/** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital
+ *  letters, as a keyboard does, and CapsLock. They neither end nor interrupt a burst. */
+export function isBurstModifier(e) {
+  return e.key === 'Shift' || e.key === 'CapsLock';
+}
+
 export function isPrintable(e) {
   return e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !(e.altKey && !e.getModifierState('AltGraph'));
 }
@@ -98,9 +104,8 @@ export function cancelIdleReturn() { clearTimeout(idleTimer); }
 /** The entry field's keydown, before anything else of the field: true when the key was held
  *  (a burst's character), and the caller does nothing more with it. */
 export function holdBurstKey(e) {
-  // A gun sends Shift around its capital letters, as a keyboard does: part of the burst, and it
-  // must not put what is held in the field (a layout of the page for every tag).
-  if (e.key === 'Shift' || e.key === 'CapsLock') return false;
+  // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
+  if (isBurstModifier(e)) return false;
   var t = e.timeStamp;
   var fast = t - lastEntryKeyAt <= GAP_MS;
   lastEntryKeyAt = t;

@@ -14,7 +14,7 @@ import { app } from './app.js';
 import { el, setText } from './dom.js';
 import { obj, str } from './format.js';
 import { closeDialog } from './dialogs.js';
-import { focusEntry, isPrintable, isTextField } from './focus.js';
+import { focusEntry, isBurstModifier, isPrintable, isTextField } from './focus.js';
 import { recordOutcome, STATUS } from './outcomes.js';
 import { submitIdentifier } from './scanqueue.js';
 import { playSound } from './sound.js';
@@ -84,7 +84,7 @@ export function onGunKeyDown(e) {
     }
     return;
   }
-  if (e.key === 'Shift' || e.key === 'CapsLock') return;
+  if (isBurstModifier(e)) return;
   var ends = e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey);
   var isBurst = ends && burst.length >= MIN_LENGTH && t - burstAt <= GAP_MS * 2;
   var text = burst, snap = before;
