@@ -23,8 +23,8 @@ extension InBrowser {
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
                 // No clicks: straight to scanning, with the entry field focused.
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
                 #expect(try await page.find("#screen-start").isDisplayed() == false)
 
                 try await page.type("T-1", expect: "found_expected")
@@ -41,7 +41,7 @@ extension InBrowser {
                 try await page.type("NOT-A-TAG-404", expect: "unknown")
                 try await page.type("M-1", expect: "unexpected")
                 #expect(try await page.find("#outcome").text().lowercased().contains("country"))
-                try await page.waitUntil("2 unexpected") { try await page.number("#count-unexpected") == 2 }
+                try await page.waitUntil("2 unexpected", js: "num('#count-unexpected') === 2")
 
                 // A tag of 200 characters is refused with the same message as at the terminal.
                 try await page.type(String(repeating: "A", count: 200), expect: "rejected")
@@ -70,7 +70,7 @@ extension InBrowser {
             environment["LD_PRELOAD"] = camera.library.path
             try await kiosk.start(["--device", camera.device], environment: environment)
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.waitUntil(timeout: 15, "the preview to show camera frames") {
                     try await page.execute("const i = document.getElementById('preview'); return !!i && i.naturalWidth === 1280").boolValue == true
                 }
@@ -113,17 +113,19 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                // The page has settled: it puts the focus in the entry field when it shows the screen.
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
                 try await page.find("#change-user").sendKeys(Element.enter)
-                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                try await page.waitUntilShown("#user-dialog", "the name dialog")
                 let field = try await page.find("#user-dialog-name")
                 try await field.clear()
                 // A person's Enter, a moment after the name (a burst ending in Enter would be a scan).
                 try await field.sendKeys("Chidi Okafor")
                 try await Task.sleep(for: .milliseconds(400))
                 try await field.sendKeys(Element.enter)
-                try await page.waitUntil("the dialog to close") { try await page.find("#user-dialog").isDisplayed() == false }
-                try await page.waitUntil("the entry field to have the focus again") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.waitUntilHidden("#user-dialog", "the dialog to close")
+                try await page.waitUntil("the entry field to have the focus again", js: "focusedID() === 'entry'")
                 try await page.type("T-1", expect: "found_expected")
             }
             let report = try jsonObject(try await kiosk.run(["audit", "report", "--format", "json"]))
@@ -147,7 +149,7 @@ extension InBrowser {
                 do {
                     for page in [first, second] {
                         try await page.open(kiosk.baseURL)
-                        try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                        try await page.waitUntilShown("#screen-scan", "the scanning screen")
                     }
                     try await first.type("T-1", expect: "found_expected")
                     try await second.type("T-2", expect: "found_expected")
@@ -156,7 +158,7 @@ extension InBrowser {
                             let text = try await page.find("#recent").text()
                             return text.contains("T-1") && text.contains("T-2")
                         }
-                        try await page.waitUntil("2 scanned on both pages") { try await page.number("#count-scanned") == 2 }
+                        try await page.waitUntil("2 scanned on both pages", js: "num('#count-scanned') === 2")
                     }
                 } catch {
                     await second.quit()
@@ -201,7 +203,7 @@ extension InBrowser {
             try await kiosk.start(["--no-camera"])
             var auditID = ""
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                try await page.waitUntilShown("#screen-start", "the start screen")
                 let start = try await page.execute(
                     """
                     const b = [...document.querySelectorAll('#screen-start button')].find(b => /start/i.test(b.textContent) && /SG/.test(b.closest('li,tr,div')?.textContent ?? ''));
@@ -211,25 +213,25 @@ extension InBrowser {
                 #expect(start.boolValue == true)
                 try await page.activeElement().sendKeys(Element.enter)
                 // The start dialog asks for locations; none ticked: the whole country.
-                try await page.waitUntil("the start dialog") { try await page.find("#scope-dialog").isDisplayed() }
+                try await page.waitUntilShown("#scope-dialog", "the start dialog")
                 try await page.find("#scope-start").sendKeys(Element.enter)
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-2", expect: "found_expected")
 
                 // Escape keeps scanning.
                 try await page.find("#end-button").sendKeys(Element.enter)
-                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                try await page.waitUntilShown("#confirm-dialog", "the confirmation")
                 #expect(try await page.activeElement().attribute("id") == "confirm-no", "the safe choice has the focus")
                 try await page.activeElement().sendKeys(Element.escape)
-                try await page.waitUntil("the dialog to close") { try await page.find("#confirm-dialog").isDisplayed() == false }
+                try await page.waitUntilHidden("#confirm-dialog", "the dialog to close")
                 #expect(try await page.find("#screen-scan").isDisplayed())
 
                 try await page.find("#end-button").sendKeys(Element.enter)
-                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                try await page.waitUntilShown("#confirm-dialog", "the confirmation")
                 try await Task.sleep(for: .milliseconds(400)) // a person's deliberate press, not a gun's Enter
                 try await page.find("#confirm-yes").sendKeys(Element.enter)
-                try await page.waitUntil("the summary") { try await page.find("#screen-summary").isDisplayed() }
+                try await page.waitUntilShown("#screen-summary", "the summary")
                 let href = try #require(try await page.find("#download-csv").property("href").stringValue)
                 let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: href)))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -252,11 +254,11 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.find("#entry").sendKeys("T-3" + Element.enter)
                 try await page.refresh()
-                try await page.waitUntil("the scanning screen after the reload") { try await page.find("#screen-scan").isDisplayed() }
-                try await page.waitUntil(timeout: 15, "the scan stored") { try await page.number("#count-scanned") == 1 }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen after the reload")
+                try await page.waitUntil(timeout: 15, "the scan stored", js: "num('#count-scanned') === 1")
                 try await Task.sleep(for: .seconds(2))
             }
             let report = try await kiosk.run(["audit", "report", "--format", "json"])
@@ -275,16 +277,16 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                try await page.waitUntil("online") { try await page.find("#connection").attribute("data-state") == "online" }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil("online", js: "attr('#connection', 'data-state') === 'online'")
                 try await page.type("T-1", expect: "found_expected")
 
                 await server.kill()
-                try await page.waitUntil(timeout: 15, "offline") { try await page.find("#connection").attribute("data-state") == "offline" }
+                try await page.waitUntil(timeout: 15, "offline", js: "attr('#connection', 'data-state') === 'offline'")
                 try await page.type("T-2", expect: "found_expected")
                 // However crowded the top bar (offline, scans to sync, the last sync), every
                 // scanning control is inside the window at 1280×720: "End audit" is never cut off.
-                try await page.waitUntil("the pending count in the top bar") { try await page.find("#pending").isDisplayed() }
+                try await page.waitUntilShown("#pending", "the pending count in the top bar")
                 let outside = try await page.execute(
                     """
                     return Array.from(document.querySelectorAll('#scan-controls button'))
@@ -330,11 +332,12 @@ extension BrowserSession {
     func type(_ tag: String, expect status: String) async throws {
         let before = try await outcomes().count
         try await find("#entry").sendKeys(tag + Element.enter)
-        try await waitUntil(timeout: 15, "the outcome of \(tag.prefix(20)) as \(status)") {
-            let shown = try await outcomes()
-            guard shown.count > before, shown.dropFirst(before).contains(where: { $0["status"]?.stringValue == status }) else { return false }
-            return try await find("#outcome").attribute("data-status") == status
-        }
+        try await waitUntil(
+            timeout: 15, "the outcome of \(tag.prefix(20)) as \(status)",
+            js: """
+                ((window.kiosk && window.kiosk.outcomes) || []).slice(\(before)).some((o) => o.status === \(Self.literal(status)))
+                  && attr('#outcome', 'data-status') === \(Self.literal(status))
+                """)
     }
 
     /// The page threw nothing. Refused requests (a 422 for a bad tag) are logged by Chromium as

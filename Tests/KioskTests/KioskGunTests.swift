@@ -25,7 +25,7 @@ extension InBrowser {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                try await page.waitUntilShown("#screen-start", "the start screen")
                 #expect(try await page.activeElement().tagName().lowercased() == "body", "no button takes the focus by itself")
 
                 // Nothing focused.
@@ -46,7 +46,7 @@ extension InBrowser {
 
                 // The start dialog, opened on purpose: the burst neither starts nor ticks anything.
                 try await page.find("button[data-country=\"SG\"]").click()
-                try await page.waitUntil("the start dialog") { try await page.find("#scope-dialog").isDisplayed() }
+                try await page.waitUntilShown("#scope-dialog", "the start dialog")
                 try await page.gun("T-1", expect: "rejected")
                 #expect(try await page.find("#scope-dialog").isDisplayed())
                 #expect(try await page.find("#screen-start").isDisplayed())
@@ -54,7 +54,7 @@ extension InBrowser {
 
                 // A page too busy to handle each key at once (80 ms of work after every key): the
                 // keys are still a burst by when they were pressed, and Enter presses nothing.
-                try await page.waitUntil("the start dialog closed") { try await !page.find("#scope-dialog").isDisplayed() }
+                try await page.waitUntilHidden("#scope-dialog", "the start dialog closed")
                 try await page.execute(
                     """
                     window.addEventListener('keydown', function () {
@@ -78,7 +78,7 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
 
                 // A search box: recorded, and the box keeps what the person had typed.
                 let search = try await page.find("#missing-search")
@@ -92,7 +92,7 @@ extension InBrowser {
 
                 // The name dialog: recorded, the name is not changed, the dialog stays for the person.
                 try await page.find("#change-user").click()
-                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                try await page.waitUntilShown("#user-dialog", "the name dialog")
                 try await page.gun("T-2", expect: "found_expected")
                 #expect(try await page.find("#user-dialog-name").property("value").stringValue == "Ben")
                 #expect(try await page.find("#user-dialog").isDisplayed())
@@ -100,14 +100,14 @@ extension InBrowser {
 
                 // The end confirmation, with the focus on "End audit": the audit does not end.
                 try await page.find("#end-button").click()
-                try await page.waitUntil("the confirmation") { try await page.find("#confirm-dialog").isDisplayed() }
+                try await page.waitUntilShown("#confirm-dialog", "the confirmation")
                 _ = try await page.execute("document.getElementById('confirm-yes').focus()")
                 try await page.gun("T-3", expect: "found_expected")
                 #expect(try await page.find("#screen-scan").isDisplayed())
 
                 // The undo confirmation, with the focus on "Undo scan": nothing is undone.
                 try await page.find("#undo-button").click()
-                try await page.waitUntil("the undo dialog") { try await page.find("#undo-dialog").isDisplayed() }
+                try await page.waitUntilShown("#undo-dialog", "the undo dialog")
                 _ = try await page.execute("document.getElementById('undo-yes').focus()")
                 try await page.gun("T-1", expect: "already_scanned")
                 #expect(try await page.number("#count-scanned") == 3)
@@ -119,7 +119,7 @@ extension InBrowser {
 
                 // Ended elsewhere: the summary, where a burst is NOT RECORDED and does not leave it.
                 try await kiosk.run(["audit", "end", "--country", "SG"])
-                try await page.waitUntil(timeout: 15, "the summary") { try await page.find("#screen-summary").isDisplayed() }
+                try await page.waitUntilShown("#screen-summary", timeout: 15, "the summary")
                 _ = try await page.execute("document.getElementById('back-to-start').focus()")
                 try await page.gun("T-2", expect: "rejected")
                 #expect(try await page.find("#gun-alarm").text().lowercased().contains("ended"))
@@ -163,8 +163,8 @@ extension InBrowser {
             try await withPage(kiosk) { page in
                 try await page.devTools("Page.addScriptToEvaluateOnNewDocument", ["source": .string(Self.browserOnAnotherMachine)])
                 try await page.refresh()
-                try await page.waitUntil("the PIN screen") { try await page.find("#screen-pin").isDisplayed() }
-                try await page.waitUntil("the PIN field to have the focus") { try await page.activeElement().attribute("id") == "pin" }
+                try await page.waitUntilShown("#screen-pin", "the PIN screen")
+                try await page.waitUntil("the PIN field to have the focus", js: "focusedID() === 'pin'")
                 try await page.gun("T-1", expect: "rejected")
                 #expect(try await page.find("#gun-alarm").isDisplayed())
                 #expect(try await page.find("#gun-alarm").text().contains("Type the station PIN"))
@@ -176,7 +176,7 @@ extension InBrowser {
                     try await Task.sleep(for: .milliseconds(120))
                 }
                 try await pin.sendKeys(Element.enter)
-                try await page.waitUntil("the person's PIN answered") { try await page.find("#pin-error").text().contains("Wrong PIN") }
+                try await page.waitUntil("the person's PIN answered", js: "(text('#pin-error') || '').includes('Wrong PIN')")
                 #expect(try await page.execute("return window.pinsSent").arrayValue?.compactMap(\.stringValue) == ["4821"])
                 try await page.expectNoScriptErrors()
             }
@@ -195,7 +195,7 @@ extension InBrowser {
                     + "return String((i && i.url) || i).indexOf('/api/state') >= 0 ? new Promise(function () {}) : f(i, o); }; })();"
                 try await page.devTools("Page.addScriptToEvaluateOnNewDocument", ["source": .string(silent)])
                 try await page.refresh()
-                try await page.waitUntil("the loading screen") { try await page.find("#screen-loading").isDisplayed() }
+                try await page.waitUntilShown("#screen-loading", "the loading screen")
                 try await page.gun("T-1", expect: "rejected")
                 #expect(try await page.find("#gun-alarm").isDisplayed())
                 #expect(try await page.find("#gun-alarm").text().contains("not ready yet"))
@@ -222,7 +222,7 @@ extension InBrowser {
                 ((try? await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["country"] as? String) == "MY"
             }
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.gun("M-1", expect: "found_expected")
             }
             // Leaving forgets it: the next start asks again.
@@ -240,8 +240,8 @@ extension InBrowser {
             try await kiosk.start(["--no-camera"])
             let tags = (1...20).map { $0 == 7 ? "NOPE-7" : "B-\($0)" }
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                try await page.waitUntil("the entry field to have the focus") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
                 // Sound on, as after a person's first touch.
                 _ = try await page.execute("document.dispatchEvent(new PointerEvent('pointerdown'))")
                 // Every write of the entry field's value is a layout of the page: count them.
@@ -257,7 +257,7 @@ extension InBrowser {
                     });
                     """)
                 try await page.activeElement().sendKeys(tags.map { $0 + Element.enter }.joined())
-                try await page.waitUntil(timeout: 20, "20 outcomes") { try await page.outcomes().count >= 20 }
+                try await page.waitUntil(timeout: 20, "20 outcomes", js: "((window.kiosk && window.kiosk.outcomes) || []).length >= 20")
                 // A burst's characters go from the keys into the tags, not through the field: the
                 // capital letters' Shift and each Enter write nothing (it was twice a tag).
                 let writes = try await page.execute("return window.kiosk.entryWrites").intValue ?? -1
@@ -275,7 +275,7 @@ extension InBrowser {
                 }
                 #expect(sounds.contains { $0["status"]?.stringValue == "unknown" }, "the problem's sound was queued: \(sounds)")
                 // After 8 s without a scan the box says READY; the stack has emptied.
-                try await page.waitUntil(timeout: 15, "READY again") { try await page.find("#outcome").attribute("data-status") == "idle" }
+                try await page.waitUntil(timeout: 15, "READY again", js: "attr('#outcome', 'data-status') === 'idle'")
                 #expect(try await page.find("#problem-stack").isDisplayed() == false)
 
                 // A gun's keys are gathered and put in the field once they pause: without its Enter
@@ -310,11 +310,11 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--device", camera.device], environment: environment)
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
-                try await page.waitUntil(timeout: 20, "the camera ready") { try await page.find("#preview-box").attribute("data-camera") == "ready" }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil(timeout: 20, "the camera ready", js: "attr('#preview-box', 'data-camera') === 'ready'")
                 #expect(try await page.find("#camera-alarm").isDisplayed() == false)
                 try Data().write(to: gone)
-                try await page.waitUntil(timeout: 20, "the camera alarm") { try await page.find("#camera-alarm").isDisplayed() }
+                try await page.waitUntilShown("#camera-alarm", timeout: 20, "the camera alarm")
                 let text = try await page.find("#camera-alarm").text()
                 #expect(text.contains("The camera has stopped working."))
                 #expect(!text.contains("camera.device") && !text.contains("audit-station"), "plain words: \(text)")
@@ -327,7 +327,7 @@ extension InBrowser {
                     })
                 try await page.type("T-1", expect: "found_expected")
                 try FileManager.default.removeItem(at: gone)
-                try await page.waitUntil(timeout: 30, "the alarm to clear") { try await page.find("#camera-alarm").isDisplayed() == false }
+                try await page.waitUntilHidden("#camera-alarm", timeout: 30, "the alarm to clear")
                 #expect(try await page.find("#preview-box").attribute("data-camera") == "ready")
                 try await page.screenshotIfAsked("kiosk-camera-ready-again.png")
             }
@@ -339,17 +339,17 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-2", expect: "found_expected")
                 #expect(try await page.number("#count-scanned") == 2)
                 try await page.find("#undo-button").click()
-                try await page.waitUntil("the undo dialog") { try await page.find("#undo-dialog").isDisplayed() }
+                try await page.waitUntilShown("#undo-dialog", "the undo dialog")
                 #expect(try await page.find("#undo-dialog").text().contains("T-2"))
                 #expect(try await page.activeElement().attribute("id") == "undo-no", "the safe choice has the focus")
                 try await page.find("#undo-yes").click()
-                try await page.waitUntil("the dialog to close") { try await page.find("#undo-dialog").isDisplayed() == false }
-                try await page.waitUntil("1 scanned") { try await page.number("#count-scanned") == 1 }
+                try await page.waitUntilHidden("#undo-dialog", "the dialog to close")
+                try await page.waitUntil("1 scanned", js: "num('#count-scanned') === 1")
                 let struck = try await page.find("#recent li[data-voided=\"true\"]")
                 #expect(try await struck.text().contains("T-2"))
                 #expect(try await struck.find(".r-id").cssValue("text-decoration-line") == "line-through")
@@ -374,19 +374,19 @@ extension InBrowser {
             let kiosk = try await KioskProcess(rows: Self.placed)
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the start screen") { try await page.find("#screen-start").isDisplayed() }
+                try await page.waitUntilShown("#screen-start", "the start screen")
                 try await page.find("button[data-country=\"SG\"]").click()
-                try await page.waitUntil("the locations to choose") { try await page.findAll("#scope-choices input[type=\"checkbox\"]").count == 2 }
+                try await page.waitUntil("the locations to choose", js: "count('#scope-choices input[type=checkbox]') === 2")
                 try await page.screenshotIfAsked("kiosk-start-locations.png")
                 try await page.find("#scope-choices input[value=\"Dock A\"]").click()
                 try await page.find("#scope-start").click()
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 #expect(try await page.number("#count-total") == 2, "only Dock A's assets are expected")
                 #expect(try await page.find("#location-label").text() == "Location not set")
 
                 // Chosen on the page.
                 try await page.find("#change-location").click()
-                try await page.waitUntil("the location dialog") { try await page.find("#location-dialog").isDisplayed() }
+                try await page.waitUntilShown("#location-dialog", "the location dialog")
                 // A gun's burst with the focus on Dock B's button: refused aloud (no such
                 // location), stored nowhere, and the focused button is not pressed.
                 _ = try await page.execute("document.querySelector('#location-choices button[data-location=\"Dock B\"]').focus()")
@@ -394,16 +394,16 @@ extension InBrowser {
                 #expect(try await page.find("#location-label").text() == "Location not set")
                 if try await page.find("#location-dialog").isDisplayed() == false {
                     try await page.find("#change-location").click()
-                    try await page.waitUntil("the location dialog") { try await page.find("#location-dialog").isDisplayed() }
+                    try await page.waitUntilShown("#location-dialog", "the location dialog")
                 }
                 try await page.find("#location-choices button[data-location=\"Dock A\"]").click()
-                try await page.waitUntil("At Dock A") { try await page.find("#location-label").text() == "At Dock A" }
+                try await page.waitUntil("At Dock A", js: "text('#location-label') === 'At Dock A'")
                 try await page.type("T-1", expect: "found_expected")
 
                 // A location label: shown as a move, never NOT RECORDED, and never stored.
                 try await page.type("LOC:Dock B", expect: "location")
                 #expect(try await page.find("#outcome").text().contains("NOW AT DOCK B"))
-                try await page.waitUntil("At Dock B") { try await page.find("#location-label").text() == "At Dock B" }
+                try await page.waitUntil("At Dock B", js: "text('#location-label') === 'At Dock B'")
                 try await page.type("T-2", expect: "misplaced")
                 let text = try await page.find("#outcome").text()
                 #expect(text.contains("MISPLACED") && text.contains("wrong place") && text.contains("Dock A") && text.contains("Dock B"), "\(text)")
@@ -447,11 +447,12 @@ extension BrowserSession {
     func gun(_ tag: String, expect status: String) async throws {
         let before = try await outcomes().count
         try await activeElement().sendKeys(tag + Element.enter)
-        try await waitUntil(timeout: 15, "the outcome of the burst \(tag) as \(status)") {
-            let shown = try await outcomes()
-            return shown.count > before
-                && shown.dropFirst(before).contains { $0["identifier"]?.stringValue == tag && $0["status"]?.stringValue == status }
-        }
+        try await waitUntil(
+            timeout: 15, "the outcome of the burst \(tag) as \(status)",
+            js: """
+                ((window.kiosk && window.kiosk.outcomes) || []).slice(\(before))
+                  .some((o) => o.identifier === \(Self.literal(tag)) && o.status === \(Self.literal(status)))
+                """)
     }
 
     /// Saves a screenshot to docs/ when KIOSK_SCREENSHOTS is set (how docs/kiosk-*.png are made).

@@ -19,7 +19,7 @@ extension InBrowser {
             try await kiosk.start(["--no-camera", "--user", "Ben"])
             let pdf = kiosk.folder.appendingPathComponent("missing.pdf")
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 // The header and the counter are drawn from one snapshot: read together, right
                 // after each outcome, they agree.
                 for tag in ["SG-00001", "SG-00002"] {
@@ -30,20 +30,20 @@ extension InBrowser {
                         ).arrayValue ?? []
                     #expect(pair.first?.stringValue == "(\(pair.last?.stringValue ?? "?"))", "\(pair)")
                 }
-                try await page.waitUntil("the first page") { try await page.find("#missing-range").text().hasPrefix("Rows 1–50 of 248") }
+                try await page.waitUntil("the first page", js: "(text('#missing-range') || '').startsWith('Rows 1–50 of 248')")
                 try await page.find("#missing-pager [data-go=\"next\"]").click()
-                try await page.waitUntil("the second page") { try await page.find("#missing-range").text().hasPrefix("Rows 51–100 of 248") }
+                try await page.waitUntil("the second page", js: "(text('#missing-range') || '').startsWith('Rows 51–100 of 248')")
                 try await page.find("#missing-pager [data-go=\"last\"]").click()
-                try await page.waitUntil("the last page") { try await page.find("#missing-range").text().hasPrefix("Rows 201–248 of 248") }
+                try await page.waitUntil("the last page", js: "(text('#missing-range') || '').startsWith('Rows 201–248 of 248')")
                 let last = try await page.execute("return document.querySelector('#missing-list li:last-child .a-id').textContent").stringValue
                 #expect(last == "SG-00250")
                 // A search narrows and starts again from its first page.
                 try await page.find("#missing-search").sendKeys("SG-0024")
-                try await page.waitUntil("the search") { try await page.find("#missing-total").text() == "(10 matching)" }
+                try await page.waitUntil("the search", js: "text('#missing-total') === '(10 matching)'")
                 #expect(try await page.find("#missing-range").text().hasPrefix("Rows 1–10 of 10"))
 
                 try await kiosk.run(["audit", "end", "--country", "SG"])
-                try await page.waitUntil(timeout: 15, "the summary") { try await page.find("#screen-summary").isDisplayed() }
+                try await page.waitUntilShown("#screen-summary", timeout: 15, "the summary")
                 try await page.waitUntil("the summary's first page") {
                     try await page.find("#summary-missing-range").text().hasPrefix("Rows 1–50 of 248")
                 }

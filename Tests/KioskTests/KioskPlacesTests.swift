@@ -48,7 +48,7 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--user", "Ben", "--location", "Dock A"])
             try await withPage(kiosk, width: 1024, height: 768) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.waitUntil("the panel") { try await Self.places(page)["Dock A"] == ["0", "2", "2", "0"] }
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-3", expect: "misplaced")
@@ -84,7 +84,7 @@ extension InBrowser {
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--no-camera", "--location", "Dock A"])
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.type("T-3", expect: "misplaced")
                 try await page.waitUntil("Dock B found and misplaced") { try await Self.places(page)["Dock B"] == ["1", "1", "0", "1"] }
                 // Another station scans T-1 at the server: the counters move with the server's
@@ -110,7 +110,7 @@ extension InBrowser {
             try await kiosk.start(["--no-camera"], askName: true)
             #expect(try await kiosk.call("GET", "/api/state").body["user"] is NSNull)
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the name dialog") { try await page.find("#user-dialog").isDisplayed() }
+                try await page.waitUntilShown("#user-dialog", "the name dialog")
                 #expect(try await page.activeElement().attribute("id") == "user-dialog-name")
                 let before = try await page.outcomes().count
                 try await page.activeElement().sendKeys("T-2" + Element.enter)
@@ -124,7 +124,7 @@ extension InBrowser {
                 try await field.sendKeys("Dana")
                 try await Task.sleep(for: .milliseconds(400))
                 try await page.find("#user-dialog-save").click()
-                try await page.waitUntil("the name saved") { try await page.find("#scanner-label").text().contains("Dana") }
+                try await page.waitUntil("the name saved", js: "(text('#scanner-label') || '').includes('Dana')")
                 try await page.waitUntil("the dialog closed and the entry field focused") {
                     guard try await page.find("#user-dialog").isDisplayed() == false else { return false }
                     return try await page.activeElement().attribute("id") == "entry"
@@ -142,7 +142,7 @@ extension InBrowser {
             let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
             let jpeg = try Data(contentsOf: samples.appendingPathComponent("qrcode-15-photo.jpg").standardized)
             try await withPage(kiosk) { page in
-                try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
                 try await page.type("NO-SUCH-1", expect: "unknown")
                 let scanID = try #require(try await page.outcomes().last?["scan_id"]?.stringValue)
                 // The camera's frame, attached as the scan loop attaches it.
@@ -172,7 +172,7 @@ extension InBrowser {
                 try await page.gun("NO-SUCH-2", expect: "unknown")
                 #expect(try await page.find("#photo-dialog").isDisplayed())
                 try await page.find("#photo-close").click()
-                try await page.waitUntil("the entry field again") { try await page.activeElement().attribute("id") == "entry" }
+                try await page.waitUntil("the entry field again", js: "focusedID() === 'entry'")
                 try await page.expectNoScriptErrors()
             }
             let served = try await kiosk.call("GET", "/api/state")
@@ -191,10 +191,10 @@ extension InBrowser {
                 try await kiosk.run(["audit", "start", "--country", "SG"])
                 try await kiosk.start(["--no-camera"])
                 try await withPage(kiosk) { page in
-                    try await page.waitUntil("the scanning screen") { try await page.find("#screen-scan").isDisplayed() }
+                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
                     try await page.type("S-1", expect: "found_expected")
                     try await page.type("NOT-THERE-9", expect: "unknown")
-                    try await page.waitUntil(timeout: 20, "all synced") { try await page.find("#pending").text() == "all synced" }
+                    try await page.waitUntil(timeout: 20, "all synced", js: "text('#pending') === 'all synced'")
                     let seen = Locked("")
                     do {
                         try await page.waitUntil(timeout: 10, "rows and list agreeing with the header") {

@@ -35,19 +35,19 @@ extension InOfficeBrowser {
                     try await browser.find("#login-password").clear()
                     try await browser.find("#login-password").sendKeys("secret-pass")
                     try await browser.find("#login-submit").click()
-                    try await browser.waitUntil("the audits") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                    try await browser.waitUntil("the audits", js: "count('#audits-table tbody tr.link') === 1")
                     #expect(try await Self.cells(browser, "#audits-table", holding: "SG").last == "1/4", "accuracy: found/expected")
                     // The filters: from tomorrow, nothing; at Dock A (the whole of SG covers it) and from today, the audit.
                     let day = { (offset: Double) in String(ISOTime.string(Date().addingTimeInterval(offset)).prefix(10)) }
                     try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(86_400))])
                     try await browser.find("#audits-filter button[type=submit]").click()
-                    try await browser.waitUntil("no audit") { try await browser.findAll("#audits-table tbody tr.link").isEmpty }
+                    try await browser.waitUntil("no audit", js: "count('#audits-table tbody tr.link') === 0")
                     try await browser.execute("document.getElementById('filter-from').value = arguments[0]", [.string(day(0))])
                     try await browser.find("#filter-location").sendKeys("Dock A")
                     try await browser.find("#audits-filter button[type=submit]").click()
-                    try await browser.waitUntil("the audit again") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+                    try await browser.waitUntil("the audit again", js: "count('#audits-table tbody tr.link') === 1")
                     try await browser.find("#audits-table tbody tr.link").click()
-                    try await browser.waitUntil("the audit's numbers") { try await browser.find("#n-found").text() == "1" }
+                    try await browser.waitUntil("the audit's numbers", js: "text('#n-found') === '1'")
                     let total = try await browser.find("#n-total").text()
                     let missing = try await browser.find("#n-missing").text()
                     #expect(total == "4" && missing == "3")
@@ -59,7 +59,7 @@ extension InOfficeBrowser {
                     #expect(try await browser.execute("return window.pwned === undefined").boolValue == true)
                     #expect(try await browser.findAll("#list-table img").isEmpty)
                     // The numbers by station, user, location and hour, from the server's summary.
-                    try await browser.waitUntil("the breakdown") { try await browser.find("#by-station tbody").text().contains("kiosk-1") }
+                    try await browser.waitUntil("the breakdown", js: "(text('#by-station tbody') || '').includes('kiosk-1')")
                     #expect(try await Self.cells(browser, "#by-station", holding: "kiosk-1") == ["kiosk-1", "2", "1", "1"])
                     #expect(try await Self.cells(browser, "#by-location", holding: "no location") == ["(no location)", "4", "1", "3", "0"])
                     #expect(try await browser.findAll("#hours-chart svg rect").count == 1)
@@ -83,7 +83,7 @@ extension InOfficeBrowser {
                     try await browser.setViewport(width: 1280, height: 900)
 
                     try await browser.find(".tabs button[data-list=trail]").click()
-                    try await browser.waitUntil("the scan trail") { try await browser.find("#list-table tbody").text().contains("GHOST-1") }
+                    try await browser.waitUntil("the scan trail", js: "(text('#list-table tbody') || '').includes('GHOST-1')")
                     let rows = try await browser.findAll("#list-table tbody tr")
                     var voided = false
                     for row in rows where try await row.text().contains("SG-1") {
@@ -102,8 +102,8 @@ extension InOfficeBrowser {
                     try await browser.find("#void-reason").clear()
                     try await browser.find("#void-reason").sendKeys("wrong shelf")
                     try await browser.find("#void-confirm").click()
-                    try await browser.waitUntil("the found count to drop") { try await browser.find("#n-found").text() == "0" }
-                    try await browser.waitUntil("the struck-through scan") { try await browser.findAll("#list-table tr.voided").count == 1 }
+                    try await browser.waitUntil("the found count to drop", js: "text('#n-found') === '0'")
+                    try await browser.waitUntil("the struck-through scan", js: "count('#list-table tr.voided') === 1")
                     if backend == .sqlite { try await browser.screenshotIfAsked("office-trail.png") }
 
                     // Once the audit ends, its findings can be acted on: preview, then apply.
@@ -117,13 +117,13 @@ extension InOfficeBrowser {
                     }
                     #expect(try await browser.find("#reconcile-apply").isEnabled() == false)
                     try await browser.find("#reconcile-preview").click()
-                    try await browser.waitUntil("the preview") { try await browser.find("#reconcile-message").text().contains("would make") }
+                    try await browser.waitUntil("the preview", js: "(text('#reconcile-message') || '').includes('would make')")
                     #expect(try await browser.find("#reconcile-table tbody").text().contains("XSS-1"))
                     #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
                     // A gun's burst with the focus on Apply is refused aloud and applies nothing.
                     _ = try await browser.execute("document.getElementById('reconcile-apply').focus()")
                     try await browser.activeElement().sendKeys("SG-2" + Element.enter)
-                    try await browser.waitUntil("the burst refused aloud") { try await browser.find("#page-error").text().contains("barcode scan") }
+                    try await browser.waitUntil("the burst refused aloud", js: "(text('#page-error') || '').includes('barcode scan')")
                     #expect(try await browser.find("#reconcile-message").text().contains("would make"), "nothing was applied")
                     #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
                     try await browser.find("#reconcile-apply").click()

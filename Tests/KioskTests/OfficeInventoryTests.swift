@@ -14,13 +14,13 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await browser.open(baseURL + "/")
             // A gun's burst on the login screen logs nobody in and is refused aloud.
             try await browser.waitFor("#login-email", displayed: true).sendKeys("SG-1\n")
-            try await browser.waitUntil("the burst refused aloud") { try await browser.find("#login-error").text().contains("barcode scan") }
+            try await browser.waitUntil("the burst refused aloud", js: "(text('#login-error') || '').includes('barcode scan')")
             #expect(try await browser.find("#login-view").isDisplayed())
             try await browser.find("#login-email").clear()
             try await browser.find("#login-email").sendKeys(email)
             try await browser.find("#login-password").sendKeys(password)
             try await browser.find("#login-submit").click()
-            try await browser.waitUntil("the audits screen") { try await browser.find("#audits-view").isDisplayed() }
+            try await browser.waitUntilShown("#audits-view", "the audits screen")
             try await body(browser)
             // No script the page did not write ran, and nothing failed in the console but the
             // refusals the test asked for.
@@ -84,10 +84,10 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
                 // Assets: the list, a search, then a new asset refused field by field, and made.
                 try await browser.find("#nav-assets").click()
-                try await browser.waitUntil("the assets") { try await browser.findAll("#records-table tbody tr").count == 2 }
+                try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 2")
                 try await browser.find("#records-query").sendKeys("SG-2")
                 try await browser.find("#records-search button[type=submit]").click()
-                try await browser.waitUntil("the search") { try await browser.findAll("#records-table tbody tr").count == 1 }
+                try await browser.waitUntil("the search", js: "count('#records-table tbody tr') === 1")
                 #expect(try await browser.find("#records-table tbody").text().contains("SG-2"))
                 // A gun's scan into the search box looks its tag up: the box holds the tag alone,
                 // not added to what a person typed there before, and nothing is refused.
@@ -112,7 +112,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-asset-form.png") }
                 // A gun's burst in the form (a tag and Enter, milliseconds apart) saves nothing and is refused aloud.
                 try await browser.find("#record-fields-name").sendKeys("SG-9\n")
-                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#record-error").text().contains("barcode scan") }
+                try await browser.waitUntil("the burst refused aloud", js: "(text('#record-error') || '').includes('barcode scan')")
                 #expect(try await browser.find("#record-dialog").isDisplayed())
                 #expect(try await server.parts.backend.assets.find(identifier: "SG-9") == nil)
                 try await browser.find("#record-fields-name").clear()
@@ -122,9 +122,9 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     try await browser.find("#record-fields-asset_tag-error").text().contains("SG-1")
                 }
                 try await Self.submit(browser, [("asset_tag", "NEW-1"), ("location", "Dock A")])
-                try await browser.waitUntil("the new asset") { try await browser.find("#records-message").text().contains("NEW-1") }
-                try await browser.waitUntil("the dialog closed") { try await browser.find("#record-dialog").isDisplayed() == false }
-                try await browser.waitUntil("the new asset listed") { try await browser.findAll("#records-table tbody tr").count == 3 }
+                try await browser.waitUntil("the new asset", js: "(text('#records-message') || '').includes('NEW-1')")
+                try await browser.waitUntilHidden("#record-dialog", "the dialog closed")
+                try await browser.waitUntil("the new asset listed", js: "count('#records-table tbody tr') === 3")
                 #expect(try await browser.find("#records-table tbody").text().contains(hostile))
                 #expect(try await browser.findAll("#records-table img").isEmpty)
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-assets.png") }
@@ -133,37 +133,37 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await Self.press(browser, "Edit", inRowOf: "NEW-1")
                 #expect(try await browser.find("#record-fields-name").property("value").stringValue == hostile)
                 try await Self.submit(browser, [("location", "Dock B"), ("status", "REPAIR")])
-                try await browser.waitUntil("the edit") { try await browser.find("#records-message").text().contains("saved") }
+                try await browser.waitUntil("the edit", js: "(text('#records-message') || '').includes('saved')")
                 let edited = try #require(try await server.parts.backend.assets.find(identifier: "NEW-1"))
                 #expect(edited.location == "Dock B" && edited.status.rawValue == "REPAIR" && edited.name == hostile)
                 try await Self.press(browser, "Archive", inRowOf: "NEW-1")
                 try await Self.press(browser, "Archive it?", inRowOf: "NEW-1")
-                try await browser.waitUntil("the archive") { try await browser.find("#records-message").text().contains("archived") }
+                try await browser.waitUntil("the archive", js: "(text('#records-message') || '').includes('archived')")
                 #expect(try await server.parts.backend.assets.find(identifier: "NEW-1")?.status.rawValue == "ARCHIVED")
 
                 // A customer and an accessory, with hostile names; the accessory checked out and in.
                 try await browser.find("#nav-customers").click()
-                try await browser.waitUntil("the customers") { try await browser.find("#records-title").text() == "Customers" }
+                try await browser.waitUntil("the customers", js: "text('#records-title') === 'Customers'")
                 try await browser.find("#records-new").click()
                 try await Self.submit(browser, [("name", hostile), ("contact_number", "call me"), ("country", "SG"), ("address", "1 Harbour Rd")])
                 try await browser.waitUntil("the bad number beside its field") {
                     try await !browser.find("#record-fields-contact_number-error").text().isEmpty
                 }
                 try await Self.submit(browser, [("contact_number", "+65 6123 4567")])
-                try await browser.waitUntil("the customer") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                try await browser.waitUntil("the customer", js: "count('#records-table tbody tr .row-actions') === 1")
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-customers.png") }
                 let customer = try #require(try await server.parts.backend.customers.list(query: ListQuery()).items.first)
 
                 try await browser.find("#nav-accessories").click()
-                try await browser.waitUntil("the accessories") { try await browser.find("#records-title").text() == "Accessories" }
+                try await browser.waitUntil("the accessories", js: "text('#records-title') === 'Accessories'")
                 try await browser.find("#records-new").click()
                 try await Self.submit(browser, [("name", "USB-C cable " + hostile), ("category", "Cables"), ("total_quantity", "5")])
-                try await browser.waitUntil("the accessory") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                try await browser.waitUntil("the accessory", js: "count('#records-table tbody tr .row-actions') === 1")
                 try await Self.press(browser, "Check out", inRowOf: "Cables")
                 _ = try await browser.waitFor("#record-fields-customer_id", displayed: true)
                 // A gun's burst in the check-out dialog checks nothing out and is refused aloud.
                 try await browser.find("#record-fields-quantity").sendKeys("SG-1\n")
-                try await browser.waitUntil("the burst refused aloud") { try await browser.find("#record-error").text().contains("barcode scan") }
+                try await browser.waitUntil("the burst refused aloud", js: "(text('#record-error') || '').includes('barcode scan')")
                 #expect(try await browser.find("#record-dialog").isDisplayed())
                 #expect(try await server.parts.backend.accessories.list(query: ListQuery()).items.first?.availableQuantity == 5)
                 try await browser.find("#record-fields-quantity").clear()
@@ -174,12 +174,12 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     try await !browser.find("#record-fields-quantity-error").text().isEmpty
                 }
                 try await Self.submit(browser, [("quantity", "2")])
-                try await browser.waitUntil("two checked out") { try await browser.find("#records-message").text().contains("Checked out 2") }
+                try await browser.waitUntil("two checked out", js: "(text('#records-message') || '').includes('Checked out 2')")
                 try await browser.waitUntil("three available") {
                     try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "3"]
                 }
                 try await Self.press(browser, "Check in", inRowOf: "Cables")
-                try await browser.waitUntil("the check-in form") { try await browser.find("#record-dialog-title").text().hasPrefix("Check in") }
+                try await browser.waitUntil("the check-in form", js: "(text('#record-dialog-title') || '').startsWith('Check in')")
                 try await Self.submit(browser, [("customer_id", String(customer.id)), ("quantity", "1"), ("condition", "scuffed")])
                 try await browser.waitUntil("four available") {
                     try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
@@ -195,8 +195,8 @@ extension InOfficeBrowser.OfficeBrowserTests {
 
                 // A customer who holds an accessory cannot be deleted: the refusal is shown.
                 try await browser.find("#nav-customers").click()
-                try await browser.waitUntil("the customers") { try await browser.find("#records-title").text() == "Customers" }
-                try await browser.waitUntil("the customer's row") { try await browser.findAll("#records-table tbody tr .row-actions").count == 1 }
+                try await browser.waitUntil("the customers", js: "text('#records-title') === 'Customers'")
+                try await browser.waitUntil("the customer's row", js: "count('#records-table tbody tr .row-actions') === 1")
                 try await Self.press(browser, "Delete", inRowOf: "Harbour")
                 try await Self.press(browser, "Delete it?", inRowOf: "Harbour")
                 try await browser.waitUntil("the refusal") { try await browser.find("#records-message").getClass() == "error" }

@@ -17,14 +17,14 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await station.run(["audit", "scan"], input: "SG-1\nGHOST-9\n")
         try await station.office()
         try await Self.signedIn(station.baseURL, as: "desk@example.com") { browser in
-            try await browser.waitUntil("the station's audit") { try await browser.findAll("#audits-table tbody tr.link").count == 1 }
+            try await browser.waitUntil("the station's audit", js: "count('#audits-table tbody tr.link') === 1")
             try await browser.find("#audits-table tbody tr.link").click()
-            try await browser.waitUntil("its numbers") { try await browser.find("#n-found").text() == "1" }
+            try await browser.waitUntil("its numbers", js: "text('#n-found') === '1'")
             #expect(try await browser.find("#n-unexpected").text() == "1")
-            try await browser.waitUntil("the missing list") { try await browser.find("#list-table tbody").text().contains("onerror") }
-            try await browser.waitUntil("the breakdown") { try await browser.find("#by-location tbody").text().contains("Dock A") }
+            try await browser.waitUntil("the missing list", js: "(text('#list-table tbody') || '').includes('onerror')")
+            try await browser.waitUntil("the breakdown", js: "(text('#by-location tbody') || '').includes('Dock A')")
             try await browser.find("#nav-assets").click()
-            try await browser.waitUntil("the station's assets") { try await browser.findAll("#records-table tbody tr").count == 2 }
+            try await browser.waitUntil("the station's assets", js: "count('#records-table tbody tr') === 2")
 
             // A page too busy to handle each key at once (here 80 ms of work after every key)
             // still knows a gun's burst by when its keys were pressed: the form is not sent.
