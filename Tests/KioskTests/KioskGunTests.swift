@@ -265,6 +265,10 @@ extension InBrowser {
                 try await page.execute("delete document.getElementById('entry').value")
                 let shown = try await page.outcomes().map { $0["identifier"]?.stringValue ?? "" }
                 #expect(shown == tags)
+                // Every answered scan has left the kept queue: a reload sends none of them again.
+                let kept = try await page.execute("return JSON.parse(localStorage.getItem('auditstation.kiosk.queue.v1') || '[]').length")
+                #expect(kept.intValue == 0, "\(kept) scans still queued after their answers")
+                #expect(try await page.find("#sending").text().isEmpty)
                 #expect(try await page.find("#outcome").attribute("data-status") == "found_expected")
                 // NOPE-7 was replaced at once; it is listed beside the box.
                 #expect(try await page.find("#problem-stack").text().contains("NOPE-7"))

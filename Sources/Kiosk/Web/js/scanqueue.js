@@ -31,12 +31,16 @@ function loadQueue() {
 
 function saveQueue() { storageSet(QUEUE_KEY, JSON.stringify(queue)); }
 
-function removeFromQueue(scanId) {
+/** Takes the answered scans out of the queue: once for a whole batch (localStorage is read and
+ *  written once, not once a scan). */
+function removeFromQueue(scanIds) {
+  if (!scanIds.length) return;
+  var answered = new Set(scanIds);
   // Other tabs may have changed the queue: start from what is stored.
   var stored = loadQueue();
   var known = new Set(queue.map(function (i) { return i.scan_id; }));
   stored.forEach(function (i) { if (!known.has(i.scan_id)) queue.push(i); });
-  queue = queue.filter(function (i) { return i.scan_id !== scanId; });
+  queue = queue.filter(function (i) { return !answered.has(i.scan_id); });
   saveQueue();
   renderSending();
 }
@@ -104,12 +108,12 @@ function send(batch) {
       results.forEach(function (ev, i) {
         var item = batch[i];
         if (!item || !obj(ev)) return;
-        removeFromQueue(item.scan_id);
         if (!ev.scan_id) ev.scan_id = item.scan_id;
         if (ev.identifier === undefined || ev.identifier === null) ev.identifier = item.identifier;
         if (ev.kind === 'rejected' && (ev.error === 'AUDIT_ENDED' || ev.error === 'NO_ACTIVE_AUDIT')) stopped = true;
         answered.push([ev, item]);
       });
+      removeFromQueue(answered.map(function (pair) { return pair[1].scan_id; }));
       // The next scans leave before these answers are drawn: the kiosk stores them meanwhile.
       var whole = results.length >= batch.length;
       if (whole) pump();
@@ -123,8 +127,8 @@ function send(batch) {
       // The batch itself was refused (it should not be): each scan is refused, in order.
       failures = 0;
       var d = obj(res.data) || {};
+      removeFromQueue(batch.map(function (item) { return item.scan_id; }));
       batch.forEach(function (item) {
-        removeFromQueue(item.scan_id);
         handleScan({
           kind: 'rejected', scan_id: item.scan_id, identifier: item.identifier,
           error: str(d.error || ('HTTP_' + s)), message: errorMessage(res, 'The kiosk refused this scan'),
