@@ -291,9 +291,12 @@ actor KioskStation {
         return results
     }
 
-    /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?".
+    /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?". The page
+    /// shows an unknown tag of its own from this answer, so the answer never waits on the network:
+    /// a connected station gives no hint (its inventory is the server's; the copy of the audit it
+    /// holds is not searched by case).
     private func withHint(_ scan: KioskScan) async -> KioskScan {
-        guard scan.status == .unknown, let identifier = scan.identifier else { return scan }
+        guard scan.status == .unknown, !isConnected, let identifier = scan.identifier else { return scan }
         var hinted = scan
         hinted.didYouMean = await caseHint(identifier)
         return hinted

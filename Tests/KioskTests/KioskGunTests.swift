@@ -233,6 +233,31 @@ extension InBrowser {
             #expect(try await kiosk.call("GET", "/api/state").body["audit"] is NSNull)
         }
 
+        @Test("A tag scanned with Caps Lock on is recorded as unknown, and the page names the asset it matches but for case")
+        func capsLockHint() async throws {
+            let kiosk = try await KioskProcess(inventory: [("SG-0002", "Phone two", "SG"), ("T-1", "Laptop one", "SG")])
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
+                try await page.gun("sg-0002", expect: "unknown")
+                try await page.waitUntil(
+                    "the hint in the outcome box", js: "(text('#outcome-info') || '').includes('Did you mean SG-0002? (Caps Lock?)')")
+                #expect(try await page.find("#outcome-info").text().contains("recorded as scanned"))
+                try await page.waitUntil("the hint in Last scans", js: "(text('#recent') || '').includes('Did you mean SG-0002?')")
+                // Recorded as scanned: an unknown tag, counted beside the expected ones.
+                try await page.waitUntil("the scan counted", js: "num('#count-unexpected') === 1")
+                #expect(try await page.number("#count-scanned") == 0)
+                // A tag that matches no asset in any case gets no hint.
+                try await page.gun("XX-9999", expect: "unknown")
+                try await page.waitUntil("the second scan counted", js: "num('#count-unexpected') === 2")
+                #expect(try await page.find("#outcome-info").text().contains("Did you mean") == false)
+            }
+            let report = try await kiosk.run(["audit", "report", "--format", "csv"])
+            #expect(report.contains("sg-0002"), "the scan is stored as it was typed: \(report.prefix(600))")
+        }
+
         @Test("A 20-tag burst is shown and stored in order; a problem stays beside the next FOUND; sounds never overlap")
         func burstInOrder() async throws {
             let kiosk = try await KioskProcess(inventory: (1...20).map { ("B-\($0)", "Box \($0)", "SG") })

@@ -83,7 +83,7 @@ export function openEvents() {
   es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) applyState(d); });
   es.addEventListener('scan', function (e) {
     var d = obj(parseJSON(e.data));
-    if (d && !awaitingAnswer(d.scan_id)) handleScan(d, null);
+    if (d && !awaitingAnswer(d.scan_id, d.status)) handleScan(d, null);
   });
   es.addEventListener('progress', function (e) {
     var d = obj(parseJSON(e.data));

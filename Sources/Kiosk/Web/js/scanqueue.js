@@ -157,9 +157,12 @@ function failed(item, message) {
 
 /** Whether a pushed scan of this page must wait for the kiosk's answer: the scans of the batch
  *  on its way are shown in the order typed, so a pushed one is shown at once only when every
- *  scan typed before it in the batch is shown already (a location label is never pushed). */
-export function awaitingAnswer(scanId) {
+ *  scan typed before it in the batch is shown already (a location label is never pushed). An
+ *  unknown tag always waits: only the answer says which asset it matches but for case ("Did you
+ *  mean SG-0002?"), and the first of the two to come is the one shown. */
+export function awaitingAnswer(scanId, status) {
   if (!scanId || !inFlight.has(scanId)) return false;
+  if (status === 'unknown') return true;
   for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
     if (!wasShown(sending[i].scan_id)) return true;
   }
