@@ -157,12 +157,14 @@ function failed(item, message) {
 
 /** Whether a pushed scan of this page must wait for the kiosk's answer: the scans of the batch
  *  on its way are shown in the order typed, so a pushed one is shown at once only when every
- *  scan typed before it in the batch is shown already (a location label is never pushed). An
- *  unknown tag always waits: only the answer says which asset it matches but for case ("Did you
- *  mean SG-0002?"), and the first of the two to come is the one shown. */
+ *  scan typed before it in the batch is shown already (a location label is never pushed). On a
+ *  standalone kiosk an unknown tag always waits: only the answer says which asset it matches but
+ *  for case ("Did you mean SG-0002?"), and the first of the two to come is the one shown. (A
+ *  connected kiosk gives no such hint, and there a pushed "unknown" can be the server's later
+ *  decision on a scan the answer called pending: it must be shown as it comes.) */
 export function awaitingAnswer(scanId, status) {
   if (!scanId || !inFlight.has(scanId)) return false;
-  if (status === 'unknown') return true;
+  if (status === 'unknown' && app.state && app.state.mode === 'standalone') return true;
   for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
     if (!wasShown(sending[i].scan_id)) return true;
   }
