@@ -258,6 +258,26 @@ extension InBrowser {
             #expect(report.contains("sg-0002"), "the scan is stored as it was typed: \(report.prefix(600))")
         }
 
+        @Test("Last scans come from the audit's trail: a scan another station recorded shows, newest first, with its user")
+        func lastScansFromTheTrail() async throws {
+            let kiosk = try await KioskProcess(inventory: Self.inventory)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera", "--user", "Ben"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.type("T-1", expect: "found_expected")
+                // Another station on the same store: the terminal's scan command, as Rosa.
+                _ = try await kiosk.run(["audit", "scan", "--user", "Rosa"], input: "T-2\n")
+                try await page.refresh()
+                try await page.waitUntil("both scans in Last scans", js: "/T-2[\\s\\S]*T-1/.test(text('#recent') || '')")
+                var rows: [String] = []
+                for row in try await page.findAll("#recent li") { rows.append(try await row.text()) }
+                #expect(rows.count == 2, "\(rows)")
+                #expect(rows.first?.contains("Rosa") == true && rows.first?.contains("T-2") == true, "\(rows)")
+                #expect(rows.last?.contains("Ben") == true && rows.last?.contains("T-1") == true, "\(rows)")
+            }
+        }
+
         @Test("A 20-tag burst is shown and stored in order; a problem stays beside the next FOUND; sounds never overlap")
         func burstInOrder() async throws {
             let kiosk = try await KioskProcess(inventory: (1...20).map { ("B-\($0)", "Box \($0)", "SG") })
