@@ -109,11 +109,8 @@ extension InBrowser {
 
         @Test("The scanner's name changes on the page, by keyboard, and the next scans are recorded under it")
         func scannerNameChanges() async throws {
-            let kiosk = try await KioskProcess(inventory: Self.inventory)
-            try await kiosk.run(["audit", "start", "--country", "SG"])
-            try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withPage(kiosk) { page in
-                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
                 // The page has settled: it puts the focus in the entry field when it shows the screen.
                 try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
                 try await page.find("#change-user").sendKeys(Element.enter)

@@ -74,11 +74,8 @@ extension InBrowser {
 
         @Test("An audit open: a burst in a search box or any dialog is recorded and presses nothing; on the summary NOT RECORDED")
         func burstsWithAnAudit() async throws {
-            let kiosk = try await KioskProcess(inventory: Self.inventory)
-            try await kiosk.run(["audit", "start", "--country", "SG"])
-            try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withPage(kiosk) { page in
-                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
 
                 // A search box: recorded, and the box keeps what the person had typed.
                 let search = try await page.find("#missing-search")
@@ -235,11 +232,8 @@ extension InBrowser {
 
         @Test("A tag scanned with Caps Lock on is recorded as unknown, and the page names the asset it matches but for case")
         func capsLockHint() async throws {
-            let kiosk = try await KioskProcess(inventory: [("SG-0002", "Phone two", "SG"), ("T-1", "Laptop one", "SG")])
-            try await kiosk.run(["audit", "start", "--country", "SG"])
-            try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withPage(kiosk) { page in
-                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+            let kiosk = try await KioskProcess.scanning([("SG-0002", "Phone two", "SG"), ("T-1", "Laptop one", "SG")])
+            try await withScanningScreen(kiosk) { page in
                 try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
                 try await page.gun("sg-0002", expect: "unknown")
                 try await page.waitUntil(
@@ -260,11 +254,8 @@ extension InBrowser {
 
         @Test("Last scans come from the audit's trail: a scan another station recorded shows, newest first, with its user")
         func lastScansFromTheTrail() async throws {
-            let kiosk = try await KioskProcess(inventory: Self.inventory)
-            try await kiosk.run(["audit", "start", "--country", "SG"])
-            try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withPage(kiosk) { page in
-                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
                 try await page.type("T-1", expect: "found_expected")
                 // Another station on the same store: the terminal's scan command, as Rosa.
                 _ = try await kiosk.run(["audit", "scan", "--user", "Rosa"], input: "T-2\n")
@@ -384,11 +375,8 @@ extension InBrowser {
 
         @Test("Undo last scan asks first, voids the scan in the trail, corrects the numbers and strikes the scan through")
         func undoLastScan() async throws {
-            let kiosk = try await KioskProcess(inventory: Self.inventory)
-            try await kiosk.run(["audit", "start", "--country", "SG"])
-            try await kiosk.start(["--no-camera", "--user", "Ben"])
-            try await withPage(kiosk) { page in
-                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
                 try await page.type("T-1", expect: "found_expected")
                 try await page.type("T-2", expect: "found_expected")
                 #expect(try await page.number("#count-scanned") == 2)

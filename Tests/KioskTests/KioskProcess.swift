@@ -196,3 +196,22 @@ func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ bod
         }
     }
 }
+
+extension KioskProcess {
+    /// A kiosk over `inventory` with the audit of SG running, started without a camera, scanning
+    /// as Ben.
+    static func scanning(_ inventory: [(tag: String, name: String, country: String)]) async throws -> KioskProcess {
+        let kiosk = try await KioskProcess(inventory: inventory)
+        try await kiosk.run(["audit", "start", "--country", "SG"])
+        try await kiosk.start(["--no-camera", "--user", "Ben"])
+        return kiosk
+    }
+}
+
+/// `withPage`, once the page shows the scanning screen.
+func withScanningScreen(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
+    try await withPage(kiosk) { page in
+        try await page.waitUntilShown("#screen-scan", "the scanning screen")
+        try await body(page)
+    }
+}
