@@ -18,6 +18,12 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
                 try await browser.find("#nav-users").click()
                 try await browser.waitUntil("the users", js: "count('#users-table tbody tr') === 2")
+                // A gun's burst with the focus on "New user": refused aloud, the button not pressed.
+                try await browser.execute("document.getElementById('users-new').focus()")
+                try await browser.activeElement().sendKeys("T-1" + Element.enter)
+                try await browser.waitUntil("the burst refused aloud", js: "(text('#page-error') || '').includes('barcode scan')")
+                #expect(try await browser.find("#record-dialog").isDisplayed() == false)
+                try await Task.sleep(for: .milliseconds(400)) // a person's press, not a gun's Enter
                 try await browser.find("#users-new").click()
                 try await Self.submit(browser, [("email", "pat"), ("name", hostile), ("password", "short")])
                 try await browser.waitUntil("the errors beside the fields") {
