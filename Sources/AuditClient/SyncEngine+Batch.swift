@@ -13,7 +13,7 @@ extension SyncEngine {
         do {
             guard
                 let offered = try await client.sendIfOffered(
-                    .POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map(ScanRequest.init)),
+                    .POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map { ScanRequest($0) }),
                     as: Lenient<BatchScanResponse>.self)
             else { return nil }
             answer = offered.value

@@ -21,6 +21,9 @@ public actor SyncEngine {
     private var kickedAgain = false
     /// Whether the server takes batches: unknown until the first batch is tried.
     private var batchOffered: Bool?
+    /// False once the server refused a scan for its `location` (a server of the seeds' API alone
+    /// knows no such field, and may refuse what it does not know): its scans go without it.
+    private var locationTaken = true
 
     public init(
         client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy(), caseSensitive: Bool = true
@@ -274,7 +277,17 @@ public actor SyncEngine {
 
     func push(_ entry: OutboxEntry) async -> Outcome {
         do {
-            let answer = try await client.send(.POST, Routes.auditScan, body: ScanRequest(entry), as: Lenient<ScanResult>.self).value
+            let answer: ScanResult
+            let withLocation = entry.location != nil && locationTaken
+            do {
+                answer = try await send(entry, withLocation: withLocation)
+            } catch let error as InventoryError where withLocation && Self.passing(error) == nil {
+                // Refused: perhaps for the field a server of the seeds' API does not know. That the
+                // scan counts matters more than where it was made (which this station's copy
+                // keeps), so it goes again without it; taken so, this server gets no location.
+                answer = try await send(entry, withLocation: false)
+                locationTaken = false
+            }
             let result = answer.answer(for: entry, progress: try await progress(of: answer, for: entry))
             try await replica.applyServerResult(result, for: entry)
             await onResult(entry, result)
@@ -286,6 +299,10 @@ public actor SyncEngine {
         } catch {
             return .retry(error.localizedDescription)
         }
+    }
+
+    private func send(_ entry: OutboxEntry, withLocation: Bool) async throws -> ScanResult {
+        try await client.send(.POST, Routes.auditScan, body: ScanRequest(entry, withLocation: withLocation), as: Lenient<ScanResult>.self).value
     }
 
     /// The outcome of a call that failed in a way that may pass (no network, a 5xx: send it

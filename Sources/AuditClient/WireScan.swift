@@ -95,10 +95,11 @@ extension ScanResult: LenientDecodable {
 extension ScanRequest {
     /// `POST /scan` of a queued scan, with only the fields SPEC defines: `{identifier, audit_id,
     /// scan_id, source, scanned_at, device_name}`, and `location` when the station knows where
-    /// it stands (a server of the seeds' API ignores it). The user comes from the token.
-    init(_ entry: OutboxEntry) {
+    /// it stands and `withLocation` (a server of the seeds' API may refuse that field: see
+    /// `SyncEngine.push`). The user comes from the token.
+    init(_ entry: OutboxEntry, withLocation: Bool = true) {
         self.init(
             identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
-            scannedAt: entry.scannedAt, deviceName: entry.station, location: entry.location)
+            scannedAt: entry.scannedAt, deviceName: entry.station, location: withLocation ? entry.location : nil)
     }
 }

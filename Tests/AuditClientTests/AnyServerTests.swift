@@ -69,6 +69,27 @@ struct AnyServerTests {
         }
     }
 
+    /// Where a scan was made (`location`) is ours, not SPEC's: this server refuses a field it does
+    /// not know. The scan goes again without it and counts; the next ones go without it at once.
+    @Test func scansMadeAtALocationCountOnAServerThatRefusesTheField() async throws {
+        try await SpecServer.with { server in
+            await Self.seeded(server.audits)
+            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let audit = try await station.audit.start(country: "SG", by: Self.actor)
+            for tag in ["A1", "NOPE", "A2"] {
+                _ = try await station.audit.record(ScanRequest(identifier: tag, source: .manual, location: "Dock B"))
+            }
+            let report = await station.audit.syncNow()
+            #expect(report.pushed == 3 && report.rejected == 0 && report.remaining == 0, "\(report)")
+            #expect(await server.audits.stored.count == 3)
+            let running = try #require(try await station.audit.activeAudits().first { $0.id == audit.id })
+            #expect(running.scannedCount == 2 && running.unexpectedCount == 1)
+            // One refusal taught the station: four calls for three scans.
+            #expect(await server.audits.calls.filter { $0 == "POST /api/v1/audit/scan" }.count == 4)
+            #expect(try await station.audit.connectedStatus().rejectedScans == 0)
+        }
+    }
+
     @Test func aSecondStationJoinsWithTheScansAlreadyMade() async throws {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
