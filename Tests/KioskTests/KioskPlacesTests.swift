@@ -210,5 +210,65 @@ extension InBrowser {
                 }
             }
         }
+
+        @Test("Connected: the server's decision pushed while the page's batch is on its way, behind a location label in it, is shown")
+        func decisionPushedDuringTheBatch() async throws {
+            try await SpecServer.with { server in
+                await server.audits.add(tag: "S-1", country: "SG")
+                let kiosk = try await KioskProcess(inventory: [])
+                try await kiosk.run(
+                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
+                try await kiosk.run(["audit", "start", "--country", "SG"])
+                try await kiosk.start(["--no-camera"])
+                try await withPage(kiosk) { page in
+                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                    // The kiosk's answers to the page's scans are held back until the test lets them
+                    // go, one request at a time; a second stream of the kiosk's events shows the
+                    // test what the kiosk pushed meanwhile.
+                    _ = try await page.execute(
+                        """
+                        window.testReleased = 0; window.testPushed = [];
+                        let posted = 0; const plainFetch = window.fetch;
+                        window.fetch = function (url, init) {
+                          const answer = plainFetch.apply(this, arguments);
+                          if (!(init && init.method === 'POST' && String(url).indexOf('/api/scans') === 0)) return answer;
+                          const number = ++posted;
+                          return answer.then((res) => new Promise((resolve) => {
+                            const wait = () => (window.testReleased >= number ? resolve(res) : setTimeout(wait, 20));
+                            wait();
+                          }));
+                        };
+                        new EventSource('/api/events').addEventListener('scan', (e) => window.testPushed.push(JSON.parse(e.data)));
+                        return true;
+                        """)
+                    try await page.find("#entry").sendKeys("S-1" + Element.enter)
+                    // Typed while the first scan is on its way: the two leave together, the label first.
+                    try await page.find("#entry").sendKeys("LOC:Nowhere" + Element.enter)
+                    try await page.find("#entry").sendKeys("NOT-THERE-9" + Element.enter)
+                    _ = try await page.execute("window.testReleased = 1; return true")
+                    do {
+                        try await page.waitUntil(
+                            timeout: 20, "the server's decision on NOT-THERE-9 pushed by the kiosk",
+                            js: "window.testPushed.some((e) => e.identifier === 'NOT-THERE-9' && e.status === 'unknown')")
+                    } catch {
+                        let pushed = try await page.execute("return JSON.stringify(window.testPushed)")
+                        let connection = try await kiosk.call("GET", "/api/state").body["connection"] ?? ""
+                        throw KioskTestError("\(error); pushed: \(pushed); connection: \(connection)")
+                    }
+                    _ = try await page.execute("window.testReleased = 2; return true")
+                    try await page.waitUntil(
+                        timeout: 10, "NOT-THERE-9 shown as unknown in the box and in Last scans",
+                        js: """
+                            ((window.kiosk && window.kiosk.outcomes) || []).some((o) => o.identifier === 'NOT-THERE-9' && o.status === 'unknown')
+                              && attr('#outcome', 'data-status') === 'unknown'
+                              && Array.from(document.querySelectorAll('#recent li'))
+                                .some((li) => li.textContent.indexOf('NOT-THERE-9') >= 0 && li.getAttribute('data-status') === 'unknown')
+                            """)
+                    let shown = try await page.outcomes().compactMap { $0["identifier"]?.stringValue }
+                    #expect(shown.filter { $0 != "NOT-THERE-9" } == ["S-1", "LOC:Nowhere"], "\(shown)")
+                    try await page.expectNoScriptErrors()
+                }
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ import { scheduleLists } from './lists.js';
 import { handleScan, handleVoid } from './outcomes.js';
 import { applyProgress } from './progress.js';
 import { markPhoto } from './recent.js';
-import { awaitingAnswer, pump } from './scanqueue.js';
+import { pump, showPushed } from './scanqueue.js';
 import { applyState, loadState } from './screens.js';
 
 let shownPending = null;
@@ -83,7 +83,7 @@ export function openEvents() {
   es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) applyState(d); });
   es.addEventListener('scan', function (e) {
     var d = obj(parseJSON(e.data));
-    if (d && !awaitingAnswer(d.scan_id, d.status)) handleScan(d, null);
+    if (d && showPushed(d)) handleScan(d, null);
   });
   es.addEventListener('progress', function (e) {
     var d = obj(parseJSON(e.data));

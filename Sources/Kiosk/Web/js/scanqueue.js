@@ -23,6 +23,7 @@ let retryTimer = null;
 let failures = 0;
 let lastLocalScanId = null;   // the scan typed last on this page
 let sending = [];             // the batch on its way, in the order typed
+let held = new Map();         // scan_id → the newest pushed event held for the batch's answer
 
 function loadQueue() {
   var raw = parseJSON(storageGet(QUEUE_KEY) || '[]');
@@ -114,18 +115,22 @@ function send(batch) {
         answered.push([ev, item]);
       });
       removeFromQueue(answered.map(function (pair) { return pair[1].scan_id; }));
+      var kept = heldDecisions(answered.map(function (pair) { return pair[0]; }));
       // The next scans leave before these answers are drawn: the kiosk stores them meanwhile.
       var whole = results.length >= batch.length;
       if (whole) pump();
       answered.forEach(function (pair) { handleScan(pair[0], { sound: Date.now() - num(pair[1].queued_at) < 10000 }); });
+      kept.forEach(function (ev) { handleScan(ev, null); });
       if (stopped) loadState();
       if (!whole) failed(batch[results.length], 'The kiosk could not record it yet');
     } else if (s === 401 || s === 408 || s === 429 || s >= 500) {
       // Not decided: keep them and try again (after the PIN, or when the store is back).
+      showHeld();
       failed(batch[0], errorMessage(res, 'The kiosk could not record it yet'));
     } else {
       // The batch itself was refused (it should not be): each scan is refused, in order.
       failures = 0;
+      held.clear();
       var d = obj(res.data) || {};
       removeFromQueue(batch.map(function (item) { return item.scan_id; }));
       batch.forEach(function (item) {
@@ -141,6 +146,7 @@ function send(batch) {
   }, function () {
     clearTimeout(pendingTimer);
     inFlight.clear();
+    showHeld();
     failed(batch[0], 'The kiosk service is not responding.');
   });
 }
@@ -155,20 +161,47 @@ function failed(item, message) {
   }
 }
 
-/** Whether a pushed scan of this page must wait for the kiosk's answer: the scans of the batch
- *  on its way are shown in the order typed, so a pushed one is shown at once only when every
- *  scan typed before it in the batch is shown already (a location label is never pushed). On a
- *  standalone kiosk an unknown tag always waits: only the answer says which asset it matches but
- *  for case ("Did you mean SG-0002?"), and the first of the two to come is the one shown. (A
- *  connected kiosk gives no such hint, and there a pushed "unknown" can be the server's later
- *  decision on a scan the answer called pending: it must be shown as it comes.) */
-export function awaitingAnswer(scanId, status) {
+/** A pushed scan: shown at once (answers true), or held for the answer of the batch on its way.
+ *  The scans of that batch are shown in the order typed, so a pushed one is shown at once only
+ *  when every scan typed before it in the batch is shown already (a location label is never
+ *  pushed). On a standalone kiosk an unknown tag always waits: only the answer says which asset
+ *  it matches but for case ("Did you mean SG-0002?"), and the first of the two to come is the one
+ *  shown. A held event is not dropped: on a connected kiosk it can be the server's decision on a
+ *  scan that the answer, made before it, still calls pending (see heldDecisions). */
+export function showPushed(ev) {
+  if (!awaitingAnswer(ev.scan_id, ev.status)) return true;
+  var before = held.get(ev.scan_id);
+  // A decision is never replaced by a pending copy that came after it.
+  if (!before || ev.status !== 'pending' || before.status === 'pending') held.set(ev.scan_id, ev);
+  return false;
+}
+
+function awaitingAnswer(scanId, status) {
   if (!scanId || !inFlight.has(scanId)) return false;
   if (status === 'unknown' && app.state && app.state.mode === 'standalone') return true;
   for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
     if (!wasShown(sending[i].scan_id)) return true;
   }
   return false;
+}
+
+/** The pushed events held for this answer that say more than it: a decision where the answer
+ *  says pending, or another decision. The answer's own outcomes are shown first, then these. */
+function heldDecisions(answers) {
+  var said = new Map(answers.map(function (ev) { return [ev.scan_id, ev.status]; }));
+  var kept = [];
+  held.forEach(function (ev, scanId) {
+    if (ev.status !== 'pending' && said.has(scanId) && said.get(scanId) !== ev.status) kept.push(ev);
+  });
+  held.clear();
+  return kept;
+}
+
+/** No answer is coming for now (the request failed): the held events are shown as they came. */
+function showHeld() {
+  var events = Array.from(held.values());
+  held.clear();
+  events.forEach(function (ev) { handleScan(ev, null); });
 }
 
 /** Another tab of this kiosk changed the queue: its new scans join this tab's queue too. */
