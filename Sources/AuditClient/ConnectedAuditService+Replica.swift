@@ -48,6 +48,10 @@ extension ConnectedAuditService {
         await handler(decided, entry.firstScan)
     }
 
+    func refused(_ entry: OutboxEntry, _ message: String) async {
+        await refusalHandler?(entry.auditID, entry.scanID, entry.identifier, message, entry.firstScan)
+    }
+
     /// Pending, synced and rejected scans, and when the station last reached the server.
     public func connectedStatus() async throws -> ConnectedStatus {
         let counts = try await outbox.counts()

@@ -23,6 +23,7 @@ public actor ConnectedAuditService: AuditService {
     private var handlerSet = false
     /// Told the server's outcome of each scan that was shown pending.
     var decisionHandler: DecisionHandler?
+    var refusalHandler: RefusalHandler?
     /// The copy being pulled, so two pulls never write at once.
     var pulling: Task<Void, any Error>?
     /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
@@ -73,6 +74,16 @@ public actor ConnectedAuditService: AuditService {
     }
 
     public typealias DecisionHandler = @Sendable (ScanResult, FirstScan) async -> Void
+    /// Told of a scan the server refused: its audit, scan id, identifier, the server's message and origin.
+    public typealias RefusalHandler =
+        @Sendable (_ auditID: AuditID, _ scanID: String, _ identifier: String, _ message: String, FirstScan) async -> Void
+
+    /// Sets who is told of each scan the server refused (it is not in the server's audit; the
+    /// outbox keeps it as rejected).
+    public func onRefused(_ handler: RefusalHandler?) async {
+        refusalHandler = handler
+        await ensureHandler()
+    }
 
     /// Sets who is told the server's outcome of a scan shown pending, with the scan's origin.
     public func onDecided(_ handler: DecisionHandler?) async {
@@ -192,6 +203,7 @@ public actor ConnectedAuditService: AuditService {
         guard !handlerSet else { return }
         handlerSet = true
         await sync.setResultHandler { [weak self] entry, result in await self?.take(result, for: entry) }
+        await sync.setRefusalHandler { [weak self] entry, message in await self?.refused(entry, message) }
     }
 
     public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {

@@ -44,7 +44,7 @@ extension SyncEngine {
             case 401: outcomes.append(.needsLogin(message))
             case 408, 429, 500...: outcomes.append(.retry(message))
             default:
-                try? await outbox.reject(scanID: entry.scanID, error: message)
+                await reject(entry, message)
                 outcomes.append(.rejected)
             }
         }

@@ -10,6 +10,8 @@ import ConnectedStore
 /// not allowed) marks the scan rejected and moves on. A 401 stops until the user logs in again.
 public actor SyncEngine {
     public typealias ResultHandler = @Sendable (OutboxEntry, ScanResult) async -> Void
+    /// Told of each scan the server refused, with the server's message.
+    public typealias RefusalHandler = @Sendable (OutboxEntry, String) async -> Void
     let client: APIClient
     let outbox: StationOutbox
     let replica: StationReplica
@@ -17,6 +19,7 @@ public actor SyncEngine {
     /// How the copy matches tags, for the voids it takes back.
     let caseSensitive: Bool
     private var onResult: ResultHandler = { _, _ in }
+    private var onRefused: RefusalHandler = { _, _ in }
     private var current: Task<SyncReport, Never>?
     private var kickedAgain = false
     /// Whether the server takes batches: unknown until the first batch is tried.
@@ -37,6 +40,9 @@ public actor SyncEngine {
 
     /// Called with every answer the server gives, after the replica has taken it.
     public func setResultHandler(_ handler: @escaping ResultHandler) { onResult = handler }
+
+    /// Called with every scan the server refused, once it is marked rejected in the outbox.
+    public func setRefusalHandler(_ handler: @escaping RefusalHandler) { onRefused = handler }
 
     /// Starts a push in the background unless one is running (that one picks up new scans).
     public func kick() {
@@ -81,6 +87,13 @@ public actor SyncEngine {
 
     /// Hands a stored answer to the result handler.
     func deliver(_ entry: OutboxEntry, _ result: ScanResult) async { await onResult(entry, result) }
+
+    /// A scan the server refused: kept in the outbox as rejected (with the server's message), and
+    /// the refusal handler told.
+    func reject(_ entry: OutboxEntry, _ message: String) async {
+        try? await outbox.reject(scanID: entry.scanID, error: message)
+        await onRefused(entry, message)
+    }
 
     private func pushAll() async -> SyncReport {
         var report = SyncReport()
@@ -294,7 +307,7 @@ public actor SyncEngine {
             return .stored
         } catch let error as InventoryError {
             if let outcome = Self.passing(error) { return outcome }
-            try? await outbox.reject(scanID: entry.scanID, error: error.localizedDescription)
+            await reject(entry, error.localizedDescription)
             return .rejected
         } catch {
             return .retry(error.localizedDescription)

@@ -463,7 +463,11 @@ actor KioskStation {
             // What the store gives wins; the outcome details seen here (asset names) stay.
             let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
             recent = fromTrail.map { row in
-                guard let id = row.scanId, var known = seen[id], known.kind == .result else { return row }
+                guard let id = row.scanId, var known = seen[id] else { return row }
+                // Stored here, then refused by the server (it is not in the server's audit): the
+                // refusal is what the page shows of it.
+                if known.kind == .rejected { return known }
+                guard known.kind == .result else { return row }
                 known.voided = row.voided
                 return known
             }

@@ -224,7 +224,7 @@ public actor ScanSession {
     private func stored(_ result: ScanResult, origin: ScanOrigin) async -> ScanEvent {
         recorded += 1
         lastProgress = result.progress
-        if result.status == .pending { await followDecisions() }
+        await followDecisions()
         return .recorded(result, origin)
     }
 
@@ -305,12 +305,26 @@ public actor ScanSession {
         return event
     }
 
-    /// From the first pending scan on, the server's outcomes of pending scans come to the
-    /// observer as `.decided` (also those of an earlier run that this push delivers).
+    /// From the first scan on, the server's outcomes of pending scans come to the observer as
+    /// `.decided`, and its refusals of any scan as `.refused` with the scan's id (also those of an
+    /// earlier run that this push delivers): the scan is not in the server's audit.
     private func followDecisions() async {
         guard !followsDecisions, let connection else { return }
         followsDecisions = true
         await connection.onDecided { [weak self] result, first in await self?.decided(result, first) }
+        await connection.onRefused { [weak self] auditID, scanID, identifier, message, first in
+            await self?.refusedByServer(auditID: auditID, scanID: scanID, identifier: identifier, message: message, first)
+        }
+    }
+
+    private func refusedByServer(auditID: AuditID, scanID: String, identifier: String, message: String, _ first: FirstScan) async {
+        guard auditID == audit.id else { return }
+        let origin = ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station, at: first.scannedAt)
+        await observer(
+            .refused(
+                ScanRefusal(
+                    identifier: identifier, scanID: scanID, code: "REFUSED_BY_SERVER",
+                    message: "The server refused this scan: \(message)", origin: origin)))
     }
 
     private func decided(_ result: ScanResult, _ first: FirstScan) async {

@@ -27,6 +27,8 @@ public protocol StationConnection: Sendable {
     func prepare(auditID: AuditID) async
     /// Sets who is told the server's outcome of each scan shown pending, with its first scan.
     func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async
+    /// Sets who is told of each scan the server refused (audit, scan id, identifier, message, origin).
+    func onRefused(_ handler: ConnectedAuditService.RefusalHandler?) async
 }
 
 extension ConnectedAuditService: StationConnection {

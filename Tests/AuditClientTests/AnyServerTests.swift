@@ -3,6 +3,8 @@ import AuditClient
 import AuditTestSupport
 import Foundation
 import InventoryCore
+import Station
+import TestKit
 import Testing
 
 /// A connected station against a server that implements SPEC's audit calls and seed 000's login
@@ -87,6 +89,37 @@ struct AnyServerTests {
             // One refusal taught the station: four calls for three scans.
             #expect(await server.audits.calls.filter { $0 == "POST /api/v1/audit/scan" }.count == 4)
             #expect(try await station.audit.connectedStatus().rejectedScans == 0)
+        }
+    }
+
+    /// A scan this station took (found, in its copy) that the server then refuses, here because
+    /// another station ended the audit meanwhile: whoever showed it is told, with the scan's id,
+    /// and the outbox keeps it as rejected.
+    @Test func aScanTheServerRefusesIsToldToItsSession() async throws {
+        try await SpecServer.with { server in
+            await Self.seeded(server.audits)
+            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let other = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-2")
+            let audit = try await station.audit.start(country: "SG", by: Self.actor)
+            let seen = Locked<[String]>([])
+            let session = ScanSession(service: station.audit, connection: station.audit, audit: audit, actor: Self.actor, place: StationPlace()) {
+                event in seen.update { $0.append(ScanSessionBatchTests.outline(event) + " " + (Self.scanID(of: event) ?? "-")) }
+            }
+            _ = try await other.audit.end(auditID: audit.id, by: Self.actor)
+            let event = await session.record("A1", source: .manual)
+            let scanID = try #require(Self.scanID(of: event))
+            let report = await station.audit.syncNow()
+            #expect(report.rejected == 1 && report.remaining == 0, "\(report)")
+            #expect(seen.get() == ["found_expected A1 at - \(scanID)", "refused REFUSED_BY_SERVER A1 \(scanID)"])
+            #expect(try await station.audit.connectedStatus().rejectedScans == 1)
+        }
+    }
+
+    static func scanID(of event: ScanEvent) -> String? {
+        switch event {
+        case .recorded(let result, _), .decided(let result, _): result.scanId
+        case .refused(let refusal): refusal.scanID
+        case .note: nil
         }
     }
 

@@ -35,6 +35,10 @@ public actor SpecAudits {
     var tokens: Set<String> = []
     /// "METHOD /route" of every call the server answered, in order.
     public var calls: [String] = []
+    /// Identifiers this server refuses (422), as a server with a stricter rule for tags would.
+    public var refusedIdentifiers: Set<String> = []
+
+    public func refuseScans(of identifier: String) { refusedIdentifiers.insert(identifier) }
 
     public func add(tag: String, country: String, status: String = "IN_STOCK") {
         assets.append(Asset(id: assets.count + 1, tag: tag, serial: "SN-\(tag)", name: "Laptop \(tag)", country: country, status: status))
@@ -86,6 +90,9 @@ public actor SpecAudits {
         let index = try find(auditID)
         let identifier = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
         guard !identifier.isEmpty else { throw SpecFailure(422, "VALIDATION_ERROR", "identifier is required") }
+        guard !refusedIdentifiers.contains(identifier) else {
+            throw SpecFailure(422, "VALIDATION_ERROR", "identifier is not a tag this server takes")
+        }
         var audit = audits[index]
         let match = assets.first { $0.tag == identifier } ?? assets.first { $0.serial == identifier }
         var status: String, message: String

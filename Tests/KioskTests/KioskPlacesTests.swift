@@ -211,6 +211,41 @@ extension InBrowser {
             }
         }
 
+        @Test("Connected: a scan shown found that the server then refuses is shown refused, in the box and in Last scans")
+        func scanRefusedByTheServer() async throws {
+            try await SpecServer.with { server in
+                await server.audits.add(tag: "S-1", country: "SG")
+                await server.audits.add(tag: "S-2", country: "SG")
+                await server.audits.refuseScans(of: "S-1")
+                let kiosk = try await KioskProcess(inventory: [])
+                try await kiosk.run(
+                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
+                try await kiosk.run(["audit", "start", "--country", "SG"])
+                try await kiosk.start(["--no-camera"])
+                try await withPage(kiosk) { page in
+                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                    try await page.find("#entry").sendKeys("S-1" + Element.enter)
+                    // Found in the station's copy first; the server's refusal comes after.
+                    try await page.waitUntil(
+                        timeout: 20, "S-1 shown found, then refused by the server",
+                        js: """
+                            (window.kiosk.outcomes || []).map((o) => o.identifier + ' ' + o.status).join(',') === 'S-1 found_expected,S-1 rejected'
+                            """)
+                    try await page.waitUntil(
+                        timeout: 5, "S-1 refused in the box and in Last scans",
+                        js: """
+                            attr('#outcome', 'data-status') === 'rejected' && text('#outcome').indexOf('server refused') >= 0
+                              && Array.from(document.querySelectorAll('#recent li'))
+                                .some((li) => li.textContent.indexOf('S-1') >= 0 && li.getAttribute('data-status') === 'rejected')
+                            """)
+                    // The next scan is taken as ever.
+                    try await page.type("S-2", expect: "found_expected")
+                    try await page.expectNoScriptErrors()
+                }
+                #expect(await server.audits.stored.count == 1)
+            }
+        }
+
         @Test("Connected: the server's decision pushed while the page's batch is on its way, behind a location label in it, is shown")
         func decisionPushedDuringTheBatch() async throws {
             try await SpecServer.with { server in

@@ -237,10 +237,12 @@ export function handleScan(ev, fromPost) {
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
   if (ev.scan_id && shown.has(ev.scan_id)) {
-    // The server decided a scan shown pending: its outcome replaces it where it is shown.
+    // The server decided a scan shown pending, or refused one (it is not in the server's
+    // audit): that replaces it where it is shown, with the problem's sound for a refusal.
     var showing = el.outcome.getAttribute('data-status');
-    if (app.screen === 'scan' && ev.status !== 'pending' && (showing === 'awaiting' || showing === 'pending') &&
-        el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: false });
+    var refused = ev.kind === 'rejected';
+    if (app.screen === 'scan' && ev.status !== 'pending' && (refused || showing === 'awaiting' || showing === 'pending') &&
+        el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: refused });
     return;
   }
   if (app.screen === 'scan') {
