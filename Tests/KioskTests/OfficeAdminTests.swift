@@ -82,4 +82,54 @@ extension InOfficeBrowser.OfficeBrowserTests {
             }
         }
     }
+
+    /// A gun's burst on the screens the other tests do not send one to: the audits' filters and the
+    /// devices are refused aloud and change nothing; in the labels form's list of tags, a burst's
+    /// Enter is the new line between tags it means.
+    @Test func aGunOnTheFiltersTheDevicesAndTheLabelsForm() async throws {
+        try await TestServer.with(.sqlite) { server in
+            _ = try await server.user("root@example.com")
+            try await server.seed([("SG-1", "SG"), ("SG-2", "SG")])
+            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+                let refused = "(text('#page-error') || '').includes('barcode scan')"
+                let address = try await browser.execute("return location.href").stringValue
+                try await browser.find("#filter-location").sendKeys("SG-1" + Element.enter)
+                try await browser.waitUntil("the burst on a filter refused aloud", js: refused)
+                #expect(try await browser.execute("return location.href").stringValue == address, "no filter applied")
+                #expect(try await browser.find("#audits-error").text().isEmpty)
+
+                try await browser.find("#nav-devices").click()
+                try await browser.waitUntilShown("#devices-view", "the devices")
+                _ = try await browser.execute("document.getElementById('page-error').textContent = ''; document.activeElement.blur(); return true")
+                try await browser.activeElement().sendKeys("SG-2" + Element.enter)
+                try await browser.waitUntil("the burst on the devices refused aloud", js: refused)
+                #expect(try await browser.find("#devices-view").isDisplayed())
+
+                try await browser.find("#nav-assets").click()
+                try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 2")
+                _ = try await browser.execute(
+                    """
+                    document.getElementById('page-error').textContent = '';
+                    window.savedText = [];
+                    const make = URL.createObjectURL;
+                    URL.createObjectURL = function (blob) { blob.text().then((t) => window.savedText.push(t)); return make.call(URL, blob); };
+                    return true;
+                    """)
+                try await browser.find("#records-labels").click()
+                let tags = try await browser.waitFor("#record-fields-tags", displayed: true)
+                try await tags.clear()
+                try await tags.sendKeys("SG-2" + Element.enter)
+                try await Task.sleep(for: .milliseconds(150))
+                try await tags.sendKeys("SG-1" + Element.enter)
+                #expect(try await tags.property("value").stringValue == "SG-2\nSG-1\n")
+                #expect(try await browser.find("#page-error").text().isEmpty)
+                #expect(try await browser.find("#record-dialog").isDisplayed(), "the form stays open")
+                try await browser.find("#record-fields-format option[value='zpl']").click()
+                try await browser.find("#record-save").click()
+                try await browser.waitUntil("the labels saved", js: "window.savedText.length === 1")
+                let zpl = try await browser.execute("return window.savedText[0]").stringValue ?? ""
+                #expect(zpl.components(separatedBy: "^XA").count - 1 == 2 && zpl.contains("SG-1") && zpl.contains("SG-2"), "\(zpl.prefix(400))")
+            }
+        }
+    }
 }

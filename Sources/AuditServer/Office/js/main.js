@@ -87,7 +87,8 @@ function bind() {
  * back office records no scans, so such an Enter never submits a form, answers a dialog or
  * presses a button: it is refused aloud, and nothing is done. In a search box it is what the
  * user meant, a look-up of the tag: the box holds the scanned tag alone (not appended to what it
- * held) and the search runs. Key times are the events' own timeStamps (when the key was
+ * held) and the search runs. In a text area (the labels form's tags, one a line) the Enter is
+ * the new line after the tag, which is what scanning tags into a list means. Key times are the events' own timeStamps (when the key was
  * pressed), not the moment the handler runs: a page busy drawing a list handles a gun's keys
  * late and far apart, and a person's keys typed during that stall all at once, and neither may
  * change what the keys were. */
@@ -115,6 +116,7 @@ window.addEventListener('keydown', function (e) {
     $('page-error').textContent = '';
     return;
   }
+  if (box && box.tagName === 'TEXTAREA') return;
   e.preventDefault();
   e.stopPropagation();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
