@@ -88,10 +88,10 @@ function bind() {
  * presses a button: it is refused aloud, and nothing is done. In a search box it is what the
  * user meant, a look-up of the tag: the box holds the scanned tag alone (not appended to what it
  * held) and the search runs. In a text area (the labels form's tags, one a line) the Enter is
- * the new line after the tag, which is what scanning tags into a list means. Key times are the events' own timeStamps (when the key was
- * pressed), not the moment the handler runs: a page busy drawing a list handles a gun's keys
- * late and far apart, and a person's keys typed during that stall all at once, and neither may
- * change what the keys were. */
+ * the new line after the tag, which is what scanning tags into a list means. Key times are the
+ * events' own timeStamps (when the key was pressed), not the moment the handler runs: a page
+ * busy drawing a list handles a gun's keys late and far apart, and a person's keys typed during
+ * that stall all at once, and neither may change what the keys were. */
 const GAP_MS = 50;       // at most this between two keys of a burst (people: 100 ms and more)
 const MIN_LENGTH = 3;    // a burst of fewer characters is not taken as a tag
 const burst = { text: '', at: -1e9 };   // the characters typed since the last gap, and the last one's time
