@@ -88,6 +88,12 @@ public actor ScanSession {
     private var camera: Task<Void, any Error>?
     /// Whether the connection tells this session the server's outcome of pending scans.
     private var followsDecisions = false
+    /// Scans being recorded (their own event not observed yet), and the server's news of them
+    /// (a decision, a refusal) that came meanwhile: the sync pushes a scan as soon as it is
+    /// stored, so its news can come while this actor waits for the store's answer. The news is
+    /// observed right after the scan's own event, never before the outcome it replaces.
+    private var recording: Set<String> = []
+    private var heldNews: [String: [ScanEvent]] = [:]
     /// Where the station stands: sent with each scan, so an asset registered elsewhere is
     /// found and misplaced. Set by the configuration or `--location`, and by location labels.
     public private(set) var location: String?
@@ -146,9 +152,12 @@ public actor ScanSession {
                     message: describe(stopped), origin: origin, cause: stopped))
         }
         if let label = locationLabel(raw) { return await moveTo(label, origin: origin) }
+        let id = scanID ?? UUID().uuidString.lowercased()
         let request = ScanRequest(
-            identifier: raw, auditId: audit.id, scanId: scanID ?? UUID().uuidString.lowercased(),
+            identifier: raw, auditId: audit.id, scanId: id,
             source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user, location: location)
+        recording.insert(id)
+        await followDecisions()
         let event: ScanEvent
         do {
             let result = try await service.record(request)
@@ -157,10 +166,26 @@ public actor ScanSession {
                 keepPhoto(frame, scanID: result.scanId, takenAt: origin.at)
             }
         } catch {
-            event = refused(error, identifier: raw, scanID: request.scanId, origin: origin)
+            event = refused(error, identifier: raw, scanID: id, origin: origin)
         }
-        await observer(event)
+        await observe(event, of: id)
         return event
+    }
+
+    /// A scan's own event, then the server's news of it that came while it was being recorded.
+    private func observe(_ event: ScanEvent, of scanID: String) async {
+        await observer(event)
+        recording.remove(scanID)
+        for news in heldNews.removeValue(forKey: scanID) ?? [] { await observer(news) }
+    }
+
+    /// The server's news of a scan: observed now, or after the scan's own event if that is not out yet.
+    private func observeNews(_ news: ScanEvent, of scanID: String) async {
+        guard !recording.contains(scanID) else {
+            heldNews[scanID, default: []].append(news)
+            return
+        }
+        await observer(news)
     }
 
     /// Typed scans, in the order given, each answered as `record` answers it. Where the service
@@ -200,6 +225,8 @@ public actor ScanSession {
                 identifier: $0.identifier, auditId: audit.id, scanId: $0.scanID ?? UUID().uuidString.lowercased(),
                 source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user, location: location)
         }
+        recording.formUnion(requests.compactMap(\.scanId))
+        await followDecisions()
         let results: [Result<ScanResult, InventoryError>]
         do {
             results = try await batches.record(batch: requests)
@@ -214,7 +241,7 @@ public actor ScanSession {
             case .success(let stored): event = await self.stored(stored, origin: origin)
             case .failure(let error): event = refused(error, identifier: request.identifier, scanID: request.scanId, origin: origin)
             }
-            await observer(event)
+            if let id = request.scanId { await observe(event, of: id) } else { await observer(event) }
             events.append(event)
         }
         return events
@@ -224,7 +251,6 @@ public actor ScanSession {
     private func stored(_ result: ScanResult, origin: ScanOrigin) async -> ScanEvent {
         recorded += 1
         lastProgress = result.progress
-        await followDecisions()
         return .recorded(result, origin)
     }
 
@@ -305,7 +331,8 @@ public actor ScanSession {
         return event
     }
 
-    /// From the first scan on, the server's outcomes of pending scans come to the observer as
+    /// From the first scan on (set before the store is asked, so no answer of the server comes
+    /// before anyone listens), the server's outcomes of pending scans come to the observer as
     /// `.decided`, and its refusals of any scan as `.refused` with the scan's id (also those of an
     /// earlier run that this push delivers): the scan is not in the server's audit.
     private func followDecisions() async {
@@ -320,22 +347,24 @@ public actor ScanSession {
     private func refusedByServer(auditID: AuditID, scanID: String, identifier: String, message: String, _ first: FirstScan) async {
         guard auditID == audit.id else { return }
         let origin = ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station, at: first.scannedAt)
-        await observer(
+        await observeNews(
             .refused(
                 ScanRefusal(
                     identifier: identifier, scanID: scanID, code: "REFUSED_BY_SERVER",
-                    message: "The server refused this scan: \(message)", origin: origin)))
+                    message: "The server refused this scan: \(message)", origin: origin)),
+            of: scanID)
     }
 
     private func decided(_ result: ScanResult, _ first: FirstScan) async {
         guard result.auditId == audit.id else { return }
         lastProgress = result.progress
-        await observer(
+        await observeNews(
             .decided(
                 result,
                 ScanOrigin(
                     source: first.source, place: nil, user: first.user, station: first.station,
-                    at: first.scannedAt)))
+                    at: first.scannedAt)),
+            of: result.scanId)
     }
 
     /// Reports input that could not be a scan (bad bytes, an unreadable image, …).
