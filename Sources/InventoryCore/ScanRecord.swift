@@ -20,11 +20,14 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// The scan has a photo (`GET /api/v1/audit/{id}/scans/{scan_id}/photo`); nil when the
     /// store does not say.
     public var hasPhoto: Bool?
+    /// The name of the asset the scan matched, as the asset is named now; nil for an identifier
+    /// no asset has (and from a store that does not say).
+    public var assetName: String?
 
     public init(
         scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
         assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date,
-        voided: ScanVoid? = nil, hasPhoto: Bool? = nil
+        voided: ScanVoid? = nil, hasPhoto: Bool? = nil, assetName: String? = nil
     ) {
         self.scanId = scanId
         self.identifier = identifier
@@ -39,6 +42,7 @@ public struct ScanRecord: Codable, Sendable, Equatable {
         self.recordedAt = recordedAt
         self.voided = voided
         self.hasPhoto = hasPhoto
+        self.assetName = assetName
     }
 }
 

@@ -25,7 +25,8 @@ extension SQLiteAuditService {
     /// Scans with their voids; `scanRecord` reads its rows.
     static let trailSQL = """
         SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user, v.voided_at,
-            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo
+            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
+            (SELECT a.name FROM assets a WHERE a.id = s.asset_id) AS asset_name
         FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
         """
 
@@ -40,7 +41,7 @@ extension SQLiteAuditService {
             reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
             assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
             user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void,
-            hasPhoto: row["has_photo"])
+            hasPhoto: row["has_photo"], assetName: row["asset_name"])
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and

@@ -35,6 +35,8 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var location: String?
     /// The camera's photo of the scan is kept (`GET /api/photo`).
     var hasPhoto: Bool?
+    /// The matched asset's name when `asset` is not known (a scan read back from the trail).
+    var assetName: String?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
         kind = .result
@@ -85,6 +87,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
         at = record.scannedAt
         voided = record.voided == nil ? nil : true
         hasPhoto = record.hasPhoto == true ? true : nil
+        assetName = record.assetName
     }
 
     init(_ refusal: ScanRefusal) {
@@ -101,7 +104,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
-        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto
+        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto, assetName
     }
 
     /// Every key is written, null when absent, so the page never meets a missing field.
@@ -130,6 +133,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(voided ?? false, forKey: .voided)
             try container.encode(didYouMean, forKey: .didYouMean)
             try container.encode(hasPhoto ?? false, forKey: .hasPhoto)
+            try container.encode(assetName ?? asset?.name, forKey: .assetName)
         case .rejected:
             try container.encode(error, forKey: .error)
         case .location:

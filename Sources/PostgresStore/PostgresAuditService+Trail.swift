@@ -26,7 +26,8 @@ extension PostgresAuditService {
     /// Scans with their voids; `scanRecord` reads its rows.
     static let trailSQL = """
         SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user_name AS void_user, v.voided_at,
-            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo
+            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
+            (SELECT a.name FROM assets a WHERE a.id = s.asset_id) AS asset_name
         FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
         """
 
@@ -43,7 +44,8 @@ extension PostgresAuditService {
             reason: try row.get("reason", as: String?.self).flatMap(UnexpectedReason.init(rawValue:)), message: try row.get("message"),
             assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
             station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
-            recordedAt: try row.get("recorded_at"), voided: void, hasPhoto: try row.get("has_photo"))
+            recordedAt: try row.get("recorded_at"), voided: void, hasPhoto: try row.get("has_photo"),
+            assetName: try row.get("asset_name", as: String?.self))
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and

@@ -149,6 +149,8 @@ struct AuditRouteTests {
             #expect(scans.map { $0["user"] as? String } == ["ann", "bob", "bob"])
             #expect(scans.map { $0["station"] as? String } == ["dock-1", "dock-2", "dock-2"])
             #expect(scans.first?["source"] as? String == "camera" && scans.first?["scan_id"] is String)
+            // The matched asset's name (none for an identifier no asset has).
+            #expect(scans.map { $0["asset_name"] as? String } == ["Laptop A1", "Laptop A1", nil])
             #expect((page.data?["pagination"] as? [String: Any])?["total"] as? Int == 4)
             let end = try await server.call("POST", "/api/v1/audit/end", json: "{}", token: ann)
             let summary = try #require(end.data?["summary"] as? [String: Any])

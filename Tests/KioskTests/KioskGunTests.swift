@@ -266,6 +266,8 @@ extension InBrowser {
                 #expect(rows.count == 2, "\(rows)")
                 #expect(rows.first?.contains("Rosa") == true && rows.first?.contains("T-2") == true, "\(rows)")
                 #expect(rows.last?.contains("Ben") == true && rows.last?.contains("T-1") == true, "\(rows)")
+                // The scan the page never saw comes from the trail with its asset's name too.
+                #expect(rows.first?.contains("Dock two") == true && rows.last?.contains("Laptop one") == true, "\(rows)")
             }
         }
 

@@ -185,13 +185,8 @@ extension InBrowser {
             try await SpecServer.with { server in
                 await server.audits.add(tag: "S-1", country: "SG")
                 await server.audits.add(tag: "S-2", country: "SG")
-                let kiosk = try await KioskProcess(inventory: [])
-                try await kiosk.run(
-                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
-                try await kiosk.run(["audit", "start", "--country", "SG"])
-                try await kiosk.start(["--no-camera"])
-                try await withPage(kiosk) { page in
-                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                let kiosk = try await KioskProcess.connected(to: server)
+                try await withScanningScreen(kiosk) { page in
                     try await page.type("S-1", expect: "found_expected")
                     try await page.type("NOT-THERE-9", expect: "unknown")
                     try await page.waitUntil(timeout: 20, "all synced", js: "text('#pending') === 'all synced'")
@@ -217,13 +212,8 @@ extension InBrowser {
                 await server.audits.add(tag: "S-1", country: "SG")
                 await server.audits.add(tag: "S-2", country: "SG")
                 await server.audits.refuseScans(of: "S-1")
-                let kiosk = try await KioskProcess(inventory: [])
-                try await kiosk.run(
-                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
-                try await kiosk.run(["audit", "start", "--country", "SG"])
-                try await kiosk.start(["--no-camera"])
-                try await withPage(kiosk) { page in
-                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                let kiosk = try await KioskProcess.connected(to: server)
+                try await withScanningScreen(kiosk) { page in
                     try await page.find("#entry").sendKeys("S-1" + Element.enter)
                     // Found in the station's copy first; the server's refusal comes after.
                     try await page.waitUntil(
@@ -238,6 +228,7 @@ extension InBrowser {
                               && Array.from(document.querySelectorAll('#recent li'))
                                 .some((li) => li.textContent.indexOf('S-1') >= 0 && li.getAttribute('data-status') === 'rejected')
                             """)
+                    try await page.screenshotIfAsked("kiosk-scan-refused-by-server.png")
                     // The next scan is taken as ever.
                     try await page.type("S-2", expect: "found_expected")
                     try await page.expectNoScriptErrors()
@@ -250,13 +241,8 @@ extension InBrowser {
         func decisionPushedDuringTheBatch() async throws {
             try await SpecServer.with { server in
                 await server.audits.add(tag: "S-1", country: "SG")
-                let kiosk = try await KioskProcess(inventory: [])
-                try await kiosk.run(
-                    ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
-                try await kiosk.run(["audit", "start", "--country", "SG"])
-                try await kiosk.start(["--no-camera"])
-                try await withPage(kiosk) { page in
-                    try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                let kiosk = try await KioskProcess.connected(to: server)
+                try await withScanningScreen(kiosk) { page in
                     // The kiosk's answers to the page's scans are held back until the test lets them
                     // go, one request at a time; a second stream of the kiosk's events shows the
                     // test what the kiosk pushed meanwhile.
@@ -305,5 +291,18 @@ extension InBrowser {
                 }
             }
         }
+    }
+}
+
+extension KioskProcess {
+    /// A kiosk logged in to `server` (one of the seeds' API alone) with the audit of SG running,
+    /// started without a camera.
+    static func connected(to server: SpecServer) async throws -> KioskProcess {
+        let kiosk = try await KioskProcess(inventory: [])
+        try await kiosk.run(
+            ["login", "--server", server.baseURL, "--email", "jane@example.com", "--password-stdin"], input: SpecAudits.password + "\n")
+        try await kiosk.run(["audit", "start", "--country", "SG"])
+        try await kiosk.start(["--no-camera"])
+        return kiosk
     }
 }

@@ -93,7 +93,7 @@ function firstScanText(ev, verb) {
 
 export function assetName(ev) {
   var asset = obj(ev.asset);
-  if (!asset) return '';
+  if (!asset) return str(ev.asset_name);
   var name = str(asset.name);
   if (asset.model && name.indexOf(str(asset.model)) < 0) name += (name ? ' \u00B7 ' : '') + str(asset.model);
   return name;
