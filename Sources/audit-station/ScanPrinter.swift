@@ -43,7 +43,7 @@ struct ScanPrinter: Sendable {
         if json {
             try? Terminal.json(
                 ScanErrorLine(
-                    identifier: refusal.identifier, status: "error", error: refusal.code,
+                    identifier: refusal.identifier, scanId: refusal.scanID, status: "error", error: refusal.code,
                     message: place + refusal.message))
         } else {
             Terminal.line(Terminal.paint("✖ NOT RECORDED", .red) + "  \(place)\(refusal.message)" + (Terminal.stdoutIsTTY ? "\u{07}" : ""))
@@ -54,6 +54,9 @@ struct ScanPrinter: Sendable {
 /// `--json` line for a scan that was not recorded.
 struct ScanErrorLine: Encodable {
     var identifier: String?
+    /// The scan's id when it has one: a scan stored here and then refused by the server says
+    /// which earlier outcome line it replaces.
+    var scanId: String?
     var status: String
     var error: String
     var message: String
