@@ -222,7 +222,10 @@ actor KioskStation {
     private func answer(_ event: ScanEvent, identifier: String, scanID: String?) async throws -> KioskScan {
         switch event {
         case .recorded(let result, let origin):
-            return await withHint(KioskScan(result, origin: origin, pending: isConnected && result.status != .pending))
+            // The session's observer (`published`) has made this scan's event, hint included.
+            var scan = KioskScan(result, origin: origin, pending: isConnected && result.status != .pending)
+            scan.didYouMean = recent.first { $0.scanId != nil && $0.scanId == scan.scanId }?.didYouMean
+            return scan
         case .decided(let result, let origin): return KioskScan(result, origin: origin, pending: false)
         case .refused(let refusal):
             if refusal.cause?.stopsScanning == true { await auditStopped() }
@@ -291,10 +294,11 @@ actor KioskStation {
         return results
     }
 
-    /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?". The page
-    /// shows an unknown tag of its own from this answer, so the answer never waits on the network:
-    /// a connected station gives no hint (its inventory is the server's; the copy of the audit it
-    /// holds is not searched by case).
+    /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?". Made
+    /// once, before the scan's event goes to the pages, so the pushed event and the answer to the
+    /// page that sent the scan say the same. The scan path never waits on the network: a connected
+    /// station gives no hint (its inventory is the server's; the copy of the audit it holds is not
+    /// searched by case).
     private func withHint(_ scan: KioskScan) async -> KioskScan {
         guard scan.status == .unknown, !isConnected, let identifier = scan.identifier else { return scan }
         var hinted = scan
@@ -347,7 +351,7 @@ actor KioskStation {
         case .recorded(let result, let origin), .decided(let result, let origin):
             // A decided scan (the server's outcome of one shown pending) replaces it: same scan id.
             let decided = if case .decided = event { true } else { false }
-            scan = KioskScan(result, origin: origin, pending: isConnected && !decided && result.status != .pending)
+            scan = await withHint(KioskScan(result, origin: origin, pending: isConnected && !decided && result.status != .pending))
             if var current = audit, current.id == result.auditId {
                 current.progress = result.progress
                 audit = current

@@ -164,21 +164,18 @@ function failed(item, message) {
 /** A pushed scan: shown at once (answers true), or held for the answer of the batch on its way.
  *  The scans of that batch are shown in the order typed, so a pushed one is shown at once only
  *  when every scan typed before it in the batch is shown already (a location label is never
- *  pushed). On a standalone kiosk an unknown tag always waits: only the answer says which asset
- *  it matches but for case ("Did you mean SG-0002?"), and the first of the two to come is the one
- *  shown. A held event is not dropped: on a connected kiosk it can be the server's decision on a
+ *  pushed). A held event is not dropped: on a connected kiosk it can be the server's decision on a
  *  scan that the answer, made before it, still calls pending (see heldDecisions). */
 export function showPushed(ev) {
-  if (!awaitingAnswer(ev.scan_id, ev.status)) return true;
+  if (!awaitingAnswer(ev.scan_id)) return true;
   var before = held.get(ev.scan_id);
   // A decision is never replaced by a pending copy that came after it.
   if (!before || ev.status !== 'pending' || before.status === 'pending') held.set(ev.scan_id, ev);
   return false;
 }
 
-function awaitingAnswer(scanId, status) {
+function awaitingAnswer(scanId) {
   if (!scanId || !inFlight.has(scanId)) return false;
-  if (status === 'unknown' && app.state && app.state.mode === 'standalone') return true;
   for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
     if (!wasShown(sending[i].scan_id)) return true;
   }
