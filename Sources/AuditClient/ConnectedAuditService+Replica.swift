@@ -48,8 +48,12 @@ extension ConnectedAuditService {
         await handler(decided, entry.firstScan)
     }
 
+    /// A scan the server refused (the outbox and the copy have forgotten it): whoever showed it
+    /// is told, with the audit's numbers as this station sees them now.
     func refused(_ entry: OutboxEntry, _ message: String) async {
-        await refusalHandler?(entry.auditID, entry.scanID, entry.identifier, message, entry.firstScan)
+        guard let handler = refusalHandler else { return }
+        let progress = try? await replica.localSession(auditID: entry.auditID)?.progress
+        await handler(entry.auditID, entry.scanID, entry.identifier, message, entry.firstScan, progress)
     }
 
     /// Pending, synced and rejected scans, and when the station last reached the server.

@@ -74,9 +74,10 @@ public actor ConnectedAuditService: AuditService {
     }
 
     public typealias DecisionHandler = @Sendable (ScanResult, FirstScan) async -> Void
-    /// Told of a scan the server refused: its audit, scan id, identifier, the server's message and origin.
+    /// Told of a scan the server refused: its audit, scan id, identifier, the server's message,
+    /// origin, and the audit's numbers without it (when the station holds a copy).
     public typealias RefusalHandler =
-        @Sendable (_ auditID: AuditID, _ scanID: String, _ identifier: String, _ message: String, FirstScan) async -> Void
+        @Sendable (_ auditID: AuditID, _ scanID: String, _ identifier: String, _ message: String, FirstScan, AuditProgress?) async -> Void
 
     /// Sets who is told of each scan the server refused (it is not in the server's audit; the
     /// outbox keeps it as rejected).

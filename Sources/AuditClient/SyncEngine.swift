@@ -91,7 +91,7 @@ public actor SyncEngine {
     /// A scan the server refused: kept in the outbox as rejected (with the server's message), and
     /// the refusal handler told.
     func reject(_ entry: OutboxEntry, _ message: String) async {
-        try? await outbox.reject(scanID: entry.scanID, error: message)
+        try? await outbox.reject(scanID: entry.scanID, error: message, caseSensitive: caseSensitive)
         await onRefused(entry, message)
     }
 

@@ -193,13 +193,22 @@ public struct StationOutbox: Sendable {
         }
     }
 
-    /// The server refused the scan for good; it is kept, marked, and no longer sent.
-    public func reject(scanID: String, error: String) async throws {
+    /// The server refused the scan for good; it is kept, marked, and no longer sent. In the same
+    /// transaction the copy forgets it: a find or an unexpected entry it made here is undone,
+    /// or passes to this station's next scan of the same entry (which then adds what it added),
+    /// so the station's numbers and its "already scanned" answers no longer count a scan the
+    /// server's audit does not hold. `caseSensitive` is how the copy matches tags.
+    public func reject(scanID: String, error: String, caseSensitive: Bool = true) async throws {
         try await database.write { db in
+            if let scan = try Self.fetch(db, scanID: scanID), scan.state == .pending {
+                try StationReplica.forget(db, refused: scan, caseSensitive: caseSensitive)
+            }
             try Self.settle(db, scanID: scanID)
             try db.execute(
                 sql: "UPDATE outbox SET state = 'rejected', attempts = attempts + 1, last_error = ? WHERE scan_id = ?",
                 arguments: [error, scanID])
+            // The server was reached and answered: the station is in step with it.
+            try Self.setState(db, "last_sync_at", ISOTime.string(Date()))
         }
     }
 

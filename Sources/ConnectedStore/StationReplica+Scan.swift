@@ -136,6 +136,26 @@ extension StationReplica {
         }
     }
 
+    /// Undoes in the copy what a pending scan the server refused made there (`StationOutbox.reject`
+    /// calls it before the scan is settled): judged as a void of it would be (`localEffect`), so
+    /// the entry loses the find, or this station's next standing scan of it takes the find over
+    /// together with what the refused scan added to the running counts.
+    static func forget(_ db: Database, refused scan: OutboxEntry, caseSensitive: Bool) throws {
+        let decoder = JSONDecoder.auditStation()
+        guard let copy = try held(db, auditID: scan.auditID, decoder: decoder) else { return }
+        let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
+        guard let effect = try localEffect(db, of: scan, copy: copy, lookup: lookup),
+            let next = try unmark(db, scan, effect: effect, copy: copy, lookup: lookup, encoder: JSONEncoder.auditStation()),
+            next.state == .pending, scan.addsScanned || scan.addsUnexpected
+        else { return }
+        try db.execute(
+            sql: "UPDATE outbox SET adds_scanned = ?, adds_unexpected = ? WHERE scan_id = ?",
+            arguments: [scan.addsScanned, scan.addsUnexpected, next.scanID])
+        try db.execute(
+            sql: "UPDATE replica_audits SET pending_scanned = pending_scanned + ?, pending_unexpected = pending_unexpected + ? WHERE id = ?",
+            arguments: [scan.addsScanned ? 1 : 0, scan.addsUnexpected ? 1 : 0, scan.auditID])
+    }
+
     /// The decision the copy gives now for a stored scan (its asset and first scan), read only.
     public func decision(for entry: OutboxEntry, caseSensitive: Bool) async throws -> ScanDecision? {
         let decoder = JSONDecoder.auditStation()

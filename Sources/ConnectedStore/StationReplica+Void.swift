@@ -253,9 +253,17 @@ extension StationReplica {
     /// Makes the copy's marks follow a void: the entry loses its find, or the next scan of
     /// this station's takes it over.
     static func unmark(_ db: Database, _ queued: QueuedVoid, copy: Held, lookup: ReplicaLookup, encoder: JSONEncoder) throws {
-        guard let effect = queued.effect, effect != .repeatRemoved, let scan = try StationOutbox.fetch(db, scanID: queued.scanID),
-            let (entry, _) = try entry(of: scan, lookup: lookup, copy: copy)
-        else { return }
+        guard let effect = queued.effect, let scan = try StationOutbox.fetch(db, scanID: queued.scanID) else { return }
+        _ = try unmark(db, scan, effect: effect, copy: copy, lookup: lookup, encoder: encoder)
+    }
+
+    /// Takes `scan` off the copy's marks by `effect`; returns the scan of this station's that
+    /// takes the find over, if one does.
+    @discardableResult
+    static func unmark(_ db: Database, _ scan: OutboxEntry, effect: VoidEffect, copy: Held, lookup: ReplicaLookup, encoder: JSONEncoder) throws
+        -> OutboxEntry?
+    {
+        guard effect != .repeatRemoved, let (entry, _) = try entry(of: scan, lookup: lookup, copy: copy) else { return nil }
         let next = try standingScans(db, besides: scan, after: true, entry: entry, lookup: lookup, copy: copy).first
         let first = try next.map { try text(encoder, $0.firstScan) }
         switch (entry, effect) {
@@ -271,6 +279,7 @@ extension StationReplica {
         case (.unexpected(let key), _):
             try db.execute(sql: "DELETE FROM replica_unexpected WHERE audit_id = ? AND key = ?", arguments: [scan.auditID, key])
         }
+        return effect == .firstPassedOn ? next : nil
     }
 
     /// Takes a void's deltas off the running counts (`sign` 1) or gives them back (-1).

@@ -136,6 +136,11 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(assetName ?? asset?.name, forKey: .assetName)
         case .rejected:
             try container.encode(error, forKey: .error)
+            // A scan counted here that the server then refused: the audit's numbers without it.
+            if progress != nil {
+                try container.encode(progress, forKey: .progress)
+                try container.encode(auditId, forKey: .auditId)
+            }
         case .location:
             try container.encode(location, forKey: .location)
         }

@@ -346,7 +346,7 @@ actor KioskStation {
 
     /// The session's observer: every stored or refused scan goes to every page.
     private func published(_ event: ScanEvent) async {
-        let scan: KioskScan
+        var scan: KioskScan
         switch event {
         case .recorded(let result, let origin), .decided(let result, let origin):
             // A decided scan (the server's outcome of one shown pending) replaces it: same scan id.
@@ -356,7 +356,16 @@ actor KioskStation {
                 current.progress = result.progress
                 audit = current
             }
-        case .refused(let refusal): scan = KioskScan(refusal)
+        case .refused(let refusal):
+            var refused = KioskScan(refusal)
+            // A scan the server refused no longer counts here: the pages take the numbers without it.
+            if let progress = refusal.progress, var current = audit {
+                current.progress = progress
+                audit = current
+                refused.progress = progress
+                refused.auditId = current.id
+            }
+            scan = refused
         case .note:
             // A location label: the station stands elsewhere now (every page shows where).
             if let now = await session?.location, now != location {
@@ -364,6 +373,12 @@ actor KioskStation {
                 publishState()
             }
             return
+        }
+        if let id = scan.scanId, let before = recent.first(where: { $0.scanId == id }) {
+            // The server's news of a scan shown here keeps who made it as shown (the name said at
+            // the kiosk, where the outbox holds the account it was sent with).
+            scan.user = before.user
+            scan.source = before.source
         }
         recent.removeAll { $0.scanId != nil && $0.scanId == scan.scanId }
         recent.insert(scan, at: 0)

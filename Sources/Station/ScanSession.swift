@@ -31,6 +31,9 @@ public struct ScanRefusal: Sendable, Equatable {
     public var origin: ScanOrigin
     /// The store's or the server's refusal, when it was one (nil for input that never got there).
     public var cause: InventoryError?
+    /// The audit's numbers after a refusal that changed them (a scan the server refused no
+    /// longer counts); nil when it changed nothing.
+    public var progress: AuditProgress?
 
     public init(
         identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin,
@@ -339,20 +342,22 @@ public actor ScanSession {
         guard !followsDecisions, let connection else { return }
         followsDecisions = true
         await connection.onDecided { [weak self] result, first in await self?.decided(result, first) }
-        await connection.onRefused { [weak self] auditID, scanID, identifier, message, first in
-            await self?.refusedByServer(auditID: auditID, scanID: scanID, identifier: identifier, message: message, first)
+        await connection.onRefused { [weak self] auditID, scanID, identifier, message, first, progress in
+            await self?.refusedByServer(auditID: auditID, scanID: scanID, identifier: identifier, message: message, first, progress: progress)
         }
     }
 
-    private func refusedByServer(auditID: AuditID, scanID: String, identifier: String, message: String, _ first: FirstScan) async {
+    private func refusedByServer(
+        auditID: AuditID, scanID: String, identifier: String, message: String, _ first: FirstScan, progress: AuditProgress?
+    ) async {
         guard auditID == audit.id else { return }
+        if let progress { lastProgress = progress }
         let origin = ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station, at: first.scannedAt)
-        await observeNews(
-            .refused(
-                ScanRefusal(
-                    identifier: identifier, scanID: scanID, code: "REFUSED_BY_SERVER",
-                    message: "The server refused this scan: \(message)", origin: origin)),
-            of: scanID)
+        var refusal = ScanRefusal(
+            identifier: identifier, scanID: scanID, code: "REFUSED_BY_SERVER",
+            message: "The server refused this scan: \(message)", origin: origin)
+        refusal.progress = progress
+        await observeNews(.refused(refusal), of: scanID)
     }
 
     private func decided(_ result: ScanResult, _ first: FirstScan) async {

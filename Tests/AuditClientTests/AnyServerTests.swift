@@ -115,6 +115,35 @@ struct AnyServerTests {
         }
     }
 
+    @Test func aScanTheServerRefusesNoLongerCountsAtTheStation() async throws {
+        try await SpecServer.with { server in
+            await Self.seeded(server.audits)
+            await server.audits.refuseScans(of: "A1")
+            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let audit = try await station.audit.start(country: "SG", by: Self.actor)
+            let refusals = Locked<[AuditProgress?]>([])
+            let session = ScanSession(service: station.audit, connection: station.audit, audit: audit, actor: Self.actor, place: StationPlace()) {
+                event in
+                if case .refused(let refusal) = event { refusals.update { $0.append(refusal.progress) } }
+            }
+            guard case .recorded(let found, _) = await session.record("A1", source: .manual) else {
+                Issue.record("A1 was not recorded")
+                return
+            }
+            #expect(found.status == .foundExpected && found.progress.scannedCount == 1)
+            #expect(await station.audit.syncNow().rejected == 1)
+            // The refusal carries the numbers without the refused scan.
+            #expect(refusals.get().map { $0?.scannedCount } == [0])
+            #expect(try await station.audit.audit(id: audit.id).scannedCount == 0)
+            // Scanned again, A1 is found again here: the copy kept no mark of the refused scan.
+            guard case .recorded(let again, _) = await session.record("A1", source: .manual) else {
+                Issue.record("A1 was not recorded again")
+                return
+            }
+            #expect(again.status == .foundExpected, "\(again.message)")
+        }
+    }
+
     static func scanID(of event: ScanEvent) -> String? {
         switch event {
         case .recorded(let result, _), .decided(let result, _): result.scanId

@@ -35,7 +35,7 @@ struct ScanSessionNewsTests {
         func answer(_ result: ScanResult, identifier: String) async {
             let first = FirstScan(scannedAt: Date(), station: "kiosk-1", user: "lead", source: .manual)
             if result.status == .unknown {
-                await refused?(result.auditId, result.scanId, identifier, "not a tag here", first)
+                await refused?(result.auditId, result.scanId, identifier, "not a tag here", first, nil)
             } else {
                 await decided?(result, first)
             }

@@ -226,11 +226,23 @@ extension InBrowser {
                         js: """
                             attr('#outcome', 'data-status') === 'rejected' && text('#outcome').indexOf('server refused') >= 0
                               && Array.from(document.querySelectorAll('#recent li'))
-                                .some((li) => li.textContent.indexOf('S-1') >= 0 && li.getAttribute('data-status') === 'rejected')
+                                .some((li) => li.textContent.indexOf('S-1') >= 0 && li.getAttribute('data-status') === 'rejected'
+                                  && li.textContent.indexOf('Kim') >= 0)
                             """)
+                    // The numbers went to the page before the refusal: S-1 no longer counts.
+                    #expect(try await page.number("#count-scanned") == 0)
                     try await page.screenshotIfAsked("kiosk-scan-refused-by-server.png")
-                    // The next scan is taken as ever.
+                    // The next scan is taken as ever, and S-1 scanned again is found again here
+                    // (not "already scanned": the refused scan left no mark).
                     try await page.type("S-2", expect: "found_expected")
+                    try await page.find("#entry").sendKeys("S-1" + Element.enter)
+                    try await page.waitUntil(
+                        timeout: 20, "S-1 found again, refused again, and only S-2 counted",
+                        js: """
+                            (window.kiosk.outcomes || []).map((o) => o.identifier + ' ' + o.status).join(',')
+                                === 'S-1 found_expected,S-1 rejected,S-2 found_expected,S-1 found_expected,S-1 rejected'
+                              && text('#count-scanned') === '1'
+                            """)
                     try await page.expectNoScriptErrors()
                 }
                 #expect(await server.audits.stored.count == 1)

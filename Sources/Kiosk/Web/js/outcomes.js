@@ -233,7 +233,15 @@ export function handleScan(ev, fromPost) {
   if (!ev) return;
   var audit = obj(app.state && app.state.audit);
   if (ev.kind !== 'rejected' && ev.audit_id && audit && ev.audit_id !== audit.id) return;
+  // A pushed event showed this scan already: it is the answer's own news or newer (the server's
+  // decision or refusal), so the answer, made before it, changes nothing.
+  if (fromPost && ev.scan_id && shown.has(ev.scan_id)) return;
   if (ev.kind === 'result' && ev.audit_id) applyProgress(ev.audit_id, ev.progress, false);
+  // A scan the server refused no longer counts: its numbers replace the page's, though lower.
+  if (ev.kind === 'rejected' && ev.audit_id && obj(ev.progress)) {
+    applyProgress(ev.audit_id, ev.progress, true);
+    if (app.screen === 'scan') scheduleLists(300);
+  }
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
   if (ev.scan_id && shown.has(ev.scan_id)) {

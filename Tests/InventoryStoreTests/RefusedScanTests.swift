@@ -1,0 +1,88 @@
+import ConnectedStore
+import Foundation
+import InventoryCore
+import InventoryStore
+import Testing
+
+/// A connected station's copy forgets a scan the server refused: the numbers it shows and its
+/// "already scanned" answers count only scans the server's audit can hold.
+@Suite struct RefusedScanTests {
+    static let audit = AuditSession(
+        id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
+        startedAt: Date(timeIntervalSince1970: 1_700_000_000), startedBy: "Ann")
+
+    static func scan(_ identifier: String, id: String, second: Int) -> OutboxEntry {
+        OutboxEntry(
+            scanID: id, auditID: audit.id, identifier: identifier, source: .manual, station: "kiosk-1", user: "Ann",
+            scannedAt: Date(timeIntervalSince1970: TimeInterval(1_700_000_100 + second)), localStatus: .pending,
+            localMessage: "", addsScanned: false, addsUnexpected: false)
+    }
+
+    static func station() async throws -> (TemporaryStore, StationOutbox, StationReplica) {
+        let store = try TemporaryStore()
+        let outbox = try StationOutbox(database: store.database)
+        let replica = try StationReplica(database: store.database)
+        let expected = (1...3).map {
+            AuditSnapshot.Expected(asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)", country: "SG"), firstScan: nil)
+        }
+        try await replica.store(audit: audit, expected: expected)
+        return (store, outbox, replica)
+    }
+
+    @Test("A refused first scan passes the find to the station's next scan of the asset; refused too, the asset is missing again")
+    func refusedFindsAreUndone() async throws {
+        let (store, outbox, replica) = try await Self.station()
+        defer { withExtendedLifetime(store) {} }
+        func record(_ tag: String, _ id: String, _ second: Int) async throws -> ScanStatus {
+            try #require(try await replica.record(Self.scan(tag, id: id, second: second), caseSensitive: true)).decision.status
+        }
+        func scanned() async throws -> Int { try #require(try await replica.localSession(auditID: Self.audit.id)).scannedCount }
+
+        #expect(try await record("A1", "scan-1", 0) == .foundExpected)
+        #expect(try await record("A1", "scan-2", 5) == .alreadyScanned)
+        #expect(try await record("A2", "scan-3", 9) == .foundExpected)
+        #expect(try await scanned() == 2)
+
+        // The first scan of A1 is refused: the repeat made at this station takes the find over.
+        try await outbox.reject(scanID: "scan-1", error: "not in this audit")
+        #expect(try await scanned() == 2)
+        let passed = try #require(try await replica.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
+        #expect(passed.status == .alreadyScanned)
+        #expect(passed.firstScan?.scannedAt == Self.scan("A1", id: "scan-2", second: 5).scannedAt)
+        #expect(try await outbox.entry(scanID: "scan-2")?.addsScanned == true)
+
+        // Refused as well: A1 is missing here again, and its next scan finds it.
+        try await outbox.reject(scanID: "scan-2", error: "not in this audit")
+        #expect(try await scanned() == 1)
+        #expect(try await record("A1", "scan-4", 30) == .foundExpected)
+        #expect(try await scanned() == 2)
+
+        // A refusal the outbox already holds changes nothing a second time.
+        try await outbox.reject(scanID: "scan-2", error: "not in this audit")
+        #expect(try await scanned() == 2)
+        let counts = try await outbox.counts()
+        #expect(counts.rejected == 2)
+        // The server answered, if with a refusal: the station was in step with it then.
+        #expect(counts.lastSyncAt != nil)
+    }
+
+    @Test("A refused scan of an asset another station found first takes nothing off the copy")
+    func refusedRepeatsChangeNothing() async throws {
+        let (store, outbox, replica) = try await Self.station()
+        defer { withExtendedLifetime(store) {} }
+        let other = FirstScan(scannedAt: Date(timeIntervalSince1970: 1_700_000_050), station: "kiosk-2", user: "Bo", source: .camera)
+        let expected = (1...3).map {
+            AuditSnapshot.Expected(
+                asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)", country: "SG"), firstScan: $0 == 1 ? other : nil)
+        }
+        var session = Self.audit
+        session.progress = AuditProgress(totalAssets: 3, scannedCount: 1, unexpectedCount: 0)
+        try await replica.store(audit: session, expected: expected)
+        let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
+        #expect(local.decision.status == .alreadyScanned)
+        try await outbox.reject(scanID: "scan-1", error: "not in this audit")
+        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        let still = try #require(try await replica.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
+        #expect(still.status == .alreadyScanned && still.firstScan == other)
+    }
+}
