@@ -171,7 +171,7 @@ let package = Package(
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "Scanning", "HTTPGuard",
+                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -56,6 +56,18 @@ extension ConnectedAuditService {
         await handler(entry.auditID, entry.scanID, entry.identifier, message, entry.firstScan, progress)
     }
 
+    /// This station's latest scans of an audit from its own database (newest first): the ones the
+    /// server has not had yet and the ones it refused too, which no trail of the server's holds.
+    /// Each comes with the asset the copy matches it to, when it does.
+    public func ownScans(auditID: AuditID, limit: Int) async throws -> [OwnScan] {
+        var scans: [OwnScan] = []
+        for entry in try await outbox.latest(auditID: auditID, limit: limit) {
+            let decision = try? await replica.decision(for: entry, caseSensitive: caseSensitive)
+            scans.append(OwnScan(entry: entry, asset: decision?.asset))
+        }
+        return scans
+    }
+
     /// Pending, synced and rejected scans, and when the station last reached the server.
     public func connectedStatus() async throws -> ConnectedStatus {
         let counts = try await outbox.counts()
@@ -92,6 +104,12 @@ extension ConnectedAuditService {
         await ensureHandler()
         return await sync.pushNow()
     }
+}
+
+/// One scan of this station's outbox, with the asset its copy matches it to.
+public struct OwnScan: Sendable, Equatable {
+    public var entry: OutboxEntry
+    public var asset: AssetBrief?
 }
 
 /// How a connected station stands, for `audit status` and `sync`.

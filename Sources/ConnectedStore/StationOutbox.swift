@@ -185,6 +185,16 @@ public struct StationOutbox: Sendable {
         }
     }
 
+    /// This station's latest scans of an audit, newest first, in whatever state: what it showed
+    /// of them, and the server's answer or refusal when one came.
+    public func latest(auditID: AuditID, limit: Int) async throws -> [OutboxEntry] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM outbox WHERE audit_id = ? ORDER BY seq DESC LIMIT ?", arguments: [auditID, limit]
+            ).map(OutboxEntry.init(row:))
+        }
+    }
+
     /// A failed attempt: the scan stays pending.
     public func noteFailure(scanID: String, error: String) async throws {
         try await database.write { db in

@@ -1,3 +1,5 @@
+import AuditClient
+import ConnectedStore
 import Foundation
 import InventoryCore
 import Station
@@ -88,6 +90,30 @@ struct KioskScan: Encodable, Sendable, Equatable {
         voided = record.voided == nil ? nil : true
         hasPhoto = record.hasPhoto == true ? true : nil
         assetName = record.assetName
+    }
+
+    /// A scan of this station's outbox (connected): what it showed, the server's answer when one
+    /// came, or the server's refusal.
+    init(own scan: OwnScan, auditID: AuditID) {
+        let entry = scan.entry
+        kind = entry.state == .rejected ? .rejected : .result
+        scanId = entry.scanID
+        identifier = entry.identifier
+        if entry.state == .rejected {
+            error = "REFUSED_BY_SERVER"
+            message = "The server refused this scan: \(entry.lastError ?? "refused")"
+        } else {
+            status = entry.serverStatus ?? entry.localStatus
+            message = entry.serverMessage ?? entry.localMessage
+            pending = entry.state == .pending ? true : nil
+            assetName = scan.asset?.name
+            foundLocation = entry.location
+        }
+        auditId = auditID
+        source = entry.source
+        user = entry.user
+        station = entry.station
+        at = entry.scannedAt
     }
 
     init(_ refusal: ScanRefusal) {

@@ -459,39 +459,55 @@ actor KioskStation {
     }
 
     /// The last scans of the audit from its trail in the store: they survive a restart and
-    /// include other stations' scans. A service without a trail keeps the scans seen here.
+    /// include other stations' scans. A connected station adds its own scans from its outbox,
+    /// which no trail of the server's holds while they wait or once the server refused them (a
+    /// server of the seeds' API keeps no trail at all): after a restart they are still listed,
+    /// a refusal as a refusal. With neither, the scans seen here stay.
     func loadRecent() async {
         guard let current = audit else { return }
         let service = context.audit
+        var rows: [KioskScan]?
         do {
             let head = try await service.scans(auditID: current.id, query: ListQuery(page: 1, perPage: 1))
             let total = head.pagination.total
-            guard total > 0 else {
-                recent = []
-                return
+            var records: [ScanRecord] = []
+            if total > 0 {
+                let perPage = Self.recentLimit
+                let lastPage = (total + perPage - 1) / perPage
+                records = try await service.scans(auditID: current.id, query: ListQuery(page: lastPage, perPage: perPage)).items
+                if records.count < perPage && lastPage > 1 {
+                    records =
+                        try await service.scans(auditID: current.id, query: ListQuery(page: lastPage - 1, perPage: perPage)).items
+                        + records
+                }
             }
-            let perPage = Self.recentLimit
-            let lastPage = (total + perPage - 1) / perPage
-            var records = try await service.scans(auditID: current.id, query: ListQuery(page: lastPage, perPage: perPage)).items
-            if records.count < perPage && lastPage > 1 {
-                records =
-                    try await service.scans(auditID: current.id, query: ListQuery(page: lastPage - 1, perPage: perPage)).items
-                    + records
-            }
-            let fromTrail = records.suffix(perPage).reversed().map { KioskScan(record: $0, auditID: current.id) }
-            // What the store gives wins; the outcome details seen here (asset names) stay.
-            let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
-            recent = fromTrail.map { row in
-                guard let id = row.scanId, var known = seen[id] else { return row }
-                // Stored here, then refused by the server (it is not in the server's audit): the
-                // refusal is what the page shows of it.
-                if known.kind == .rejected { return known }
-                guard known.kind == .result else { return row }
-                known.voided = row.voided
-                return known
-            }
+            rows = records.suffix(Self.recentLimit).reversed().map { KioskScan(record: $0, auditID: current.id) }
         } catch {
-            // No trail here (a server that speaks only the seeds' API): the scans seen here stay.
+            // No trail here (a server that speaks only the seeds' API).
+        }
+        if let link = context.connection, let own = try? await link.ownScans(auditID: current.id, limit: Self.recentLimit), !own.isEmpty {
+            let mine = own.map { KioskScan(own: $0, auditID: current.id) }
+            let refused = Dictionary(
+                mine.filter { $0.kind == .rejected }.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
+            var merged = (rows ?? []).map { row in row.scanId.flatMap { refused[$0] } ?? row }
+            let listed = Set(merged.compactMap(\.scanId))
+            merged += mine.filter { $0.scanId.map { !listed.contains($0) } ?? false }
+            rows = merged
+        }
+        guard var rows else { return }
+        // What the kiosk showed without storing it (a location label, input it refused) stays.
+        rows += recent.filter { $0.scanId == nil }
+        rows = Array(rows.sorted { $0.at > $1.at }.prefix(Self.recentLimit))
+        // What the store gives wins; the outcome details seen here (asset names, who scanned) stay.
+        let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
+        recent = rows.map { row in
+            guard let id = row.scanId, var known = seen[id] else { return row }
+            // Stored here, then refused by the server (it is not in the server's audit): the
+            // refusal is what the page shows of it.
+            if known.kind == .rejected { return known }
+            guard known.kind == .result, row.kind == .result else { return row }
+            known.voided = row.voided
+            return known
         }
     }
 

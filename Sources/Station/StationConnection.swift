@@ -29,6 +29,8 @@ public protocol StationConnection: Sendable {
     func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async
     /// Sets who is told of each scan the server refused (audit, scan id, identifier, message, origin).
     func onRefused(_ handler: ConnectedAuditService.RefusalHandler?) async
+    /// This station's latest scans of an audit from its own database, newest first, in any state.
+    func ownScans(auditID: AuditID, limit: Int) async throws -> [OwnScan]
 }
 
 extension ConnectedAuditService: StationConnection {

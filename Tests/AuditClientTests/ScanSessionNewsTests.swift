@@ -30,6 +30,7 @@ struct ScanSessionNewsTests {
         func prepare(auditID: AuditID) async {}
         func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async { decided = handler }
         func onRefused(_ handler: ConnectedAuditService.RefusalHandler?) async { refused = handler }
+        func ownScans(auditID: AuditID, limit: Int) async throws -> [OwnScan] { [] }
 
         /// The server's answer to a stored scan: unknown tags are refused, the rest decided as stored.
         func answer(_ result: ScanResult, identifier: String) async {
