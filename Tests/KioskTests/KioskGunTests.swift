@@ -375,6 +375,26 @@ extension InBrowser {
             }
         }
 
+        @Test("The sound is suspended a few seconds after the last one, and the next scan's sound plays")
+        func soundRestsBetweenScans() async throws {
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
+                _ = try await page.execute("document.dispatchEvent(new PointerEvent('pointerdown'))")
+                try await page.type("T-1", expect: "found_expected")
+                try await page.waitUntil(timeout: 5, "the sound running", js: "window.kiosk.audioState() === 'running'")
+                // Quiet for 3 s after its end: the browser renders no more silence.
+                try await page.waitUntil(timeout: 10, "the sound suspended", js: "window.kiosk.audioState() === 'suspended'")
+                try await page.type("T-2", expect: "found_expected")
+                try await page.waitUntil(
+                    timeout: 5, "the next sound playing",
+                    js: """
+                        window.kiosk.audioState() === 'running'
+                          && window.kiosk.sounds.filter((s) => s.status === 'found_expected').length === 2
+                        """)
+                try await page.expectNoScriptErrors()
+            }
+        }
+
         @Test("Undo last scan asks first, voids the scan in the trail, corrects the numbers and strikes the scan through")
         func undoLastScan() async throws {
             let kiosk = try await KioskProcess.scanning(Self.inventory)

@@ -10,11 +10,17 @@ const MUTE_KEY = 'auditstation.kiosk.muted';
 
 let audio = null;
 let resuming = null;         // the pending resume() of a suspended context
+let suspending = null;       // the pending suspend() of a quiet context
+let wanted = false;          // a sound came while it was being suspended: resume after
+let quietTimer = null;
+const QUIET_MS = 3000;       // the context is suspended this long after the last sound ends
 let muted = storageGet(MUTE_KEY) === '1';
 let queueEnd = 0;            // audio-clock time at which the last queued sound ends
 const SOUND_GAP = 0.06;      // seconds of silence between two sounds
 const hooks = window.kiosk = window.kiosk || {};
 hooks.sounds = [];
+/** The audio context's state ('running', 'suspended'), null before the first key or tap. */
+hooks.audioState = function () { return audio ? audio.state : null; };
 
 /** How long each sound lasts, in seconds. */
 const LENGTH = {
@@ -23,8 +29,9 @@ const LENGTH = {
 };
 
 /** The AudioContext, asked to resume when it is suspended (it may start so until the page gets
- *  a key or a tap). It is asked once until that answer comes: every key of a burst calls this,
- *  and each resume() is a round trip to the browser's audio service. */
+ *  a key or a tap, and it is suspended when quiet). It is asked once until that answer comes:
+ *  every key of a burst calls this, and each resume() is a round trip to the browser's audio
+ *  service. Sounds scheduled meanwhile wait on the context's clock, which stands still. */
 export function ensureAudio() {
   try {
     if (!audio) {
@@ -32,14 +39,35 @@ export function ensureAudio() {
       if (!AC) return null;
       audio = new AC();
     }
-    if (audio.state === 'suspended' && audio.resume && !resuming) {
+    if (suspending) wanted = true;
+    else if (audio.state === 'suspended' && audio.resume && !resuming) {
       resuming = Promise.resolve(audio.resume()).catch(function () {}).then(function () { resuming = null; });
     }
+    suspendWhenQuiet();
     return audio;
   } catch (e) {
     audio = null;
     return null;
   }
+}
+
+/* A running context renders silence all the time (a real-time audio thread of the browser's):
+ * on a kiosk that waits for hours between scans that is CPU for nothing, so it is suspended a
+ * few seconds after its last sound has ended, and resumed by the next key, tap or sound. */
+function suspendWhenQuiet() {
+  clearTimeout(quietTimer);
+  var ctx = audio;
+  if (!ctx || !ctx.suspend) return;
+  var left = Math.max(0, queueEnd - ctx.currentTime) * 1000;
+  quietTimer = setTimeout(function () {
+    quietTimer = null;
+    if (audio !== ctx || ctx.state !== 'running' || suspending) return;
+    if (resuming || ctx.currentTime < queueEnd) { suspendWhenQuiet(); return; }
+    suspending = Promise.resolve(ctx.suspend()).catch(function () {}).then(function () {
+      suspending = null;
+      if (wanted) { wanted = false; ensureAudio(); }
+    });
+  }, left + QUIET_MS);
 }
 
 function tone(ctx, start, duration, freq, type, volume, freqEnd) {
@@ -68,6 +96,7 @@ export function playSound(status) {
     if (status === 'found_expected' && queueEnd - now > 1) return;
     var t = Math.max(now, queueEnd);
     queueEnd = t + LENGTH[status] + SOUND_GAP;
+    suspendWhenQuiet();
     hooks.sounds.push({ status: status, start: t, end: t + LENGTH[status] });
     if (hooks.sounds.length > 500) hooks.sounds.splice(0, hooks.sounds.length - 500);
     switch (status) {
