@@ -223,12 +223,13 @@ public actor ScanSession {
         if run.count == 1 { return [await record(run[0].identifier, source: source, scanID: run[0].scanID)] }
         if run.isEmpty { return [] }
         let origin = ScanOrigin(source: source, place: nil, user: actor.user, station: actor.station, at: Date())
-        let requests = run.map {
+        let ids = run.map { $0.scanID ?? UUID().uuidString.lowercased() }
+        let requests = zip(run, ids).map { item, id in
             ScanRequest(
-                identifier: $0.identifier, auditId: audit.id, scanId: $0.scanID ?? UUID().uuidString.lowercased(),
+                identifier: item.identifier, auditId: audit.id, scanId: id,
                 source: source, scannedAt: origin.at, deviceName: actor.station, user: actor.user, location: location)
         }
-        recording.formUnion(requests.compactMap(\.scanId))
+        recording.formUnion(ids)
         await followDecisions()
         let results: [Result<ScanResult, InventoryError>]
         do {
@@ -238,14 +239,19 @@ public actor ScanSession {
             results = requests.map { _ in .failure(failure) }
         }
         var events: [ScanEvent] = []
-        for (request, result) in zip(requests, results) {
+        for (request, (id, result)) in zip(requests, zip(ids, results)) {
             let event: ScanEvent
             switch result {
             case .success(let stored): event = await self.stored(stored, origin: origin)
-            case .failure(let error): event = refused(error, identifier: request.identifier, scanID: request.scanId, origin: origin)
+            case .failure(let error): event = refused(error, identifier: request.identifier, scanID: id, origin: origin)
             }
-            if let id = request.scanId { await observe(event, of: id) } else { await observer(event) }
+            await observe(event, of: id)
             events.append(event)
+        }
+        // Scans the store did not get to (it stopped answering): nothing of theirs is held back.
+        for id in ids.dropFirst(results.count) {
+            recording.remove(id)
+            for news in heldNews.removeValue(forKey: id) ?? [] { await observer(news) }
         }
         return events
     }
