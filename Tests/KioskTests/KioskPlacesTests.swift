@@ -215,6 +215,8 @@ extension InOfficeBrowser {
                 await server.audits.refuseScans(of: "S-1")
                 let kiosk = try await KioskProcess.connected(to: server)
                 try await withScanningScreen(kiosk) { page in
+                    // Nothing sent, nothing waiting: the bar says "all synced" and nothing of a last sync.
+                    try await page.waitUntil("all synced", js: "text('#pending') === 'all synced' && !shown('#last-sync')")
                     try await page.find("#entry").sendKeys("S-1" + Element.enter)
                     // Found in the station's copy first; the server's refusal comes after.
                     try await page.waitUntil(
@@ -237,6 +239,8 @@ extension InOfficeBrowser {
                     // (not "already scanned": the refused scan left no mark).
                     try await page.type("S-2", expect: "found_expected")
                     try await page.find("#entry").sendKeys("S-1" + Element.enter)
+                    // A refusal is an answer: the server was reached.
+                    try await page.waitUntil(timeout: 10, "a last sync shown", js: "text('#last-sync').indexOf('synced ') === 0")
                     try await page.waitUntil(
                         timeout: 20, "S-1 found again, refused again, and only S-2 counted",
                         js: """

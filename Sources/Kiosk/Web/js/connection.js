@@ -38,7 +38,8 @@ export function renderConnection() {
     // The lists come from the server: when scans reach it (or new ones wait), they change.
     if (shownPending !== null && shownPending !== n && app.screen === 'scan') scheduleLists(300);
     shownPending = n;
-    el.lastSync.hidden = false;
+    // Nothing sent and nothing waiting (a kiosk that has not scanned yet): "all synced" says it all.
+    el.lastSync.hidden = !c.last_sync_at && n === 0;
     setText(el.lastSync, c.last_sync_at ? 'synced ' + fmtTime(c.last_sync_at) : 'not synced yet');
     el.lastSync.title = c.last_sync_at ? str(c.last_sync_at) : '';
   }
