@@ -59,9 +59,10 @@ public actor ConnectedAuditService: AuditService {
 
     public func activeAudits() async throws -> [AuditSession] {
         do {
+            let mark = try await replica.answerMark()
             let running = try await runningAudits()
             for audit in running where try await replica.session(auditID: audit.id) != nil {
-                try await replica.update(audit)
+                try await replica.update(audit, unlessAnsweredSince: mark)
             }
             return running
         } catch InventoryError.unavailable(let message) {
@@ -95,6 +96,8 @@ public actor ConnectedAuditService: AuditService {
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
             let found: AuditSession
+            // A scan's answer taken while this is asked carries newer numbers (see `update`).
+            let mark = try await replica.answerMark()
             if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self) {
                 found = answer.value.audit
             } else {
@@ -102,7 +105,7 @@ public actor ConnectedAuditService: AuditService {
             }
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
             // view (its numbers plus its pending scans) moves with other stations' scans.
-            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found) }
+            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found, unlessAnsweredSince: mark) }
             return found
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }

@@ -175,6 +175,7 @@ extension StationReplica {
         var session = copy.session
         session.progress = result.progress
         try db.execute(sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try text(encoder, session), session.id])
+        try countAnswer(db)
     }
 
     /// The server refused a queued void for good: what it took off the counts is given back.

@@ -37,12 +37,35 @@ public struct StationReplica: Sendable {
         return try await database.read { db in try Self.held(db, auditID: auditID, decoder: decoder)?.localSession }
     }
 
-    /// Takes the server's newer description of an audit (its progress, or its end).
-    public func update(_ session: AuditSession) async throws {
+    /// Takes the server's newer description of an audit (its progress, or its end). With `mark`
+    /// (`answerMark()` read before the description was asked for), numbers the server gave with an
+    /// answer that came in meanwhile (a scan's, a void's) are newer than the description's, which
+    /// was read on the server before them: the copy keeps those and takes the rest (its end).
+    public func update(_ session: AuditSession, unlessAnsweredSince mark: Int? = nil) async throws {
         let encoder = JSONEncoder.auditStation()
+        let decoder = JSONDecoder.auditStation()
         try await database.write { db in
-            try db.execute(sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, session), session.id])
+            var taken = session
+            if let mark, try Self.answers(db) > mark, let stored = try Self.session(db, auditID: session.id, decoder: decoder) {
+                taken.progress = stored.progress
+            }
+            try db.execute(sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, taken), session.id])
         }
+    }
+
+    /// How many times the copy has taken the server's numbers with an answer (a scan's, a void's):
+    /// read before asking the server how an audit stands, and given to `update`.
+    public func answerMark() async throws -> Int {
+        try await database.read { db in try Self.answers(db) }
+    }
+
+    static func answers(_ db: Database) throws -> Int {
+        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'answers'").flatMap { Int($0) } ?? 0
+    }
+
+    /// Counts an answer whose numbers the copy took (in the caller's transaction).
+    static func countAnswer(_ db: Database) throws {
+        try StationOutbox.setState(db, "answers", String(try answers(db) + 1))
     }
 
     /// Takes the server's answer to a pushed scan, in one transaction: the scan is marked
@@ -77,6 +100,7 @@ public struct StationReplica: Sendable {
                 try StationOutbox.setState(db, "last_sync_at", ISOTime.string(Date()))
                 try StationOutbox.setState(db, "last_error", nil)
             }
+            if !latest.isEmpty { try Self.countAnswer(db) }
             for (auditID, progress) in latest {
                 guard var session = try Self.session(db, auditID: auditID, decoder: decoder) else { continue }
                 session.progress = progress

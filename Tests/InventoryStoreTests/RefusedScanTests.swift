@@ -4,8 +4,10 @@ import InventoryCore
 import InventoryStore
 import Testing
 
-/// A connected station's copy forgets a scan the server refused: the numbers it shows and its
-/// "already scanned" answers count only scans the server's audit can hold.
+/// A connected station's copy keeps its numbers right as the server's answers come: it forgets a
+/// scan the server refused (the numbers it shows and its "already scanned" answers count only
+/// scans the server's audit can hold), and an older description of the audit never takes back
+/// the numbers of a newer answer.
 @Suite struct RefusedScanTests {
     static let audit = AuditSession(
         id: "audit-1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 0, unexpectedCount: 0),
@@ -64,6 +66,32 @@ import Testing
         #expect(counts.rejected == 2)
         // The server answered, if with a refusal: the station was in step with it then.
         #expect(counts.lastSyncAt != nil)
+    }
+
+    @Test("The server's description of an audit, asked before a scan's answer came, does not take the answer's numbers back")
+    func anOlderDescriptionKeepsNewerNumbers() async throws {
+        let (store, _, replica) = try await Self.station()
+        defer { withExtendedLifetime(store) {} }
+        // The station asks the server how the audit stands (it says: nothing scanned yet)...
+        let mark = try await replica.answerMark()
+        // ...and meanwhile its scan of A1 reaches the server, whose answer counts it.
+        let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
+        let answer = ScanResult(
+            identifier: "A1", status: .foundExpected, message: "Found", asset: nil, reason: nil, firstScan: nil,
+            progress: AuditProgress(totalAssets: 3, scannedCount: 1, unexpectedCount: 0), auditId: Self.audit.id, scanId: "scan-1")
+        try await replica.applyServerResult(answer, for: local.entry)
+        // The description, read on the server before the scan, comes last: its numbers are older.
+        try await replica.update(Self.audit, unlessAnsweredSince: mark)
+        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        // Its end is taken all the same.
+        var ended = Self.audit
+        ended.isActive = false
+        try await replica.update(ended, unlessAnsweredSince: mark)
+        let after = try #require(try await replica.session(auditID: Self.audit.id))
+        #expect(!after.isActive && after.scannedCount == 1)
+        // Asked after the answer, the server's numbers are taken as they are.
+        try await replica.update(Self.audit, unlessAnsweredSince: try await replica.answerMark())
+        #expect(try await replica.session(auditID: Self.audit.id)?.scannedCount == 0)
     }
 
     @Test("A refused scan of an asset another station found first takes nothing off the copy")
