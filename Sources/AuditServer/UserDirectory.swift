@@ -16,6 +16,24 @@ public struct UserDirectory: Sendable {
         self.cost = cost
     }
 
+    /// The variable that sets bcrypt's cost for new password hashes (`users add`, `users passwd`,
+    /// and the server's own): 12 when unset, as most deployments want. A slow machine may lower
+    /// it, a fast one raise it; each step doubles the work of a login. A hash keeps the cost it
+    /// was made with, so logins to existing users are checked as they were.
+    public static let costVariable = "AUDIT_STATION_BCRYPT_COST"
+
+    /// bcrypt's cost from `costVariable`: 12 when unset; a whole number from 4 to 31, else a
+    /// clear error.
+    public static func configuredCost(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UInt8 {
+        guard let text = environment[costVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return 12 }
+        guard let cost = UInt8(text), (4...31).contains(cost) else {
+            throw InventoryError.invalid(
+                ValidationError(
+                    field: costVariable, message: "'\(text.prefix(20))' is not a bcrypt cost: give a whole number from 4 to 31 (12 when unset)"))
+        }
+        return cost
+    }
+
     /// Adds a user. Email, name and password are checked; countries are ISO codes.
     public func create(
         email: String, password: String, name: String, type: UserType, countries: [String] = [],

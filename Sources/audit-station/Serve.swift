@@ -75,7 +75,7 @@ extension AuditStation {
             _ backend: ServerBackend, pool: PostgresDatabase?, settings: ServerSettings, config: StationConfig, label: String,
             announce: @escaping @Sendable (Int) -> Void
         ) async throws {
-            let parts = try await ServerParts(backend: backend, settings: settings)
+            let parts = try await ServerParts(backend: backend, settings: settings, bcryptCost: try UserDirectory.configuredCost())
             var logger = Logger(label: label)
             logger.logLevel = .info
             var app = buildApplication(parts, settings: settings, logger: logger) { port in announce(port) }

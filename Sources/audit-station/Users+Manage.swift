@@ -53,7 +53,7 @@ extension AuditStation.Users {
             try await runReportingErrors {
                 let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "New password for \(email): ")
                 let user = try await AuditStation.Users.withStore(global, postgres) { store in
-                    try await UserDirectory(store: store).changePassword(email: email, to: secret)
+                    try await UserDirectory(store: store, cost: try UserDirectory.configuredCost()).changePassword(email: email, to: secret)
                 }
                 Terminal.line("Changed the password of \(user.email); its earlier logins no longer work")
             }

@@ -37,7 +37,7 @@ extension AuditStation.Users {
                 let secret = try PasswordInput.read(fromStdin: passwordStdin, prompt: "Password for \(email): ")
                 let codes = (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let user = try await AuditStation.Users.withStore(global, postgres) { store in
-                    try await UserDirectory(store: store).create(
+                    try await UserDirectory(store: store, cost: try UserDirectory.configuredCost()).create(
                         email: email, password: secret, name: name, type: type,
                         countries: codes, canEditAssets: canEditAssets)
                 }

@@ -44,8 +44,11 @@ public enum Child {
     /// A write to a child that has gone must fail with EPIPE, not end the test process.
     static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// Every child gets no colours, and bcrypt's lowest cost for the users it makes (the tests'
+    /// logins would spend seconds of CPU at the production cost of 12; the cost itself is
+    /// checked in `BcryptCostCommandTests`).
     static func environment(_ extra: [String: String]) -> Subprocess.Environment {
-        var values: [Subprocess.Environment.Key: String?] = ["NO_COLOR": "1"]
+        var values: [Subprocess.Environment.Key: String?] = ["NO_COLOR": "1", "AUDIT_STATION_BCRYPT_COST": "4"]
         for (key, value) in extra { values[Subprocess.Environment.Key(stringLiteral: key)] = value }
         return .inherit.updating(values)
     }
