@@ -22,11 +22,15 @@ final class FaultProxy: @unchecked Sendable {
     private let upstreamPort: Int
     private let lock = NSLock()
     private var plan: [Fault]
+    /// With it, the plan is for the requests whose first line holds this text alone (a call the
+    /// client makes among others whose number and order are its own business); others pass.
+    private let only: String?
     private(set) var applied: [Fault] = []
 
-    init(upstreamPort: Int, plan: [Fault]) throws {
+    init(upstreamPort: Int, plan: [Fault], only: String? = nil) throws {
         self.upstreamPort = upstreamPort
         self.plan = plan
+        self.only = only
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -58,8 +62,12 @@ final class FaultProxy: @unchecked Sendable {
         return address
     }
 
-    private func nextFault() -> Fault {
-        lock.withLock {
+    private func nextFault(for chunk: [UInt8]) -> Fault {
+        if let only {
+            let line = String(decoding: chunk.prefix(while: { $0 != UInt8(ascii: "\r") }), as: UTF8.self)
+            guard line.contains(only) else { return .pass }
+        }
+        return lock.withLock {
             let fault = plan.isEmpty ? .pass : plan.removeFirst()
             applied.append(fault)
             return fault
@@ -137,7 +145,7 @@ final class FaultProxy: @unchecked Sendable {
             if count <= 0 { return }
             let chunk = Array(buffer[0..<count])
             if Self.methods.contains(where: { chunk.starts(with: $0) }) {
-                let fault = nextFault()
+                let fault = nextFault(for: chunk)
                 connection.lock.withLock { connection.fault = fault }
                 switch fault {
                 case .reset:
