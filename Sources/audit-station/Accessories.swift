@@ -6,6 +6,7 @@ import InventoryCore
 extension AuditStation {
     struct Accessories: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "accessories",
             abstract: "Manage accessories and check them out to customers.",
             subcommands: Accessories.commands + [Checkout.self, Checkin.self])
     }
@@ -54,7 +55,8 @@ extension AuditStation.Accessories: RecordKind {
 
 extension AuditStation.Accessories {
     struct Checkout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check accessories out to a customer (no more than are available).")
+        static let configuration = CommandConfiguration(
+            commandName: "checkout", abstract: "Check accessories out to a customer (no more than are available).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
         @Option(name: .customLong("customer-id")) var customerId: Int64
@@ -72,7 +74,8 @@ extension AuditStation.Accessories {
     }
 
     struct Checkin: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check accessories back in from a customer (no more than they hold).")
+        static let configuration = CommandConfiguration(
+            commandName: "checkin", abstract: "Check accessories back in from a customer (no more than they hold).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
         @Option(name: .customLong("customer-id")) var customerId: Int64

@@ -5,7 +5,8 @@ import InventoryCore
 
 extension AuditStation.Assets {
     struct Archive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Archive an asset (status ARCHIVED; it leaves future audits).")
+        static let configuration = CommandConfiguration(
+            commandName: "archive", abstract: "Archive an asset (status ARCHIVED; it leaves future audits).")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
 
@@ -15,7 +16,7 @@ extension AuditStation.Assets {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an asset for good (archive keeps its history).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an asset for good (archive keeps its history).")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
 
@@ -33,7 +34,7 @@ extension AuditStation.Assets {
     }
 
     struct Transfer: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Assign an asset to a customer.")
+        static let configuration = CommandConfiguration(commandName: "transfer", abstract: "Assign an asset to a customer.")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
         @Option(name: .customLong("customer-id"), help: "The customer who receives the asset.") var customerId: Int64
@@ -58,6 +59,7 @@ extension AuditStation.Assets {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import assets from CSV: every row or none.",
             discussion:
                 "The header row names the columns with API field names: \(AssetImport.columns.joined(separator: ", ")). asset_tag, name and country are required."

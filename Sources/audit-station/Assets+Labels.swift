@@ -11,6 +11,7 @@ extension LabelFormat: ExpressibleByArgument {}
 extension AuditStation.Assets {
     struct Labels: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "labels",
             abstract: "Print asset labels: a PDF of label sheets (or a roll), or ZPL for a Zebra printer.",
             discussion: """
                 Name the assets by tag, by --country (and --location), or as --audit ID --unknown (the identifiers

@@ -7,6 +7,7 @@ import InventoryCore
 extension AuditStation {
     struct Assets: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "assets",
             abstract: "Manage assets and import the expected inventory.",
             subcommands: [
                 Import.self, List.self, Show.self, Create.self, Update.self, Archive.self, Delete.self, Transfer.self, History.self, Labels.self
@@ -75,7 +76,7 @@ func resolveAsset(_ reference: String, in context: StationContext) async throws 
 
 extension AuditStation.Assets {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List assets.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List assets.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var paging: PageOptions
         @Option var status: String?
@@ -108,7 +109,7 @@ extension AuditStation.Assets {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one asset by id, tag or serial number.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one asset by id, tag or serial number.")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
         @Flag var json = false
@@ -121,7 +122,8 @@ extension AuditStation.Assets {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an asset (asset tag, name and country are required).")
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create an asset (asset tag, name and country are required).")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: AssetFields
         @Flag var json = false
@@ -134,7 +136,8 @@ extension AuditStation.Assets {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change fields of an asset; an empty value clears an optional field.")
+        static let configuration = CommandConfiguration(
+            commandName: "update", abstract: "Change fields of an asset; an empty value clears an optional field.")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
         @OptionGroup var fields: AssetFields
@@ -155,6 +158,7 @@ extension AuditStation.Assets {
 extension AuditStation.Assets {
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "An asset's history, oldest first: each changed field, when, by whom, and the audit whose reconciliation changed it.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var paging: PageOptions

@@ -10,7 +10,8 @@ extension ReportFormat: ExpressibleByArgument {}
 
 extension AuditStation.Audit {
     struct Details: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an audit's assets: all, scanned, missing, unexpected or misplaced.")
+        static let configuration = CommandConfiguration(
+            commandName: "details", abstract: "List an audit's assets: all, scanned, missing, unexpected or misplaced.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
         @Argument(help: "all, scanned, missing, unexpected or misplaced.") var list: AuditList
@@ -30,6 +31,7 @@ extension AuditStation.Audit {
 
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Export an audit's report as CSV, JSON or a PDF to sign (running or ended).",
             discussion: "The PDF is drawn here from the JSON report's rows, also on a connected station (from the server's JSON report).")
         @OptionGroup var global: GlobalOptions
@@ -56,7 +58,8 @@ extension AuditStation.Audit {
     }
 
     struct Scans: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "An audit's scan trail: who scanned what, when, where, how, and the outcome.")
+        static let configuration = CommandConfiguration(
+            commandName: "scans", abstract: "An audit's scan trail: who scanned what, when, where, how, and the outcome.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
         @OptionGroup var paging: PageOptions
@@ -84,6 +87,7 @@ extension AuditStation.Audit {
 
     struct Photo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "photo",
             abstract: "Save the camera's photo of a scan (kept for unexpected, unknown and misplaced camera scans).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The scan's id, as `audit scans` lists it.") var scanID: String
@@ -109,7 +113,7 @@ extension AuditStation.Audit {
     }
 
     struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Past and running audits, newest first.")
+        static let configuration = CommandConfiguration(commandName: "history", abstract: "Past and running audits, newest first.")
         @OptionGroup var global: GlobalOptions
         @Option var country: String?
         @Option var page = 1

@@ -8,6 +8,7 @@ import Station
 extension AuditStation.Audit {
     struct Scan: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scan",
             abstract: "Scan tags into the running audit.",
             discussion: """
                 With no source it reads identifiers from standard input, one a line: type them, use a \

@@ -7,6 +7,7 @@ import Station
 extension AuditStation {
     struct Audit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "audit",
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
                 Countries.self, Locations.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
@@ -73,7 +74,8 @@ enum AuditText {
 
 extension AuditStation.Audit {
     struct Countries: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Countries you may audit, with their expected asset counts.")
+        static let configuration = CommandConfiguration(
+            commandName: "countries", abstract: "Countries you may audit, with their expected asset counts.")
         @OptionGroup var global: GlobalOptions
         @Flag var json = false
 
@@ -92,6 +94,7 @@ extension AuditStation.Audit {
 
     struct Locations: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locations",
             abstract: "The locations of a country's assets, with the assets an audit of each would expect.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String
@@ -108,7 +111,8 @@ extension AuditStation.Audit {
     }
 
     struct Start: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start an audit of a country (its expected set is fixed now).")
+        static let configuration = CommandConfiguration(
+            commandName: "start", abstract: "Start an audit of a country (its expected set is fixed now).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String
         @Option(
@@ -131,7 +135,8 @@ extension AuditStation.Audit {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The running audit's progress (all running audits when none is named).")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "The running audit's progress (all running audits when none is named).")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
         @Flag var json = false
@@ -194,7 +199,7 @@ extension AuditStation.Audit {
     }
 
     struct End: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End the running audit; it accepts no more scans.")
+        static let configuration = CommandConfiguration(commandName: "end", abstract: "End the running audit; it accepts no more scans.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
         @Option(help: "Who ends it (default: your login name).") var user: String?
@@ -215,6 +220,7 @@ extension AuditStation.Audit {
 extension AuditStation.Audit {
     struct Reconcile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reconcile",
             abstract: "Act on what an ended audit found: move misplaced assets, mark missing ones, register unknown tags.",
             discussion: """
                 With --preview, lists the changes and changes nothing (no action named: every action). Otherwise applies the \

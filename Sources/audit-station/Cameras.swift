@@ -5,6 +5,7 @@ import Scanning
 extension AuditStation {
     struct Cameras: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cameras",
             abstract: "List the V4L2 cameras with their formats and frame sizes.",
             discussion: """
                 With no argument it looks at every /dev/video* node and skips those that are not \

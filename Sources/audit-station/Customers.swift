@@ -6,6 +6,7 @@ import InventoryCore
 extension AuditStation {
     struct Customers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "customers",
             abstract: "Manage customers.",
             subcommands: Customers.commands)
     }

@@ -7,6 +7,7 @@ extension AuditStation {
     /// `decode FILE… [--json]`: the codes in image files and folders, like zbarimg.
     struct Decode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decode",
             abstract: "Decode barcodes and QR codes in PNG, JPEG and PGM/PPM images (files or folders).",
             discussion: "Exits 1 when a file could not be read; every other file is still decoded.")
 

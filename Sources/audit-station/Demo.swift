@@ -6,6 +6,7 @@ import Station
 extension AuditStation {
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Run a whole audit on a sample inventory and write its reports.",
             discussion: """
                 Creates a sample inventory in Singapore and Malaysia in a demo database of its own \

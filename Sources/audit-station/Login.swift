@@ -6,6 +6,7 @@ import Station
 extension AuditStation {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Connect this station to an audit API server; every command then works through it.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The server, e.g. http://10.0.0.5:8080.") var server: String
@@ -35,7 +36,7 @@ extension AuditStation {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End the login; the station is standalone again.")
+        static let configuration = CommandConfiguration(commandName: "logout", abstract: "End the login; the station is standalone again.")
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {

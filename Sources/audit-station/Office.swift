@@ -7,6 +7,7 @@ import Station
 extension AuditStation {
     struct Office: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "office",
             abstract: "Serve the back office page over this station's own database, with no server.",
             discussion: """
                 The same page and API that `serve` gives, over the SQLite file of --database: log in with a user of that \

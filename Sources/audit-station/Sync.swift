@@ -6,7 +6,7 @@ import Station
 
 extension AuditStation {
     struct Sync: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Push the scans waiting in the outbox to the server now.")
+        static let configuration = CommandConfiguration(commandName: "sync", abstract: "Push the scans waiting in the outbox to the server now.")
         @OptionGroup var global: GlobalOptions
         @Flag var json = false
 

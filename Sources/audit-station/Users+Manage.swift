@@ -17,7 +17,7 @@ extension AuditStation.Users {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the users of the audit API.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the users of the audit API.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Flag var json = false
@@ -40,6 +40,7 @@ extension AuditStation.Users {
 
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "passwd",
             abstract: "Set a user's password; the user's earlier logins stop working.",
             discussion: "The password is read from standard input (--password-stdin) or asked for at the terminal, never taken from the command line."
         )
@@ -62,6 +63,7 @@ extension AuditStation.Users {
 
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "disable",
             abstract: "Disable a user: no new logins, and every token it holds stops working. --enable lets it log in again.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption

@@ -8,6 +8,7 @@ import InventoryStore
 extension AuditStation {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "users",
             abstract: "Manage the users of the audit API (`serve`).",
             subcommands: [Create.self, List.self, Passwd.self, Disable.self, RotateKey.self])
     }
@@ -17,7 +18,7 @@ extension UserType: ExpressibleByArgument {}
 
 extension AuditStation.Users {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a user; use it for the first admin.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Add a user; use it for the first admin.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Option var email: String
