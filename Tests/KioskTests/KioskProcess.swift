@@ -192,7 +192,17 @@ func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ bod
             let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
             try? await page.screenshot(to: shot.path)
             let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
-            throw KioskTestError("\(error)\n(screenshot: \(shot.path))\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
+            // Where the page stood: its screen, what had the focus and which dialogs were open.
+            let pageState =
+                (try? await page.execute(
+                    """
+                    const a = document.activeElement;
+                    return JSON.stringify({screen: document.body.getAttribute('data-screen'), focus: a ? (a.id || a.tagName) : null,
+                      dialogs: Array.from(document.querySelectorAll('dialog[open]')).map((d) => d.id)});
+                    """
+                ).stringValue) ?? "unknown"
+            throw KioskTestError(
+                "\(error)\n(screenshot: \(shot.path))\npage: \(pageState)\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
         }
     }
 }
