@@ -505,7 +505,7 @@ extension BrowserSession {
     /// (the body when nothing does), then the page's outcome with `status`.
     func gun(_ tag: String, expect status: String) async throws {
         let before = try await outcomes().count
-        try await activeElement().sendKeys(tag + Element.enter)
+        try await gunKeys(tag)
         try await waitUntil(
             timeout: 15, "the outcome of the burst \(tag) as \(status)",
             js: """

@@ -114,7 +114,7 @@ extension InOfficeBrowser {
                 try await page.waitUntilShown("#user-dialog", "the name dialog")
                 #expect(try await page.activeElement().attribute("id") == "user-dialog-name")
                 let before = try await page.outcomes().count
-                try await page.activeElement().sendKeys("T-2" + Element.enter)
+                try await page.gunKeys("T-2")
                 try await page.waitUntil("the burst recorded as a scan") {
                     try await page.outcomes().dropFirst(before).contains { $0["identifier"]?.stringValue == "T-2" }
                 }

@@ -20,7 +20,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntil("the users", js: "count('#users-table tbody tr') === 2")
                 // A gun's burst with the focus on "New user": refused aloud, the button not pressed.
                 try await browser.execute("document.getElementById('users-new').focus()")
-                try await browser.activeElement().sendKeys("T-1" + Element.enter)
+                try await browser.gunKeys("T-1")
                 try await browser.waitUntil("the burst refused aloud", js: "(text('#page-error') || '').includes('barcode scan')")
                 #expect(try await browser.find("#record-dialog").isDisplayed() == false)
                 try await Task.sleep(for: .milliseconds(400)) // a person's press, not a gun's Enter
@@ -93,7 +93,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
                 let refused = "(text('#page-error') || '').includes('barcode scan')"
                 let address = try await browser.execute("return location.href").stringValue
-                try await browser.find("#filter-location").sendKeys("SG-1" + Element.enter)
+                try await browser.find("#filter-location").gunKeys("SG-1")
                 try await browser.waitUntil("the burst on a filter refused aloud", js: refused)
                 #expect(try await browser.execute("return location.href").stringValue == address, "no filter applied")
                 #expect(try await browser.find("#audits-error").text().isEmpty)
@@ -101,7 +101,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-devices").click()
                 try await browser.waitUntilShown("#devices-view", "the devices")
                 _ = try await browser.execute("document.getElementById('page-error').textContent = ''; document.activeElement.blur(); return true")
-                try await browser.activeElement().sendKeys("SG-2" + Element.enter)
+                try await browser.gunKeys("SG-2")
                 try await browser.waitUntil("the burst on the devices refused aloud", js: refused)
                 #expect(try await browser.find("#devices-view").isDisplayed())
 
@@ -118,9 +118,9 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#records-labels").click()
                 let tags = try await browser.waitFor("#record-fields-tags", displayed: true)
                 try await tags.clear()
-                try await tags.sendKeys("SG-2" + Element.enter)
+                try await tags.gunKeys("SG-2")
                 try await Task.sleep(for: .milliseconds(150))
-                try await tags.sendKeys("SG-1" + Element.enter)
+                try await tags.gunKeys("SG-1")
                 #expect(try await tags.property("value").stringValue == "SG-2\nSG-1\n")
                 #expect(try await browser.find("#page-error").text().isEmpty)
                 #expect(try await browser.find("#record-dialog").isDisplayed(), "the form stays open")

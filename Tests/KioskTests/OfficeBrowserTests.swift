@@ -93,7 +93,7 @@ extension InOfficeBrowser {
                     }
                     #expect(voided)
                     // A gun's burst in the dialog (a tag and Enter, milliseconds apart) answers nothing.
-                    try await browser.waitFor("#void-reason", displayed: true).sendKeys("SG-2\n")
+                    try await browser.waitFor("#void-reason", displayed: true).gunKeys("SG-2")
                     try await browser.waitUntil("the burst refused aloud") {
                         try await browser.find("#void-error").text().contains("barcode scan")
                     }
@@ -122,7 +122,7 @@ extension InOfficeBrowser {
                     #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")
                     // A gun's burst with the focus on Apply is refused aloud and applies nothing.
                     _ = try await browser.execute("document.getElementById('reconcile-apply').focus()")
-                    try await browser.activeElement().sendKeys("SG-2" + Element.enter)
+                    try await browser.gunKeys("SG-2")
                     try await browser.waitUntil("the burst refused aloud", js: "(text('#page-error') || '').includes('barcode scan')")
                     #expect(try await browser.find("#reconcile-message").text().contains("would make"), "nothing was applied")
                     #expect(try await server.parts.backend.assets.find(identifier: "SG-2")?.status.rawValue == "IN_STOCK")

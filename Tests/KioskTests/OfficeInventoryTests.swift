@@ -13,7 +13,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await SharedBrowser.with(width: width, height: height) { browser in
             try await browser.open(baseURL + "/")
             // A gun's burst on the login screen logs nobody in and is refused aloud.
-            try await browser.waitFor("#login-email", displayed: true).sendKeys("SG-1\n")
+            try await browser.waitFor("#login-email", displayed: true).gunKeys("SG-1")
             try await browser.waitUntil("the burst refused aloud", js: "(text('#login-error') || '').includes('barcode scan')")
             #expect(try await browser.find("#login-view").isDisplayed())
             try await browser.find("#login-email").clear()
@@ -94,7 +94,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#records-query").clear()
                 try await browser.find("#records-query").sendKeys("zz")
                 try await Task.sleep(for: .milliseconds(150))
-                try await browser.find("#records-query").sendKeys("SG-1\n")
+                try await browser.find("#records-query").gunKeys("SG-1")
                 try await browser.waitUntil("the scanned tag looked up") {
                     let rows = try await browser.find("#records-table tbody").text()
                     return rows.contains("SG-1") && !rows.contains("SG-2")
@@ -111,7 +111,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 #expect(try await browser.find("#record-fields-asset_tag-error").text().isEmpty, "the tag is checked once the rest is valid")
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-asset-form.png") }
                 // A gun's burst in the form (a tag and Enter, milliseconds apart) saves nothing and is refused aloud.
-                try await browser.find("#record-fields-name").sendKeys("SG-9\n")
+                try await browser.find("#record-fields-name").gunKeys("SG-9")
                 try await browser.waitUntil("the burst refused aloud", js: "(text('#record-error') || '').includes('barcode scan')")
                 #expect(try await browser.find("#record-dialog").isDisplayed())
                 #expect(try await server.parts.backend.assets.find(identifier: "SG-9") == nil)
@@ -162,7 +162,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await Self.press(browser, "Check out", inRowOf: "Cables")
                 _ = try await browser.waitFor("#record-fields-customer_id", displayed: true)
                 // A gun's burst in the check-out dialog checks nothing out and is refused aloud.
-                try await browser.find("#record-fields-quantity").sendKeys("SG-1\n")
+                try await browser.find("#record-fields-quantity").gunKeys("SG-1")
                 try await browser.waitUntil("the burst refused aloud", js: "(text('#record-error') || '').includes('barcode scan')")
                 #expect(try await browser.find("#record-dialog").isDisplayed())
                 #expect(try await server.parts.backend.accessories.list(query: ListQuery()).items.first?.availableQuantity == 5)

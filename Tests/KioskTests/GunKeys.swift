@@ -1,0 +1,116 @@
+import Foundation
+import TestKit
+
+/// A keyboard-wedge barcode gun's keys, as the page gets them from a real gun: each key event
+/// stamped a few milliseconds after the one before, whenever it is delivered.
+///
+/// WebDriver's keys (`sendKeys`) are stamped by the browser when each of them arrives, and
+/// chromedriver sends them one at a time: on a machine busy with the rest of the suite they
+/// arrived up to hundreds of milliseconds apart, which is a person's typing, not a gun's, and a
+/// burst test failed now and then for that alone. A gun's keys reach the page through the
+/// keyboard with the times they were typed at, so a page that is slow to handle them still sees
+/// a burst; these are sent through the DevTools protocol (`Input.dispatchKeyEvent` with its
+/// `timestamp`, which becomes the event's `timeStamp`) with the same key events WebDriver sends:
+/// Shift around capital letters, and `key`, `code` and key code of a US keyboard. Enter presses
+/// buttons and submits forms as a real Enter does, unless the page prevents it.
+extension BrowserSession {
+    /// The gap between two keys of a burst, in seconds (a gun types a character in 1–5 ms).
+    static let gunKeyGap = 0.003
+
+    /// Types `text` and then Enter (unless `enter` is false) into whatever has the focus, as a gun.
+    func gunKeys(_ text: String, enter: Bool = true) async throws {
+        var events: [JSONValue] = []
+        var time = Date().timeIntervalSince1970
+        func add(_ type: String, _ key: GunKey, shift: Bool) {
+            var params: [String: JSONValue] = [
+                "type": .string(type), "key": .string(key.key), "code": .string(key.code),
+                "windowsVirtualKeyCode": .number(Double(key.keyCode)), "nativeVirtualKeyCode": .number(Double(key.keyCode)),
+                "modifiers": .number(shift ? 8 : 0), "timestamp": .number(time)
+            ]
+            if type == "keyDown", let text = key.text {
+                params["text"] = .string(text)
+                params["unmodifiedText"] = .string(text)
+            }
+            events.append(.object(params))
+            time += Self.gunKeyGap / 2
+        }
+        for character in text {
+            let key = GunKey(character)
+            if key.shift { add("rawKeyDown", .shift, shift: true) }
+            add("keyDown", key, shift: key.shift)
+            add("keyUp", key, shift: key.shift)
+            if key.shift { add("keyUp", .shift, shift: false) }
+        }
+        if enter {
+            add("keyDown", .enter, shift: false)
+            add("keyUp", .enter, shift: false)
+        }
+        for event in events {
+            try await command("POST", "/goog/cdp/execute", ["cmd": "Input.dispatchKeyEvent", "params": event])
+        }
+    }
+}
+
+extension Element {
+    /// Focuses this element as WebDriver's `sendKeys` does (the text cursor at the end of a field
+    /// that was not focused), then types `text` and Enter into it as a gun (`BrowserSession.gunKeys`).
+    func gunKeys(_ text: String, enter: Bool = true) async throws {
+        try await session.execute(
+            """
+            const e = arguments[0];
+            if (document.activeElement !== e) {
+              e.focus();
+              if (typeof e.value === 'string' && e.setSelectionRange) { try { e.setSelectionRange(e.value.length, e.value.length); } catch (x) {} }
+            }
+            """, [json])
+        try await session.gunKeys(text, enter: enter)
+    }
+}
+
+/// One key of a US keyboard: what it types, its `key` and `code`, its key code and whether it
+/// needs Shift.
+struct GunKey {
+    let key: String
+    let code: String
+    let keyCode: Int
+    let shift: Bool
+    let text: String?
+
+    static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
+    static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
+
+    private init(key: String, code: String, keyCode: Int, shift: Bool, text: String?) {
+        self.key = key
+        self.code = code
+        self.keyCode = keyCode
+        self.shift = shift
+        self.text = text
+    }
+
+    /// The punctuation keys: the character without Shift, with Shift, the code and the key code.
+    private static let punctuation: [(String, String, String, Int)] = [
+        ("-", "_", "Minus", 189), ("=", "+", "Equal", 187), ("[", "{", "BracketLeft", 219), ("]", "}", "BracketRight", 221),
+        ("\\", "|", "Backslash", 220), (";", ":", "Semicolon", 186), ("'", "\"", "Quote", 222), (",", "<", "Comma", 188),
+        (".", ">", "Period", 190), ("/", "?", "Slash", 191), ("`", "~", "Backquote", 192)
+    ]
+    private static let shiftedDigits = Array(")!@#$%^&*(")
+
+    init(_ character: Character) {
+        let text = String(character)
+        if let ascii = character.asciiValue, character.isLetter {
+            let upper = Character(text.uppercased())
+            self.init(key: text, code: "Key\(upper)", keyCode: Int(upper.asciiValue ?? ascii), shift: character.isUppercase, text: text)
+        } else if let digit = character.wholeNumberValue, character.isASCII {
+            self.init(key: text, code: "Digit\(digit)", keyCode: 48 + digit, shift: false, text: text)
+        } else if let digit = Self.shiftedDigits.firstIndex(of: character) {
+            self.init(key: text, code: "Digit\(digit)", keyCode: 48 + digit, shift: true, text: text)
+        } else if character == " " {
+            self.init(key: " ", code: "Space", keyCode: 32, shift: false, text: " ")
+        } else if let row = Self.punctuation.first(where: { $0.0 == text || $0.1 == text }) {
+            self.init(key: text, code: row.2, keyCode: row.3, shift: row.1 == text, text: text)
+        } else {
+            // Not on a US keyboard: the character alone, as a gun set to send Unicode would.
+            self.init(key: text, code: "", keyCode: 0, shift: false, text: text)
+        }
+    }
+}
