@@ -276,10 +276,9 @@ let package = Package(
 )
 
 // Our own Swift is compiled with optimization in debug builds too (as Scanning always was):
-// the tests spend most of their time in it, in their own image and data generators and in the
-// child processes of the built tool, and unoptimized Swift runs several times slower there
-// (generic code through the runtime). Only our targets: the packages we depend on keep the
-// configuration's settings.
-for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+// the tests spend most of their time in it and in the child processes of the built tool, and
+// unoptimized Swift runs several times slower there (generic code through the runtime). Only
+// our targets: the packages we depend on keep the configuration's settings.
+for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 }
