@@ -38,7 +38,7 @@ struct BoundedAnswerTests {
                 left = Self.spooledFiles().subtracting(before)
             }
             #expect(left.isEmpty, "every spooled report was removed: \(left)")
-            _ = stalled
+            withExtendedLifetime(stalled) {}
         }
     }
 

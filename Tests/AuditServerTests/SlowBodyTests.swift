@@ -76,7 +76,7 @@ extension TimingSensitive {
                 for connection in stalled { #expect(try await connection.peek(12) == "HTTP/1.1 200") }
                 #expect(try await Self.healthAnswers(503, server, within: .seconds(7)), "both slots are held")
                 #expect(try await Self.healthRecovers(server, within: 20), "the stalled readers were dropped")
-                _ = stalled
+                withExtendedLifetime(stalled) {}
             }
         }
 
@@ -84,11 +84,11 @@ extension TimingSensitive {
         func connectionsPerAddressAreCapped() async throws {
             let limits = ConnectionLimits(maxConnections: 100, maxPerAddress: 2)
             try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
-                var held = try (0..<2).map { _ in try RawConnection(port: server.port) }
+                let held = try (0..<2).map { _ in try RawConnection(port: server.port) }
                 let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health")
                 #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
                 #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
-                held.removeAll()
+                for connection in held { connection.close() }
                 #expect(try await Self.healthRecovers(server, within: 5))
             }
         }

@@ -11,15 +11,15 @@ struct SlowClientTests {
     func connectionsBeyondTheCapAreRefused() async throws {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, limits: ConnectionLimits(maxConnections: 3))
         try await TestServer.with(settings: settings) { server in
-            var held = try (0..<3).map { _ in try RawConnection(port: server.port) }
+            let held = try (0..<3).map { _ in try RawConnection(port: server.port) }
             let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health")
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
             #expect(answer.lowercased().contains("retry-after: 2"))
             #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
-            held.removeFirst()
+            held[0].close()
             let served = try await RawConnection.answerOnceItIs("HTTP/1.1 200", port: server.port, path: "/health")
             #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(200))")
-            _ = held
+            withExtendedLifetime(held) {}
         }
     }
 

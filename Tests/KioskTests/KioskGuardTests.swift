@@ -14,11 +14,11 @@ struct KioskGuardTests {
     func connectionsBeyondTheCapAreRefused() async throws {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections", "3"])
-        var held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
+        let held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
         let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
-        held.removeAll()
+        for connection in held { connection.close() }
         let served = try await RawConnection.answerOnceItIs("HTTP/1.1 200", port: kiosk.port, path: "/api/state")
         #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(200))")
     }
@@ -30,7 +30,7 @@ struct KioskGuardTests {
         let held = try (0..<2).map { _ in try RawConnection(port: kiosk.port) }
         let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
-        _ = held
+        withExtendedLifetime(held) {}
     }
 
     @Test("Headers that never finish get 408 and the connection closes")

@@ -20,14 +20,22 @@ public final class RawConnection: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            close(descriptor)
+            Glibc.close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
         // Reads never block: `answer()` polls, so a test that waits for an answer holds no thread.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    /// Closes the connection (a FIN) now. A test that holds connections open closes them with
+    /// this, or keeps them with `withExtendedLifetime`: an optimized build may end a local's
+    /// lifetime at its last use, which would close them early.
+    public func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
 
     /// Ends what this side sends (a FIN), as a client that is killed or finishes early does;
     /// the answer can still be read.
@@ -37,7 +45,7 @@ public final class RawConnection: @unchecked Sendable {
     public func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close(descriptor)
+        Glibc.close(descriptor)
         descriptor = -1
     }
 
