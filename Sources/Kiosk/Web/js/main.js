@@ -73,7 +73,16 @@ function bind() {
   document.addEventListener('keydown', onKeyDown, true);
   document.addEventListener('pointerdown', function () { ensureAudio(); armIdleReturn(); }, true);
   document.addEventListener('focusin', function () { if (app.screen === 'scan') armIdleReturn(); });
-  window.addEventListener('focus', function () { setTimeout(focusEntry, 0); });
+  // The window comes to the front: the entry field takes the focus, unless a control has it by
+  // then (a person's choice; keys typed there still reach the entry field, and the idle return
+  // brings the focus back). A machine under load can deliver this event late, after the page has
+  // settled and someone has moved to a button.
+  window.addEventListener('focus', function () {
+    setTimeout(function () {
+      var active = document.activeElement;
+      if (!active || active === document.body || active === el.entry) focusEntry();
+    }, 0);
+  });
 
   bindSearches();
 
