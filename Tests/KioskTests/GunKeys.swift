@@ -78,15 +78,9 @@ struct GunKey {
 
     static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
     static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
+}
 
-    private init(key: String, code: String, keyCode: Int, shift: Bool, text: String?) {
-        self.key = key
-        self.code = code
-        self.keyCode = keyCode
-        self.shift = shift
-        self.text = text
-    }
-
+extension GunKey {
     /// The punctuation keys: the character without Shift, with Shift, the code and the key code.
     private static let punctuation: [(String, String, String, Int)] = [
         ("-", "_", "Minus", 189), ("=", "+", "Equal", 187), ("[", "{", "BracketLeft", 219), ("]", "}", "BracketRight", 221),

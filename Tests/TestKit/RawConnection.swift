@@ -27,7 +27,7 @@ public final class RawConnection: @unchecked Sendable {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit { close() }
 
     /// Closes the connection (a FIN) now. A test that holds connections open closes them with
     /// this, or keeps them with `withExtendedLifetime`: an optimized build may end a local's
@@ -45,8 +45,7 @@ public final class RawConnection: @unchecked Sendable {
     public func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        Glibc.close(descriptor)
-        descriptor = -1
+        close()
     }
 
     public func send(_ text: String) {

@@ -65,10 +65,14 @@ export function onEntryBlur(e) {
   if (app.screen !== 'scan') return;
   var to = e.relatedTarget;
   if (to && isControl(to)) { armIdleReturn(); return; }
-  setTimeout(function () {
-    var active = document.activeElement;
-    if (app.screen === 'scan' && !dialogOpen() && (!active || active === document.body || !isControl(active))) focusEntry();
-  }, 0);
+  setTimeout(focusEntryUnlessControl, 0);
+}
+
+/** The entry field takes the focus back, unless a control (a button, a search box) has it: a
+ *  person's choice, whose keys still reach the entry field and which the idle return ends. */
+export function focusEntryUnlessControl() {
+  var active = document.activeElement;
+  if (app.screen === 'scan' && !dialogOpen() && (!active || active === document.body || !isControl(active))) focusEntry();
 }
 
 /** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital

@@ -36,7 +36,7 @@ import {
 } from './dialogs.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
-import { armIdleReturn, focusEntry, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
+import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
 import { bindSearches, preparePrint, printMissing } from './lists.js';
 import { showIdle } from './outcomes.js';
 import { submitPin } from './pin.js';
@@ -73,16 +73,9 @@ function bind() {
   document.addEventListener('keydown', onKeyDown, true);
   document.addEventListener('pointerdown', function () { ensureAudio(); armIdleReturn(); }, true);
   document.addEventListener('focusin', function () { if (app.screen === 'scan') armIdleReturn(); });
-  // The window comes to the front: the entry field takes the focus, unless a control has it by
-  // then (a person's choice; keys typed there still reach the entry field, and the idle return
-  // brings the focus back). A machine under load can deliver this event late, after the page has
-  // settled and someone has moved to a button.
-  window.addEventListener('focus', function () {
-    setTimeout(function () {
-      var active = document.activeElement;
-      if (!active || active === document.body || active === el.entry) focusEntry();
-    }, 0);
-  });
+  // The window comes to the front: the entry field takes the focus unless a control has it by
+  // then (a machine under load can deliver this event after someone has moved to a button).
+  window.addEventListener('focus', function () { setTimeout(focusEntryUnlessControl, 0); });
 
   bindSearches();
 
