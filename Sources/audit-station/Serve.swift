@@ -14,7 +14,11 @@ extension AuditStation {
             commandName: "serve",
             abstract: "Run the audit API over this database, for several stations.",
             discussion: """
-                By default the server keeps its data in the SQLite file of --database. With --postgres URL (or postgres.url in                 the config file) it runs on PostgreSQL instead, and several servers may share that database, with exact counts.                 Every server of one database must sign tokens with the same key: give each the same --jwt-key-file or                 $AUDIT_STATION_JWT_SECRET (one of them is required with PostgreSQL, which has no file to keep the key beside).
+                By default the server keeps its data in the SQLite file of --database. With --postgres URL \
+                (or postgres.url in the config file) it runs on PostgreSQL instead, and several servers may \
+                share that database, with exact counts. Every server of one database must sign tokens with \
+                the same key: give each the same --jwt-key-file or $AUDIT_STATION_JWT_SECRET (one of them is \
+                required with PostgreSQL, which has no file to keep the key beside).
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
