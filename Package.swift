@@ -214,7 +214,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: [
             "audit-station", "TestKit", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             "PostgresStore", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), "HTTPGuard",
         ]),
         // MARK: more test targets
         // What every test target shares: child processes through swift-subprocess (nothing

@@ -35,6 +35,8 @@ public struct PhotoRetentionService: Service {
             let deleted = try await photos.prunePhotos(takenBefore: cutoff)
             if deleted > 0 { logger.info("Deleted \(deleted) scan photos older than \(retention.days) days") }
         } catch {
+            // A server stopped during the pass (its port taken, SIGTERM) has nothing to warn of.
+            guard !Task.isCancelled else { return }
             logger.warning("Could not delete old scan photos: \(error.localizedDescription)")
         }
     }

@@ -112,7 +112,7 @@ public struct KioskServer: Sendable {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
+        try await ListenError.whileListening(host: options.host, port: options.port) { try await group.run() }
         if let connection = context.connection {
             let report = await connection.syncNow()
             if report.remaining > 0 {

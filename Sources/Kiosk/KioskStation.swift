@@ -111,7 +111,8 @@ actor KioskStation {
                 logger.info("\(running.count) audits are running; choose one on the page")
             }
         } catch {
-            logger.warning("Could not look for a running audit: \(KioskError(error).message)")
+            // A kiosk stopped while it started (its port taken, Ctrl-C) has nothing to warn of.
+            if !Task.isCancelled { logger.warning("Could not look for a running audit: \(KioskError(error).message)") }
         }
         publishState()
     }

@@ -35,6 +35,21 @@ struct PageOptions: ParsableArguments {
     @Flag(help: "Print JSON.") var json = false
 
     var query: ListQuery { ListQuery(search: search, page: page, perPage: perPage) }
+
+    func validate() throws {
+        try checkPage(page)
+        guard (1...ListQuery.maxPerPage).contains(perPage) else {
+            throw ArgumentParser.ValidationError("--per-page must be between 1 and \(ListQuery.maxPerPage), not \(perPage)")
+        }
+    }
+}
+
+/// A `--page` of the command line: pages count from 1 (the API takes any number and shows the
+/// nearest page; a person who types 0 or 10000000000 is told instead).
+func checkPage(_ page: Int) throws {
+    guard (1...ListQuery.maxPage).contains(page) else {
+        throw ArgumentParser.ValidationError("--page counts from 1 (at most \(ListQuery.maxPage)), not \(page)")
+    }
 }
 
 extension Pagination {

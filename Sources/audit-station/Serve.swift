@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuditServer
 import Foundation
+import HTTPGuard
 import Station
 import Hummingbird
 import InventoryCore
@@ -88,7 +89,7 @@ extension AuditStation {
             // HTTP server stops first, then the pool closes its connections.
             if let pool { app.addServices(pool) }
             app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
-            try await app.runService()
+            try await ListenError.whileListening(host: settings.host, port: settings.port) { try await app.runService() }
         }
     }
 }

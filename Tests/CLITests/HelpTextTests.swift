@@ -30,3 +30,29 @@ struct HelpTextTests {
         }
     }
 }
+
+/// Numbers a person types that no list has: told, not quietly taken as the nearest page.
+@Suite("Paging options")
+struct PagingOptionTests {
+    @Test("--page counts from 1 and --per-page is 1 to 100, in every list command")
+    func pagesCountFromOne() throws {
+        let refused: [([String], String)] = [
+            (["assets", "list", "--page", "0"], "--page counts from 1 (at most 10000000), not 0"),
+            (["customers", "list", "--page=-3"], "--page counts from 1 (at most 10000000), not -3"),
+            (["audit", "history", "--page", "10000001"], "--page counts from 1 (at most 10000000), not 10000001"),
+            (["accessories", "list", "--per-page", "500"], "--per-page must be between 1 and 100, not 500"),
+            (["audit", "scans", "--per-page", "0"], "--per-page must be between 1 and 100, not 0")
+        ]
+        for (arguments, message) in refused {
+            #expect(throws: (any Error).self, "\(arguments)") { _ = try AuditStation.parseAsRoot(arguments) }
+            do {
+                _ = try AuditStation.parseAsRoot(arguments)
+            } catch {
+                #expect(AuditStation.message(for: error) == message, "\(arguments)")
+            }
+        }
+        for arguments in [["assets", "list", "--page", "1", "--per-page", "100"], ["audit", "history", "--page", "2"]] {
+            #expect(throws: Never.self, "\(arguments)") { _ = try AuditStation.parseAsRoot(arguments) }
+        }
+    }
+}
