@@ -4,7 +4,7 @@ import NIOCore
 /// A server (the audit API, the back office, the kiosk) that could not listen on its address,
 /// said as the person who typed `--host` and `--port` should read it, in place of the socket
 /// call's own words (`bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`).
-public struct ListenError: Error, LocalizedError, Equatable {
+public struct ListenError: Error, LocalizedError {
     public let host: String
     public let port: Int
     /// What went wrong and what to do about it.
