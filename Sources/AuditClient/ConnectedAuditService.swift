@@ -60,9 +60,10 @@ public actor ConnectedAuditService: AuditService {
     public func activeAudits() async throws -> [AuditSession] {
         do {
             let mark = try await replica.answerMark()
-            let running = try await runningAudits()
-            for audit in running where try await replica.session(auditID: audit.id) != nil {
+            var running = try await runningAudits()
+            for (index, audit) in running.enumerated() where try await replica.session(auditID: audit.id) != nil {
                 try await replica.update(audit, unlessAnsweredSince: mark)
+                running[index] = try await localSession(audit)
             }
             return running
         } catch InventoryError.unavailable(let message) {
@@ -104,9 +105,12 @@ public actor ConnectedAuditService: AuditService {
                 found = try await findAudit(id: id)
             }
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
-            // view (its numbers plus its pending scans) moves with other stations' scans.
-            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found, unlessAnsweredSince: mark) }
-            return found
+            // view moves with other stations' scans. What is answered is that view: the server's
+            // numbers plus this station's scans not pushed yet, the numbers its screen showed
+            // when each was scanned (the server's alone would count them only after the push).
+            guard found.isActive, try await replica.session(auditID: id) != nil else { return found }
+            try await replica.update(found, unlessAnsweredSince: mark)
+            return try await localSession(found)
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)
