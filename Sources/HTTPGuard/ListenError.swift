@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 
 /// A server (the audit API, the back office, the kiosk) that could not listen on its address,
 /// said as the person who typed `--host` and `--port` should read it, in place of the socket
@@ -31,14 +32,29 @@ public struct ListenError: Error, LocalizedError {
         }
     }
 
-    /// Runs a server's `body`, with a failure to listen said as a `ListenError`.
+    /// Runs a server's `body`, with a failure to listen said as a `ListenError`: only a failure
+    /// before `start` was told the server listens (from its `onServerRunning`). An error of the
+    /// same kind later in the server's life (a socket's, a file's) is not about its address.
     public static func whileListening<T>(
-        host: String, port: Int, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+        host: String, port: Int, start: ListenStart, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw ListenError(error, host: host, port: port) ?? error
+            guard !start.hasBegun, let failure = ListenError(error, host: host, port: port) else { throw error }
+            throw failure
         }
     }
+}
+
+/// Whether a server has begun to listen on its address: told from its `onServerRunning`.
+public final class ListenStart: Sendable {
+    private let begun = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// The server listens: failures from now on are not failures to listen.
+    public func began() { begun.store(true, ordering: .releasing) }
+
+    public var hasBegun: Bool { begun.load(ordering: .acquiring) }
 }

@@ -91,6 +91,7 @@ public struct KioskServer: Sendable {
         // or stalled clients cannot use up the descriptors or hold the preview's viewer slots.
         let guardCount = ConnectionCount()
         let limits = options.limits
+        let start = ListenStart()
         let app = Application(
             router: router,
             server: .http1(
@@ -98,7 +99,10 @@ public struct KioskServer: Sendable {
                     additionalChannelHandlers: [ConnectionGuard(count: guardCount, limits: limits, answer: KioskError.refusal)],
                     idleTimeout: limits.idleTimeout)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AuditStation-Kiosk"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
+            onServerRunning: { channel in
+                start.began()
+                await onRunning(channel.localAddress?.port ?? options.port)
+            },
             logger: logger)
 
         let background = KioskBackground(station: station, loop: loop, hub: hub, preview: preview)
@@ -112,7 +116,7 @@ public struct KioskServer: Sendable {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await ListenError.whileListening(host: options.host, port: options.port) { try await group.run() }
+        try await ListenError.whileListening(host: options.host, port: options.port, start: start) { try await group.run() }
         if let connection = context.connection {
             let report = await connection.syncNow()
             if report.remaining > 0 {

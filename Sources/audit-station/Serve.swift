@@ -84,12 +84,16 @@ extension AuditStation {
             let parts = try await ServerParts(backend: backend, settings: settings, bcryptCost: try UserDirectory.configuredCost())
             var logger = Logger(label: label)
             logger.logLevel = .info
-            var app = buildApplication(parts, settings: settings, logger: logger) { port in announce(port) }
+            let start = ListenStart()
+            var app = buildApplication(parts, settings: settings, logger: logger) { port in
+                start.began()
+                announce(port)
+            }
             // The PostgreSQL pool runs in the server's service group: on SIGTERM or SIGINT the
             // HTTP server stops first, then the pool closes its connections.
             if let pool { app.addServices(pool) }
             app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
-            try await ListenError.whileListening(host: settings.host, port: settings.port) { try await app.runService() }
+            try await ListenError.whileListening(host: settings.host, port: settings.port, start: start) { try await app.runService() }
         }
     }
 }

@@ -40,4 +40,17 @@ struct ListenErrorTests {
         #expect(ListenError(IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)"), host: "127.0.0.1", port: 80) == nil)
         #expect(ListenError(CancellationError(), host: "127.0.0.1", port: 80) == nil)
     }
+
+    @Test("A failure once the server listens is not said as a failure to listen")
+    func onlyBeforeListening() async {
+        let taken = IOError(errnoCode: EADDRINUSE, reason: "bind(descriptor:ptr:bytes:)")
+        let start = ListenStart()
+        await #expect(throws: ListenError.self) {
+            try await ListenError.whileListening(host: "127.0.0.1", port: 80, start: start) { throw taken }
+        }
+        start.began()
+        await #expect(throws: IOError.self) {
+            try await ListenError.whileListening(host: "127.0.0.1", port: 80, start: start) { throw taken }
+        }
+    }
 }
