@@ -17,11 +17,11 @@ struct AccessoryFields: ParsableArguments {
     @Option var category: String?
     @Option var manufacturer: String?
     @Option(name: .customLong("model-no")) var modelNo: String?
-    @Option(name: .customLong("total-quantity")) var totalQuantity: Int?
+    @Option(name: .customLong("total-quantity"), parsing: .unconditional) var totalQuantity: Int?
     @Option var country: String?
     @Option var notes: String?
     @Option(name: .customLong("image-url")) var imageUrl: String?
-    @Option(name: .customLong("company-id")) var companyId: Int64?
+    @Option(name: .customLong("company-id"), parsing: .unconditional) var companyId: Int64?
 
     var input: AccessoryInput {
         AccessoryInput(
@@ -59,8 +59,8 @@ extension AuditStation.Accessories {
             commandName: "checkout", abstract: "Check accessories out to a customer (no more than are available).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
-        @Option(name: .customLong("customer-id")) var customerId: Int64
-        @Option var quantity = 1
+        @Option(name: .customLong("customer-id"), parsing: .unconditional) var customerId: Int64
+        @Option(parsing: .unconditional) var quantity = 1
         @Option var notes: String?
         @Flag var json = false
 
@@ -78,8 +78,8 @@ extension AuditStation.Accessories {
             commandName: "checkin", abstract: "Check accessories back in from a customer (no more than they hold).")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
-        @Option(name: .customLong("customer-id")) var customerId: Int64
-        @Option var quantity = 1
+        @Option(name: .customLong("customer-id"), parsing: .unconditional) var customerId: Int64
+        @Option(parsing: .unconditional) var quantity = 1
         @Option var condition: String?
         @Option var notes: String?
         @Flag var json = false

@@ -37,7 +37,7 @@ extension AuditStation.Assets {
         static let configuration = CommandConfiguration(commandName: "transfer", abstract: "Assign an asset to a customer.")
         @OptionGroup var global: GlobalOptions
         @Argument var asset: String
-        @Option(name: .customLong("customer-id"), help: "The customer who receives the asset.") var customerId: Int64
+        @Option(name: .customLong("customer-id"), parsing: .unconditional, help: "The customer who receives the asset.") var customerId: Int64
         @Option var reason: String?
         @Option var notes: String?
         @Option(name: .customLong("effective-date"), help: "YYYY-MM-DD.") var effectiveDate: String?

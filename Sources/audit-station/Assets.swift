@@ -32,7 +32,7 @@ struct AssetFields: ParsableArguments {
     @Option(help: "ISO 3166-1 alpha-2 code, such as SG.") var country: String?
     @Option var location: String?
     @Option var company: String?
-    @Option(name: .customLong("customer-id")) var customerId: Int64?
+    @Option(name: .customLong("customer-id"), parsing: .unconditional) var customerId: Int64?
     @Option var notes: String?
     @Option(name: .customLong("tech-notes")) var techNotes: String?
     @Option(name: .customLong("is-erased")) var isErased: Bool?
@@ -81,7 +81,7 @@ extension AuditStation.Assets {
         @OptionGroup var paging: PageOptions
         @Option var status: String?
         @Option var country: String?
-        @Option(name: .customLong("customer-id")) var customerId: Int64?
+        @Option(name: .customLong("customer-id"), parsing: .unconditional) var customerId: Int64?
 
         func run() async throws {
             try await runReportingErrors {

@@ -116,7 +116,7 @@ extension AuditStation.Audit {
         static let configuration = CommandConfiguration(commandName: "history", abstract: "Past and running audits, newest first.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only the audits of this country (ISO 3166-1 alpha-2, such as SG).") var country: String?
-        @Option(help: "The page to show (from 1).") var page = 1
+        @Option(parsing: .unconditional, help: "The page to show (from 1).") var page = 1
         @Flag(help: "Print JSON.") var json = false
 
         func validate() throws { try checkPage(page) }

@@ -30,8 +30,8 @@ struct AuditChoice: ParsableArguments {
 /// Paging options of list commands.
 struct PageOptions: ParsableArguments {
     @Option(help: "Only entries that match this text.") var search: String?
-    @Option(help: "The page to show (from 1).") var page = 1
-    @Option(name: .customLong("per-page"), help: "Entries a page (at most 100).") var perPage = 20
+    @Option(parsing: .unconditional, help: "The page to show (from 1).") var page = 1
+    @Option(name: .customLong("per-page"), parsing: .unconditional, help: "Entries a page (at most 100).") var perPage = 20
     @Flag(help: "Print JSON.") var json = false
 
     var query: ListQuery { ListQuery(search: search, page: page, perPage: perPage) }

@@ -18,7 +18,7 @@ struct CustomerFields: ParsableArguments {
     @Option var address: String?
     @Option var country: String?
     @Option var email: String?
-    @Option(name: .customLong("company-id")) var companyId: Int64?
+    @Option(name: .customLong("company-id"), parsing: .unconditional) var companyId: Int64?
 
     var input: CustomerInput {
         CustomerInput(name: name, contactNumber: contactNumber, address: address, country: country, email: email, companyId: companyId)

@@ -19,7 +19,7 @@ extension AuditStation {
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "The address to listen on (default 127.0.0.1; another address needs a PIN).") var host: String?
-        @Option(help: "The port to listen on (default 8090).") var port: Int?
+        @Option(parsing: .unconditional, help: "The port to listen on (default 8090).") var port: Int?
 
         func validate() throws {
             if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 (any free port) and 65535, not \(port)") }
@@ -34,10 +34,12 @@ extension AuditStation {
         @Option(help: "Who is scanning, until the page says otherwise (default: kiosk.user, else the page asks).") var user: String?
         @Option(help: "Where the kiosk stands (default: station.location of the configuration); a scanned LOC: label moves it.")
         var location: String?
-        @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
+        @Option(
+            name: .customLong("max-connections"), parsing: .unconditional, help: "Connections open at once; more are answered 503 with Retry-After.")
         var maxConnections = KioskOptions.defaultLimits.maxConnections
         @Option(
-            name: .customLong("max-connections-per-address"), help: "Connections open at once from one address; more are answered 503.")
+            name: .customLong("max-connections-per-address"), parsing: .unconditional,
+            help: "Connections open at once from one address; more are answered 503.")
         var maxPerAddress = KioskOptions.defaultLimits.maxPerAddress
 
         func run() async throws {

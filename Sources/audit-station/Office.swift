@@ -16,7 +16,7 @@ extension AuditStation {
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
-        @Option(help: "The port to listen on (0: any free port).") var port = 8070
+        @Option(parsing: .unconditional, help: "The port to listen on (0: any free port).") var port = 8070
         @Option(
             name: .customLong("jwt-key-file"),
             help: "The token-signing key file, created mode 0600 (default: <database>.jwt-key; $AUDIT_STATION_JWT_SECRET overrides it).")

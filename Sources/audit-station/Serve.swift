@@ -24,7 +24,7 @@ extension AuditStation {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
-        @Option(help: "The port to listen on.") var port = 8080
+        @Option(parsing: .unconditional, help: "The port to listen on.") var port = 8080
         @Option(name: .customLong("api-key"), help: "Require this key in X-API-Key on every /api call (default: $AUDIT_STATION_API_KEY).")
         var apiKey: String?
         @Option(
@@ -33,13 +33,14 @@ extension AuditStation {
                 "The token-signing key file, created mode 0600 (default: <database>.jwt-key; required with --postgres unless $AUDIT_STATION_JWT_SECRET is set, which overrides it)."
         )
         var jwtKeyFile: String?
-        @Option(name: .customLong("max-connections"), help: "Connections open at once; more are answered 503 with Retry-After.")
+        @Option(
+            name: .customLong("max-connections"), parsing: .unconditional, help: "Connections open at once; more are answered 503 with Retry-After.")
         var maxConnections = 512
         @Option(
-            name: .customLong("max-connections-per-address"),
+            name: .customLong("max-connections-per-address"), parsing: .unconditional,
             help: "Connections open at once from one address; more are answered 503 with Retry-After.")
         var maxPerAddress = 64
-        @Option(name: .customLong("pool-size"), help: "With --postgres: the database connections this server opens at most.")
+        @Option(name: .customLong("pool-size"), parsing: .unconditional, help: "With --postgres: the database connections this server opens at most.")
         var poolSize = 40
 
         func validate() throws {

@@ -41,7 +41,13 @@ struct PagingOptionTests {
             (["customers", "list", "--page=-3"], "--page counts from 1 (at most 10000000), not -3"),
             (["audit", "history", "--page", "10000001"], "--page counts from 1 (at most 10000000), not 10000001"),
             (["accessories", "list", "--per-page", "500"], "--per-page must be between 1 and 100, not 500"),
-            (["audit", "scans", "--per-page", "0"], "--per-page must be between 1 and 100, not 0")
+            (["audit", "scans", "--per-page", "0"], "--per-page must be between 1 and 100, not 0"),
+            // A negative number after a space is the option's value, not a missing one.
+            (["assets", "list", "--page", "-1"], "--page counts from 1 (at most 10000000), not -1"),
+            (["audit", "history", "--page", "-2"], "--page counts from 1 (at most 10000000), not -2"),
+            (["customers", "list", "--per-page", "-5"], "--per-page must be between 1 and 100, not -5"),
+            (["serve", "--port", "-1"], "--port must be between 0 and 65535, not -1"),
+            (["kiosk", "--max-connections", "-3"], "--max-connections must be between 1 and 900, not -3")
         ]
         for (arguments, message) in refused {
             #expect(throws: (any Error).self, "\(arguments)") { _ = try AuditStation.parseAsRoot(arguments) }
