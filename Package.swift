@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit",
+                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -166,10 +166,12 @@ let package = Package(
         .target(name: "Station", dependencies: ["InventoryCore", "InventoryStore", "Scanning", "AuditClient"]),
         // The kiosk: a local web page (embedded HTML, CSS and JS), its JSON calls, pushed events
         // and the camera preview, over Station.
+        // Script modules both pages load (the kiosk and the back office): one file, one rule.
+        .target(name: "PageScripts", resources: [.embedInCode("burst.js")]),
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard",
+                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PageScripts
 
 /// The back office: a page for auditors, supervisors and exporters, served by `serve` at `/`.
 /// Plain HTML, CSS and JS modules embedded in the executable (Sources/AuditServer/Office), with
@@ -29,7 +30,8 @@ enum OfficePage {
         "/office/js/form.js": File(bytes: PackageResources.form_js, type: script),
         "/office/js/records.js": File(bytes: PackageResources.records_js, type: script),
         "/office/js/users.js": File(bytes: PackageResources.users_js, type: script),
-        "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script)
+        "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script),
+        "/office/js/burst.js": File(bytes: PageScripts.burst, type: script)
     ]
 
     /// Only the server's own files and calls; no inline script or style; photos come as blobs.

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import PageScripts
 
 /// The page's files, embedded in the executable at build time (Sources/Kiosk/Web): the kiosk
 /// needs no internet, no CDN and no files beside the binary.
@@ -35,7 +36,8 @@ struct WebAssets: Sendable {
         "/js/camera.js": script(PackageResources.camera_js),
         "/js/sound.js": script(PackageResources.sound_js),
         "/js/gun.js": script(PackageResources.gun_js),
-        "/js/place.js": script(PackageResources.place_js)
+        "/js/place.js": script(PackageResources.place_js),
+        "/js/burst.js": script(PageScripts.burst)
     ]
 
     static let index = WebAssets(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")

@@ -17,8 +17,8 @@ extension BrowserSession {
     /// The gap between two keys of a burst, in seconds (a gun types a character in 1–5 ms).
     static let gunKeyGap = 0.003
 
-    /// Types `text` and then Enter (unless `enter` is false) into whatever has the focus, as a gun.
-    func gunKeys(_ text: String, enter: Bool = true) async throws {
+    /// Types `text` and then `end` (Enter, Tab, or nothing) into whatever has the focus, as a gun.
+    func gunKeys(_ text: String, then end: GunKey? = .enter) async throws {
         var events: [JSONValue] = []
         var time = Date().timeIntervalSince1970
         func add(_ type: String, _ key: GunKey, shift: Bool) {
@@ -41,9 +41,9 @@ extension BrowserSession {
             add("keyUp", key, shift: key.shift)
             if key.shift { add("keyUp", .shift, shift: false) }
         }
-        if enter {
-            add("keyDown", .enter, shift: false)
-            add("keyUp", .enter, shift: false)
+        if let end {
+            add(end.text == nil ? "rawKeyDown" : "keyDown", end, shift: false)
+            add("keyUp", end, shift: false)
         }
         for event in events {
             try await command("POST", "/goog/cdp/execute", ["cmd": "Input.dispatchKeyEvent", "params": event])
@@ -53,8 +53,8 @@ extension BrowserSession {
 
 extension Element {
     /// Focuses this element as WebDriver's `sendKeys` does (the text cursor at the end of a field
-    /// that was not focused), then types `text` and Enter into it as a gun (`BrowserSession.gunKeys`).
-    func gunKeys(_ text: String, enter: Bool = true) async throws {
+    /// that was not focused), then types `text` and `end` into it as a gun (`BrowserSession.gunKeys`).
+    func gunKeys(_ text: String, then end: GunKey? = .enter) async throws {
         try await session.execute(
             """
             const e = arguments[0];
@@ -63,7 +63,7 @@ extension Element {
               if (typeof e.value === 'string' && e.setSelectionRange) { try { e.setSelectionRange(e.value.length, e.value.length); } catch (x) {} }
             }
             """, [json])
-        try await session.gunKeys(text, enter: enter)
+        try await session.gunKeys(text, then: end)
     }
 }
 
@@ -78,6 +78,7 @@ struct GunKey {
 
     static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
     static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
+    static let tab = GunKey(key: "Tab", code: "Tab", keyCode: 9, shift: false, text: nil)
 }
 
 extension GunKey {

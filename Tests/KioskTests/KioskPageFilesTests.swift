@@ -33,10 +33,14 @@ struct KioskPageFilesTests {
         }
         await kiosk.stop()
 
-        // Every module in Sources/Kiosk/Web/js is reached from the page, and the kiosk serves no other script.
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Kiosk/Web/js").standardizedFileURL
-        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }.map { "/js/" + $0 })
+        // Every module in Sources/Kiosk/Web/js and Sources/PageScripts (the modules both pages
+        // share) is reached from the page, and the kiosk serves no other script.
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardizedFileURL
+        var onDisk: Set<String> = []
+        for folder in ["Kiosk/Web/js", "PageScripts"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path)
+            onDisk.formUnion(names.filter { $0.hasSuffix(".js") }.map { "/js/" + $0 })
+        }
         #expect(onDisk.count > 1)
         #expect(fetched == onDisk, "not imported: \(onDisk.subtracting(fetched).sorted()); not in Web/js: \(fetched.subtracting(onDisk).sorted())")
         #expect(Set(WebAssets.files.keys.filter { $0.hasSuffix(".js") }) == fetched)

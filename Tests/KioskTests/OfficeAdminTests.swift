@@ -97,6 +97,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntil("the burst on a filter refused aloud", js: refused)
                 #expect(try await browser.execute("return location.href").stringValue == address, "no filter applied")
                 #expect(try await browser.find("#audits-error").text().isEmpty)
+                // A gun that ends its tags with Tab is the same burst (the kiosk's rule, burst.js).
+                _ = try await browser.execute("document.getElementById('page-error').textContent = ''; return true")
+                try await browser.find("#filter-location").gunKeys("SG-2", then: .tab)
+                try await browser.waitUntil("the Tab-ended burst on a filter refused aloud", js: refused)
+                #expect(try await browser.execute("return document.activeElement.id").stringValue == "filter-location", "the Tab moved nothing")
 
                 try await browser.find("#nav-devices").click()
                 try await browser.waitUntilShown("#devices-view", "the devices")
@@ -120,8 +125,8 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await tags.clear()
                 try await tags.gunKeys("SG-2")
                 try await Task.sleep(for: .milliseconds(150))
-                try await tags.gunKeys("SG-1")
-                #expect(try await tags.property("value").stringValue == "SG-2\nSG-1\n")
+                try await tags.gunKeys("SG-1", then: .tab)
+                #expect(try await tags.property("value").stringValue == "SG-2\nSG-1\n", "a Tab-ended tag is a line too")
                 #expect(try await browser.find("#page-error").text().isEmpty)
                 #expect(try await browser.find("#record-dialog").isDisplayed(), "the form stays open")
                 try await browser.find("#record-fields-format option[value='zpl']").click()

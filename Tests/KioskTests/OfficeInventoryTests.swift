@@ -101,6 +101,14 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 }
                 #expect(try await browser.find("#records-query").property("value").stringValue == "SG-1")
                 #expect(try await browser.find("#page-error").text().isEmpty)
+                // A gun that ends its tags with Tab looks the tag up too, and the box keeps the focus.
+                try await browser.find("#records-query").gunKeys("SG-2", then: .tab)
+                try await browser.waitUntil("the Tab-ended tag looked up") {
+                    let rows = try await browser.find("#records-table tbody").text()
+                    return rows.contains("SG-2") && !rows.contains("SG-1")
+                }
+                #expect(try await browser.find("#records-query").property("value").stringValue == "SG-2")
+                #expect(try await browser.execute("return document.activeElement.id").stringValue == "records-query")
                 try await browser.find("#records-query").clear()
                 try await browser.find("#records-new").click()
                 try await Self.submit(browser, [("asset_tag", "SG-1"), ("name", hostile), ("country", "XX")])

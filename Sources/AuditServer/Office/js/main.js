@@ -2,6 +2,7 @@
  * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
 import { $ } from './dom.js';
+import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';
 import * as users from './users.js';
@@ -83,40 +84,44 @@ function bind() {
   window.addEventListener('hashchange', route);
 }
 
-/* A barcode gun types its tag and Enter a few milliseconds apart, wherever the focus is. The
- * back office records no scans, so such an Enter never submits a form, answers a dialog or
- * presses a button: it is refused aloud, and nothing is done. In a search box it is what the
- * user meant, a look-up of the tag: the box holds the scanned tag alone (not appended to what it
- * held) and the search runs. In a text area (the labels form's tags, one a line) the Enter is
- * the new line after the tag, which is what scanning tags into a list means. Key times are the
- * events' own timeStamps (when the key was pressed), not the moment the handler runs: a page
- * busy drawing a list handles a gun's keys late and far apart, and a person's keys typed during
- * that stall all at once, and neither may change what the keys were. */
-const GAP_MS = 50;       // at most this between two keys of a burst (people: 100 ms and more)
-const MIN_LENGTH = 3;    // a burst of fewer characters is not taken as a tag
-const burst = { text: '', at: -1e9 };   // the characters typed since the last gap, and the last one's time
+/* A barcode gun types its tag and Enter (or Tab) a few milliseconds apart, wherever the focus
+ * is; what a burst is comes from burst.js, the rule the kiosk follows too. The back office
+ * records no scans, so such an Enter never submits a form, answers a dialog or presses a button:
+ * it is refused aloud, and nothing is done. In a search box it is what the user meant, a look-up
+ * of the tag: the box holds the scanned tag alone (not appended to what it held) and the search
+ * runs. In a text area (the labels form's tags, one a line) the end of the burst is the new line
+ * after the tag, which is what scanning tags into a list means. */
+const burst = new Burst();
 window.addEventListener('keydown', function (e) {
-  const now = e.timeStamp;
-  if (e.key !== 'Enter') {
-    if (e.key.length === 1) {
-      if (now - burst.at > GAP_MS) burst.text = '';
-      burst.text += e.key;
-      burst.at = now;
-    }
+  if (e.isComposing) return;
+  const t = e.timeStamp;
+  if (isPrintable(e)) {
+    burst.add(e.key, t);
     return;
   }
+  if (isBurstModifier(e)) return;
   const scanned = burst.text;
-  const fast = scanned.length >= MIN_LENGTH && now - burst.at <= GAP_MS;
-  burst.text = '';
-  burst.at = -1e9;
-  if (!fast) return;
+  const isTag = endsBurst(e) && burst.endsTagAt(t);
+  burst.clear();
+  if (!isTag) return;
   const box = document.activeElement;
+  const tab = e.key === 'Tab';
   if (box && box.tagName === 'INPUT' && box.type === 'search' && box.form) {
     box.value = scanned;
     $('page-error').textContent = '';
+    if (tab) {
+      e.preventDefault();
+      box.form.requestSubmit();
+    }
     return;
   }
-  if (box && box.tagName === 'TEXTAREA') return;
+  if (box && box.tagName === 'TEXTAREA') {
+    if (tab) {
+      e.preventDefault();
+      box.setRangeText('\n', box.selectionStart, box.selectionEnd, 'end');
+    }
+    return;
+  }
   e.preventDefault();
   e.stopPropagation();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';

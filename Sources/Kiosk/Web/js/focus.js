@@ -13,7 +13,7 @@
 
 import { app } from './app.js';
 import { el } from './dom.js';
-import { GAP_MS } from './gun.js';
+import { GAP_MS, isBurstModifier, isPrintable } from './burst.js';
 import { ensureAudio } from './sound.js';
 
 let idleTimer = null;
@@ -73,16 +73,6 @@ export function onEntryBlur(e) {
 export function focusEntryUnlessControl() {
   var active = document.activeElement;
   if (app.screen === 'scan' && !dialogOpen() && (!active || active === document.body || !isControl(active))) focusEntry();
-}
-
-/** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital
- *  letters, as a keyboard does, and CapsLock. They neither end nor interrupt a burst. */
-export function isBurstModifier(e) {
-  return e.key === 'Shift' || e.key === 'CapsLock';
-}
-
-export function isPrintable(e) {
-  return e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !(e.altKey && !e.getModifierState('AltGraph'));
 }
 
 export function onKeyDown(e) {

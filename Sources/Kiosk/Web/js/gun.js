@@ -7,20 +7,19 @@
  *
  * The entry field of the scanning screen takes bursts as typed tags (scanqueue.js); keys typed
  * while a button or nothing has the focus there go to it (focus.js). This module handles every
- * other place. Key times are the events' own timeStamps (when the key was pressed), so a busy
- * page that handles the keys late still sees them as the burst they were. */
+ * other place. What a burst is (its gap, its shortest tag, the keys that end it) is burst.js,
+ * the rule the back office follows too. */
 
 import { app } from './app.js';
 import { el, setText } from './dom.js';
 import { obj, str } from './format.js';
 import { closeDialog } from './dialogs.js';
-import { focusEntry, isBurstModifier, isPrintable, isTextField } from './focus.js';
+import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
+import { focusEntry, isTextField } from './focus.js';
 import { recordOutcome, STATUS } from './outcomes.js';
 import { submitIdentifier } from './scanqueue.js';
 import { playSound } from './sound.js';
 
-export const GAP_MS = 50;        // at most this between two keys of a burst (people: 100 ms and more)
-const MIN_LENGTH = 3;            // a burst of fewer characters is not taken as a tag
 const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
 const ALARM_MS = 6000;
 // Why a burst was not recorded, by the screen it came on (any other: no audit is running).
@@ -30,8 +29,7 @@ const WHY_NOT_RECORDED = {
   summary: 'This audit has ended, and no audit is running on this kiosk. Start or join one, then scan again.'
 };
 
-let burst = '';
-let burstAt = -1e9;              // time of the burst's last key
+const burst = new Burst();
 let before = null;               // the focused field as it was before the burst's first key
 let lastPrintableAt = -1e9;
 let swallowSpaceUp = false;
@@ -71,10 +69,8 @@ export function onGunKeyDown(e) {
   var t = e.timeStamp;
   var target = document.activeElement;
   if (isPrintable(e)) {
-    var fast = t - burstAt <= GAP_MS;
-    if (!fast) { burst = ''; before = snapshot(target); }
-    burst += e.key;
-    burstAt = t;
+    var fast = burst.add(e.key, t);
+    if (!fast) before = snapshot(target);
     lastPrintableAt = t;
     if (!owns(target)) return;
     // On a button (or nothing) a character does nothing; inside a burst a space must not press it.
@@ -85,10 +81,11 @@ export function onGunKeyDown(e) {
     return;
   }
   if (isBurstModifier(e)) return;
-  var ends = e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey);
-  var isBurst = ends && burst.length >= MIN_LENGTH && t - burstAt <= GAP_MS * 2;
-  var text = burst, snap = before;
-  if (ends || !isBurst) { burst = ''; before = null; burstAt = -1e9; }
+  // Any other key ends what was typed before it; only an ending key right after it makes a tag.
+  var isBurst = endsBurst(e) && burst.endsTagAt(t);
+  var text = burst.text, snap = before;
+  burst.clear();
+  before = null;
   if (!owns(target)) return;
   if (isBurst) {
     e.preventDefault();
