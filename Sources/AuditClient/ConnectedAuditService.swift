@@ -60,10 +60,9 @@ public actor ConnectedAuditService: AuditService {
     public func activeAudits() async throws -> [AuditSession] {
         do {
             let mark = try await replica.answerMark()
-            var running = try await runningAudits()
-            for (index, audit) in running.enumerated() where try await replica.session(auditID: audit.id) != nil {
+            let running = try await runningAudits()
+            for audit in running where try await replica.session(auditID: audit.id) != nil {
                 try await replica.update(audit, unlessAnsweredSince: mark)
-                running[index] = try await localSession(audit)
             }
             return running
         } catch InventoryError.unavailable(let message) {
@@ -105,12 +104,13 @@ public actor ConnectedAuditService: AuditService {
                 found = try await findAudit(id: id)
             }
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
-            // view moves with other stations' scans. What is answered is that view: the server's
-            // numbers plus this station's scans not pushed yet, the numbers its screen showed
-            // when each was scanned (the server's alone would count them only after the push).
-            guard found.isActive, try await replica.session(auditID: id) != nil else { return found }
-            try await replica.update(found, unlessAnsweredSince: mark)
-            return try await localSession(found)
+            // view (its numbers plus its pending scans) moves with other stations' scans.
+            // What is answered is the server's numbers alone, not that view: read while a push
+            // is on its way, they may already count scans the outbox still holds as pending, so
+            // adding those would count them twice, and a page's counters never go back down.
+            // The station's view comes with each scan's answer (`ScanResult.progress`).
+            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found, unlessAnsweredSince: mark) }
+            return found
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)
