@@ -73,12 +73,12 @@ extension ConnectedAuditService {
     /// audit the server no longer shows running has ended, and then refuses scans here. Meant
     /// to run beside scanning: it changes nothing when the server cannot be reached.
     public func refreshHeld() async {
-        guard let held = try? await replica.audits().filter(\.isActive), !held.isEmpty, let mark = try? await replica.answerMark(),
+        guard let held = try? await replica.audits().filter(\.isActive), !held.isEmpty, let reading = try? await startReading(),
             let running = try? await runningAudits()
         else { return }
         for audit in held {
             if let now = running.first(where: { $0.id == audit.id }) {
-                try? await replica.update(now, unlessAnsweredSince: mark)
+                try? await take(now, readSince: reading)
             } else {
                 var ended = audit
                 ended.isActive = false

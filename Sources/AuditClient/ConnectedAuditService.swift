@@ -59,10 +59,11 @@ public actor ConnectedAuditService: AuditService {
 
     public func activeAudits() async throws -> [AuditSession] {
         do {
-            let mark = try await replica.answerMark()
-            let running = try await runningAudits()
-            for audit in running where try await replica.session(auditID: audit.id) != nil {
-                try await replica.update(audit, unlessAnsweredSince: mark)
+            let reading = try await startReading()
+            var running = try await runningAudits()
+            for (index, audit) in running.enumerated() where try await replica.session(auditID: audit.id) != nil {
+                try await take(audit, readSince: reading)
+                running[index] = try await localSession(audit)
             }
             return running
         } catch InventoryError.unavailable(let message) {
@@ -96,25 +97,46 @@ public actor ConnectedAuditService: AuditService {
     public func audit(id: AuditID) async throws -> AuditSession {
         do {
             let found: AuditSession
-            // A scan's answer taken while this is asked carries newer numbers (see `update`).
-            let mark = try await replica.answerMark()
+            let reading = try await startReading()
             if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self) {
                 found = answer.value.audit
             } else {
                 found = try await findAudit(id: id)
             }
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
-            // view (its numbers plus its pending scans) moves with other stations' scans.
-            // What is answered is the server's numbers alone, not that view: read while a push
-            // is on its way, they may already count scans the outbox still holds as pending, so
-            // adding those would count them twice, and a page's counters never go back down.
-            // The station's view comes with each scan's answer (`ScanResult.progress`).
-            if found.isActive, try await replica.session(auditID: id) != nil { try await replica.update(found, unlessAnsweredSince: mark) }
-            return found
+            // view moves with other stations' scans; what is answered is that view: the server's
+            // numbers plus this station's scans not answered yet, the numbers its screen shows.
+            guard found.isActive, try await replica.session(auditID: id) != nil else { return found }
+            try await take(found, readSince: reading)
+            return try await localSession(found)
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)
         }
+    }
+
+    /// When the server was asked how its audits stand: the answers the copy had taken, and the
+    /// sync's push mark (nil while a push ran).
+    struct ServerReading {
+        let answers: Int
+        let pushes: Int?
+    }
+
+    func startReading() async throws -> ServerReading {
+        ServerReading(answers: try await replica.answerMark(), pushes: await sync.quietMark)
+    }
+
+    /// Takes the server's description of an audit, asked for since `reading`, into the copy. Its
+    /// numbers are taken only when no push ran meanwhile and no answer came in: the server may
+    /// have counted a scan on its way while the outbox still holds it as pending, and the copy's
+    /// view (the server's numbers plus the pending scans) would count it twice; a newer answer's
+    /// numbers are newer than the description's. Otherwise the copy keeps its numbers and takes
+    /// the rest (an end), and the next reading brings the numbers.
+    func take(_ session: AuditSession, readSince reading: ServerReading) async throws {
+        let now = await sync.quietMark
+        let quiet = reading.pushes != nil && reading.pushes == now
+        // A mark below every count of answers keeps the copy's numbers.
+        try await replica.update(session, unlessAnsweredSince: quiet ? reading.answers : -1)
     }
 
     /// Starts the audit on the server and pulls its expected set.

@@ -21,6 +21,8 @@ public actor SyncEngine {
     private var onResult: ResultHandler = { _, _ in }
     private var onRefused: RefusalHandler = { _, _ in }
     private var current: Task<SyncReport, Never>?
+    /// Pushes started and ended so far (see `quietMark`).
+    private var pushEvents = 0
     private var kickedAgain = false
     /// Whether the server takes batches: unknown until the first batch is tried.
     private var batchOffered: Bool?
@@ -67,9 +69,15 @@ public actor SyncEngine {
         return await current?.value ?? SyncReport()
     }
 
+    /// A count of the pushes started and ended while none runs, nil while one does. The
+    /// server's numbers read between two equal marks count no scan that the outbox still holds
+    /// as pending: pushes go one at a time, and every answer of the last one was taken before.
+    public var quietMark: Int? { current == nil ? pushEvents : nil }
+
     private func startPush() {
         let task = Task { await self.pushAll() }
         current = task
+        pushEvents += 1
         Task {
             _ = await task.value
             self.finished(task)
@@ -79,6 +87,7 @@ public actor SyncEngine {
     private func finished(_ task: Task<SyncReport, Never>) {
         guard current == task else { return }
         current = nil
+        pushEvents += 1
         if kickedAgain {
             kickedAgain = false
             startPush()

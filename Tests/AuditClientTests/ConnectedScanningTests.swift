@@ -20,6 +20,11 @@ struct ConnectedScanningTests {
             #expect(try await station.scan("M1").status == .pending)
             let unknown = try await station.scan("NOPE")
             #expect(unknown.status == .pending && unknown.progress.unexpectedCount == 0 && unknown.progress.scannedCount == 1)
+            // Asked while its scans wait in the outbox, the station answers what its screen
+            // showed (the server has none of them yet), online as offline.
+            #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 0)
+            #expect(try await station.audit.audit(id: audit.id).scannedCount == 1)
+            #expect(try await station.audit.activeAudits().first { $0.id == audit.id }?.scannedCount == 1)
             let report = await station.audit.syncNow()
             #expect(report.pushed == 4 && report.remaining == 0)
             let other = try await station.scan("M1")
@@ -36,6 +41,35 @@ struct ConnectedScanningTests {
             await #expect(throws: InventoryError.auditEnded(audit.id)) {
                 try await station.audit.record(ScanRequest(identifier: "A2", auditId: audit.id))
             }
+        }
+    }
+
+    @Test("Asked while a push is on its way, the station counts the scan once: not in the server's numbers and again as pending")
+    func aScanOnItsWayIsCountedOnce() async throws {
+        try await TestServer.with(.sqlite) { server in
+            try await server.admin("slow@example.com")
+            try await server.seed([("A1", "SG"), ("A2", "SG")])
+            let direct = try await Station.make(server, email: "slow@example.com", name: "kiosk-1")
+            let audit = try await direct.audit.start(country: "SG", by: Actor(user: "slow", station: "kiosk-1"))
+            // The server stores the push at once; its answer is held on the way back.
+            let proxy = try FaultProxy(upstreamPort: server.port, plan: [.delay(2)], only: "POST /api/v1/audit/scan")
+            defer { proxy.stop() }
+            let station = try await Station.make(
+                server, email: "slow@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)", path: direct.path)
+            #expect(try await station.scan("A1").progress.scannedCount == 1)
+            async let pushed = station.audit.syncNow()
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(10)
+            while try await server.parts.audits.audit(id: audit.id).scannedCount == 0, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1, "the server stored the scan")
+            #expect(try await station.audit.connectedStatus().pendingScans == 1, "its answer is not in yet")
+            #expect(try await station.audit.audit(id: audit.id).scannedCount == 1, "counted once, not twice")
+            #expect(try await station.audit.activeAudits().first { $0.id == audit.id }?.scannedCount == 1)
+            #expect(await pushed.pushed == 1)
+            #expect(try await station.audit.audit(id: audit.id).scannedCount == 1)
+            #expect(proxy.applied == [.delay(2)])
         }
     }
 
