@@ -78,7 +78,7 @@ extension ConnectedAuditService {
         else { return }
         for audit in held {
             if let now = running.first(where: { $0.id == audit.id }) {
-                try? await take(now, readSince: reading)
+                try? await takeDescription(now, readSince: reading)
             } else {
                 var ended = audit
                 ended.isActive = false

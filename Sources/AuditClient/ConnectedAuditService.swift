@@ -62,7 +62,7 @@ public actor ConnectedAuditService: AuditService {
             let reading = try await startReading()
             var running = try await runningAudits()
             for (index, audit) in running.enumerated() where try await replica.session(auditID: audit.id) != nil {
-                try await take(audit, readSince: reading)
+                try await takeDescription(audit, readSince: reading)
                 running[index] = try await localSession(audit)
             }
             return running
@@ -107,7 +107,7 @@ public actor ConnectedAuditService: AuditService {
             // view moves with other stations' scans; what is answered is that view: the server's
             // numbers plus this station's scans not answered yet, the numbers its screen shows.
             guard found.isActive, try await replica.session(auditID: id) != nil else { return found }
-            try await take(found, readSince: reading)
+            try await takeDescription(found, readSince: reading)
             return try await localSession(found)
         } catch InventoryError.unavailable(let message) {
             guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
@@ -132,7 +132,7 @@ public actor ConnectedAuditService: AuditService {
     /// view (the server's numbers plus the pending scans) would count it twice; a newer answer's
     /// numbers are newer than the description's. Otherwise the copy keeps its numbers and takes
     /// the rest (an end), and the next reading brings the numbers.
-    func take(_ session: AuditSession, readSince reading: ServerReading) async throws {
+    func takeDescription(_ session: AuditSession, readSince reading: ServerReading) async throws {
         let now = await sync.quietMark
         let quiet = reading.pushes != nil && reading.pushes == now
         // A mark below every count of answers keeps the copy's numbers.

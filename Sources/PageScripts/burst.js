@@ -6,7 +6,7 @@
  * typed during that stall all at once, and neither may change what the keys were. */
 
 export const GAP_MS = 50;          // at most this between two keys of a burst (people: 100 ms and more)
-export const MIN_LENGTH = 3;       // a burst of fewer characters is not taken as a tag
+const MIN_LENGTH = 3;              // a burst of fewer characters is not taken as a tag
 const END_GAP_MS = GAP_MS * 2;     // the Enter or Tab after a tag may come a little later
 
 /** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital
