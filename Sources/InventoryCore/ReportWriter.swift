@@ -1,6 +1,9 @@
 import Foundation
+import ModelMacros
 
 /// The `summary` of a report.
+@EncodesNulls
+@MemberwiseInit
 public struct ReportSummary: Codable, Sendable, Equatable {
     public var auditId: AuditID
     public var country: String
@@ -21,47 +24,12 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var byStation: [ScanTally]
     public var byUser: [ScanTally]
 
-    private enum CodingKeys: String, CodingKey {
-        case auditId, country, totalAssets, scannedCount, missingCount, unexpectedCount, completionPercentage
-        case startedAt, endedAt, startedBy, endedBy, locations, byLocation, byStation, byUser
-    }
-
-    /// Every field is present; a running audit has `ended_at` and `ended_by` as null.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(auditId, forKey: .auditId)
-        try container.encode(country, forKey: .country)
-        try container.encode(totalAssets, forKey: .totalAssets)
-        try container.encode(scannedCount, forKey: .scannedCount)
-        try container.encode(missingCount, forKey: .missingCount)
-        try container.encode(unexpectedCount, forKey: .unexpectedCount)
-        try container.encode(completionPercentage, forKey: .completionPercentage)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt)
-        try container.encode(startedBy, forKey: .startedBy)
-        try container.encode(endedBy, forKey: .endedBy)
-        try container.encode(locations, forKey: .locations)
-        try container.encode(byLocation, forKey: .byLocation)
-        try container.encode(byStation, forKey: .byStation)
-        try container.encode(byUser, forKey: .byUser)
-    }
-
     public init(_ audit: AuditSession, byLocation: [LocationTally] = [], byStation: [ScanTally] = [], byUser: [ScanTally] = []) {
-        auditId = audit.id
-        country = audit.country
-        totalAssets = audit.totalAssets
-        scannedCount = audit.scannedCount
-        missingCount = audit.missingCount
-        unexpectedCount = audit.unexpectedCount
-        completionPercentage = audit.completionPercentage
-        startedAt = audit.startedAt
-        endedAt = audit.endedAt
-        startedBy = audit.startedBy
-        endedBy = audit.endedBy
-        locations = audit.locations
-        self.byLocation = byLocation
-        self.byStation = byStation
-        self.byUser = byUser
+        self.init(
+            auditId: audit.id, country: audit.country, totalAssets: audit.totalAssets, scannedCount: audit.scannedCount,
+            missingCount: audit.missingCount, unexpectedCount: audit.unexpectedCount, completionPercentage: audit.completionPercentage,
+            startedAt: audit.startedAt, endedAt: audit.endedAt, startedBy: audit.startedBy, endedBy: audit.endedBy,
+            locations: audit.locations, byLocation: byLocation, byStation: byStation, byUser: byUser)
     }
 
     /// The report's file name: `audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>`, the date
@@ -74,6 +42,7 @@ public struct ReportSummary: Codable, Sendable, Equatable {
 }
 
 /// The expected assets of one registered location (nil: none) in a report's summary.
+@EncodesNulls
 public struct LocationTally: Codable, Sendable, Equatable {
     public var location: String?
     public var expected: Int
@@ -90,16 +59,6 @@ public struct LocationTally: Codable, Sendable, Equatable {
         self.misplaced = misplaced
     }
 
-    private enum CodingKeys: String, CodingKey { case location, expected, found, missing, misplaced }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location, forKey: .location)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(found, forKey: .found)
-        try container.encode(missing, forKey: .missing)
-        try container.encode(misplaced, forKey: .misplaced)
-    }
 }
 
 /// Writes a report row by row into a byte buffer that the caller drains, so a report of a

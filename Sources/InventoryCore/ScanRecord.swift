@@ -1,7 +1,9 @@
 import Foundation
+import ModelMacros
 
 /// One scan of an audit's trail, as it was stored: what was scanned, its outcome, and who,
 /// where, when and how.
+@MemberwiseInit
 public struct ScanRecord: Codable, Sendable, Equatable {
     public var scanId: String
     public var identifier: String
@@ -23,27 +25,6 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// The name of the asset the scan matched, as the asset is named now; nil for an identifier
     /// no asset has (and from a store that does not say).
     public var assetName: String?
-
-    public init(
-        scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String,
-        assetId: Int64? = nil, source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date,
-        voided: ScanVoid? = nil, hasPhoto: Bool? = nil, assetName: String? = nil
-    ) {
-        self.scanId = scanId
-        self.identifier = identifier
-        self.status = status
-        self.reason = reason
-        self.message = message
-        self.assetId = assetId
-        self.source = source
-        self.station = station
-        self.user = user
-        self.scannedAt = scannedAt
-        self.recordedAt = recordedAt
-        self.voided = voided
-        self.hasPhoto = hasPhoto
-        self.assetName = assetName
-    }
 }
 
 /// Scans of one audit counted by station or by user.

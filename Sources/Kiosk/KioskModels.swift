@@ -2,6 +2,7 @@ import AuditClient
 import ConnectedStore
 import Foundation
 import InventoryCore
+import ModelMacros
 import Station
 
 /// One scan as the page shows it (docs/kiosk-api.md, "ScanEvent").
@@ -174,6 +175,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 }
 
 /// The camera as the page shows it.
+@EncodesNulls
 struct CameraState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case none, starting, ready, lost }
     var state: Phase
@@ -181,39 +183,21 @@ struct CameraState: Encodable, Sendable, Equatable {
     var device: String?
     var width: Int?
     var height: Int?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(message, forKey: .message)
-        try container.encode(device, forKey: .device)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-    }
-    enum CodingKeys: String, CodingKey { case state, message, device, width, height }
 }
 
 /// Standalone, or how the link to the server stands.
+@EncodesNulls
 struct ConnectionState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case standalone, online, offline }
     var state: Phase
     var server: String?
-    var pendingScans = 0
+    var pendingScans: Int = 0
     var lastSyncAt: Date?
     var lastError: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(server, forKey: .server)
-        try container.encode(pendingScans, forKey: .pendingScans)
-        try container.encode(lastSyncAt, forKey: .lastSyncAt)
-        try container.encode(lastError, forKey: .lastError)
-    }
-    enum CodingKeys: String, CodingKey { case state, server, pendingScans, lastSyncAt, lastError }
 }
 
 /// `GET /api/state` and the `state` event.
+@EncodesNulls
 struct KioskState: Encodable, Sendable {
     var station: String
     var mode: String
@@ -229,25 +213,6 @@ struct KioskState: Encodable, Sendable {
     /// Where the station stands (nil: not said), and the locations of the audit's country.
     var location: String?
     var locations: [LocationCount]
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(station, forKey: .station)
-        try container.encode(mode, forKey: .mode)
-        try container.encode(user, forKey: .user)
-        try container.encode(pinRequired, forKey: .pinRequired)
-        try container.encode(connection, forKey: .connection)
-        try container.encode(camera, forKey: .camera)
-        try container.encode(audit, forKey: .audit)
-        try container.encode(countries, forKey: .countries)
-        try container.encode(countriesError, forKey: .countriesError)
-        try container.encode(recent, forKey: .recent)
-        try container.encode(location, forKey: .location)
-        try container.encode(locations, forKey: .locations)
-    }
-    enum CodingKeys: String, CodingKey {
-        case station, mode, user, pinRequired, connection, camera, audit, countries, countriesError, recent, location, locations
-    }
 }
 
 /// What a client that has not given the PIN may see.
@@ -261,13 +226,9 @@ struct ProgressEvent: Encodable, Sendable {
     var progress: AuditProgress
 }
 
+@EncodesNulls
 struct AuditAnswer: Encodable, Sendable {
     var audit: AuditSession?
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(audit, forKey: .audit)
-    }
-    enum CodingKeys: String, CodingKey { case audit }
 }
 
 struct SummaryAnswer: Encodable, Sendable { var summary: AuditSummary }
@@ -313,13 +274,9 @@ struct ScansBody: Decodable, Sendable {
 }
 struct ScansAnswer: Encodable, Sendable { var results: [KioskScan] }
 struct LocationBody: Decodable, Sendable { var location: String? }
+@EncodesNulls
 struct LocationAnswer: Encodable, Sendable {
     var location: String?
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location, forKey: .location)
-    }
-    enum CodingKeys: String, CodingKey { case location }
 }
 struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
 struct UndoBody: Decodable, Sendable { var scanId: String }

@@ -1,3 +1,5 @@
+import ModelMacros
+
 /// How the station reads a webcam. Embedded in the station configuration under the key
 /// `"camera"`; every key is optional and falls back to the default shown.
 ///
@@ -7,60 +9,37 @@
 ///  "goneAfterSeconds": 2, "confirmFrames": 3, "selectTimeoutSeconds": 2,
 ///  "reconnectInitialSeconds": 0.5, "reconnectMaxSeconds": 5}
 /// ```
+@MemberwiseInit
 public struct CameraConfig: Codable, Sendable, Equatable {
     /// The V4L2 device node.
-    public var device: String
+    public var device: String = "/dev/video0"
     /// The frame size to ask for; the camera's nearest size is used when it has not this one.
-    public var width: Int
-    public var height: Int
+    public var width: Int = 1280
+    public var height: Int = 720
     /// The frame rate to ask for.
-    public var fps: Int
+    public var fps: Int = 30
     /// The camera formats to prefer, best first (fourcc names). GREY and YUYV give the luma
     /// plane directly; any other format (MJPG, …) is converted by libv4l2.
-    public var pixelFormats: [String]
+    public var pixelFormats: [String] = ["GREY", "YUYV", "MJPG"]
     /// Controls to set when the camera has them; others are left as the camera has them.
-    public var controls: CameraControls
+    public var controls: CameraControls = .init()
     /// A code counts again (as a re-appearance) only after it was out of view this long.
-    public var goneAfterSeconds: Double
+    public var goneAfterSeconds: Double = 2
     /// Codes of these symbologies have weak checks and must be read in this many
     /// consecutive decoded frames before they are accepted.
-    public var confirmFrames: Int
-    public var confirmSymbologies: [Symbology]
+    public var confirmFrames: Int = 3
+    public var confirmSymbologies: [Symbology] = CameraConfig.weakSymbologies
     /// With no frame for this long, the camera counts as stalled and is reopened.
-    public var selectTimeoutSeconds: Double
+    public var selectTimeoutSeconds: Double = 2
     /// The first wait before reopening a lost camera; it doubles up to the maximum.
-    public var reconnectInitialSeconds: Double
-    public var reconnectMaxSeconds: Double
+    public var reconnectInitialSeconds: Double = 0.5
+    public var reconnectMaxSeconds: Double = 5
     /// The number of mmap buffers to stream through.
-    public var buffers: Int
+    public var buffers: Int = 4
     /// Run the decoder's slower retry passes on frames where the first pass finds nothing.
-    public var decodeRetry: Bool
+    public var decodeRetry: Bool = false
 
     public static let weakSymbologies: [Symbology] = [.ean13, .ean8, .upca, .upce, .i25, .codabar, .databar, .databarExpanded]
-
-    public init(
-        device: String = "/dev/video0", width: Int = 1280, height: Int = 720, fps: Int = 30,
-        pixelFormats: [String] = ["GREY", "YUYV", "MJPG"], controls: CameraControls = .init(),
-        goneAfterSeconds: Double = 2, confirmFrames: Int = 3,
-        confirmSymbologies: [Symbology] = CameraConfig.weakSymbologies,
-        selectTimeoutSeconds: Double = 2, reconnectInitialSeconds: Double = 0.5,
-        reconnectMaxSeconds: Double = 5, buffers: Int = 4, decodeRetry: Bool = false
-    ) {
-        self.device = device
-        self.width = width
-        self.height = height
-        self.fps = fps
-        self.pixelFormats = pixelFormats
-        self.controls = controls
-        self.goneAfterSeconds = goneAfterSeconds
-        self.confirmFrames = confirmFrames
-        self.confirmSymbologies = confirmSymbologies
-        self.selectTimeoutSeconds = selectTimeoutSeconds
-        self.reconnectInitialSeconds = reconnectInitialSeconds
-        self.reconnectMaxSeconds = reconnectMaxSeconds
-        self.buffers = buffers
-        self.decodeRetry = decodeRetry
-    }
 
     private enum CodingKeys: String, CodingKey {
         case device, width, height, fps, pixelFormats, controls, goneAfterSeconds, confirmFrames

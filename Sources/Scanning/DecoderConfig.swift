@@ -1,3 +1,5 @@
+import ModelMacros
+
 /// How the `BarcodeDecoder` reads images. Embedded in the station configuration under the key
 /// `"decoder"`; every key is optional and falls back to the default below.
 ///
@@ -6,71 +8,46 @@
 ///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2, "engines": ["zxing", "zbar"],
 ///  "code39FullASCII": false, "code32": false, "gs1Text": "parentheses"}
 /// ```
+@MemberwiseInit
 public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The symbologies to look for. Fewer is faster and leaves less room for wrong reads.
-    public var symbologies: [Symbology]
+    public var symbologies: [Symbology] = Symbology.assetTagDefaults
     /// zbar scans every `density`-th row and column. 1 is the most thorough, 2 about halves the
     /// time on a frame with no code and still reads codes taller and wider than a few lines.
-    public var density: Int
+    public var density: Int = DecoderConfig.defaultDensity
     /// zbar's first pass scans images wider than this at a reduced size (averaged down by a
     /// whole factor), which keeps a 720p camera frame fast; zxing always reads the first pass
     /// at full size. Still images also get a full-size pass when the first finds nothing.
     /// 0 scans every image at full size with both engines.
-    public var maxScanWidth: Int
+    public var maxScanWidth: Int = 640
     /// On a first pass over an image wider than `maxScanWidth`, zbar also reads at full size
     /// the parts with bars or modules in them (`RegionFinder`): small, distant codes that the
     /// reduction blurs away. Skipped on a busy image where those parts cover more than 40%.
-    public var zbarRegions: Bool
+    public var zbarRegions: Bool = true
     /// When the first pass finds nothing, try again on transformed copies of the image
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
     /// a camera loop that gets a new frame every 33 ms may prefer `false`.
-    public var retry: Bool
+    public var retry: Bool = true
     /// The retry passes, in the order they are tried; the first that finds a code wins.
-    public var retryPasses: [RetryPass]
+    public var retryPasses: [RetryPass] = RetryPass.allCases
     /// The number of scan lines that must agree before a linear code without a mandatory
     /// check character (Code 39, Codabar, ITF, UPC-E) is accepted.
-    public var minLinearQuality: Int
+    public var minLinearQuality: Int = 2
     /// The decoding engines to run on every pass. With both, a code they read differently is
     /// dropped, and what they agree on is confirmed. Data Matrix needs `zxing`.
-    public var engines: [DecodeEngine]
+    public var engines: [DecodeEngine] = DecoderConfig.defaultEngines
     /// Expand Code 39 full ASCII pairs (`+A` → `a`, `%U` → NUL, …). Off: most asset tags are
     /// plain Code 39, where `$`, `%`, `/` and `+` mean themselves.
-    public var code39FullASCII: Bool
+    public var code39FullASCII: Bool = false
     /// Report a Code 39 that is a Code 32 (Italian pharmacode: six characters whose nine digits
     /// pass its check) as `A` and the nine digits, as printed under it. Off: asset tags are not
     /// pharmacodes, and one six-character tag in ten would pass that check.
-    public var code32: Bool
+    public var code32: Bool = false
     /// GS1 data as `(01)…` (as printed) or with FNC1 as `\u{1D}`.
-    public var gs1Text: GS1Text
+    public var gs1Text: GS1Text = .parentheses
 
     public static let defaultDensity = 2
     public static let defaultEngines: [DecodeEngine] = [.zxing, .zbar]
-
-    public init(
-        symbologies: [Symbology] = Symbology.assetTagDefaults,
-        density: Int = DecoderConfig.defaultDensity,
-        maxScanWidth: Int = 640,
-        zbarRegions: Bool = true,
-        retry: Bool = true,
-        retryPasses: [RetryPass] = RetryPass.allCases,
-        minLinearQuality: Int = 2,
-        engines: [DecodeEngine] = DecoderConfig.defaultEngines,
-        code39FullASCII: Bool = false,
-        code32: Bool = false,
-        gs1Text: GS1Text = .parentheses
-    ) {
-        self.symbologies = symbologies
-        self.density = density
-        self.maxScanWidth = maxScanWidth
-        self.zbarRegions = zbarRegions
-        self.retry = retry
-        self.retryPasses = retryPasses
-        self.minLinearQuality = minLinearQuality
-        self.engines = engines
-        self.code39FullASCII = code39FullASCII
-        self.code32 = code32
-        self.gs1Text = gs1Text
-    }
 
     private enum CodingKeys: String, CodingKey {
         case symbologies, density, maxScanWidth, zbarRegions, retry, retryPasses, minLinearQuality, engines, code39FullASCII, code32, gs1Text

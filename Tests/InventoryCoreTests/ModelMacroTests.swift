@@ -1,0 +1,48 @@
+import Foundation
+import InventoryCore
+import Testing
+
+/// The models' initializers and null-writing encoders come from ModelMacros: what they write
+/// must be what the API and the stores were promised before the macros wrote them.
+@Suite("Model macros")
+struct ModelMacroTests {
+    static func json(_ value: some Encodable) throws -> [String: Any] {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        return try #require(JSONSerialization.jsonObject(with: encoder.encode(value)) as? [String: Any])
+    }
+
+    @Test("The memberwise initializer takes a property's initial value as its default, and nil for an optional")
+    func defaults() {
+        let asset = Asset(assetTag: "SG-1", name: "Laptop", country: "SG")
+        #expect(asset.id == 0 && asset.status == .inStock && asset.condition == nil && asset.serialNum == nil)
+        #expect(!asset.isErased && !asset.hasKeyboard && !asset.hasCharger)
+        let input = AssetInput()
+        #expect(input.assetTag == nil && input.isErased == nil)
+        let customer = Customer(name: "Acme", contactNumber: "1", address: "Road 1", country: "SG", createdAt: .distantPast)
+        #expect(customer.createdAt == .distantPast && customer.email == nil)
+    }
+
+    @Test("Every key is written, an absent optional as null, and what is written decodes back")
+    func nullsAndRoundTrip() throws {
+        let tally = LocationTally(location: nil, expected: 3, found: 1, misplaced: 0)
+        let written = try Self.json(tally)
+        #expect(Set(written.keys) == ["location", "expected", "found", "missing", "misplaced"])
+        #expect(written["location"] is NSNull && written["missing"] as? Int == 2)
+
+        let summary = ReportSummary(
+            AuditSession(
+                id: "a1", country: "SG", progress: AuditProgress(totalAssets: 3, scannedCount: 1, unexpectedCount: 0),
+                startedAt: Date(timeIntervalSince1970: 1_800_000_000), startedBy: "alice"),
+            byLocation: [tally])
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(summary)
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["endedAt"] is NSNull && object["endedBy"] is NSNull && object["locations"] is NSNull)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(ReportSummary.self, from: data) == summary)
+    }
+}
