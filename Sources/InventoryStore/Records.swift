@@ -25,29 +25,13 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["asset_tag"] = assetTag
-        container["serial_num"] = serialNum
-        container["name"] = name
-        container["model"] = model
-        container["status"] = status.rawValue
-        container["condition"] = condition?.rawValue
-        container["manufacturer"] = manufacturer
-        container["asset_type"] = assetType
-        container["cpu_type"] = cpuType
-        container["cpu_cores"] = cpuCores
-        container["memory"] = memory
-        container["harddrive"] = harddrive
-        container["country"] = country
-        container["location"] = location
-        container["company"] = company
-        container["customer_id"] = customerId
-        container["notes"] = notes
-        container["tech_notes"] = techNotes
-        container["is_erased"] = isErased
-        container["has_keyboard"] = hasKeyboard
-        container["has_charger"] = hasCharger
-        container["created_at"] = createdAt
-        container["updated_at"] = updatedAt
+        container.set([
+            "asset_tag": assetTag, "serial_num": serialNum, "name": name, "model": model, "status": status.rawValue,
+            "condition": condition?.rawValue, "manufacturer": manufacturer, "asset_type": assetType, "cpu_type": cpuType,
+            "cpu_cores": cpuCores, "memory": memory, "harddrive": harddrive, "country": country, "location": location, "company": company,
+            "customer_id": customerId, "notes": notes, "tech_notes": techNotes, "is_erased": isErased, "has_keyboard": hasKeyboard,
+            "has_charger": hasCharger, "created_at": createdAt, "updated_at": updatedAt
+        ])
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -75,14 +59,10 @@ extension Customer: FetchableRecord, MutablePersistableRecord {
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["name"] = name
-        container["contact_number"] = contactNumber
-        container["address"] = address
-        container["country"] = country
-        container["email"] = email
-        container["company_id"] = companyId
-        container["created_at"] = createdAt
-        container["updated_at"] = updatedAt
+        container.set([
+            "name": name, "contact_number": contactNumber, "address": address, "country": country, "email": email, "company_id": companyId,
+            "created_at": createdAt, "updated_at": updatedAt
+        ])
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -108,20 +88,21 @@ extension Accessory: FetchableRecord, MutablePersistableRecord {
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
-        container["name"] = name
-        container["category"] = category
-        container["manufacturer"] = manufacturer
-        container["model_no"] = modelNo
-        container["total_quantity"] = totalQuantity
-        container["country"] = country
-        container["notes"] = notes
-        container["image_url"] = imageUrl
-        container["company_id"] = companyId
-        container["created_at"] = createdAt
-        container["updated_at"] = updatedAt
+        container.set([
+            "name": name, "category": category, "manufacturer": manufacturer, "model_no": modelNo, "total_quantity": totalQuantity,
+            "country": country, "notes": notes, "image_url": imageUrl, "company_id": companyId, "created_at": createdAt,
+            "updated_at": updatedAt
+        ])
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension PersistenceContainer {
+    /// Sets columns from (name, value) pairs, in order: a table's mapping reads as one list.
+    mutating func set(_ columns: KeyValuePairs<String, (any DatabaseValueConvertible)?>) {
+        for (column, value) in columns { self[column] = value }
+    }
 }
 
 extension Database {

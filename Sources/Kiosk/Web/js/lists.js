@@ -266,6 +266,26 @@ export function printMissing() {
   });
 }
 
+/** The four buttons of every list's pager (first, previous, next, last): one markup for the
+ *  page's four pagers, drawn once at start. */
+const PAGER_BUTTONS = [
+  ['first', 'First page', '\u00AB'], ['prev', 'Previous page', '\u2039'],
+  ['next', 'Next page', '\u203A'], ['last', 'Last page', '\u00BB'],
+];
+
+export function fillPagers() {
+  Array.prototype.forEach.call(document.querySelectorAll('.pager'), function (pager) {
+    PAGER_BUTTONS.forEach(function (b) {
+      var button = make('button', 'button small', b[2]);
+      button.type = 'button';
+      button.setAttribute('data-go', b[0]);
+      button.setAttribute('aria-label', b[1]);
+      button.title = b[1];
+      pager.appendChild(button);
+    });
+  });
+}
+
 /** Typing in a search box reloads its list (a barcode gun's scan that lands in one is caught
  *  by gun.js and recorded; the box gets its text back). */
 export function bindSearches() {

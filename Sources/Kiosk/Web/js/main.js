@@ -37,7 +37,7 @@ import {
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
-import { bindSearches, preparePrint, printMissing } from './lists.js';
+import { bindSearches, fillPagers, preparePrint, printMissing } from './lists.js';
 import { showIdle } from './outcomes.js';
 import { submitPin } from './pin.js';
 import { renderProgress } from './progress.js';
@@ -47,6 +47,7 @@ import { ensureAudio, renderMute, toggleMute } from './sound.js';
 import { onCountryClick, saveUser } from './start.js';
 
 function bind() {
+  fillPagers();
   bindElements();
   // First of all key handlers: a barcode gun's burst is caught before any field or button sees it.
   window.addEventListener('keydown', onGunKeyDown, true);
