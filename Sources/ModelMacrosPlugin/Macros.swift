@@ -14,11 +14,8 @@ public struct MemberwiseInitMacro: MemberMacro {
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        let properties: [StoredProperty]
-        do { properties = try StoredProperty.of(declaration).filter { !($0.isLet && $0.initialValue != nil) } } catch let failure as MacroFailure {
-            context.diagnose(failure.diagnostic)
-            return []
-        }
+        guard let stored = StoredProperty.of(declaration, in: context) else { return [] }
+        let properties = stored.filter { !($0.isLet && $0.initialValue != nil) }
         let parameters = properties.map { property in
             let escaping = property.isClosure ? "@escaping " : ""
             let defaultValue = property.initialValue.map { " = \($0)" } ?? (property.isOptional ? " = nil" : "")
@@ -36,11 +33,7 @@ public struct EncodesNullsMacro: MemberMacro {
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        let properties: [StoredProperty]
-        do { properties = try StoredProperty.of(declaration) } catch let failure as MacroFailure {
-            context.diagnose(failure.diagnostic)
-            return []
-        }
+        guard let properties = StoredProperty.of(declaration, in: context) else { return [] }
         let writes = properties.map { "try container.encode(\($0.name), forKey: .\($0.name))" }
         var members: [DeclSyntax] = [
             DeclSyntax(

@@ -1,5 +1,6 @@
 import SwiftDiagnostics
 import SwiftSyntax
+import SwiftSyntaxMacros
 
 /// A stored instance property of a type, as both macros see it.
 struct StoredProperty {
@@ -17,6 +18,16 @@ struct StoredProperty {
     /// A closure (`@Sendable` or not), whose parameter must be `@escaping` to be stored.
     var isClosure: Bool {
         (type.as(AttributedTypeSyntax.self)?.baseType ?? type).is(FunctionTypeSyntax.self)
+    }
+
+    /// The stored properties, or nil once the failure is shown at the declaration that caused it.
+    static func of(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) -> [StoredProperty]? {
+        do { return try of(declaration) } catch let failure as MacroFailure {
+            context.diagnose(failure.diagnostic)
+        } catch {
+            context.diagnose(MacroFailure("\(error)", at: Syntax(declaration)).diagnostic)
+        }
+        return nil
     }
 
     /// The stored instance properties of a declaration, in order. Computed properties, static
