@@ -43,6 +43,12 @@ public final class BarcodeDecoder {
     /// `RetryPass.reducedRetryBudget` (and the Data Matrix strips within a budget of their own,
     /// `RetryPass.reducedPlan`): its first pass has read it at full size already (zxing
     /// whole, zbar where bars or modules are), and retries at full size would cost seconds.
+    ///
+    /// On that reduced copy the retries end at the first pass that reads a QR code or a Data
+    /// Matrix (`endsReducedRetries`): their error correction needs no second reading, and the
+    /// rest of the photo is `moreCodes`'s, part by part. A linear code read there goes on
+    /// pooling with the later passes, which may confirm it or read a rival that drops it. An
+    /// image within `maxRetryPixels` gets every pass, pooled, as before.
     func decodeWithRetries(_ image: GrayImage) -> [DecodedCode] {
         let first = decodeOnce(image)
         let found = confirmed(first, in: image)
@@ -57,9 +63,15 @@ public final class BarcodeDecoder {
             ? RetryPass.plan(config.retryPasses, for: base, alreadyScanned: rescan ? image.width * image.height : 0)
             : RetryPass.reducedPlan(config.retryPasses, for: base)
         for pass in passes {
-            pooled += reads(of: pass, in: base).map { $0.scaled(by: factor) }
+            pooled += reads(of: pass, in: base, firstOnly: factor > 1).map { $0.scaled(by: factor) }
+            if factor > 1, Self.endsReducedRetries(filter.accepted(pooled)) { break }
         }
         return filter.accepted(pooled).filter(\.isConfirmed)
+    }
+
+    /// Whether the reads so far end a reduced copy's retries: a confirmed QR code or Data Matrix.
+    static func endsReducedRetries(_ accepted: [DecodedCode]) -> Bool {
+        accepted.contains { $0.isConfirmed && $0.symbology.isMatrix }
     }
 
     /// The first pass only: what a camera loop that cannot afford retries would use. zxing
@@ -122,16 +134,20 @@ public final class BarcodeDecoder {
     }
 
     /// Both engines' reads of a retry pass's copy of `image`; for `datamatrix-strips`, the Data
-    /// Matrix reader's reads of the strips of that copy.
-    private func reads(of pass: RetryPass, in image: GrayImage) -> [DecodedCode] {
+    /// Matrix reader's reads of the strips of that copy, all of them, or up to the first strip
+    /// that reads one (`firstOnly`: the strips of one label overlap and read it again and again).
+    private func reads(of pass: RetryPass, in image: GrayImage, firstOnly: Bool = false) -> [DecodedCode] {
         guard let copy = pass.apply(to: image) else { return [] }
         guard pass == .dataMatrixStrips else { return candidates(copy) }
         guard let dataMatrix else { return [] }
-        return DataMatrixStrips.strips(in: image).flatMap { strip in
+        var codes: [DecodedCode] = []
+        for strip in DataMatrixStrips.strips(in: image) {
             let offset = CodePoint(x: strip.x, y: strip.y)
             let symbols = (try? dataMatrix.scan(copy.image.cropped(to: strip)).get()) ?? []
-            return symbols.map { rules.code(from: $0, points: $0.points, pass: copy.pass).moved(by: offset) }
+            codes += symbols.map { rules.code(from: $0, points: $0.points, pass: copy.pass).moved(by: offset) }
+            if firstOnly, !filter.accepted(codes).isEmpty { break }
         }
+        return codes
     }
 
     /// The codes of a first pass that need no more reading, plus those a second reading (the

@@ -28,7 +28,9 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     /// (contrast-stretched, inverted, scaled, sharpened, rotated). Useful for still images;
     /// a camera loop that gets a new frame every 33 ms may prefer `false`.
     public var retry: Bool = true
-    /// The retry passes, in the order they are tried; the first that finds a code wins.
+    /// The retry passes, in the order they are tried. Their reads are pooled, so that a linear
+    /// code read by one engine can be confirmed by another pass; on the reduced copy of a large
+    /// photo the Data Matrix strips go first and the first QR code or Data Matrix read ends them.
     public var retryPasses: [RetryPass] = RetryPass.allCases
     /// The number of scan lines that must agree before a linear code without a mandatory
     /// check character (Code 39, Codabar, ITF, UPC-E) is accepted.

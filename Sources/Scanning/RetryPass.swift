@@ -91,21 +91,22 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     static let reducedRetryBudget = 6_000_000
 
     /// Room of its own for the `datamatrix-strips` pass on the reduced copy, besides
-    /// `reducedRetryBudget`: it is last in the default order, and the other passes use that
-    /// budget up before it. Counted as one pass over the copy, it reads for Data Matrix alone
-    /// with one engine (`DataMatrixStrips`), and it is the only pass that reads a Data Matrix
-    /// off the copy's middle row.
+    /// `reducedRetryBudget`: the other passes use that budget up. Counted as one pass over the
+    /// copy, it reads for Data Matrix alone with one engine (`DataMatrixStrips`), and it is the
+    /// only pass that reads a Data Matrix off the copy's middle row.
     static let reducedStripsBudget = maxRetryPixels
 
-    /// The passes of `passes`, in order, that run on the reduced copy `base` of a large photo: the
-    /// others within `reducedRetryBudget`, and the Data Matrix strips within `reducedStripsBudget`.
+    /// The passes of `passes` that run on the reduced copy `base` of a large photo: the Data
+    /// Matrix strips first, within `reducedStripsBudget`, then the others in their order, within
+    /// `reducedRetryBudget`. The strips go first because the retries there end at the first QR
+    /// code or Data Matrix read (`BarcodeDecoder.decodeWithRetries`): a label the other passes
+    /// cannot read would otherwise wait for all of them (a Data Matrix with glare, 180 ms of
+    /// retries on a 12-megapixel photo with the strips last), while the strips cost a QR code
+    /// that a later pass reads about 30 ms (docs/FIGURES.md).
     static func reducedPlan(_ passes: [RetryPass], for base: GrayImage) -> [RetryPass] {
-        var others = plan(passes.filter { $0 != .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedRetryBudget)[...]
-        var strips = plan(passes.filter { $0 == .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedStripsBudget)[...]
-        return passes.compactMap { pass in
-            if pass == .dataMatrixStrips { return strips.popFirst() }
-            return others.first == pass ? others.popFirst() : nil
-        }
+        let others = plan(passes.filter { $0 != .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedRetryBudget)
+        let strips = plan(passes.filter { $0 == .dataMatrixStrips }, for: base, alreadyScanned: 0, budget: reducedStripsBudget)
+        return strips + others
     }
 
     /// The whole factor that brings `image` within `maxRetryPixels`: 1 when it is already.

@@ -60,6 +60,32 @@ struct DataMatrixStripTests {
         #expect(box.minX >= 1_300 && box.maxX <= 1_300 + label.width && box.minY >= 200 && box.maxY <= 200 + label.height, "\(box)")
     }
 
+    @Test("on a 12-megapixel photo the first Data Matrix read ends the reduced copy's retries, and a second label elsewhere is still read")
+    func twoLabelsOnATwelveMegapixelPhoto() throws {
+        let label = try Self.load("datamatrix-64-glare.jpg")
+        let matrix = label.resized(width: label.width * 4, height: label.height * 4)
+        var photo = Self.canvas(matrix, x: 1_300, y: 200, width: 4_000, height: 3_000)
+        let qr = try Self.load("qrcode-13-inverted.png")
+        let big = qr.resized(width: qr.width * 5, height: qr.height * 5)
+        for row in 0..<big.height {
+            for column in 0..<big.width { photo.pixels[(1_900 + row) * photo.width + 2_600 + column] = big.pixels[row * big.width + column] }
+        }
+        let codes = try BarcodeDecoder().decode(photo)
+        #expect(Set(codes.map(\.text)) == ["DM-ASSET-00321", "AST-000123"], "\(codes.map(\.text))")
+    }
+
+    @Test("what ends a reduced copy's retries: a confirmed QR code or Data Matrix, never a linear code, which goes on pooling")
+    func whatEndsTheRetries() {
+        let corners = [CodePoint(x: 0, y: 0), CodePoint(x: 40, y: 40)]
+        let matrix = DecodedCode(text: "DM-1", symbology: .datamatrix, points: corners, quality: 1, engines: [.zxing])
+        let ean = DecodedCode(text: "4006381333931", symbology: .ean13, points: corners, quality: 3, engines: [.zbar])
+        let eanTwice = DecodedCode(text: "4006381333931", symbology: .ean13, points: corners, quality: 3, engines: [.zbar, .zxing])
+        let code128 = DecodedCode(text: "AST-1", symbology: .code128, points: corners, quality: 3, engines: [.zbar, .zxing])
+        #expect(BarcodeDecoder.endsReducedRetries([matrix]))
+        #expect(!BarcodeDecoder.endsReducedRetries([ean]) && !BarcodeDecoder.endsReducedRetries([eanTwice, code128]))
+        #expect(!BarcodeDecoder.endsReducedRetries([]))
+    }
+
     @Test("some strip has its middle row across a code of 16 pixels or more, wherever it is (with its quiet zone), and holds all of it")
     func stripsCoverEveryPlaceAndSize() {
         for side in [16, 24, 40, 70, 130, 250] {

@@ -33,11 +33,12 @@ struct RetryWorkBudgetTests {
         let plan = RetryPass.plan(RetryPass.allCases, for: base, alreadyScanned: 0, budget: RetryPass.reducedRetryBudget)
         let scanned = plan.compactMap { $0.outputSize(of: base) }.reduce(0) { $0 + $1.0 * $1.1 }
         #expect(!plan.isEmpty && scanned <= RetryPass.reducedRetryBudget)
-        // The Data Matrix strips, last in the default order, have room of their own.
+        // The Data Matrix strips have room of their own, and go first.
         let reduced = RetryPass.reducedPlan(RetryPass.allCases, for: base)
-        #expect(reduced == plan + [.dataMatrixStrips], "\(reduced)")
-        #expect(!plan.contains(.dataMatrixStrips), "the other passes use the budget up before the strips")
-        #expect(RetryPass.reducedPlan([.dataMatrixStrips, .inverted], for: base) == [.dataMatrixStrips, .inverted])
+        #expect(reduced == [.dataMatrixStrips] + plan, "\(reduced)")
+        #expect(!plan.contains(.dataMatrixStrips), "the other passes use the budget up without the strips")
+        #expect(RetryPass.reducedPlan([.inverted, .dataMatrixStrips], for: base) == [.dataMatrixStrips, .inverted])
+        #expect(RetryPass.reducedPlan([.inverted], for: base) == [.inverted], "no strips unless configured")
         // A camera-sized or smaller image keeps its retries at full size.
         #expect(RetryPass.reduction(for: GrayImage(width: 1_280, height: 960, fill: 0)) == 1)
     }
