@@ -41,6 +41,8 @@ public struct StationReplica: Sendable {
     /// (`answerMark()` read before the description was asked for), numbers the server gave with an
     /// answer that came in meanwhile (a scan's, a void's) are newer than the description's, which
     /// was read on the server before them: the copy keeps those and takes the rest (its end).
+    /// A description the copy holds already writes nothing: a kiosk asks every 2 seconds, and
+    /// most answers are the same.
     public func update(_ session: AuditSession, unlessAnsweredSince mark: Int? = nil) async throws {
         let encoder = JSONEncoder.auditStation()
         let decoder = JSONDecoder.auditStation()
@@ -49,7 +51,9 @@ public struct StationReplica: Sendable {
             if let mark, try Self.answers(db) > mark, let stored = try Self.session(db, auditID: session.id, decoder: decoder) {
                 taken.progress = stored.progress
             }
-            try db.execute(sql: "UPDATE replica_audits SET session = ? WHERE id = ?", arguments: [try Self.text(encoder, taken), session.id])
+            try db.execute(
+                sql: "UPDATE replica_audits SET session = ?1 WHERE id = ?2 AND session IS NOT ?1",
+                arguments: [try Self.text(encoder, taken), session.id])
         }
     }
 

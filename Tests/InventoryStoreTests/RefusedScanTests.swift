@@ -68,6 +68,23 @@ import Testing
         #expect(counts.lastSyncAt != nil)
     }
 
+    @Test("A description the copy holds already writes no row; a changed one does")
+    func anUnchangedDescriptionWritesNothing() async throws {
+        let (store, _, replica) = try await Self.station()
+        defer { withExtendedLifetime(store) {} }
+        func rowsWritten(_ body: () async throws -> Void) async throws -> Int {
+            let before = try await store.database.writer.write { $0.totalChangesCount }
+            try await body()
+            return try await store.database.writer.write { $0.totalChangesCount } - before
+        }
+        #expect(try await rowsWritten { try await replica.update(Self.audit) } == 0)
+        var more = Self.audit
+        more.progress = AuditProgress(totalAssets: 3, scannedCount: 2, unexpectedCount: 0)
+        #expect(try await rowsWritten { try await replica.update(more) } == 1)
+        #expect(try await replica.session(auditID: Self.audit.id)?.scannedCount == 2)
+        #expect(try await rowsWritten { try await replica.update(more) } == 0)
+    }
+
     @Test("The server's description of an audit, asked before a scan's answer came, does not take the answer's numbers back")
     func anOlderDescriptionKeepsNewerNumbers() async throws {
         let (store, _, replica) = try await Self.station()

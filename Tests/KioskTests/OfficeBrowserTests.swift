@@ -99,6 +99,14 @@ extension InOfficeBrowser {
                     }
                     #expect(try await browser.find("#void-dialog").isDisplayed())
                     #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1)
+                    // A burst ended by Tab (a gun set so) is refused the same way, and the focus stays in the field.
+                    _ = try await browser.execute("document.getElementById('void-error').textContent = ''")
+                    try await browser.find("#void-reason").gunKeys("SG-3", then: .tab)
+                    try await browser.waitUntil("the Tab-ended burst refused aloud") {
+                        try await browser.find("#void-error").text().contains("barcode scan")
+                    }
+                    #expect(try await browser.execute("return document.activeElement.id").stringValue == "void-reason")
+                    #expect(try await browser.find("#void-dialog").isDisplayed())
                     try await browser.find("#void-reason").clear()
                     try await browser.find("#void-reason").sendKeys("wrong shelf")
                     try await browser.find("#void-confirm").click()
