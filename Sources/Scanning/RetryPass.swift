@@ -85,10 +85,12 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
 
     /// A photo larger than this gets its retry passes on a copy averaged down to at most this
     /// many pixels (a 12-megapixel photo by 3, to 1333×1000), and those passes scan at most
-    /// `reducedRetryBudget` pixels together: about five passes, ≤ 150 ms on one core
+    /// `reducedRetryBudget` pixels together: four passes on that copy (contrast, invert, half,
+    /// smooth), which with the Data Matrix strips cost 110–125 ms of one core on a photo with no
+    /// code; five cost 155–160 ms there on a slower hour of this machine, over the 150 ms budget
     /// (docs/FIGURES.md). Smaller images get every pass at full size.
     static let maxRetryPixels = 1_500_000
-    static let reducedRetryBudget = 6_000_000
+    static let reducedRetryBudget = 4_500_000
 
     /// Room of its own for the `datamatrix-strips` pass on the reduced copy, besides
     /// `reducedRetryBudget`: the other passes use that budget up. Counted as one pass over the

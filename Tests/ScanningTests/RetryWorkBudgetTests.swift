@@ -33,6 +33,7 @@ struct RetryWorkBudgetTests {
         let plan = RetryPass.plan(RetryPass.allCases, for: base, alreadyScanned: 0, budget: RetryPass.reducedRetryBudget)
         let scanned = plan.compactMap { $0.outputSize(of: base) }.reduce(0) { $0 + $1.0 * $1.1 }
         #expect(!plan.isEmpty && scanned <= RetryPass.reducedRetryBudget)
+        #expect(plan == [.contrastStretched, .inverted, .halved, .smoothed], "four passes fit the budget of 150 ms with the strips")
         // The Data Matrix strips have room of their own, and go first.
         let reduced = RetryPass.reducedPlan(RetryPass.allCases, for: base)
         #expect(reduced == [.dataMatrixStrips] + plan, "\(reduced)")
