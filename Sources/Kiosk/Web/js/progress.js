@@ -11,10 +11,18 @@ import { renderListHeaders } from './lists.js';
 
 /** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
  *  that arrives late (a POST answer after a newer pushed event) never moves them back. */
-export function applyProgress(auditId, p, force) {
+/** How many times numbers were forced onto the page (a refused scan's, which may be lower). An
+ *  answer to a request sent before the last of them was read before that refusal: its numbers
+ *  may still count the refused scan, and are not taken (`askedAt`, from `progressMark()`). */
+var forced = 0;
+export function progressMark() { return forced; }
+
+export function applyProgress(auditId, p, force, askedAt) {
   p = obj(p);
   if (!p || !auditId) return;
+  if (force) forced++;
   if (app.progress && app.progress.audit_id === auditId && !force) {
+    if (askedAt !== undefined && askedAt < forced) return;
     if (num(p.scanned_count) < app.progress.scanned_count && num(p.unexpected_count) <= app.progress.unexpected_count) return;
     if (num(p.unexpected_count) < app.progress.unexpected_count && num(p.scanned_count) <= app.progress.scanned_count) return;
   }
@@ -62,6 +70,7 @@ function loadPlaces() {
     places.busy = false;
     if (places.again) schedulePlaces(200);
   };
+  var mark = progressMark();
   api('GET', '/api/progress?audit_id=' + encodeURIComponent(id), null, 15000).then(function (res) {
     done();
     var current = obj(app.state && app.state.audit);
@@ -71,7 +80,7 @@ function loadPlaces() {
       placesUnavailable(errorMessage(res, 'The locations could not be counted'));
       return;
     }
-    applyProgress(id, snap.progress, false);
+    applyProgress(id, snap.progress, false, mark);
     places.shown = snap;
     renderPlaces(snap, { card: el.placesCard, body: el.placesBody, foot: el.placesFoot, note: el.placesNote });
     // A scan answered while the snapshot was read: the counters are newer, so read again.

@@ -14,7 +14,7 @@ import { renderLocation } from './place.js';
 import { focusEntry } from './focus.js';
 import { clearLists, scheduleLists } from './lists.js';
 import { showIdle } from './outcomes.js';
-import { applyProgress, forgetPlaces, schedulePlaces } from './progress.js';
+import { applyProgress, forgetPlaces, progressMark, schedulePlaces } from './progress.js';
 import { forgetRecent, mergeRecent } from './recent.js';
 import { pump, renderSending } from './scanqueue.js';
 import { forgetCountries, renderStart } from './start.js';
@@ -26,10 +26,11 @@ let stateSeq = 0;
 /** Asks for the state; only the answer to the newest request is used. */
 export function loadState() {
   var seq = ++stateSeq;
+  var mark = progressMark();
   api('GET', '/api/state', null, 10000).then(function (res) {
     if (seq !== stateSeq) return;
     if (res.ok && obj(res.data)) {
-      applyState(res.data);
+      applyState(res.data, mark);
     } else {
       retryState(errorMessage(res, 'The kiosk could not give its state'));
     }
@@ -45,7 +46,8 @@ function retryState(message) {
   stateRetry = setTimeout(loadState, 2000);
 }
 
-export function applyState(s) {
+/** `mark`: `progressMark()` when the state was asked for (none for a pushed state). */
+export function applyState(s, mark) {
   s = obj(s);
   if (!s) return;
   clearTimeout(stateRetry);
@@ -65,7 +67,7 @@ export function applyState(s) {
     renderStart();
   } else if (audit.is_active !== false) {
     var changed = !app.progress || app.progress.audit_id !== audit.id;
-    applyProgress(audit.id, audit, false);
+    applyProgress(audit.id, audit, false, mark);
     if (changed) { forgetRecent(); clearLists(); showIdle(); forgetPlaces(); }
     mergeRecent(arr(s.recent), true);
     var entering = app.screen !== 'scan';
