@@ -22,17 +22,15 @@ struct StoredProperty {
 
     /// The stored properties, or nil once the failure is shown at the declaration that caused it.
     static func of(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) -> [StoredProperty]? {
-        do { return try of(declaration) } catch let failure as MacroFailure {
-            context.diagnose(failure.diagnostic)
-        } catch {
-            context.diagnose(MacroFailure("\(error)", at: Syntax(declaration)).diagnostic)
+        do { return try of(declaration) } catch {
+            context.diagnose(error.diagnostic)
+            return nil
         }
-        return nil
     }
 
     /// The stored instance properties of a declaration, in order. Computed properties, static
     /// ones and lazy ones are not stored by an initializer and are left out.
-    static func of(_ declaration: some DeclGroupSyntax) throws -> [StoredProperty] {
+    static func of(_ declaration: some DeclGroupSyntax) throws(MacroFailure) -> [StoredProperty] {
         var properties: [StoredProperty] = []
         for member in declaration.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
