@@ -280,8 +280,10 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore",
+            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore", "Station",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
     ],
     cxxLanguageStandard: .cxx17

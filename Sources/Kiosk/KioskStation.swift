@@ -31,6 +31,10 @@ actor KioskStation {
     private var countries: [CountryCount] = []
     private var countriesError: String?
     private var lastNoAuditNotice = Date.distantPast
+    /// How many times the audit's numbers came from a scan, a refusal or an undo. The 2-second
+    /// reading of the audit (`poll`) is dropped when this moved while it was read: its numbers
+    /// are older than the ones shown, and may still count a scan the server refused since.
+    private var numbersLearned = 0
     static let recentLimit = 20
 
     init(context: StationContext, user: String?, device: String?, hub: EventHub, logger: Logger) {
@@ -346,7 +350,7 @@ actor KioskStation {
     }
 
     /// The session's observer: every stored or refused scan goes to every page.
-    private func published(_ event: ScanEvent) async {
+    func published(_ event: ScanEvent) async {
         var scan: KioskScan
         switch event {
         case .recorded(let result, let origin), .decided(let result, let origin):
@@ -356,6 +360,7 @@ actor KioskStation {
             if var current = audit, current.id == result.auditId {
                 current.progress = result.progress
                 audit = current
+                numbersLearned += 1
             }
         case .refused(let refusal):
             var refused = KioskScan(refusal)
@@ -363,6 +368,7 @@ actor KioskStation {
             if let progress = refusal.progress, var current = audit {
                 current.progress = progress
                 audit = current
+                numbersLearned += 1
                 refused.progress = progress
                 refused.auditId = current.id
             }
@@ -451,6 +457,7 @@ actor KioskStation {
         if var fresh = audit, fresh.id == current.id {
             fresh.progress = result.progress
             audit = fresh
+            numbersLearned += 1
         }
         for index in recent.indices where recent[index].scanId == id { recent[index].voided = true }
         let answer = UndoAnswer(
@@ -579,12 +586,13 @@ actor KioskStation {
     func poll() async {
         await refreshConnection()
         if let current = audit, current.isActive {
+            let learned = numbersLearned
             if let fresh = try? await context.audit.audit(id: current.id), audit?.id == fresh.id {
                 if !fresh.isActive {
                     audit = fresh
                     session = nil
                     publishState()
-                } else if fresh.progress != audit?.progress {
+                } else if fresh.progress != audit?.progress, learned == numbersLearned {
                     audit = fresh
                     hub.publish("progress", ProgressEvent(auditId: fresh.id, progress: fresh.progress))
                     // Other stations scanned: their scans join the last scans.
