@@ -37,6 +37,12 @@ extension InBrowser {
                 try await page.waitUntil("the last page", js: "(text('#missing-range') || '').startsWith('Rows 201–248 of 248')")
                 let last = try await page.execute("return document.querySelector('#missing-list li:last-child .a-id').textContent").stringValue
                 #expect(last == "SG-00250")
+                // A gun's burst with the focus on a pager button: recorded, and the button is not
+                // pressed (its Enter would go back to the first page).
+                _ = try await page.execute("document.querySelector('#missing-pager [data-go=\"first\"]').focus()")
+                try await page.gun("NOPE-1", expect: "unknown")
+                try await Task.sleep(for: .seconds(1))
+                #expect(try await page.find("#missing-range").text().hasPrefix("Rows 201–248 of 248"))
                 // A search narrows and starts again from its first page.
                 try await page.find("#missing-search").sendKeys("SG-0024")
                 try await page.waitUntil("the search", js: "text('#missing-total') === '(10 matching)'")
@@ -51,6 +57,12 @@ extension InBrowser {
                 try await page.waitUntil("the summary's last page") {
                     try await page.find("#summary-missing-range").text().hasPrefix("Rows 201–248 of 248")
                 }
+                // On the summary a burst is NOT RECORDED, and a focused pager button is not pressed.
+                _ = try await page.execute("document.querySelector('#summary-missing-pager [data-go=\"first\"]').focus()")
+                try await page.gun("NOPE-2", expect: "rejected")
+                try await Task.sleep(for: .seconds(1))
+                #expect(try await page.find("#summary-missing-range").text().hasPrefix("Rows 201–248 of 248"))
+                #expect(try await page.find("#screen-summary").isDisplayed())
                 _ = try await page.execute("window.kiosk.preparePrint()")
                 try await page.waitUntil(timeout: 20, "the print sheet") {
                     try await page.execute("return document.body.dataset.printReady === 'true'").boolValue == true
