@@ -44,7 +44,7 @@ struct ScanSessionNewsTests {
     }
 
     /// The station's store, whose answer to each scan reaches the session only after the server's.
-    struct SlowStore: AuditService {
+    struct SlowStore: ForwardingAuditService {
         let store: any AuditService
         let server: ImmediateServer
 
@@ -52,23 +52,6 @@ struct ScanSessionNewsTests {
             let result = try await store.record(scan)
             await server.answer(result, identifier: scan.identifier)
             return result
-        }
-
-        func countries() async throws -> [CountryCount] { try await store.countries() }
-        func activeAudits() async throws -> [AuditSession] { try await store.activeAudits() }
-        func audit(id: AuditID) async throws -> AuditSession { try await store.audit(id: id) }
-        func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession {
-            try await store.start(country: country, locations: locations, by: actor)
-        }
-        func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary { try await store.end(auditID: auditID, by: actor) }
-        func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset> {
-            try await store.details(auditID: auditID, list: list, query: query)
-        }
-        func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
-            try await store.history(country: country, query: query)
-        }
-        func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
-            try await store.report(auditID: auditID, format: format, to: output)
         }
     }
 

@@ -46,7 +46,7 @@ struct KioskPollRaceTests {
         }
     }
 
-    struct HeldStore: AuditService {
+    struct HeldStore: ForwardingAuditService {
         let store: any AuditService
         let gate: Gate
 
@@ -55,25 +55,6 @@ struct KioskPollRaceTests {
             await gate.pass()
             return reading
         }
-
-        func countries() async throws -> [CountryCount] { try await store.countries() }
-        func activeAudits() async throws -> [AuditSession] { try await store.activeAudits() }
-        func start(country: String, locations: [String], by actor: Actor) async throws -> AuditSession {
-            try await store.start(country: country, locations: locations, by: actor)
-        }
-        func record(_ scan: ScanRequest) async throws -> ScanResult { try await store.record(scan) }
-        func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary { try await store.end(auditID: auditID, by: actor) }
-        func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset> {
-            try await store.details(auditID: auditID, list: list, query: query)
-        }
-        func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
-            try await store.history(country: country, query: query)
-        }
-        func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
-            try await store.report(auditID: auditID, format: format, to: output)
-        }
-        func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> { try await store.scans(auditID: auditID, query: query) }
-        func locations(country: String) async throws -> [LocationCount] { try await store.locations(country: country) }
     }
 
     /// A kiosk over a store of two Singapore assets, scanning into an audit of them.
