@@ -104,8 +104,43 @@ public actor SyncEngine {
         await onRefused(entry, message)
     }
 
+    /// The send lock, waited for while another process of this station holds it and its
+    /// sending moves the outbox on; nil once that process has moved nothing for `sendPatience`
+    /// (`policy.sendPatience`: it may be stuck on a server that does not answer).
+    private func sendTurn() async -> SendLock.Turn? {
+        let lock = outbox.sendLock
+        // What the other process's sending moves: scans and voids answered, the last sync.
+        // Scans queued meanwhile and the errors of its retries do not count.
+        func progress() async -> OutboxCounts? {
+            var counts = try? await outbox.counts()
+            counts?.pending = 0
+            counts?.lastError = nil
+            return counts
+        }
+        var seen = await progress()
+        var movedAt = ContinuousClock.now
+        while !Task.isCancelled {
+            if let turn = await lock.acquire(patience: .seconds(1)) { return turn }
+            let now = await progress()
+            if now != seen {
+                seen = now
+                movedAt = .now
+            } else if ContinuousClock.now - movedAt >= policy.sendPatience {
+                return nil
+            }
+        }
+        return nil
+    }
+
     private func pushAll() async -> SyncReport {
         var report = SyncReport()
+        // A kiosk and an `audit sync` beside it share the outbox: one sends at a time, and the
+        // other then finds the scans it would have sent again marked synced.
+        guard let turn = await sendTurn() else {
+            report.stoppedBy = "Another process of this station is sending its scans; they go to the server when it is done"
+            return await finish(report)
+        }
+        defer { turn.release() }
         var failures = 0
         while !Task.isCancelled {
             let batch: [OutboxEntry]

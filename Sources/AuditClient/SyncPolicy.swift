@@ -11,11 +11,15 @@ public struct SyncPolicy: Sendable {
     /// Photos read from the outbox at a time (each at most 200 KB), sent one call each after
     /// the scans and voids, so photos never hold scans back and memory stays bounded.
     public var photoBatch: Int
+    /// How long a push waits for another process of this station, sending the same outbox, to
+    /// move it on (a scan or void answered) before it says so and stops.
+    public var sendPatience: Duration
 
     public init(
         initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(30), maxAttempts: Int = 6,
-        batchSize: Int = 500, photoBatch: Int = 16
+        batchSize: Int = 500, photoBatch: Int = 16, sendPatience: Duration = .seconds(30)
     ) {
+        self.sendPatience = sendPatience
         self.photoBatch = min(max(photoBatch, 1), 64)
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay

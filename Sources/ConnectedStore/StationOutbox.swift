@@ -110,6 +110,9 @@ public struct StationOutbox: Sendable {
         self.database = database
     }
 
+    /// The lock that lets one process at a time send this outbox.
+    public var sendLock: SendLock { SendLock(databasePath: database.writer.path) }
+
     /// Inserts a new scan inside the caller's transaction.
     static func insert(_ db: Database, _ entry: OutboxEntry) throws -> OutboxEntry {
         try db.cachedStatement(

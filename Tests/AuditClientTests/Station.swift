@@ -21,15 +21,16 @@ struct Station {
     /// test process, beside every other test, on two cores.
     static func make(
         _ server: TestServer, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(30),
-        path: String? = nil, autoSync: Bool = false
+        path: String? = nil, autoSync: Bool = false, policy: SyncPolicy = fastPolicy
     ) async throws -> Station {
-        try await make(server: server.baseURL, email: email, name: name, via: url, timeout: timeout, path: path, autoSync: autoSync)
+        try await make(
+            server: server.baseURL, email: email, name: name, via: url, timeout: timeout, path: path, autoSync: autoSync, policy: policy)
     }
 
     /// The same at any server's address (the SPEC-only server of these tests).
     static func make(
         server: String, email: String, name: String, via url: String? = nil, timeout: Duration = .seconds(30),
-        path: String? = nil, autoSync: Bool = false
+        path: String? = nil, autoSync: Bool = false, policy: SyncPolicy = fastPolicy
     ) async throws -> Station {
         let path = path ?? TestServer.temporaryPath().replacingOccurrences(of: "server.sqlite", with: "station.sqlite")
         let login: StationLogin
@@ -44,7 +45,7 @@ struct Station {
         let client = APIClient(baseURL: url ?? login.server, token: login.token, http: TestServer.http, timeout: timeout)
         let audit = try ConnectedAuditService(
             client: client, database: database, actor: Actor(user: login.user.name, station: name),
-            policy: fastPolicy, autoSync: autoSync)
+            policy: policy, autoSync: autoSync)
         return Station(path: path, database: database, audit: audit, login: login)
     }
 
