@@ -9,14 +9,14 @@ import { arr, fmtInt, fmtPercent, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { renderListHeaders } from './lists.js';
 
-/** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
- *  that arrives late (a POST answer after a newer pushed event) never moves them back. */
 /** How many times numbers were forced onto the page (a refused scan's, which may be lower). An
  *  answer to a request sent before the last of them was read before that refusal: its numbers
  *  may still count the refused scan, and are not taken (`askedAt`, from `progressMark()`). */
 var forced = 0;
 export function progressMark() { return forced; }
 
+/** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
+ *  that arrives late (a POST answer after a newer pushed event) never moves them back. */
 export function applyProgress(auditId, p, force, askedAt) {
   p = obj(p);
   if (!p || !auditId) return;
