@@ -1,7 +1,8 @@
 // `server-benchmark [scans] [queued]` runs its own server (ServerBenchmark.swift);
-// `server-benchmark remote …` loads servers that are already running (RemoteLoad.swift).
-if CommandLine.arguments.dropFirst().first == "remote" {
-    await RemoteLoad.main()
-} else {
-    await ServerBenchmark.main()
+// `server-benchmark remote …` loads servers that are already running (RemoteLoad.swift);
+// `server-benchmark late [assets] [scans]` sets late scans beside on-time ones (LateBenchmark.swift).
+switch CommandLine.arguments.dropFirst().first {
+case "remote": await RemoteLoad.main()
+case "late": await LateBenchmark.main()
+default: await ServerBenchmark.main()
 }

@@ -83,7 +83,7 @@ extension InventoryError {
         switch self {
         case .invalid: 422
         case .notFound: 404
-        case .duplicate, .auditAlreadyActive, .noActiveAudit, .auditEnded, .auditRunning, .inUse, .ambiguousAudit: 409
+        case .duplicate, .auditAlreadyActive, .noActiveAudit, .auditEnded, .auditRunning, .inUse, .ambiguousAudit, .stationsOut: 409
         case .forbidden: 403
         case .unauthorized: 401
         case .storage, .unavailable: 503
@@ -98,6 +98,7 @@ extension FailureEnvelope {
         switch error {
         case .auditAlreadyActive(let country, let auditID): detail = FailureDetail(auditId: auditID, country: country)
         case .auditEnded(let auditID), .auditRunning(let auditID): detail = FailureDetail(auditId: auditID)
+        case .stationsOut(let auditID, let stations): detail = FailureDetail(auditId: auditID, stations: stations)
         case .noActiveAudit(let country): detail = country.map { FailureDetail(country: $0) }
         case .ambiguousAudit(let countries): detail = FailureDetail(countries: countries)
         case .duplicate(let field, let value): detail = FailureDetail(field: field, value: value)
@@ -125,6 +126,7 @@ extension FailureEnvelope {
         case "AMBIGUOUS_AUDIT": return .ambiguousAudit(countries: detail.countries ?? [])
         case "AUDIT_ENDED": return .auditEnded(detail.auditId ?? "?")
         case "AUDIT_RUNNING": return .auditRunning(detail.auditId ?? "?")
+        case "STATIONS_OUT": return .stationsOut(auditID: detail.auditId ?? "?", stations: detail.stations ?? [message])
         case "IN_USE": return .inUse(message)
         case "FORBIDDEN": return .forbidden(message.hasPrefix("Not allowed: ") ? String(message.dropFirst(13)) : message)
         case "UNAUTHORIZED": return .unauthorized(message)

@@ -5,8 +5,20 @@ import InventoryCore
 public struct BatchScanRequest: Codable, Sendable, Equatable {
     public static let limit = 500
     public var scans: [ScanRequest]
+    /// The station's clock when it sent the batch: the server corrects the scans' times by its
+    /// difference from its own clock (`LateScans`).
+    public var stationClock: Date?
+    /// The sending station's name, and the scans still waiting in its outbox besides these
+    /// (`StationReport`).
+    public var deviceName: String?
+    public var waiting: Int?
 
-    public init(scans: [ScanRequest]) { self.scans = scans }
+    public init(scans: [ScanRequest], stationClock: Date? = nil, deviceName: String? = nil, waiting: Int? = nil) {
+        self.scans = scans
+        self.stationClock = stationClock
+        self.deviceName = deviceName
+        self.waiting = waiting
+    }
 }
 
 /// One answer per scan, in the order sent: the outcome as `/scan` gives it, or the error

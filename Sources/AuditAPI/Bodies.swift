@@ -52,7 +52,34 @@ public struct LocationsResponse: Codable, Sendable, Equatable {
 /// `POST /api/v1/audit/end`.
 public struct EndRequest: Codable, Sendable, Equatable {
     public var auditId: AuditID?
-    public init(auditId: AuditID? = nil) { self.auditId = auditId }
+    /// End even though stations may still hold scans of the audit (`STATIONS_OUT`).
+    public var force: Bool?
+    public init(auditId: AuditID? = nil, force: Bool? = nil) {
+        self.auditId = auditId
+        self.force = force
+    }
+}
+
+/// `POST /api/v1/audit/{audit_id}/stations`: a station reports on itself while it works on an
+/// audit (`StationReport`); the answer is the audit, so the station learns of its end.
+/// `GET` lists the stations heard from.
+public struct StationReportBody: Codable, Sendable, Equatable {
+    public var deviceName: String
+    /// Scans waiting in the station's outbox.
+    public var waiting: Int?
+    public init(deviceName: String, waiting: Int?) {
+        self.deviceName = deviceName
+        self.waiting = waiting
+    }
+}
+
+public struct AuditStationsResponse: Codable, Sendable, Equatable {
+    public var audit: AuditSession
+    public var stations: [AuditStation]
+    public init(audit: AuditSession, stations: [AuditStation]) {
+        self.audit = audit
+        self.stations = stations
+    }
 }
 
 /// `GET /api/v1/audit/status`: the running audit (of `country` when named), and every running

@@ -39,9 +39,15 @@ public struct FailureDetail: Codable, Sendable, Equatable {
     public var countries: [String]?
     public var field: String?
     public var value: String?
+    /// `STATIONS_OUT`: each station that may still hold scans, as a sentence.
+    public var stations: [String]?
 
-    public init(auditId: AuditID? = nil, country: String? = nil, countries: [String]? = nil, field: String? = nil, value: String? = nil) {
+    public init(
+        auditId: AuditID? = nil, country: String? = nil, countries: [String]? = nil, field: String? = nil, value: String? = nil,
+        stations: [String]? = nil
+    ) {
         self.auditId = auditId
+        self.stations = stations
         self.country = country
         self.countries = countries
         self.field = field

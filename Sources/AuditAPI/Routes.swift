@@ -25,6 +25,7 @@ public enum Routes {
     public static let auditPhoto = "/api/v1/audit/{audit_id}/scans/{scan_id}/photo"
     public static let auditPhotoFind = "/api/v1/audit/{audit_id}/photos/find"
     public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
+    public static let auditStations = "/api/v1/audit/{audit_id}/stations"
     public static let devices = "/api/v1/devices"
     public static let devicePushToken = "/api/v1/devices/register-push-token"
     public static let users = "/api/v1/users"

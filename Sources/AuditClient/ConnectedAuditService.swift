@@ -18,6 +18,8 @@ public actor ConnectedAuditService: AuditService {
     let caseSensitive: Bool
     /// The station's name and the logged-in user, recorded with each scan.
     let actor: Actor
+    /// The name this station's scans carry: the one it logged in with.
+    public nonisolated var stationName: String { actor.station }
     /// Push each scan in the background as soon as it is stored (off: only `syncNow` pushes).
     let autoSync: Bool
     private var handlerSet = false
@@ -28,6 +30,8 @@ public actor ConnectedAuditService: AuditService {
     var pulling: Task<Void, any Error>?
     /// Whether the server is ours, with the extensions (learnt from `/status`); nil until known.
     var extended: Bool?
+    /// Whether the server takes a station's report on itself (`serverAudit`); nil until asked.
+    var stationReportOffered: Bool?
     /// Whether the server offers `POST …/photos/find` (nil until asked), and when to ask it again
     /// after it did not answer.
     var photoFindOffered: Bool?
@@ -98,8 +102,8 @@ public actor ConnectedAuditService: AuditService {
         do {
             let found: AuditSession
             let reading = try await startReading()
-            if let answer = try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self) {
-                found = answer.value.audit
+            if let answer = try await serverAudit(id: id) {
+                found = answer
             } else {
                 found = try await findAudit(id: id)
             }
@@ -237,6 +241,12 @@ public actor ConnectedAuditService: AuditService {
     }
 
     public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
+        try await end(auditID: auditID, by: actor, force: false)
+    }
+
+    /// Sends what the outbox holds, then asks the server to end the audit (with `force`, even
+    /// while other stations may still hold scans of it).
+    public func end(auditID: AuditID, by actor: Actor, force: Bool) async throws -> AuditSummary {
         await ensureHandler()
         let report = await sync.pushNow()
         let waiting = try await outbox.pending(limit: 1, auditID: auditID)
@@ -245,7 +255,9 @@ public actor ConnectedAuditService: AuditService {
                 "\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit"
             )
         }
-        let summary = try await client.send(.POST, Routes.auditEnd, body: EndRequest(auditId: auditID), as: Lenient<EndResponse>.self).value.summary
+        let summary = try await client.send(
+            .POST, Routes.auditEnd, body: EndRequest(auditId: auditID, force: force ? true : nil), as: Lenient<EndResponse>.self
+        ).value.summary
         if try await replica.session(auditID: auditID) != nil { try await replica.update(summary.audit) }
         return summary
     }

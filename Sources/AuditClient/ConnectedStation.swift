@@ -31,9 +31,13 @@ public struct ConnectedStation: Sendable {
     }
 
     /// The connected station of this database, or nil when it has not logged in (standalone).
+    /// Its scans carry the name it logged in with (`--device-name`, else the `station` name of
+    /// then), so the server's by-station tables and its list of stations name each station as
+    /// it logged in: two kiosks on hosts of the same name are two rows.
     public static func open(databasePath: String, database: AppDatabase, station: String, caseSensitive: Bool = true) throws -> ConnectedStation? {
         guard let login = try StationLogin.load(databasePath: databasePath) else { return nil }
-        return try ConnectedStation(login: login, database: database, station: station, caseSensitive: caseSensitive)
+        let name = login.deviceName.isEmpty ? station : login.deviceName
+        return try ConnectedStation(login: login, database: database, station: name, caseSensitive: caseSensitive)
     }
 
     /// Logs in and saves the token next to the database (mode 0600).

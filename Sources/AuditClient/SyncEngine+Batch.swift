@@ -6,15 +6,23 @@ import ConnectedStore
 /// Pushing the outbox in batches, when the server offers `POST /api/v1/audit/scans` (ours
 /// does): up to 500 scans a call, their answers taken in one local transaction. A server
 /// that answers 404 or 405 does not have the call, and the station goes one by one.
+///
+/// Each batch carries the station's clock, so the server can put the scans' times on its own
+/// clock (a scan made before an audit's end counts when it arrives after it, `LateScans`), and
+/// the station's name with the scans still waiting besides these, so the server knows who may
+/// still hold scans when someone ends the audit (`AuditStation`).
 extension SyncEngine {
     /// The outcome of each entry in order, or nil when the server has no batch call.
     func pushBatch(_ entries: [OutboxEntry]) async -> [Outcome]? {
         let answer: BatchScanResponse
+        let pending = (try? await outbox.counts().pending) ?? entries.count
+        let body = BatchScanRequest(
+            scans: entries.map { ScanRequest($0) }, stationClock: Date(), deviceName: entries.first?.station,
+            waiting: max(0, pending - entries.count))
         do {
             guard
                 let offered = try await client.sendIfOffered(
-                    .POST, Routes.auditScans, body: BatchScanRequest(scans: entries.map { ScanRequest($0) }),
-                    as: Lenient<BatchScanResponse>.self)
+                    .POST, Routes.auditScans, body: body, as: Lenient<BatchScanResponse>.self)
             else { return nil }
             answer = offered.value
         } catch let error as InventoryError {

@@ -19,7 +19,8 @@ extension AuditSession: LenientDecodable {
         self.init(
             id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,
             startedAt: fields.optional("startedAt", as: Date.self) ?? Date(timeIntervalSince1970: 0),
-            startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"))
+            startedBy: fields.text("startedBy") ?? "", endedAt: endedAt, endedBy: fields.text("endedBy"),
+            lateScanCount: fields.integer("lateScanCount"))
         if let active = fields.flag("isActive") { isActive = active && endedAt == nil }
     }
 }

@@ -14,7 +14,7 @@ struct WireFailure: Decodable, Sendable {
     /// The codes this station turns back into its own errors; any other is read from the status.
     static let knownCodes: Set<String> = [
         "VALIDATION_ERROR", "NOT_FOUND", "DUPLICATE", "AUDIT_ALREADY_ACTIVE", "NO_ACTIVE_AUDIT", "AMBIGUOUS_AUDIT",
-        "AUDIT_ENDED", "AUDIT_RUNNING", "IN_USE", "FORBIDDEN", "UNAUTHORIZED", "STORAGE_ERROR", "BAD_REQUEST", "BODY_TOO_LARGE"
+        "AUDIT_ENDED", "AUDIT_RUNNING", "STATIONS_OUT", "IN_USE", "FORBIDDEN", "UNAUTHORIZED", "STORAGE_ERROR", "BAD_REQUEST", "BODY_TOO_LARGE"
     ]
 
     init(from decoder: any Decoder) throws {

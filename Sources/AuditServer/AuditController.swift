@@ -60,6 +60,9 @@ struct AuditController {
             }
             scan.user = user.name
             let result = try await audits.record(scan)
+            // A station sends one scan alone only when nothing else waits (else it sends a batch);
+            // it does not say so, so its waiting count is not known.
+            await heard(station: scan.deviceName, waiting: nil, audits: [result.auditId], user: user)
             return try Response.envelope(result, message: result.message)
         }
         routes.add(.post, Routes.auditScans, on: router) { request, context in
@@ -70,7 +73,8 @@ struct AuditController {
                 throw InventoryError.invalid(
                     ValidationError(field: "scans", message: "at most \(BatchScanRequest.limit) scans a call, not \(body.scans.count)"))
             }
-            let results = try await recordBatch(body.scans, user: user)
+            let (results, audited) = try await recordBatch(body.scans, clock: body.stationClock, user: user)
+            await heard(body, audits: audited, user: user)
             return try Response.envelope(BatchScanResponse(results: results), message: "\(results.count) scans answered")
         }
         routes.add(.post, Routes.auditVoid, on: router) { request, context in
@@ -93,6 +97,11 @@ struct AuditController {
             let body = try await request.decodeJSON(EndRequest.self, emptyIsObject: true)
             let audit = try await resolve(auditID: body.auditId, country: nil, user: user)
             try user.requireAuditing(audit.country)
+            if body.force != true, audit.isActive {
+                let now = Date()
+                let out = try await audits.stations(auditID: audit.id).filter { $0.isOut(now: now) }
+                if !out.isEmpty { throw InventoryError.stationsOut(auditID: audit.id, stations: out.map { $0.sentence(now: now) }) }
+            }
             let summary = try await audits.end(auditID: audit.id, by: Actor(user: user.name, station: "api"))
             return try Response.envelope(EndResponse(summary: summary), message: "Audit of \(audit.country) ended")
         }
@@ -176,6 +185,23 @@ struct AuditController {
                 ReconcileRequest(auditId: audit.id, actions: body.actions, preview: body.preview ?? false, user: user.name))
             return try Response.envelope(result, message: result.message)
         }
+        // A station reports on itself while it works on an audit; the answer tells it the audit's
+        // state, its end included.
+        routes.add(.post, Routes.auditStations, on: router) { request, context in
+            var request = request
+            let user = try context.requireUser()
+            let body = try await request.decodeJSON(StationReportBody.self)
+            let audit = try await viewable(context)
+            try user.requireAuditing(audit.country)
+            let station = try checkedStation(body.deviceName)
+            try checkedWaiting(body.waiting)
+            try await audits.heard(StationReport(auditID: audit.id, station: station, user: user.name, waiting: body.waiting))
+            return try Response.envelope(AuditStationsResponse(audit: audit, stations: try await audits.stations(auditID: audit.id)))
+        }
+        routes.add(.get, Routes.auditStations, on: router) { _, context in
+            let audit = try await viewable(context)
+            return try Response.envelope(AuditStationsResponse(audit: audit, stations: try await audits.stations(auditID: audit.id)))
+        }
         routes.add(.get, Routes.auditReport, on: router) { request, context in
             let audit = try await viewable(context)
             let formatText = request.query("format") ?? "json"
@@ -192,9 +218,47 @@ struct AuditController {
         }
     }
 
+    /// A station's name as a report gives it: checked like every free text.
+    private func checkedStation(_ name: String) throws -> String {
+        do {
+            guard let station = try FreeText.normalize(name, field: "device_name") else {
+                throw ValidationError(field: "device_name", message: "is required: the station's name")
+            }
+            return station
+        } catch let error as ValidationError {
+            throw InventoryError.invalid(error)
+        }
+    }
+
+    private func checkedWaiting(_ waiting: Int?) throws {
+        guard let waiting, !(0...10_000_000).contains(waiting) else { return }
+        throw InventoryError.invalid(ValidationError(field: "waiting", message: "\(waiting) is not a count of waiting scans (0 to 10,000,000)"))
+    }
+
+    /// What a batch says of its station, kept for each audit it sent scans of (`AuditStation`).
+    /// The station is the batch's `device_name`, else its scans'. Only the scans' answers
+    /// matter to the station: a report that cannot be kept is logged, and the batch answered.
+    private func heard(_ body: BatchScanRequest, audits: Set<AuditID>, user: UserInfo) async {
+        await heard(station: body.deviceName ?? body.scans.lazy.compactMap(\.deviceName).first, waiting: body.waiting, audits: audits, user: user)
+    }
+
+    private func heard(station name: String?, waiting: Int?, audits: Set<AuditID>, user: UserInfo) async {
+        guard let name, let station = try? checkedStation(name), (try? checkedWaiting(waiting)) != nil else { return }
+        for auditID in audits.sorted() {
+            do {
+                try await self.audits.heard(StationReport(auditID: auditID, station: station, user: user.name, waiting: waiting))
+            } catch {
+                logger.debug("station report of \(station) on audit \(auditID) not kept: \(error)")
+            }
+        }
+    }
+
     /// Checks each scan's audit for the user as `/scan` does (an audit named once is checked
-    /// once), then stores the allowed ones in one transaction.
-    private func recordBatch(_ scans: [ScanRequest], user: UserInfo) async throws -> [BatchScanItem] {
+    /// once), then stores the allowed ones in one transaction. With the station's `clock`, each
+    /// scan's time is first put on the server's clock (`LateScans.correctedTime`). Also returns
+    /// the audits the user may scan into that the batch named.
+    private func recordBatch(_ scans: [ScanRequest], clock: Date?, user: UserInfo) async throws -> ([BatchScanItem], Set<AuditID>) {
+        let receivedAt = Date()
         var answers = [BatchScanItem?](repeating: nil, count: scans.count)
         var allowed: [(index: Int, scan: ScanRequest)] = []
         var checked: [String: Result<AuditSession, InventoryError>] = [:]
@@ -217,6 +281,9 @@ struct AuditController {
                 var scan = scan
                 scan.auditId = audit.id
                 scan.user = user.name
+                if let clock, let scannedAt = scan.scannedAt {
+                    scan.scannedAt = LateScans.correctedTime(scannedAt, stationClock: clock, serverNow: receivedAt)
+                }
                 allowed.append((index, scan))
             case .failure(let error)?:
                 answers[index] = BatchScanItem(scanId: scan.scanId, failure: FailureEnvelope(error), status: error.httpStatus)
@@ -233,7 +300,7 @@ struct AuditController {
                 answers[item.index] = BatchScanItem(scanId: item.scan.scanId, failure: FailureEnvelope(told), status: told.httpStatus)
             }
         }
-        return answers.compactMap { $0 }
+        return (answers.compactMap { $0 }, Set(allowed.compactMap(\.scan.auditId)))
     }
 
     /// The audit of the `{audit_id}` path parameter, if the user may see it.

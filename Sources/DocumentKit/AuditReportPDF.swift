@@ -154,7 +154,7 @@ final class ReportDocument: @unchecked Sendable {
         let lines: [(String, String)] = [
             ("Audit", summary.auditId), ("Country", "\(summary.country), \(scope)"),
             ("Started", "\(ISOTime.string(summary.startedAt)) by \(summary.startedBy)"),
-            ("Ended", summary.endedAt.map { "\(ISOTime.string($0)) by \(summary.endedBy ?? "")" } ?? "not yet"),
+            ("Ended", summary.endedAt.map { "\(ISOTime.string($0)) by \(summary.endedBy ?? "")\(Self.late(summary.lateScans))" } ?? "not yet"),
             ("Duration", Self.duration(from: summary.startedAt, to: summary.endedAt))
         ]
         var line = y + 32
@@ -164,6 +164,15 @@ final class ReportDocument: @unchecked Sendable {
             canvas.color(.black)
             canvas.text(value, x: left + 62, baseline: line, width: width - 62, size: 8.5)
             line += 11
+        }
+    }
+
+    /// Scans that arrived after the end, made before it, counted (`LateScans`).
+    static func late(_ count: Int?) -> String {
+        switch count ?? 0 {
+        case 0: ""
+        case 1: "; 1 scan arrived after the end (made before it, counted)"
+        case let n: "; \(n) scans arrived after the end (made before it, counted)"
         }
     }
 

@@ -52,12 +52,16 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public var isActive: Bool
     /// The locations the audit is narrowed to; absent when it covers the whole country.
     public var locations: [String]?
+    /// Scans that arrived after the audit had ended and were accepted because they were made
+    /// before it (`LateScans`); absent from servers that do not accept them.
+    public var lateScanCount: Int?
 
     public init(
         id: AuditID, country: String, progress: AuditProgress, startedAt: Date, startedBy: String,
-        endedAt: Date? = nil, endedBy: String? = nil, locations: [String]? = nil
+        endedAt: Date? = nil, endedBy: String? = nil, locations: [String]? = nil, lateScanCount: Int? = nil
     ) {
         self.id = id
+        self.lateScanCount = lateScanCount
         self.country = country
         self.locations = locations?.isEmpty == true ? nil : locations
         self.startedAt = startedAt
@@ -122,8 +126,11 @@ public struct FirstScan: Codable, Sendable, Equatable {
     public var source: ScanSource
     /// Where the station stood, when it knew.
     public var location: String?
+    /// When the scan reached the server, if that was after the audit had ended (`LateScans`).
+    public var arrivedLateAt: Date?
 
-    public init(scannedAt: Date, station: String, user: String, source: ScanSource, location: String? = nil) {
+    public init(scannedAt: Date, station: String, user: String, source: ScanSource, location: String? = nil, arrivedLateAt: Date? = nil) {
+        self.arrivedLateAt = arrivedLateAt
         self.scannedAt = scannedAt
         self.station = station
         self.user = user
@@ -157,6 +164,8 @@ public struct AuditAsset: Codable, Sendable, Equatable {
     public var foundLocation: String?
     /// Found at a location other than the one the asset is registered at (still counted as found).
     public var misplaced: Bool?
+    /// The first scan reached the server after the audit had ended, at this time (`LateScans`).
+    public var arrivedLateAt: Date?
 
     public init(
         asset: AssetBrief?, identifier: String, outcome: AuditOutcome, reason: UnexpectedReason? = nil,
@@ -180,17 +189,19 @@ public struct AuditAsset: Codable, Sendable, Equatable {
         self.source = firstScan?.source
         self.scanCount = scanCount
         self.foundLocation = firstScan?.location
+        self.arrivedLateAt = firstScan?.arrivedLateAt
         self.misplaced = outcome == .scanned ? AuditRules.isMisplaced(registered: asset?.location, found: firstScan?.location) : false
     }
 
     public var firstScan: FirstScan? {
         guard let firstScannedAt, let station, let user, let source else { return nil }
-        return FirstScan(scannedAt: firstScannedAt, station: station, user: user, source: source, location: foundLocation)
+        return FirstScan(
+            scannedAt: firstScannedAt, station: station, user: user, source: source, location: foundLocation, arrivedLateAt: arrivedLateAt)
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, assetTag, serialNum, name, model, status, location, company, country, identifier, outcome, reason
-        case firstScannedAt, scanCount, station, user, source, foundLocation, misplaced
+        case firstScannedAt, scanCount, station, user, source, foundLocation, misplaced, arrivedLateAt
     }
 
     /// Every field is written, as null when absent: an unknown identifier's asset fields are
@@ -216,6 +227,7 @@ public struct AuditAsset: Codable, Sendable, Equatable {
         try container.encode(source, forKey: .source)
         try container.encode(foundLocation, forKey: .foundLocation)
         try container.encode(misplaced ?? false, forKey: .misplaced)
+        try container.encode(arrivedLateAt, forKey: .arrivedLateAt)
     }
 }
 

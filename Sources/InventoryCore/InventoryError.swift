@@ -18,6 +18,9 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
     case auditEnded(AuditID)
     /// The audit is still running, and the call needs it ended (reconciliation).
     case auditRunning(AuditID)
+    /// The audit was not ended: these stations may still hold scans of it (each a sentence of
+    /// `AuditStation`). Ending with `force` ends it anyway.
+    case stationsOut(auditID: AuditID, stations: [String])
     /// The thing is still in use (a customer with assets, an accessory checked out).
     case inUse(String)
     /// The user may not do this.
@@ -40,6 +43,7 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
         case .ambiguousAudit: "AMBIGUOUS_AUDIT"
         case .auditEnded: "AUDIT_ENDED"
         case .auditRunning: "AUDIT_RUNNING"
+        case .stationsOut: "STATIONS_OUT"
         case .inUse: "IN_USE"
         case .forbidden: "FORBIDDEN"
         case .unauthorized: "UNAUTHORIZED"
@@ -59,6 +63,9 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
         case .ambiguousAudit(let countries): "Audits are running in \(countries.joined(separator: ", ")); name one with --country or --audit"
         case .auditEnded(let id): "Audit \(id) has ended; it accepts no more scans or voids"
         case .auditRunning(let id): "Audit \(id) is still running; end it before reconciling (nothing was changed)"
+        case .stationsOut(_, let stations):
+            "The audit was not ended: \(stations.joined(separator: "; ")). Their scans made before the end still count when they "
+                + "arrive; to end it now anyway, end it again with force (--force)"
         case .inUse(let what): what
         case .forbidden(let what): "Not allowed: \(what)"
         case .unauthorized(let what): what

@@ -10,6 +10,9 @@ public struct PreparedScan: Sendable {
     public var user: String
     public var source: ScanSource
     public var scannedAt: Date
+    /// The request gave `scanned_at` (a station's clock, corrected when it sent its clock);
+    /// otherwise `scannedAt` is this machine's time of receipt.
+    public var timeGiven: Bool
     public var auditID: AuditID?
     public var location: String?
 
@@ -29,6 +32,7 @@ public struct PreparedScan: Sendable {
         }
         source = request.source ?? .manual
         auditID = request.auditId
+        timeGiven = request.scannedAt != nil
     }
 
     /// When a scan was made: now when not given; otherwise from 2000 to a day ahead of this

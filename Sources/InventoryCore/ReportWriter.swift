@@ -23,13 +23,16 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Scans by station and by user (voided scans left out).
     public var byStation: [ScanTally]
     public var byUser: [ScanTally]
+    /// Scans accepted after the audit had ended, made before it (`LateScans`); null from a
+    /// server that does not say.
+    public var lateScans: Int?
 
     public init(_ audit: AuditSession, byLocation: [LocationTally] = [], byStation: [ScanTally] = [], byUser: [ScanTally] = []) {
         self.init(
             auditId: audit.id, country: audit.country, totalAssets: audit.totalAssets, scannedCount: audit.scannedCount,
             missingCount: audit.missingCount, unexpectedCount: audit.unexpectedCount, completionPercentage: audit.completionPercentage,
             startedAt: audit.startedAt, endedAt: audit.endedAt, startedBy: audit.startedBy, endedBy: audit.endedBy,
-            locations: audit.locations, byLocation: byLocation, byStation: byStation, byUser: byUser)
+            locations: audit.locations, byLocation: byLocation, byStation: byStation, byUser: byUser, lateScans: audit.lateScanCount)
     }
 
     /// The report's file name: `audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>`, the date
@@ -73,12 +76,14 @@ public struct LocationTally: Codable, Sendable, Equatable {
 /// Each row has what a person needs to walk the list: the asset's fields as the audit recorded
 /// them (its type as the inventory has it now), the outcome (`scanned`, `missing`,
 /// `unexpected`, or `misplaced`: found, first at `found_location`, away from its registered
-/// `location`), the scans that count and those voided, and the first scan's who, when, where
-/// and how.
+/// `location`), the scans that count and those voided, the first scan's who, when, where and
+/// how, and, when that scan reached the server after the audit had ended, when it arrived
+/// (`arrived_late_at`, `LateScans`).
 public struct ReportWriter {
     public static let columns = [
         "identifier", "asset_tag", "serial_num", "name", "model", "status", "location", "country", "asset_type", "company",
-        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source"
+        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source",
+        "arrived_late_at"
     ]
 
     public let format: ReportFormat
@@ -104,7 +109,7 @@ public struct ReportWriter {
         let cells: [String?] = [
             row.identifier, row.assetTag, row.serialNum, row.name, row.model, row.status?.rawValue, row.location, row.country, nil,
             row.company, outcome.rawValue, row.reason?.rawValue, row.foundLocation, row.firstScannedAt.map(ISOTime.string),
-            String(row.scanCount), "0", row.station, row.user, row.source?.rawValue
+            String(row.scanCount), "0", row.station, row.user, row.source?.rawValue, row.arrivedLateAt.map(ISOTime.string)
         ]
         beginRow()
         for cell in cells {

@@ -49,6 +49,9 @@ public struct ScanResult: Codable, Sendable, Equatable {
     public var foundLocation: String?
     /// The asset is registered as `MISSING`: the audit whose reconciliation marked it so.
     public var missingSinceAudit: AuditID?
+    /// The scan reached the server after the audit had ended and was accepted, having been
+    /// made before the end (`LateScans`); absent otherwise.
+    public var late: Bool?
 
     public init(
         identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,

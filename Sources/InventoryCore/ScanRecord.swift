@@ -25,6 +25,9 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// The name of the asset the scan matched, as the asset is named now; nil for an identifier
     /// no asset has (and from a store that does not say).
     public var assetName: String?
+    /// The scan reached the server after the audit had ended (`recordedAt` says when) and was
+    /// accepted, having been made before the end (`LateScans`).
+    public var late: Bool?
 }
 
 /// Scans of one audit counted by station or by user.

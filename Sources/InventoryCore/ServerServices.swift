@@ -30,6 +30,11 @@ public protocol ServerAuditService: AuditService, ScanPhotoService {
     func audit(ofScan scanID: String) async throws -> (id: AuditID, country: String)?
     /// The audit's numbers by location, station, user and hour, computed in the database.
     func breakdown(auditID: AuditID) async throws -> AuditBreakdown
+    /// Keeps what a station said of itself on an audit (`AuditStation`): first and last heard
+    /// from, and its waiting scans.
+    func heard(_ report: StationReport) async throws
+    /// The stations heard from on an audit, by name.
+    func stations(auditID: AuditID) async throws -> [AuditStation]
 }
 
 extension ServerAuditService {

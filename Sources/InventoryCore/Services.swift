@@ -16,6 +16,10 @@ public protocol AuditService: Sendable {
     func record(_ scan: ScanRequest) async throws -> ScanResult
     /// Ends an audit; later scans are refused.
     func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary
+    /// Ends an audit as `end(auditID:by:)` does. Against a server that knows its stations, the
+    /// end is refused (`stationsOut`) while stations may still hold scans of the audit, unless
+    /// `force`.
+    func end(auditID: AuditID, by actor: Actor, force: Bool) async throws -> AuditSummary
     func details(auditID: AuditID, list: AuditList, query: ListQuery) async throws -> Page<AuditAsset>
     /// Past and running audits, newest first.
     func history(country: String?, query: ListQuery) async throws -> Page<AuditSession>
@@ -39,6 +43,11 @@ public protocol AuditService: Sendable {
 }
 
 extension AuditService {
+    /// A service that keeps no stations (a station's own database) has no one to wait for.
+    public func end(auditID: AuditID, by actor: Actor, force: Bool) async throws -> AuditSummary {
+        try await end(auditID: auditID, by: actor)
+    }
+
     /// Starts an audit of a whole country.
     public func start(country: String, by actor: Actor) async throws -> AuditSession {
         try await start(country: country, locations: [], by: actor)

@@ -48,14 +48,17 @@ struct SQLAuditLookup: AuditLookup {
 /// Reading audit rows.
 enum AuditRows {
     /// The first scan's columns, aliased so they never clash with asset columns.
-    static let firstScanColumns =
-        "s.scanned_at AS first_scanned_at, s.station AS first_station, s.user AS first_user, s.source AS first_source, s.location AS found_location"
+    static let firstScanColumns = """
+        s.scanned_at AS first_scanned_at, s.station AS first_station, s.user AS first_user, s.source AS first_source, \
+        s.location AS found_location, CASE WHEN s.late THEN s.recorded_at END AS first_late_at
+        """
 
     static func firstScan(_ row: Row) -> FirstScan? {
         guard let at = row["first_scanned_at"] as Date?, let station = row["first_station"] as String?,
             let user = row["first_user"] as String?, let source = ScanSource(rawValue: row["first_source"] ?? "")
         else { return nil }
-        return FirstScan(scannedAt: at, station: station, user: user, source: source, location: row["found_location"])
+        return FirstScan(
+            scannedAt: at, station: station, user: user, source: source, location: row["found_location"], arrivedLateAt: row["first_late_at"])
     }
 
     static func session(_ row: Row) -> AuditSession {
@@ -65,7 +68,7 @@ enum AuditRows {
                 totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
                 unexpectedCount: row["unexpected_count"]),
             startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"],
-            locations: AuditLocations.list(row["locations"]))
+            locations: AuditLocations.list(row["locations"]), lateScanCount: row["late_count"])
     }
 
     static func fetchSession(_ db: Database, id: AuditID) throws -> AuditSession {

@@ -139,7 +139,7 @@ extension SQLiteAuditService {
                s.location, strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(e.scan_count AS TEXT),
                CAST((SELECT count(*) FROM scans v WHERE v.audit_id = e.audit_id AND v.asset_id = e.asset_id AND v.entry_key IS NULL
                      AND v.voided) AS TEXT),
-               s.station, s.user, s.source
+               s.station, s.user, s.source, CASE WHEN s.late THEN strftime('%Y-%m-%dT%H:%M:%SZ', s.recorded_at) END
         FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id LEFT JOIN assets a ON a.id = e.asset_id
         WHERE e.audit_id = ? ORDER BY e.asset_id
         """
@@ -148,7 +148,7 @@ extension SQLiteAuditService {
         SELECT u.identifier, u.asset_tag, u.serial_num, u.name, u.model, u.status, u.location, u.country, a.asset_type, u.company,
                'unexpected', u.reason, s.location, strftime('%Y-%m-%dT%H:%M:%SZ', s.scanned_at), CAST(u.scan_count AS TEXT),
                CAST((SELECT count(*) FROM scans v WHERE v.audit_id = u.audit_id AND v.entry_key = u.key AND v.voided) AS TEXT),
-               s.station, s.user, s.source
+               s.station, s.user, s.source, CASE WHEN s.late THEN strftime('%Y-%m-%dT%H:%M:%SZ', s.recorded_at) END
         FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id LEFT JOIN assets a ON a.id = u.asset_id
         WHERE u.audit_id = ? ORDER BY u.first_scan_id
         """

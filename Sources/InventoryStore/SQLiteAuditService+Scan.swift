@@ -29,7 +29,7 @@ extension SQLiteAuditService {
             }
             return try Self.replay(db, stored: stored)
         }
-        let audit = try Self.auditForScan(db, auditID: scan.auditID)
+        let (audit, late) = try Self.auditForScan(db, auditID: scan.auditID, scannedAt: scannedAt, timeGiven: scan.timeGiven)
         let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
         let missingSince = try MissingMark.audit(db, assetID: decision.asset?.id, status: decision.asset?.status)
@@ -38,32 +38,44 @@ extension SQLiteAuditService {
         try db.cachedStatement(
             sql: """
                 INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user, scanned_at,
-                    recorded_at, entry_key, location)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    recorded_at, entry_key, location, late)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             scan.scanID, audit.id, scan.identifier, decision.asset?.id, decision.status.rawValue,
-            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date(), decision.unexpectedKey, scan.location
+            decision.reason?.rawValue, message, source.rawValue, station, user, scannedAt, Date(), decision.unexpectedKey, scan.location,
+            late
         ])
         let rowID = db.lastInsertedRowID
         try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)
+        if late {
+            try db.cachedStatement(sql: "UPDATE audits SET late_count = late_count + 1 WHERE id = ?").execute(arguments: [audit.id])
+        }
         let progress = try AuditRows.fetchSession(db, id: audit.id).progress
         let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }
-        return ScanResult(
+        var result = ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
             reason: decision.reason, firstScan: decision.firstScan, progress: progress,
             auditId: audit.id, scanId: scan.scanID, foundLocation: scan.location, missingSinceAudit: missingSince)
+        result.late = late ? true : nil
+        return result
     }
 
-    /// The running audit a scan goes to: the one named, or the only one running.
-    static func auditForScan(_ db: Database, auditID: AuditID?) throws -> AuditSession {
+    /// The audit a scan goes to: the one named, or the only one running. A named audit that has
+    /// ended takes a scan made before its end (`LateScans`), which is then late.
+    static func auditForScan(_ db: Database, auditID: AuditID?, scannedAt: Date, timeGiven: Bool) throws -> (audit: AuditSession, late: Bool) {
         if let auditID {
             let audit = try AuditRows.fetchSession(db, id: auditID)
-            guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
-            return audit
+            if let endedAt = audit.endedAt {
+                guard LateScans.accepts(scannedAt: scannedAt, timeGiven: timeGiven, endedAt: endedAt) else {
+                    throw InventoryError.auditEnded(auditID)
+                }
+                return (audit, true)
+            }
+            return (audit, false)
         }
         let running = try Row.fetchAll(db, sql: "SELECT * FROM audits WHERE ended_at IS NULL").map(AuditRows.session)
-        return try AuditSession.onlyRunning(among: running)
+        return (try AuditSession.onlyRunning(among: running), false)
     }
 
     /// Updates the expected or unexpected entry and the audit's counters for one stored scan.
@@ -132,11 +144,13 @@ extension SQLiteAuditService {
                 firstScan = AuditRows.firstScan(row)
             }
         }
-        return ScanResult(
+        var result = ScanResult(
             identifier: stored["identifier"], status: status, message: stored["message"], asset: entry,
             reason: reason, firstScan: firstScan,
             progress: try AuditRows.fetchSession(db, id: auditID).progress, auditId: auditID, scanId: stored["scan_id"],
             foundLocation: stored["location"], missingSinceAudit: try MissingMark.audit(db, assetID: entry?.id, status: entry?.status))
+        result.late = (stored["late"] as Bool?) == true ? true : nil
+        return result
     }
 
     /// A known asset's entry in the audit's lists, as `details` shows it.

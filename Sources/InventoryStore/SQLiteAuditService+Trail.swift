@@ -41,7 +41,7 @@ extension SQLiteAuditService {
             reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
             assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
             user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void,
-            hasPhoto: row["has_photo"], assetName: row["asset_name"])
+            hasPhoto: row["has_photo"], assetName: row["asset_name"], late: (row["late"] as Bool?) == true ? true : nil)
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and

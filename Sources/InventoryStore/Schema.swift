@@ -136,6 +136,7 @@ enum Schema {
         migrator.registerMigration("reconcile", migrate: reconcile)
         migrator.registerMigration("audit_breakdown", migrate: auditBreakdown)
         migrator.registerMigration("assets_search", migrate: assetsSearch)
+        migrator.registerMigration("late_scans", migrate: lateScans)
         return migrator
     }
 
@@ -307,6 +308,25 @@ enum Schema {
     /// (FTS5 in SQLite 3.40 seems to write its pending terms out at each statement's savepoint).
     /// A search asks it for candidate ids, then keeps the rows whose
     /// fields contain the text as `LIKE` says (the index folds case beyond ASCII, `LIKE` does not).
+    /// Scans accepted after their audit ended (`LateScans`): each marked, and counted on the
+    /// audit. `audit_stations`: the stations that sent an audit scans or asked after it, when
+    /// each was last heard from, and how many scans it said were still waiting to be sent.
+    static func lateScans(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE scans ADD COLUMN late BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE audits ADD COLUMN late_count INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE audit_stations (
+                    audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+                    station TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    joined_at DATETIME NOT NULL,
+                    last_seen_at DATETIME NOT NULL,
+                    waiting INTEGER,
+                    PRIMARY KEY (audit_id, station)) WITHOUT ROWID;
+                """)
+    }
+
     static func assetsSearch(_ db: Database) throws {
         try db.execute(
             sql: """

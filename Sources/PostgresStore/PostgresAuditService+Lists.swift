@@ -122,7 +122,7 @@ extension PostgresAuditService {
                s.location, \(reportTime), e.scan_count::TEXT,
                (SELECT count(*) FROM scans v WHERE v.audit_id = e.audit_id AND v.asset_id = e.asset_id AND v.entry_key IS NULL
                 AND v.voided)::TEXT,
-               s.station, s.user_name, s.source
+               s.station, s.user_name, s.source, CASE WHEN s.late THEN \(reportTime.replacingOccurrences(of: "scanned_at", with: "recorded_at")) END
         FROM audit_expected e LEFT JOIN scans s ON s.id = e.first_scan_id LEFT JOIN assets a ON a.id = e.asset_id
         WHERE e.audit_id = $1 ORDER BY e.asset_id
         """
@@ -131,7 +131,7 @@ extension PostgresAuditService {
         SELECT u.identifier, u.asset_tag, u.serial_num, u.name, u.model, u.status, u.location, u.country, a.asset_type, u.company,
                'unexpected', u.reason, s.location, \(reportTime), u.scan_count::TEXT,
                (SELECT count(*) FROM scans v WHERE v.audit_id = u.audit_id AND v.entry_key = u.key AND v.voided)::TEXT,
-               s.station, s.user_name, s.source
+               s.station, s.user_name, s.source, CASE WHEN s.late THEN \(reportTime.replacingOccurrences(of: "scanned_at", with: "recorded_at")) END
         FROM audit_unexpected u JOIN scans s ON s.id = u.first_scan_id LEFT JOIN assets a ON a.id = u.asset_id
         WHERE u.audit_id = $1 ORDER BY u.first_scan_id
         """

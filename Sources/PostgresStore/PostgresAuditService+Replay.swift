@@ -5,7 +5,8 @@ import PostgresNIO
 extension PostgresAuditService {
     /// The stored scan with this scan_id, if any.
     static func storedScan(_ c: PostgresConnection, scanID: String) async throws -> PostgresRandomAccessRow? {
-        try await c.row("SELECT id, scan_id, audit_id, identifier, asset_id, status, reason, message, location FROM scans WHERE scan_id = \(scanID)")
+        try await c.row(
+            "SELECT id, scan_id, audit_id, identifier, asset_id, status, reason, message, location, late FROM scans WHERE scan_id = \(scanID)")
     }
 
     /// The outcome of a scan stored earlier, with the audit's progress now. A replay answers
@@ -43,10 +44,12 @@ extension PostgresAuditService {
                 firstScan = try PGRows.firstScan(row)
             }
         }
-        return ScanResult(
+        var result = ScanResult(
             identifier: identifier, status: status, message: try stored.get("message"), asset: entry,
             reason: reason, firstScan: firstScan, progress: try await PGRows.fetchSession(c, id: auditID).progress,
             auditId: auditID, scanId: try stored.get("scan_id"), foundLocation: try stored.get("location"),
             missingSinceAudit: try await PGMissingMark.audit(c, assetID: entry?.id, status: entry?.status))
+        result.late = try stored.get("late", as: Bool.self) ? true : nil
+        return result
     }
 }

@@ -79,16 +79,22 @@ extension PostgresAuditService {
         if audit.scanStored, let stored = try await storedScan(c, scanID: scan.scanID) {
             return try await replay(c, scan, stored: stored)
         }
-        guard !audit.ended else { throw InventoryError.auditEnded(auditID) }
+        var late = false
+        if let endedAt = audit.endedAt {
+            guard LateScans.accepts(scannedAt: scan.scannedAt, timeGiven: scan.timeGiven, endedAt: endedAt) else {
+                throw InventoryError.auditEnded(auditID)
+            }
+            late = true
+        }
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
         let missingSince = try await PGMissingMark.audit(c, assetID: decision.asset?.id, status: decision.asset?.status)
         let message = AuditRules.message(
             for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location, missingSince: missingSince)
-        let write = { try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID) }
+        let write = { try await ScanWrite.run(c, scan, decision, message: message, auditID: auditID, late: late) }
         let written = if let turns { try await turns.run(auditID, write) } else { try await write() }
         guard let row = written else {
             // Nothing was written: the scan_id was stored in between (a replay sent twice at
-            // once), or the audit ended or went. The facts as they are now say which.
+            // once), or the audit ended (or went) since it was read. The facts as they are now say which.
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             throw ScanWrite.Stale()
         }
@@ -100,7 +106,9 @@ extension PostgresAuditService {
             let firstIsThis = try row.get("first_scan_id", as: Int64?.self) == row.get("scan_row", as: Int64.self)
             let first =
                 firstIsThis
-                ? FirstScan(scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source, location: scan.location)
+                ? FirstScan(
+                    scannedAt: scan.scannedAt, station: scan.station, user: scan.user, source: scan.source, location: scan.location,
+                    arrivedLateAt: late ? Date() : nil)
                 : decision.firstScan
             let brief = try row.get("name", as: String?.self) == nil ? nil : try PGRows.brief(row)
             let count: Int = try row.get("entry_scan_count")
@@ -115,10 +123,12 @@ extension PostgresAuditService {
                     firstScan: first, scanCount: count)
             }
         }
-        return ScanResult(
+        var result = ScanResult(
             identifier: scan.identifier, status: decision.status, message: message, asset: entry,
             reason: decision.reason, firstScan: decision.firstScan, progress: progress, auditId: auditID, scanId: scan.scanID,
             foundLocation: scan.location, missingSinceAudit: missingSince)
+        result.late = late ? true : nil
+        return result
     }
 
     /// The running audit a scan with no audit id goes to: the only one running.

@@ -24,7 +24,7 @@ enum ScanWrite {
 
     static func run(
         _ c: PostgresConnection, _ scan: PreparedScan, _ decision: ScanDecision, message: String,
-        auditID: AuditID
+        auditID: AuditID, late: Bool
     ) async throws -> PostgresRandomAccessRow? {
         var binds = PostgresBindings()
         binds.append(auditID) // $1
@@ -43,6 +43,7 @@ enum ScanWrite {
         binds.append(decision.addsUnexpected ? 1 : 0) // $14
         guard let key = decision.unexpectedKey else {
             binds.append(scan.location) // $15
+            binds.append(late) // $16
             return decision.addsScanned ? try await c.rows(FirstFind.self, binds).first : try await c.rows(FoundAgain.self, binds).first
         }
         let asset = decision.asset
@@ -53,6 +54,7 @@ enum ScanWrite {
             asset?.location, asset?.company, asset?.country
         ] { binds.append(value) } // $17…$24
         binds.append(scan.location) // $25
+        binds.append(late) // $26
         return decision.addsUnexpected ? try await c.rows(NewUnexpected.self, binds).first : try await c.rows(UnexpectedAgain.self, binds).first
     }
 
@@ -60,8 +62,8 @@ enum ScanWrite {
         .text, .text, .text, .int8, .text, .text, .text, .text, .text, .text,
         .timestamptz, .timestamptz, .int8, .int8
     ]
-    static let unexpectedTypes = scanTypes + [PostgresDataType](repeating: .text, count: 11)
-    static let expectedTypes = scanTypes + [.text]
+    static let unexpectedTypes = scanTypes + [PostgresDataType](repeating: .text, count: 11) + [.bool]
+    static let expectedTypes = scanTypes + [.text, .bool]
 
     static let recorded = """
         asset_id AS id, asset_tag, serial_num, name, model, status, location, company, country, scan_count AS entry_scan_count, first_scan_id
@@ -69,17 +71,21 @@ enum ScanWrite {
 
     /// The statement around one entry change (`entry`, which must return the entry's row).
     /// `key` is the scan's `entry_key`: the unexpected entry's key ($15), or NULL for a scan of
-    /// an expected asset; `location` the placeholder of where the station stood.
-    static func statement(entry: String, key: String = "NULL", location: String = "$15") -> String {
+    /// an expected asset; `location` the placeholder of where the station stood; `late` the
+    /// placeholder that says the scan goes into an ended audit (`LateScans`): the audit must be
+    /// running for a scan that is not late, and ended for one that is, as the decision saw it.
+    static func statement(entry: String, key: String = "NULL", location: String = "$15", late: String = "$16") -> String {
         """
-        WITH locked AS (SELECT id FROM audits WHERE id = $1 AND ended_at IS NULL FOR NO KEY UPDATE),
+        WITH locked AS (SELECT id FROM audits WHERE id = $1 AND (ended_at IS NOT NULL) = \(late) FOR NO KEY UPDATE),
         ins AS (
             INSERT INTO scans (scan_id, audit_id, identifier, asset_id, status, reason, message, source, station, user_name,
-                scanned_at, recorded_at, entry_key, location)
-            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \(key), \(location) FROM locked ON CONFLICT (scan_id) DO NOTHING RETURNING id),
+                scanned_at, recorded_at, entry_key, location, late)
+            SELECT $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \(key), \(location), \(late) FROM locked
+            ON CONFLICT (scan_id) DO NOTHING RETURNING id),
         entry AS (\(entry)),
         counted AS (
-            UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14 FROM entry
+            UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14,
+                late_count = late_count + CASE WHEN \(late) THEN 1 ELSE 0 END FROM entry
             WHERE audits.id = $1 RETURNING audits.total_assets, audits.scanned_count, audits.unexpected_count)
         SELECT ins.id AS scan_row, counted.*, entry.*, audit_scan_checked(entry.entry_scan_count IS NOT NULL) AS checked
         FROM ins LEFT JOIN entry ON true LEFT JOIN counted ON true
@@ -117,7 +123,7 @@ enum ScanWrite {
                     model, status, location, company, country)
                 SELECT $1, $15, $3, $4, $16, ins.id, $17, $18, $19, $20, $21, $22, $23, $24 FROM ins
                 ON CONFLICT (audit_id, key) DO NOTHING \(unexpectedReturning)
-                """, key: "$15", location: "$25")
+                """, key: "$15", location: "$25", late: "$26")
         static let types = unexpectedTypes
     }
 
@@ -133,7 +139,7 @@ enum ScanWrite {
                     UPDATE audit_unexpected u SET scan_count = u.scan_count + 1, \(sets),
                         reason = CASE WHEN \(named) THEN $16 ELSE u.reason END, asset_id = COALESCE(u.asset_id, $4::BIGINT)
                     FROM ins WHERE u.audit_id = $1 AND u.key = $15 \(unexpectedReturning)
-                    """, key: "$15", location: "$25")
+                    """, key: "$15", location: "$25", late: "$26")
         }()
         static let types = unexpectedTypes
     }

@@ -45,7 +45,7 @@ extension PostgresAuditService {
             assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
             station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
             recordedAt: try row.get("recorded_at"), voided: void, hasPhoto: try row.get("has_photo"),
-            assetName: try row.get("asset_name", as: String?.self))
+            assetName: try row.get("asset_name", as: String?.self), late: try row.get("late", as: Bool.self) ? true : nil)
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and

@@ -20,7 +20,8 @@ enum PostgresMigrations {
         (7, "locations", locations),
         (8, "scan photos", scanPhotos),
         (9, "reconcile", reconcile),
-        (10, "audit breakdown", auditBreakdown)
+        (10, "audit breakdown", auditBreakdown),
+        (11, "late scans", lateScans)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -334,6 +335,23 @@ enum PostgresMigrations {
         """,
         "CREATE INDEX asset_history_asset ON asset_history (asset_id, id)",
         "CREATE INDEX asset_history_audit ON asset_history (audit_id, kind, asset_id) WHERE audit_id IS NOT NULL"
+    ]
+
+    /// Scans accepted after their audit ended (`LateScans`), and the stations heard from per
+    /// audit, as in the SQLite schema (`Schema.lateScans`).
+    static let lateScans = [
+        "ALTER TABLE scans ADD COLUMN late BOOLEAN NOT NULL DEFAULT false",
+        "ALTER TABLE audits ADD COLUMN late_count BIGINT NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE audit_stations (
+            audit_id TEXT NOT NULL REFERENCES audits(id) ON DELETE CASCADE,
+            station TEXT NOT NULL,
+            user_name TEXT NOT NULL,
+            joined_at TIMESTAMPTZ NOT NULL,
+            last_seen_at TIMESTAMPTZ NOT NULL,
+            waiting BIGINT,
+            PRIMARY KEY (audit_id, station))
+        """
     ]
 
     /// The breakdown without walking the expected set (`Schema.auditBreakdown`): each audit's

@@ -15,18 +15,23 @@ extension PostgresRandomAccessRow {
 /// back ends answer with the same fields.
 enum PGRows {
     /// The first scan's columns, aliased so they never clash with asset columns.
-    static let firstScanColumns =
-        "s.scanned_at AS first_scanned_at, s.station AS first_station, s.user_name AS first_user, s.source AS first_source, s.location AS found_location"
+    static let firstScanColumns = """
+        s.scanned_at AS first_scanned_at, s.station AS first_station, s.user_name AS first_user, s.source AS first_source, \
+        s.location AS found_location, CASE WHEN s.late THEN s.recorded_at END AS first_late_at
+        """
 
     static func firstScan(_ row: PostgresRandomAccessRow) throws -> FirstScan? {
         guard let at = try row.get("first_scanned_at", as: Date?.self), let station = try row.get("first_station", as: String?.self),
             let user = try row.get("first_user", as: String?.self),
             let source = ScanSource(rawValue: try row.get("first_source", as: String?.self) ?? "")
         else { return nil }
-        return FirstScan(scannedAt: at, station: station, user: user, source: source, location: try row.get("found_location"))
+        return FirstScan(
+            scannedAt: at, station: station, user: user, source: source, location: try row.get("found_location"),
+            arrivedLateAt: try row.get("first_late_at"))
     }
 
-    static let sessionColumns = "id, country, total_assets, scanned_count, unexpected_count, started_at, started_by, ended_at, ended_by, locations"
+    static let sessionColumns =
+        "id, country, total_assets, scanned_count, unexpected_count, started_at, started_by, ended_at, ended_by, locations, late_count"
 
     static func session(_ row: PostgresRandomAccessRow) throws -> AuditSession {
         AuditSession(
@@ -35,7 +40,8 @@ enum PGRows {
                 totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
                 unexpectedCount: try row.get("unexpected_count")),
             startedAt: try row.get("started_at"), startedBy: try row.get("started_by"), endedAt: try row.get("ended_at"),
-            endedBy: try row.get("ended_by"), locations: AuditLocations.list(try row.get("locations")))
+            endedBy: try row.get("ended_by"), locations: AuditLocations.list(try row.get("locations")),
+            lateScanCount: try row.get("late_count", as: Int?.self))
     }
 
     static func fetchSession(_ connection: PostgresConnection, id: AuditID) async throws -> AuditSession {

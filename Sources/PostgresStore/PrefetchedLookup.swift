@@ -41,7 +41,7 @@ struct PrefetchedLookup: AuditLookup {
             switch try row.get("kind", as: String.self) {
             case "audit":
                 audit = ScanAuditFacts(
-                    country: try row.get("country"), ended: try row.get("first_scanned_at", as: Date?.self) != nil,
+                    country: try row.get("country"), endedAt: try row.get("first_scanned_at", as: Date?.self),
                     scanStored: try row.get("id", as: Int64?.self) != nil, locations: AuditLocations.list(try row.get("key")))
             case "et": lookup.expectedByTag = (try PGRows.brief(row), try PGRows.firstScan(row))
             case "es": lookup.expectedBySerial = (try PGRows.brief(row), try PGRows.firstScan(row))
@@ -75,7 +75,8 @@ struct PrefetchedLookup: AuditLookup {
             SELECT 'audit' AS kind, au.locations AS key, (SELECT s.id FROM scans s WHERE s.scan_id = $4) AS id, NULL::TEXT AS asset_tag,
                    NULL::TEXT AS serial_num, NULL::TEXT AS name, NULL::TEXT AS model, NULL::TEXT AS status, NULL::TEXT AS location,
                    NULL::TEXT AS company, au.country, au.ended_at AS first_scanned_at, NULL::TEXT AS first_station,
-                   NULL::TEXT AS first_user, NULL::TEXT AS first_source, NULL::TEXT AS found_location
+                   NULL::TEXT AS first_user, NULL::TEXT AS first_source, NULL::TEXT AS found_location,
+                   NULL::TIMESTAMPTZ AS first_late_at
             FROM audits au WHERE au.id = $1
             UNION ALL
             SELECT f.kind, NULL, f.id, f.asset_tag, f.serial_num, f.name, f.model, f.status, f.location, f.company, f.country,
@@ -92,7 +93,8 @@ struct PrefetchedLookup: AuditLookup {
 /// What a scan needs to know of its audit before deciding.
 struct ScanAuditFacts {
     var country: String
-    var ended: Bool
+    /// When the audit ended; nil while it runs.
+    var endedAt: Date?
     /// A scan with this scan_id is stored (in this audit or another).
     var scanStored: Bool
     /// The locations the audit is narrowed to (nil: the whole country); the audit's row carries

@@ -36,7 +36,7 @@ public struct StationContext: Sendable {
             caseSensitive: config.caseSensitiveTags)
         {
             return StationContext(
-                config: config, databasePath: path, actor: Actor(user: station.login.user.name, station: actor.station),
+                config: config, databasePath: path, actor: Actor(user: station.login.user.name, station: station.audit.stationName),
                 audit: station.audit, assets: station.assets, accessories: station.accessories, customers: station.customers,
                 connection: station.audit)
         }

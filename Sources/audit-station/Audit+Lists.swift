@@ -70,14 +70,16 @@ extension AuditStation.Audit {
                 let audit = try await latestAudit(context, auditID: choice.auditID, country: choice.country)
                 let page = try await context.audit.scans(auditID: audit.id, query: paging.query)
                 if paging.json { return try Terminal.json(ListResponse(page, key: "scans")) }
-                // The scan id is what `audit void` takes; a voided scan says who voided it, and why.
+                // The scan id is what `audit void` takes; a voided scan says who voided it, and why;
+                // a late one when it reached the server, after the audit's end.
                 Terminal.table(
-                    ["SCANNED AT", "SCAN ID", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE", "PHOTO", "VOIDED"],
+                    ["SCANNED AT", "SCAN ID", "IDENTIFIER", "OUTCOME", "STATION", "USER", "SOURCE", "PHOTO", "VOIDED", "LATE"],
                     page.items.map {
                         [
                             ISOTime.string($0.scannedAt), $0.scanId, $0.identifier, $0.status.rawValue, $0.station, $0.user, $0.source.rawValue,
                             $0.hasPhoto == true ? "yes" : "",
-                            $0.voided.map { "by \($0.user) at \($0.station)\($0.reason.map { ": \($0)" } ?? "")" } ?? ""
+                            $0.voided.map { "by \($0.user) at \($0.station)\($0.reason.map { ": \($0)" } ?? "")" } ?? "",
+                            $0.late == true ? "arrived \(ISOTime.string($0.recordedAt))" : ""
                         ]
                     })
                 Terminal.line(page.pagination.footer)

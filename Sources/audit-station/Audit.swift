@@ -40,7 +40,7 @@ enum AuditText {
             "  Scanned     \(audit.scannedCount)  (\(percent(audit.completionPercentage)))",
             "  Missing     \(audit.missingCount)",
             "  Unexpected  \(audit.unexpectedCount)"
-        ]
+        ] + ((audit.lateScanCount ?? 0) > 0 ? ["  Late scans  \(audit.lateScanCount ?? 0)  (arrived after the end, made before it; counted)"] : [])
     }
 
     static func entry(_ item: AuditAsset) -> [String] {
@@ -203,13 +203,15 @@ extension AuditStation.Audit {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
         @Option(help: "Who ends it (default: your login name).") var user: String?
+        @Flag(help: "End it even though the server says stations may still hold scans of it (they still count when they arrive).")
+        var force = false
         @Flag var json = false
 
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global, user: user)
                 let audit = try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)
-                let summary = try await context.audit.end(auditID: audit.id, by: context.actor)
+                let summary = try await context.audit.end(auditID: audit.id, by: context.actor, force: force)
                 if json { return try Terminal.json(summary) }
                 AuditText.summary(summary)
             }

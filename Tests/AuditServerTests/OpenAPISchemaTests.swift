@@ -99,7 +99,17 @@ final class SchemaCalls: @unchecked Sendable {
         try await inventory(token)
         let reconcile = "POST /api/v1/audit/{audit_id}/reconcile", reconcilePath = "/api/v1/audit/\(auditID)/reconcile"
         try await call(reconcile, reconcilePath, json: #"{"mark_missing":true}"#, token: token, expect: 409)
-        try await call("POST /api/v1/audit/end", json: nil, token: token, expect: 200)
+        let stations = "/api/v1/audit/\(auditID)/stations"
+        try await call("POST /api/v1/audit/{audit_id}/stations", stations, json: #"{"device_name":"dock-b","waiting":2}"#, token: token, expect: 200)
+        try await call("POST /api/v1/audit/{audit_id}/stations", stations, json: #"{"waiting":2}"#, token: token, expect: 422)
+        try await call("GET /api/v1/audit/{audit_id}/stations", stations, token: token, expect: 200)
+        try await call("GET /api/v1/audit/{audit_id}/stations", "/api/v1/audit/no-such-audit/stations", token: token, expect: 404)
+        try await call("POST /api/v1/audit/end", json: nil, token: token, expect: 409)
+        try await call("POST /api/v1/audit/end", json: #"{"force":true}"#, token: token, expect: 200)
+        try await call(
+            "POST /api/v1/audit/scans",
+            json: #"{"scans":[{"identifier":"SG-3","audit_id":"\#(auditID)","scan_id":"schema-late","scanned_at":"2000-01-02T00:00:00Z"}],"station_clock":"2000-01-02T00:00:00Z","device_name":"dock-b","waiting":0}"#,
+            token: token, expect: 200)
         try await call(reconcile, reconcilePath, json: #"{"preview":true}"#, token: token, expect: 200)
         try await call(
             reconcile, reconcilePath, json: #"{"move_misplaced":true,"mark_missing":true,"register_unknown":true,"restore_found":true}"#,

@@ -100,7 +100,7 @@ struct PostgresBackendTests {
             // … and the late write, on the old decision, is refused whole.
             let refusal = try await database.read { c -> String? in
                 do {
-                    _ = try await ScanWrite.run(c, late, decision, message: "stale", auditID: audit.id)
+                    _ = try await ScanWrite.run(c, late, decision, message: "stale", auditID: audit.id, late: false)
                     return nil
                 } catch {
                     return ScanWrite.isStale(error) ? "stale" : "\(error)"

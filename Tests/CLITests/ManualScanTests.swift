@@ -109,7 +109,7 @@ import Testing
         let text = try String(contentsOfFile: csvPath, encoding: .utf8)
         #expect(
             text.hasPrefix(
-                "identifier,asset_tag,serial_num,name,model,status,location,country,asset_type,company,outcome,reason,found_location,first_scanned_at,scan_count,voided_scans,station,user,source\r\n"
+                "identifier,asset_tag,serial_num,name,model,status,location,country,asset_type,company,outcome,reason,found_location,first_scanned_at,scan_count,voided_scans,station,user,source,arrived_late_at\r\n"
             ))
         // Into a folder, the report takes its standard name.
         let named = try await StationProcess.run(["--database", database, "audit", "report", "--format", "json", "--output", folder.path])

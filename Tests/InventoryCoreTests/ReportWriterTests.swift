@@ -53,15 +53,15 @@ struct ReportWriterTests {
         #expect(
             records[1] == [
                 "SG-1", "SG-1", "", "Desk, \"big\"\r\nsecond", "", "IN_STOCK", "", "SG", "", "", "scanned", "", "", "2026-05-12T10:30:00Z", "1",
-                "0", "kiosk", "bob", "camera"
+                "0", "kiosk", "bob", "camera", ""
             ])
         let station = try #require(ReportWriter.columns.firstIndex(of: "station"))
         #expect(records[2][3] == "'=cmd|' /C calc'!A0" && records[2][station] == "Hall, A")
         #expect(
             records[3] == [
-                "'@ghost", "", "", "", "", "", "", "", "", "", "unexpected", "unknown", "", "2026-05-12T10:30:00Z", "3", "0", "k", "u", "manual"
+                "'@ghost", "", "", "", "", "", "", "", "", "", "unexpected", "unknown", "", "2026-05-12T10:30:00Z", "3", "0", "k", "u", "manual", ""
             ])
-        #expect(records[4] == ["SG-3", "SG-3", "", "Missing", "", "IN_STOCK", "", "SG", "", "", "missing", "", "", "", "0", "0", "", "", ""])
+        #expect(records[4] == ["SG-3", "SG-3", "", "Missing", "", "IN_STOCK", "", "SG", "", "", "missing", "", "", "", "0", "0", "", "", "", ""])
     }
 
     @Test func jsonReportParsesWithEveryFieldPresent() throws {
@@ -75,7 +75,7 @@ struct ReportWriterTests {
             Set(summary.keys) == [
                 "audit_id", "country", "total_assets", "scanned_count", "missing_count", "unexpected_count",
                 "completion_percentage", "started_at", "ended_at", "started_by", "ended_by", "locations", "by_location", "by_station",
-                "by_user"
+                "by_user", "late_scans"
             ])
         #expect(summary["ended_at"] is NSNull && summary["ended_by"] is NSNull && summary["started_at"] as? String == "2026-05-12T10:30:00Z")
         #expect(summary["completion_percentage"] as? Double == 50 && summary["missing_count"] as? Int == 1)

@@ -18,11 +18,11 @@ struct ReportTests {
     static let summaryKeys: Set<String> = [
         "audit_id", "country", "total_assets", "scanned_count", "missing_count",
         "unexpected_count", "completion_percentage", "started_at", "ended_at",
-        "started_by", "ended_by", "locations", "by_location", "by_station", "by_user"
+        "started_by", "ended_by", "locations", "by_location", "by_station", "by_user", "late_scans"
     ]
     static let assetKeys: Set<String> = [
         "identifier", "asset_tag", "serial_num", "name", "model", "status", "location", "country", "asset_type", "company",
-        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source"
+        "outcome", "reason", "found_location", "first_scanned_at", "scan_count", "voided_scans", "station", "user", "source", "arrived_late_at"
     ]
     /// The outcome's column in the CSV.
     static let outcome = ReportWriter.columns.firstIndex(of: "outcome") ?? -1
@@ -81,7 +81,7 @@ struct ReportTests {
                 "identifier": "'+SG-1", "asset_tag": "'+SG-1", "serial_num": "", "name": "Laptop", "model": "", "status": "IN_STOCK",
                 "location": "", "country": "SG", "asset_type": "", "company": "", "outcome": "scanned", "reason": "", "found_location": "",
                 "first_scanned_at": ISOTime.string(RulesFixture.t0), "scan_count": "2", "voided_scans": "0",
-                "station": "Kiosk, Hall \"A\"", "user": "O'Brien", "source": "camera"
+                "station": "Kiosk, Hall \"A\"", "user": "O'Brien", "source": "camera", "arrived_late_at": ""
             ])
         #expect(rows.map { $0["asset_tag"] ?? "?" }.prefix(4) == ["'+SG-1", "'-SG-2", "'@SG-3", "'=SG-4"])
         let awkward = try #require(rows.first { $0["asset_tag"] == "SG-5" })

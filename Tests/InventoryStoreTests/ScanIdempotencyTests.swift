@@ -86,7 +86,11 @@ struct ScanIdempotencyTests {
         _ = try await service.end(auditID: audit, by: alice)
         let retry = try await service.record(Self.request("SG-2", audit, id: "late"))
         #expect(Self.outcome(retry) == Self.outcome(first))
-        #expect(await failure { _ = try await service.record(Self.request("SG-1", audit, id: "new")) } == .auditEnded(audit))
+        // A new scan made after the end is refused (one made before it counts, late: LateScanTests).
+        var madeAfter = Self.request("SG-1", audit, id: "new")
+        madeAfter.scannedAt = Date().addingTimeInterval(LateScans.bound + 60)
+        #expect(await failure { _ = try await service.record(madeAfter) } == .auditEnded(audit))
+        #expect(try await service.audit(id: audit).lateScanCount == 0)
     }
 
     @Test func aRetryGivesBackTheSameAssetEntry() async throws {

@@ -39,7 +39,8 @@ struct SchemaParityTests {
     /// Columns that hold the same value under another name.
     static let renamed: [(table: String, sqlite: String, postgres: String, reason: String)] = [
         ("scans", "user", "user_name", "USER is a reserved word in PostgreSQL"),
-        ("scan_voids", "user", "user_name", "USER is a reserved word in PostgreSQL")
+        ("scan_voids", "user", "user_name", "USER is a reserved word in PostgreSQL"),
+        ("audit_stations", "user", "user_name", "USER is a reserved word in PostgreSQL")
     ]
 
     @Test("A fresh SQLite file and a fresh PostgreSQL database have the same tables and columns")
