@@ -264,14 +264,13 @@ actor KioskStation {
         }
     }
 
+    /// Makes `running` the audit this kiosk scans into. The audit, its scan session, its
+    /// locations and its last scans are shown together, once all are read: a state read while
+    /// they are (another call goes on meanwhile) still shows what was there before.
     private func adopt(_ running: AuditSession) async {
-        if audit?.id != running.id { recent = [] }
-        audit = running
-        opening = false
-        endedElsewhere = false
         var place = context.config.station
         place.location = location
-        session = ScanSession(
+        let next = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
             actor: Actor(user: recordedUser, station: context.actor.station), place: place
         ) { [weak self] event in
@@ -282,8 +281,15 @@ actor KioskStation {
         } catch {
             logger.warning("Could not keep the kiosk's audit in \(auditFile.path): \(error.localizedDescription)")
         }
-        locations = (try? await context.audit.locations(country: running.country)) ?? []
-        await loadRecent()
+        let known = (try? await context.audit.locations(country: running.country)) ?? []
+        let rows = await recentScans(of: running)
+        if audit?.id != running.id { recent = [] }
+        if let rows { recent = rows }
+        audit = running
+        session = next
+        locations = known
+        opening = false
+        endedElsewhere = false
     }
 
     // MARK: scanning
@@ -560,7 +566,12 @@ actor KioskStation {
     /// server of the seeds' API keeps no trail at all): after a restart they are still listed,
     /// a refusal as a refusal. With neither, the scans seen here stay.
     func loadRecent() async {
-        guard let current = audit else { return }
+        guard let current = audit, let rows = await recentScans(of: current), audit?.id == current.id else { return }
+        recent = rows
+    }
+
+    /// The last scans of `current` (nil: none can be read), merged with those shown of it here.
+    private func recentScans(of current: AuditSession) async -> [KioskScan]? {
         let service = context.audit
         var rows: [KioskScan]?
         do {
@@ -590,13 +601,15 @@ actor KioskStation {
             merged += mine.filter { $0.scanId.map { !listed.contains($0) } ?? false }
             rows = merged
         }
-        guard var rows else { return }
+        guard var rows else { return nil }
+        // The scans shown of this audit (none while another audit is shown).
+        let shown = audit?.id == current.id ? recent : []
         // What the kiosk showed without storing it (a location label, input it refused) stays.
-        rows += recent.filter { $0.scanId == nil }
+        rows += shown.filter { $0.scanId == nil }
         rows = Array(rows.sorted { $0.at > $1.at }.prefix(Self.recentLimit))
         // What the store gives wins; the outcome details seen here (asset names, who scanned) stay.
-        let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
-        recent = rows.map { row in
+        let seen = Dictionary(shown.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
+        return rows.map { row in
             guard let id = row.scanId, var known = seen[id] else { return row }
             // Stored here, then refused by the server (it is not in the server's audit): the
             // refusal is what the page shows of it.
