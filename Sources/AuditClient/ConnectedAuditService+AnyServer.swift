@@ -47,10 +47,19 @@ extension ConnectedAuditService {
     }
 
     /// An audit by id without our `GET /audit/{id}`: a running one from `/status`, an ended one
-    /// from this station's copy, else from the server's history.
+    /// from this station's copy, else from the server's history. A copy of a running audit that
+    /// the server, reachable, no longer shows running has ended: the copy learns it, as
+    /// `refreshHeld` does, so a station that asks (the kiosk's poll) sees the end.
     func findAudit(id: AuditID) async throws -> AuditSession {
-        if let running = try? await runningAudit(id) { return running }
-        if let held = try await replica.session(auditID: id) { return try await localSession(held) }
+        do { return try await runningAudit(id) } catch InventoryError.notFound {}
+        if var held = try await replica.session(auditID: id) {
+            if held.isActive {
+                held.isActive = false
+                held.endedAt = held.endedAt ?? Date()
+                try await replica.update(held)
+            }
+            return try await localSession(held)
+        }
         var query = ListQuery(page: 1, perPage: ListQuery.maxPerPage)
         while true {
             let page = try await history(country: nil, query: query)

@@ -74,7 +74,8 @@ extension ConnectedAuditService {
         return ConnectedStatus(
             server: client.baseURL, pendingScans: counts.pending, syncedScans: counts.synced,
             rejectedScans: counts.rejected, pendingVoids: counts.pendingVoids, lastSyncAt: counts.lastSyncAt, lastError: counts.lastError,
-            rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" })
+            rejected: try await outbox.rejected(limit: 20).map { "\($0.identifier): \($0.lastError ?? "refused")" },
+            pendingByAudit: counts.pendingByAudit, rejectedByAudit: counts.rejectedByAudit)
     }
 
     /// The server's base address.
@@ -124,6 +125,10 @@ public struct ConnectedStatus: Sendable, Equatable {
     public var lastError: String?
     /// Up to 20 refused scans: "identifier: why".
     public var rejected: [String]
+    /// The scans waiting for the server, by audit (an audit with none is not listed).
+    public var pendingByAudit: [AuditID: Int] = [:]
+    /// The scans the server refused, by audit (an audit with none is not listed).
+    public var rejectedByAudit: [AuditID: Int] = [:]
 }
 
 extension ConnectedAuditService {

@@ -97,6 +97,10 @@ public struct OutboxCounts: Sendable, Equatable {
     public var pendingVoids: Int = 0
     public var lastSyncAt: Date?
     public var lastError: String?
+    /// The scans waiting for the server, by audit (an audit with none is not listed).
+    public var pendingByAudit: [AuditID: Int] = [:]
+    /// The scans the server refused, by audit (an audit with none is not listed).
+    public var rejectedByAudit: [AuditID: Int] = [:]
 }
 
 /// The durable queue of scans a connected station has not yet delivered. A scan is written
@@ -235,9 +239,16 @@ public struct StationOutbox: Sendable {
             let lastSync = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_sync_at'")
             let lastError = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'last_error'")
             let voids = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox_voids WHERE state = 'pending'") ?? 0
+            let byAudit = try Row.fetchAll(
+                db, sql: "SELECT audit_id, state, count(*) AS n FROM outbox WHERE state IN ('pending', 'rejected') GROUP BY audit_id, state")
+            let counted = { (state: String) -> [AuditID: Int] in
+                Dictionary(
+                    uniqueKeysWithValues: byAudit.filter { ($0["state"] as String) == state }.map { ($0["audit_id"] as AuditID, $0["n"] as Int) })
+            }
             return OutboxCounts(
                 pending: count("pending"), synced: count("synced"), rejected: count("rejected"), pendingVoids: voids,
-                lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError)
+                lastSyncAt: lastSync.flatMap(ISOTime.parse), lastError: lastError,
+                pendingByAudit: counted("pending"), rejectedByAudit: counted("rejected"))
         }
     }
 

@@ -192,6 +192,9 @@ struct ConnectionState: Encodable, Sendable, Equatable {
     var state: Phase
     var server: String?
     var pendingScans: Int = 0
+    /// Of the audit shown: its scans waiting for the server, and those the server refused.
+    var auditPendingScans: Int = 0
+    var auditRefusedScans: Int = 0
     var lastSyncAt: Date?
     var lastError: String?
 }
@@ -207,6 +210,8 @@ struct KioskState: Encodable, Sendable {
     var connection: ConnectionState
     var camera: CameraState
     var audit: AuditSession?
+    /// The audit shown ended elsewhere (another station, the back office, the API), not here.
+    var endedElsewhere: Bool
     var countries: [CountryCount]
     var countriesError: String?
     var recent: [KioskScan]

@@ -31,6 +31,12 @@ actor KioskStation {
     private var countries: [CountryCount] = []
     private var countriesError: String?
     private var lastNoAuditNotice = Date.distantPast
+    /// True from the start until the kiosk has looked for its audit (`resume`): a scan the page
+    /// sends again meanwhile is answered "not yet" (503), so the page keeps it, instead of
+    /// "no audit running", which would make the page drop it.
+    private var opening = true
+    /// The audit shown ended elsewhere (another station, the back office, the API), not here.
+    private var endedElsewhere = false
     /// How many times the audit's numbers came from a scan, a refusal or an undo. The 2-second
     /// reading of the audit (`poll`) is dropped when this moved while it was read: its numbers
     /// are older than the ones shown, and may still count a scan the server refused since.
@@ -88,7 +94,7 @@ actor KioskStation {
     func state() -> KioskState {
         KioskState(
             station: context.actor.station, mode: isConnected ? "connected" : "standalone", user: user, pinRequired: false,
-            connection: connection, camera: camera, audit: audit, countries: countries,
+            connection: connection, camera: camera, audit: audit, endedElsewhere: endedElsewhere && audit != nil, countries: countries,
             countriesError: countriesError, recent: recent, location: location, locations: locations)
     }
 
@@ -98,27 +104,60 @@ actor KioskStation {
     /// running audit when exactly one runs (after a power cut, a reboot or a browser restart
     /// the page opens straight on the scanning screen). Several running and none remembered:
     /// the page asks; a scan never picks one.
+    ///
+    /// A connected kiosk first looks in its own copy: the audit it scanned into, when it holds a
+    /// copy of it, is reopened at once, with the server reachable or not (the 2-second poll then
+    /// learns whether it still runs). An audit it holds no copy of is copied before it is shown.
     func resume() async {
+        defer {
+            opening = false
+            publishState()
+        }
+        let remembered = (try? String(contentsOf: auditFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let link = context.connection, let remembered, let mine = try? await link.heldAudits().first(where: { $0.id == remembered }) {
+            await adopt(mine)
+            logger.info("Reopened on this kiosk's audit \(mine.id) of \(mine.country) from its copy")
+            await refreshConnection()
+            return
+        }
         await refreshConnection()
         await refreshCountries()
         guard audit == nil else { return }
         do {
             let running = try await context.audit.activeAudits()
-            let remembered = (try? String(contentsOf: auditFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let chosen: AuditSession
             if let remembered, let mine = running.first(where: { $0.id == remembered }) {
-                await adopt(mine)
-                logger.info("Reopened on this kiosk's audit \(mine.id) of \(mine.country)")
+                chosen = mine
             } else if running.count == 1 {
-                await adopt(running[0])
-                logger.info("Joined the running audit \(running[0].id) of \(running[0].country)")
-            } else if running.count > 1 {
-                logger.info("\(running.count) audits are running; choose one on the page")
+                chosen = running[0]
+            } else {
+                if running.count > 1 { logger.info("\(running.count) audits are running; choose one on the page") }
+                return
             }
+            try await holdCopy(of: chosen)
+            // Started or joined on the page meanwhile: that audit stays.
+            guard audit == nil else { return }
+            await adopt(chosen)
+            logger.info("Scanning into the running audit \(chosen.id) of \(chosen.country)")
         } catch {
             // A kiosk stopped while it started (its port taken, Ctrl-C) has nothing to warn of.
-            if !Task.isCancelled { logger.warning("Could not look for a running audit: \(KioskError(error).message)") }
+            if !Task.isCancelled { logger.warning("Could not open a running audit: \(KioskError(error).message)") }
         }
-        publishState()
+    }
+
+    /// A connected kiosk decides every scan from its own copy of the audit and keeps it in its
+    /// outbox, so it must hold that copy before it shows the scanning screen: else a scan made
+    /// while the server is out of reach could be decided nowhere. Made here when it holds none.
+    private func holdCopy(of running: AuditSession) async throws {
+        guard let link = context.connection, running.isActive else { return }
+        if try await link.heldAudits().contains(where: { $0.id == running.id }) { return }
+        do {
+            try await link.join(auditID: running.id)
+        } catch InventoryError.unavailable(let why) {
+            throw InventoryError.unavailable(
+                "This kiosk could not copy the audit of \(running.country) from the server, so it cannot scan into it yet (\(why)); join it again when the server answers"
+            )
+        }
     }
 
     func refreshCountries() async {
@@ -150,6 +189,7 @@ actor KioskStation {
         let id = try Identifier.normalize(auditID, field: "audit_id")
         let found = try await context.audit.audit(id: id)
         guard found.isActive else { throw InventoryError.auditEnded(id) }
+        try await holdCopy(of: found)
         await adopt(found)
         publishState()
         return found
@@ -166,16 +206,48 @@ actor KioskStation {
     }
 
     func end(auditID: String?) async throws -> AuditSummary {
-        guard let current = audit else { throw InventoryError.noActiveAudit(country: nil) }
+        guard let current = audit else { throw Self.noAudit }
         if let auditID, auditID != current.id {
             throw KioskError(status: .conflict, code: "NOT_THIS_AUDIT", message: "This kiosk scans into audit \(current.id), not \(auditID)")
         }
+        try await sendWaitingScans(of: current)
         let summary = try await context.audit.end(auditID: current.id, by: Actor(user: recordedUser, station: context.actor.station))
         audit = summary.audit
         session = nil
+        endedElsewhere = false
         await refreshCountries()
         publishState()
         return summary
+    }
+
+    /// A connected kiosk ends an audit only once the server has every scan made here: it sends
+    /// them now, and says in plain words how many still wait when some could not be sent.
+    private func sendWaitingScans(of current: AuditSession) async throws {
+        guard let link = context.connection else { return }
+        // Out of reach, sending would only wait for the HTTP client's deadlines.
+        let reachable = await link.probe(timeout: .seconds(2))
+        let remaining = reachable ? await link.syncNow().remaining : 0
+        let waiting = (try? await link.status())?.pendingByAudit[current.id] ?? remaining
+        if waiting > 0 || !reachable { await refreshConnection() }
+        if waiting > 0 {
+            throw KioskError(status: .conflict, code: "SCANS_WAITING", message: Self.waitingMessage(waiting, reachable: reachable))
+        }
+        if !reachable {
+            throw KioskError(
+                status: .serviceUnavailable, code: "OFFLINE",
+                message:
+                    "The server cannot be reached, so the audit cannot be ended now; try again when it is back. Scans are still taken and kept here.")
+        }
+    }
+
+    /// "5 scans are waiting for the server; the audit can end once they are sent", and why.
+    static func waitingMessage(_ waiting: Int, reachable: Bool) -> String {
+        let scans = waiting == 1 ? "1 scan is" : "\(waiting) scans are"
+        let why =
+            reachable
+            ? "They are being sent now: try again in a moment."
+            : "The server cannot be reached now; they are kept on this station and go as soon as it is back."
+        return "\(scans) waiting for the server; the audit can end once they are sent. \(why)"
     }
 
     /// The summary of any audit: its numbers, and the first 100 missing and unexpected assets
@@ -192,12 +264,13 @@ actor KioskStation {
         }
     }
 
+    /// Makes `running` the audit this kiosk scans into. The audit, its scan session, its
+    /// locations and its last scans are shown together, once all are read: a state read while
+    /// they are (another call goes on meanwhile) still shows what was there before.
     private func adopt(_ running: AuditSession) async {
-        if audit?.id != running.id { recent = [] }
-        audit = running
         var place = context.config.station
         place.location = location
-        session = ScanSession(
+        let next = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
             actor: Actor(user: recordedUser, station: context.actor.station), place: place
         ) { [weak self] event in
@@ -208,8 +281,15 @@ actor KioskStation {
         } catch {
             logger.warning("Could not keep the kiosk's audit in \(auditFile.path): \(error.localizedDescription)")
         }
-        locations = (try? await context.audit.locations(country: running.country)) ?? []
-        await loadRecent()
+        let known = (try? await context.audit.locations(country: running.country)) ?? []
+        let rows = await recentScans(of: running)
+        if audit?.id != running.id { recent = [] }
+        if let rows { recent = rows }
+        audit = running
+        session = next
+        locations = known
+        opening = false
+        endedElsewhere = false
     }
 
     // MARK: scanning
@@ -217,7 +297,8 @@ actor KioskStation {
     /// A scan typed on a page (or by a keyboard-wedge scanner into it).
     func scan(_ identifier: String, scanID: String?) async throws -> KioskScan {
         guard let session else {
-            throw audit == nil ? InventoryError.noActiveAudit(country: nil) : InventoryError.auditEnded(audit?.id ?? "")
+            if opening && audit == nil { throw Self.stillOpening }
+            throw audit == nil ? Self.noAudit : InventoryError.auditEnded(audit?.id ?? "")
         }
         if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
         return try await answer(await session.record(identifier, source: .manual, scanID: scanID), identifier: identifier, scanID: scanID)
@@ -260,6 +341,16 @@ actor KioskStation {
         }
         return try batchAnswer(zip(batch, answers).map { ($0.0, $0.1) })
     }
+
+    /// The kiosk has not yet looked for its audit (it has just started): the page keeps its scans
+    /// and sends them again.
+    static let stillOpening = KioskError(
+        status: .serviceUnavailable, code: "STARTING",
+        message: "The kiosk is still opening its audit; the scan is kept on this screen and sent again")
+
+    /// No audit is open here: said in the kiosk's words (the store's names a terminal command).
+    static let noAudit = KioskError(
+        status: .conflict, code: "NO_ACTIVE_AUDIT", message: "No audit is open on this kiosk: start or join one on the start screen")
 
     /// A scan with a scan_id that is not one, or no session: one scan after the other.
     private func scanOneByOne(_ batch: [ScanBody]) async throws -> [KioskScan] {
@@ -363,6 +454,9 @@ actor KioskStation {
                 numbersLearned += 1
             }
         case .refused(let refusal):
+            // A typed scan the store or the server could not decide yet is not lost: the page
+            // keeps it in its queue and sends it again, so no page may call it NOT RECORDED.
+            if refusal.origin.source == .manual, let cause = refusal.cause, KioskError(cause).undecided { return }
             var refused = KioskScan(refusal)
             // A scan the server refused no longer counts here: the pages take the numbers without it.
             if let progress = refusal.progress, var current = audit {
@@ -448,7 +542,7 @@ actor KioskStation {
     /// Undoes one scan of this kiosk's running audit through the audit's void: the void is its
     /// own record in the trail (who, where, when, why), and the numbers are corrected.
     func undo(scanID: String) async throws -> UndoAnswer {
-        guard let current = audit, current.isActive else { throw InventoryError.noActiveAudit(country: nil) }
+        guard let current = audit, current.isActive else { throw Self.noAudit }
         let id = try Identifier.normalize(scanID, field: "scan_id")
         let result = try await context.audit.void(
             VoidRequest(
@@ -472,7 +566,12 @@ actor KioskStation {
     /// server of the seeds' API keeps no trail at all): after a restart they are still listed,
     /// a refusal as a refusal. With neither, the scans seen here stay.
     func loadRecent() async {
-        guard let current = audit else { return }
+        guard let current = audit, let rows = await recentScans(of: current), audit?.id == current.id else { return }
+        recent = rows
+    }
+
+    /// The last scans of `current` (nil: none can be read), merged with those shown of it here.
+    private func recentScans(of current: AuditSession) async -> [KioskScan]? {
         let service = context.audit
         var rows: [KioskScan]?
         do {
@@ -502,13 +601,15 @@ actor KioskStation {
             merged += mine.filter { $0.scanId.map { !listed.contains($0) } ?? false }
             rows = merged
         }
-        guard var rows else { return }
+        guard var rows else { return nil }
+        // The scans shown of this audit (none while another audit is shown).
+        let shown = audit?.id == current.id ? recent : []
         // What the kiosk showed without storing it (a location label, input it refused) stays.
-        rows += recent.filter { $0.scanId == nil }
+        rows += shown.filter { $0.scanId == nil }
         rows = Array(rows.sorted { $0.at > $1.at }.prefix(Self.recentLimit))
         // What the store gives wins; the outcome details seen here (asset names, who scanned) stay.
-        let seen = Dictionary(recent.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
-        recent = rows.map { row in
+        let seen = Dictionary(shown.compactMap { scan in scan.scanId.map { ($0, scan) } }, uniquingKeysWith: { first, _ in first })
+        return rows.map { row in
             guard let id = row.scanId, var known = seen[id] else { return row }
             // Stored here, then refused by the server (it is not in the server's audit): the
             // refusal is what the page shows of it.
@@ -524,6 +625,7 @@ actor KioskStation {
         guard let current = audit else { return }
         if let fresh = try? await context.audit.audit(id: current.id) { audit = fresh } else { audit?.isActive = false }
         session = nil
+        endedElsewhere = true
         publishState()
     }
 
@@ -591,6 +693,8 @@ actor KioskStation {
                 if !fresh.isActive {
                     audit = fresh
                     session = nil
+                    endedElsewhere = true
+                    logger.info("The audit \(fresh.id) of \(fresh.country) was ended elsewhere")
                     publishState()
                 } else if fresh.progress != audit?.progress, learned == numbersLearned {
                     audit = fresh
@@ -613,6 +717,8 @@ actor KioskStation {
         next.state = await link.probe(timeout: .seconds(2)) ? .online : .offline
         if let status = try? await link.status() {
             next.pendingScans = status.pendingScans
+            next.auditPendingScans = audit.flatMap { status.pendingByAudit[$0.id] } ?? 0
+            next.auditRefusedScans = audit.flatMap { status.rejectedByAudit[$0.id] } ?? 0
             next.lastSyncAt = status.lastSyncAt
             next.lastError = status.lastError
         }

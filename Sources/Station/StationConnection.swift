@@ -25,6 +25,9 @@ public protocol StationConnection: Sendable {
     func refreshHeld() async
     /// Readies the local copy of an audit it holds (no network), so the first scan is quick.
     func prepare(auditID: AuditID) async
+    /// Makes the local copy of a running audit from the server, so that every scan into it is
+    /// decided and kept here, with the server reachable or not.
+    func join(auditID: AuditID) async throws
     /// Sets who is told the server's outcome of each scan shown pending, with its first scan.
     func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async
     /// Sets who is told of each scan the server refused (audit, scan id, identifier, message, origin).

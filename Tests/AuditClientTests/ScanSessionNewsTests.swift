@@ -28,6 +28,7 @@ struct ScanSessionNewsTests {
         func heldAudits() async throws -> [AuditSession] { [] }
         func refreshHeld() async {}
         func prepare(auditID: AuditID) async {}
+        func join(auditID: AuditID) async throws {}
         func onDecided(_ handler: (@Sendable (ScanResult, FirstScan) async -> Void)?) async { decided = handler }
         func onRefused(_ handler: ConnectedAuditService.RefusalHandler?) async { refused = handler }
         func ownScans(auditID: AuditID, limit: Int) async throws -> [OwnScan] { [] }

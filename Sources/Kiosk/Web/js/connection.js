@@ -31,10 +31,16 @@ export function renderConnection() {
     el.lastSync.hidden = true;
   } else {
     var n = num(c.pending_scans);
+    // Scans of this audit that the server refused: never "all synced" while there are some.
+    var refused = num(c.audit_refused_scans);
     el.pending.hidden = false;
-    setText(el.pending, n === 0 ? 'all synced' : fmtInt(n) + ' to sync');
-    el.pending.title = n === 0 ? 'No scans wait for the server' : plural(n, 'scan waits', 'scans wait') + ' in this station\u2019s outbox for the server';
+    var words = n === 0 ? (refused ? '' : 'all synced') : fmtInt(n) + ' to sync';
+    if (refused) words += (words ? ' \u00B7 ' : '') + plural(refused, 'scan', 'scans') + ' refused by the server';
+    setText(el.pending, words);
+    el.pending.title = (n === 0 ? 'No scans wait for the server' : plural(n, 'scan waits', 'scans wait') + ' in this station\u2019s outbox for the server') +
+      (refused ? '; ' + plural(refused, 'scan', 'scans') + ' made here the server did not take: they do not count in the audit' : '');
     el.pending.setAttribute('data-count', String(n));
+    el.pending.setAttribute('data-refused', String(refused));
     // The lists come from the server: when scans reach it (or new ones wait), they change.
     if (shownPending !== null && shownPending !== n && app.screen === 'scan') scheduleLists(300);
     shownPending = n;

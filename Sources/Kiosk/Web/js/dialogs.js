@@ -3,7 +3,7 @@
 
 import { app } from './app.js';
 import { el, make, setText } from './dom.js';
-import { fmtInt, obj, str } from './format.js';
+import { fmtInt, num, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { cancelIdleReturn, focusEntry } from './focus.js';
 import { handleVoid, showIdle } from './outcomes.js';
@@ -60,9 +60,20 @@ export function openConfirm() {
   setText(el.confirmText, fmtInt(p.scanned_count) + ' of ' + fmtInt(p.total_assets) + ' expected assets scanned, ' +
     fmtInt(p.missing_count) + ' missing, ' + fmtInt(p.unexpected_count) + ' unexpected.');
   setText(el.confirmError, '');
+  renderEndWarning();
   el.confirmYes.disabled = false;
   el.confirmNo.disabled = false;
   openDialog(el.confirmDialog, el.confirmNo);
+}
+
+/** In the END confirmation itself: the scans made here that the server does not have yet. */
+export function renderEndWarning() {
+  var c = obj(app.state && app.state.connection) || {};
+  var waiting = num(c.audit_pending_scans);
+  el.confirmWarning.hidden = waiting === 0;
+  setText(el.confirmWarning, waiting === 0 ? '' : '\u26A0 ' + plural(waiting, 'scan is', 'scans are') +
+    ' waiting for the server; the audit can end once they are sent' +
+    (c.state === 'offline' ? '. The server cannot be reached now: they are kept on this station and go as soon as it is back.' : '.'));
 }
 
 export function confirmEnd() {

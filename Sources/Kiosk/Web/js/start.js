@@ -74,6 +74,8 @@ export function startMessage(text) {
   setText(el.startMessage, text || '');
 }
 
+const COPY_TIMEOUT_MS = 120000;
+
 export function onCountryClick(e) {
   var button = e.target.closest ? e.target.closest('button[data-action]') : null;
   if (!button || button.disabled) return;
@@ -82,7 +84,7 @@ export function onCountryClick(e) {
   var buttons = el.countries.querySelectorAll('button');
   var setBusy = function (busy) { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy; };
   setBusy(true);
-  startMessage(action === 'join' ? 'Joining the audit of ' + country + '…' : 'Starting the audit of ' + country + '…');
+  startMessage(action === 'join' ? 'Joining the audit of ' + country + ': copying it to this station\u2026' : 'Starting the audit of ' + country + '…');
   if (action === 'start') {
     // Starting asks which locations first (none: the whole country).
     setBusy(false);
@@ -91,13 +93,14 @@ export function onCountryClick(e) {
       setBusy(true);
       startMessage('Starting the audit of ' + country + (locations.length ? ' at ' + locations.join(', ') : '') + '\u2026');
       go(saveUserIfChanged().then(function () {
-        return api('POST', '/api/start', { country: country, locations: locations }, 15000);
+        return api('POST', '/api/start', { country: country, locations: locations }, COPY_TIMEOUT_MS);
       }));
     });
     return;
   }
   go(saveUserIfChanged().then(function () {
-    return api('POST', '/api/join', { audit_id: button.getAttribute('data-audit-id') }, 15000);
+    // A connected kiosk copies the audit before it scans into it (a large audit takes a while).
+    return api('POST', '/api/join', { audit_id: button.getAttribute('data-audit-id') }, COPY_TIMEOUT_MS);
   }));
 
   function go(request) { request.then(function (res) {

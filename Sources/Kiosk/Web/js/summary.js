@@ -3,7 +3,7 @@
 
 import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
-import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, str } from './format.js';
+import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { loadSummaryLists } from './lists.js';
 import { loadSummaryPlaces } from './progress.js';
@@ -40,6 +40,26 @@ export function ensureSummary(audit) {
   });
 }
 
+/** Why the scanning screen went away when the audit was ended elsewhere (another station, the
+ *  back office), and what became of this station's scans. */
+function renderNotice(a) {
+  var s = app.state || {};
+  var shown = obj(s.audit);
+  var parts = [];
+  if (s.ended_elsewhere === true && shown && shown.id === a.id && a.is_active === false) {
+    parts.push('This audit was ended' + (a.ended_by ? ' by ' + str(a.ended_by) : '') + (a.ended_at ? ' at ' + fmtTime(a.ended_at) : '') +
+      ' on another station or in the back office, so this kiosk takes no more scans into it.');
+  }
+  var c = obj(s.connection) || {};
+  if (shown && shown.id === a.id) {
+    var waiting = num(c.audit_pending_scans), refused = num(c.audit_refused_scans);
+    if (waiting) parts.push(plural(waiting, 'scan', 'scans') + ' made here ' + (waiting === 1 ? 'is' : 'are') + ' still waiting for the server: they are kept on this station and sent as soon as it can be reached.');
+    if (refused) parts.push(plural(refused, 'scan', 'scans') + ' made here ' + (refused === 1 ? 'was' : 'were') + ' refused by the server and ' + (refused === 1 ? 'does' : 'do') + ' not count.');
+  }
+  el.summaryNotice.hidden = parts.length === 0;
+  setText(el.summaryNotice, parts.length ? '\u26A0 ' + parts.join(' ') : '');
+}
+
 export function renderSummary() {
   var s = app.summary || {};
   var a = obj(s.audit) || {};
@@ -73,6 +93,7 @@ export function renderSummary() {
   el.downloadJson.href = '/api/report?audit_id=' + id + '&format=json';
   el.downloadCsv.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.csv');
   el.downloadJson.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.json');
+  renderNotice(a);
   setText(el.summaryMissingCount, '(' + fmtInt(a.missing_count) + ')');
   setText(el.summaryUnexpectedCount, '(' + fmtInt(a.unexpected_count) + ')');
   loadSummaryLists();
