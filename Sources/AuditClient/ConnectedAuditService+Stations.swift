@@ -11,7 +11,7 @@ extension ConnectedAuditService {
     /// The audit as the server describes it, or nil when the server has no call for one audit.
     func serverAudit(id: AuditID) async throws -> AuditSession? {
         if stationReportOffered != false, try await replica.session(auditID: id) != nil {
-            let waiting = try? await outbox.counts().pending
+            let waiting = (try? await outbox.counts()).map { $0.pendingByAudit[id] ?? 0 }
             do {
                 if let answer = try await client.sendIfOffered(
                     .POST, Routes.path(Routes.auditStations, ["audit_id": id]),
@@ -51,7 +51,7 @@ extension ConnectedAuditService {
     /// The audit's scan trail from the server (`GET /api/v1/audit/{id}/scans`, our server's), so
     /// a station's user can find a scan to void. A server of the seeds' API alone keeps none.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
-        var items = APIClient.listItems(query)
+        let items = APIClient.listItems(query)
         guard
             let page = try await client.sendIfOffered(
                 .GET, Routes.path(Routes.auditTrail, ["audit_id": auditID]), query: items, as: WirePage<ScanRecord>.self)

@@ -15,10 +15,14 @@ extension SyncEngine {
     /// The outcome of each entry in order, or nil when the server has no batch call.
     func pushBatch(_ entries: [OutboxEntry]) async -> [Outcome]? {
         let answer: BatchScanResponse
-        let pending = (try? await outbox.counts().pending) ?? entries.count
+        // The scans of the first entry's audit still waiting besides these (a batch is of one
+        // station, and nearly always of one audit).
+        let auditID = entries.first?.auditID ?? ""
+        let pending = (try? await outbox.counts().pendingByAudit[auditID]) ?? nil
+        let sent = entries.filter { $0.auditID == auditID }.count
         let body = BatchScanRequest(
             scans: entries.map { ScanRequest($0) }, stationClock: Date(), deviceName: entries.first?.station,
-            waiting: max(0, pending - entries.count))
+            waiting: max(0, (pending ?? sent) - sent))
         do {
             guard
                 let offered = try await client.sendIfOffered(

@@ -12,7 +12,7 @@ struct DeviceController {
             let user = try context.requireUser()
             // An admin sees every user's devices; anyone else sees their own.
             let list = try await devices.list(userID: user.userType == .admin ? nil : user.id)
-            return try Response.envelope(DevicesResponse(devices: list))
+            return try Response.envelope(DevicesResponse(devices: list.map(DeviceRow.init)))
         }
         routes.add(.post, Routes.devicePushToken, on: router) { request, context in
             var request = request
@@ -30,7 +30,24 @@ struct DeviceController {
     }
 }
 
-struct DevicesResponse: Encodable, Sendable { var devices: [DeviceRecord] }
+struct DevicesResponse: Encodable, Sendable { var devices: [DeviceRow] }
+
+/// A device as `GET /api/v1/devices` sends it: the stored record, and `last_seen_at`, the name
+/// the back office and the spec's clients read for the device's last activity (its user's last
+/// login, scan, or report on an audit from it). `last_active_at` stays for the clients that read it.
+struct DeviceRow: Encodable, Sendable {
+    var record: DeviceRecord
+
+    init(_ record: DeviceRecord) { self.record = record }
+
+    enum Keys: String, CodingKey { case lastSeenAt }
+
+    func encode(to encoder: any Encoder) throws {
+        try record.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(record.lastActiveAt, forKey: .lastSeenAt)
+    }
+}
 
 struct PushTokenRequest: Decodable, Sendable {
     var token: String

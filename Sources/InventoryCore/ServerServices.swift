@@ -198,6 +198,9 @@ public struct DeviceRecord: Codable, Sendable, Equatable {
     public var user: String
     public var lastActiveAt: Date
     public var scans: Int
+    /// The scans the device last said were waiting to be sent, on any audit (`AuditStation`);
+    /// nil when it never reported.
+    public var waiting: Int?
 }
 
 extension StoredUser {

@@ -21,7 +21,9 @@ public struct SQLiteDeviceStore: DeviceStore {
         }
     }
 
-    /// Devices of one user, or of every user (nil), most recently active first.
+    /// Devices of one user, or of every user (nil), most recently active first. A device was
+    /// last active at its user's last login, scan or report on an audit from it (`audit_stations`);
+    /// its waiting scans are the latest count it reported on any audit, whoever was logged in.
     public func list(userID: Int64?) async throws -> [DeviceRecord] {
         try await database.read { db in
             let filter = userID == nil ? "" : " WHERE d.user_id = ?"
@@ -30,15 +32,20 @@ public struct SQLiteDeviceStore: DeviceStore {
                 sql: """
                     SELECT d.id, d.device_name, d.platform, d.user_id, u.name AS user_name, d.last_login_at,
                         (SELECT count(*) FROM scans s WHERE s.station = d.device_name AND s.user = u.name) AS scans,
-                        (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user = u.name) AS last_scan_at
+                        (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user = u.name) AS last_scan_at,
+                        (SELECT max(last_seen_at) FROM audit_stations t WHERE t.station = d.device_name AND t.user = u.name) AS last_report_at,
+                        (SELECT t.waiting FROM audit_stations t WHERE t.station = d.device_name
+                            ORDER BY t.last_seen_at DESC LIMIT 1) AS waiting
                     FROM devices d JOIN users u ON u.id = d.user_id\(filter)
                     """, arguments: userID.map { [$0] } ?? [])
             return rows.map { row in
                 let login: Date = row["last_login_at"]
                 let scan: Date? = row["last_scan_at"]
+                let report: Date? = row["last_report_at"]
                 return DeviceRecord(
                     id: row["id"], deviceName: row["device_name"], platform: row["platform"], userId: row["user_id"],
-                    user: row["user_name"], lastActiveAt: max(login, scan ?? login), scans: row["scans"])
+                    user: row["user_name"], lastActiveAt: [login, scan ?? login, report ?? login].max() ?? login, scans: row["scans"],
+                    waiting: row["waiting"])
             }.sorted { $0.lastActiveAt > $1.lastActiveAt }
         }
     }

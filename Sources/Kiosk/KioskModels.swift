@@ -294,6 +294,10 @@ struct UndoAnswer: Encodable, Sendable {
     var progress: AuditProgress
 }
 struct JoinBody: Decodable, Sendable { var auditId: String }
-struct EndBody: Decodable, Sendable { var auditId: String? }
+struct EndBody: Decodable, Sendable {
+    var auditId: String?
+    /// End even though the server says other stations may still hold scans of the audit.
+    var force: Bool?
+}
 struct UserBody: Decodable, Sendable { var name: String }
 struct PinBody: Decodable, Sendable { var pin: String }

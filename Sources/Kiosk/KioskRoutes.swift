@@ -96,7 +96,7 @@ struct KioskRoutes: Sendable {
         router.post("/api/end") { request, context in
             let body = try await Self.decode(EndBody.self, from: request, context: context)
             let station = station
-            let task = Task { try await station.end(auditID: body.auditId) }
+            let task = Task { try await station.end(auditID: body.auditId, force: body.force == true) }
             return try Self.json(SummaryAnswer(summary: try await task.value))
         }
         router.get("/api/summary") { request, _ in

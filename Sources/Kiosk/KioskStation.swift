@@ -205,13 +205,22 @@ actor KioskStation {
         publishState()
     }
 
-    func end(auditID: String?) async throws -> AuditSummary {
+    func end(auditID: String?, force: Bool = false) async throws -> AuditSummary {
         guard let current = audit else { throw Self.noAudit }
         if let auditID, auditID != current.id {
             throw KioskError(status: .conflict, code: "NOT_THIS_AUDIT", message: "This kiosk scans into audit \(current.id), not \(auditID)")
         }
         try await sendWaitingScans(of: current)
-        let summary = try await context.audit.end(auditID: current.id, by: Actor(user: recordedUser, station: context.actor.station))
+        let summary: AuditSummary
+        do {
+            summary = try await context.audit.end(auditID: current.id, by: Actor(user: recordedUser, station: context.actor.station), force: force)
+        } catch InventoryError.stationsOut(_, let stations) {
+            // The server's own words speak of a terminal's --force; the page offers END ANYWAY.
+            throw KioskError(
+                status: .conflict, code: "STATIONS_OUT",
+                message: "Not ended: \(stations.joined(separator: "; ")). Their scans made before the end still count when they arrive. "
+                    + "Press END ANYWAY to end it now.")
+        }
         audit = summary.audit
         session = nil
         endedElsewhere = false

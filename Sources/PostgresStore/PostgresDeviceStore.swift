@@ -22,7 +22,9 @@ public struct PostgresDeviceStore: DeviceStore {
         }
     }
 
-    /// Devices of one user, or of every user (nil), most recently active first.
+    /// Devices of one user, or of every user (nil), most recently active first. A device was
+    /// last active at its user's last login, scan or report on an audit from it (`audit_stations`);
+    /// its waiting scans are the latest count it reported on any audit, whoever was logged in.
     public func list(userID: Int64?) async throws -> [DeviceRecord] {
         try await database.read { c in
             var binds = Binds()
@@ -32,16 +34,22 @@ public struct PostgresDeviceStore: DeviceStore {
                     unsafeSQL: """
                         SELECT d.id, d.device_name, d.platform, d.user_id, u.name AS user_name, d.last_login_at,
                             (SELECT count(*) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS scans,
-                            (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS last_scan_at
+                            (SELECT max(recorded_at) FROM scans s WHERE s.station = d.device_name AND s.user_name = u.name) AS last_scan_at,
+                            (SELECT max(last_seen_at) FROM audit_stations t WHERE t.station = d.device_name AND t.user_name = u.name)
+                                AS last_report_at,
+                            (SELECT t.waiting FROM audit_stations t WHERE t.station = d.device_name
+                                ORDER BY t.last_seen_at DESC LIMIT 1) AS waiting
                         FROM devices d JOIN users u ON u.id = d.user_id\(filter)
                         """, binds: binds.bindings))
             return try rows.map { row in
                 let login: Date = try row.get("last_login_at")
                 let scan = try row.get("last_scan_at", as: Date?.self)
+                let report = try row.get("last_report_at", as: Date?.self)
                 return DeviceRecord(
                     id: try row.get("id"), deviceName: try row.get("device_name"), platform: try row.get("platform"),
-                    userId: try row.get("user_id"), user: try row.get("user_name"), lastActiveAt: max(login, scan ?? login),
-                    scans: try row.get("scans"))
+                    userId: try row.get("user_id"), user: try row.get("user_name"),
+                    lastActiveAt: [login, scan ?? login, report ?? login].max() ?? login, scans: try row.get("scans"),
+                    waiting: try row.get("waiting", as: Int?.self))
             }.sorted { $0.lastActiveAt > $1.lastActiveAt }
         }
     }

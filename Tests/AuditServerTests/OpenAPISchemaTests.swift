@@ -108,7 +108,8 @@ final class SchemaCalls: @unchecked Sendable {
         try await call("POST /api/v1/audit/end", json: #"{"force":true}"#, token: token, expect: 200)
         try await call(
             "POST /api/v1/audit/scans",
-            json: #"{"scans":[{"identifier":"SG-3","audit_id":"\#(auditID)","scan_id":"schema-late","scanned_at":"2000-01-02T00:00:00Z"}],"station_clock":"2000-01-02T00:00:00Z","device_name":"dock-b","waiting":0}"#,
+            json:
+                #"{"scans":[{"identifier":"SG-3","audit_id":"\#(auditID)","scan_id":"schema-late","scanned_at":"2000-01-02T00:00:00Z"}],"station_clock":"2000-01-02T00:00:00Z","device_name":"dock-b","waiting":0}"#,
             token: token, expect: 200)
         try await call(reconcile, reconcilePath, json: #"{"preview":true}"#, token: token, expect: 200)
         try await call(

@@ -150,6 +150,29 @@ struct KioskAuditEdgesTests {
         #expect((try await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["is_active"] as? Bool == true)
     }
 
+    @Test("END names another station that still holds scans, in plain words, and END ANYWAY ends the audit")
+    func endNamesTheStationsOut() async throws {
+        let (server, kiosk, auditID) = try await Self.joinedKiosk()
+        let login = try await server.call(
+            "POST", "/api/v1/auth/login", json: #"{"email": "ann@example.com", "password": "secret-pass", "device_name": "dock-b"}"#)
+        let token = try #require((login.body["data"] as? [String: Any])?["token"] as? String ?? login.body["token"] as? String)
+        let report = try await server.call(
+            "POST", "/api/v1/audit/\(auditID)/stations", json: #"{"device_name": "dock-b", "waiting": 3}"#,
+            headers: ["Authorization": "Bearer \(token)"])
+        #expect(report.status == 200, "\(report.text)")
+
+        let end = try await kiosk.call("POST", "/api/end", json: #"{"audit_id": "\#(auditID)"}"#)
+        #expect(end.status == 409 && end.body["error"] as? String == "STATIONS_OUT", "\(end.text)")
+        let message = end.body["message"] as? String ?? ""
+        #expect(message.contains("dock-b joined this audit and last synced") && message.contains("3 scans waiting"), "\(message)")
+        #expect(message.contains("END ANYWAY") && !message.contains("--force"), "\(message)")
+        #expect((try await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["is_active"] as? Bool == true)
+
+        let forced = try await kiosk.call("POST", "/api/end", json: #"{"audit_id": "\#(auditID)", "force": true}"#)
+        #expect(forced.status == 200, "\(forced.text)")
+        #expect(((forced.body["summary"] as? [String: Any])?["audit"] as? [String: Any])?["is_active"] as? Bool == false)
+    }
+
     static func waitUntil(_ what: String, timeout: Double = 30, _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while try await !condition() {

@@ -17,6 +17,8 @@ export class APIError extends Error {
     this.status = status;
     this.code = body && body.error;
     this.fields = (body && body.errors) || {};
+    // What a refusal adds, such as STATIONS_OUT's {audit_id, stations}.
+    this.data = (body && body.data) || null;
     // A duplicate names its field in `data`: {field, value}.
     if (this.code === 'DUPLICATE' && body.data && body.data.field) this.fields[body.data.field] = [this.message];
   }

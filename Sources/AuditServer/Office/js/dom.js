@@ -59,6 +59,18 @@ export function when(iso) {
   return isNaN(d) ? iso : d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }
 
+/** How long ago `iso` was, as the server says it: "just now", "40 s ago", "4 min ago", "3 h ago", "2 d ago". */
+export function ago(iso, now) {
+  const t = iso ? Date.parse(iso) : NaN;
+  if (isNaN(t)) return '';
+  const s = Math.max(0, Math.round(((now === undefined ? Date.now() : now) - t) / 1000));
+  if (s < 5) return 'just now';
+  if (s < 60) return s + ' s ago';
+  if (s < 3600) return Math.floor(s / 60) + ' min ago';
+  if (s < 48 * 3600) return Math.floor(s / 3600) + ' h ago';
+  return Math.floor(s / 86400) + ' d ago';
+}
+
 export function percent(value) { return (Math.round((value || 0) * 100) / 100).toFixed(2) + '%'; }
 
 export function save(blob, name) {

@@ -128,6 +128,7 @@ window.addEventListener('keydown', function (e) {
   $('page-error').textContent = said;
   if (!$('login-view').hidden) $('login-error').textContent = said;
   if ($('void-dialog').open) $('void-error').textContent = said;
+  if ($('end-dialog').open) $('end-error').textContent = said;
   if ($('record-dialog').open) $('record-error').textContent = said;
 }, true);
 

@@ -1,6 +1,6 @@
 /* The screens: audits, one audit live, devices. */
-import { call, download, query, APIError } from './api.js';
-import { $, make, row, fill, header, pager, when, percent, save } from './dom.js';
+import { call, download, query, session, APIError } from './api.js';
+import { $, make, row, fill, header, pager, when, ago, percent, save } from './dom.js';
 import { bars } from './chart.js';
 import { labels } from './labels.js';
 
@@ -51,7 +51,20 @@ export async function audits(page) {
 
 // brokenDownAt: when the breakdown was last asked for; -Infinity until then, so the first is at
 // once (performance.now() counts from the page's load, so 0 would wait out its first 5 s).
-const state = { id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: -Infinity };
+// listedAs: the numbers the list on screen was read at (an ended audit's list is read again when
+// a late scan moves them). follow: bumped whenever the page stops following an audit, so a
+// poll still in flight for the audit left behind schedules no next one.
+const state = {
+  id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: -Infinity,
+  listedAs: null, stationsAt: -Infinity, follow: 0
+};
+
+// A running audit is followed once a second. An ended one changes only when a late scan arrives
+// (a scan made before the end, sent by a station that was offline), so it is looked at again
+// every 10 seconds.
+const FAST_MS = 1000;
+const SLOW_MS = 10000;
+const STATIONS_MS = 5000;
 
 const columns = {
   missing: ['Tag', 'Serial', 'Name', 'Model', 'Status', 'Location'],
@@ -61,42 +74,100 @@ const columns = {
   trail: ['Scanned', 'Identifier', 'Outcome', 'By', 'Station', 'Source', 'Photo', '']
 };
 
+/** Whether the signed-in user may act on (end, void scans of) an audit of `country`: as the
+ * API's requireAuditing says, anyone but CLIENT users, in the countries they may audit (every
+ * country for ADMIN, or when none are listed). */
+function mayAudit(country) {
+  const s = session();
+  const u = s && s.user;
+  if (!u || u.user_type === 'CLIENT') return false;
+  if (u.user_type === 'ADMIN') return true;
+  const countries = u.countries || [];
+  return countries.length === 0 || countries.indexOf(country) >= 0;
+}
+
+function running() { return !!(state.audit && state.audit.is_active); }
+
 export function stopAudit() {
-  if (state.timer) clearInterval(state.timer);
+  if (state.timer) clearTimeout(state.timer);
   state.timer = null;
+  state.follow += 1;
+}
+
+/** Polls the audit's numbers again after FAST_MS while it runs, SLOW_MS once it has ended. */
+function follow() {
+  const round = state.follow;
+  state.timer = setTimeout(function () {
+    if (round !== state.follow) return;
+    numbers().catch(function () {}).then(function () { if (round === state.follow) follow(); });
+  }, running() ? FAST_MS : SLOW_MS);
 }
 
 export async function audit(id) {
   stopAudit();
   if (state.id !== id) { state.id = id; state.list = 'missing'; state.page = 1; $('list-query').value = ''; }
+  state.audit = null;
   state.counted = null;
+  state.listedAs = null;
   state.brokenDownAt = -Infinity;
+  state.stationsAt = -Infinity;
+  if ($('end-dialog').open) $('end-dialog').close();
   selectTab();
   await numbers();
   await list();
-  // A running audit is followed live, once a second at most.
-  if (state.audit && state.audit.is_active) state.timer = setInterval(function () { numbers().catch(function () {}); }, 1000);
+  state.listedAs = counts(state.audit);
+  follow();
+}
+
+function counts(a) {
+  return a ? [a.scanned_count, a.unexpected_count, a.total_assets, a.late_scan_count || 0].join('/') : null;
 }
 
 async function numbers() {
-  const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id));
+  const id = state.id;
+  const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(id));
+  if (id !== state.id) return;
   const a = data.audit;
+  const before = state.audit;
   state.audit = a;
+  // Ended while the page was open: here, or elsewhere (another page, a station, the CLI).
+  const endedNow = !!(before && before.id === a.id && before.is_active && !a.is_active);
   // The breakdown is read again when the numbers move, at most every 5 seconds.
-  const counted = a.scanned_count + '/' + a.unexpected_count + '/' + a.total_assets;
-  if (counted !== state.counted && performance.now() - state.brokenDownAt >= 5000) {
+  const counted = counts(a);
+  const moved = counted !== state.counted;
+  if (moved && performance.now() - state.brokenDownAt >= 5000) {
     state.counted = counted;
     state.brokenDownAt = performance.now();
     breakdown().catch(report);
   }
-  $('audit-title').textContent = 'Audit of ' + a.country + (a.is_active ? ' (running)' : '');
-  $('audit-meta').textContent = 'Started ' + when(a.started_at) + ' by ' + a.started_by + (a.ended_at ? ', ended ' + when(a.ended_at) : '') +
+  // The stations are read every 5 seconds while the audit runs; once it has ended, with each
+  // look at it (every 10 s), and at once when a late scan moves its numbers.
+  if (endedNow || (moved && !a.is_active) || performance.now() - state.stationsAt >= (a.is_active ? STATIONS_MS : SLOW_MS)) {
+    state.stationsAt = performance.now();
+    // A server that keeps no stations (a station's own `office`, an older server) has no table.
+    stations().catch(function () { $('audit-stations').hidden = true; });
+  }
+  $('audit-title').textContent = 'Audit of ' + a.country + (a.is_active ? ' (running)' : ' (ended)');
+  $('audit-meta').textContent = 'Started ' + when(a.started_at) + ' by ' + a.started_by +
     (a.locations && a.locations.length ? ' · locations: ' + a.locations.join(', ') : '') + ' · id ' + a.id;
+  const ended = $('audit-ended');
+  ended.hidden = a.is_active;
+  ended.textContent = a.is_active ? '' : 'Ended at ' + when(a.ended_at) + (a.ended_by ? ' by ' + a.ended_by : '');
+  const late = a.late_scan_count || 0;
+  $('audit-late').hidden = late === 0;
+  $('audit-late').textContent = late === 0 ? '' : late + (late === 1 ? ' late scan' : ' late scans') + ' (made before the end, arrived after it; counted)';
   $('n-total').textContent = a.total_assets;
   $('n-found').textContent = a.scanned_count;
   $('n-missing').textContent = a.missing_count;
   $('n-unexpected').textContent = a.unexpected_count;
   $('n-completion').textContent = percent(a.completion_percentage);
+  const end = $('end-audit');
+  const canEnd = a.is_active && mayAudit(a.country);
+  if (end.hidden === canEnd) {
+    // The focus on a button that goes would be lost to the page's body: it moves to the title.
+    if (!canEnd && document.activeElement === end) focusTitle();
+    end.hidden = !canEnd;
+  }
   // Reconciliation is for an ended audit only.
   const panel = $('reconcile');
   if (panel.hidden !== a.is_active) {
@@ -105,6 +176,105 @@ async function numbers() {
     $('reconcile-table').hidden = true;
     $('reconcile-apply').disabled = true;
   }
+  if (endedNow) {
+    // Nothing that needs a running audit stays open: the End and Void dialogs close.
+    ['end-dialog', 'void-dialog'].forEach(function (d) { if ($(d).open) $(d).close(); });
+  }
+  // The list on screen loses its Void buttons when the audit ends, and an ended audit's list
+  // follows a late scan's numbers.
+  if (state.listedAs !== null && (endedNow || (!a.is_active && counted !== state.listedAs))) {
+    state.listedAs = counted;
+    list().catch(report);
+  }
+}
+
+function focusTitle() {
+  const title = $('audit-title');
+  title.tabIndex = -1;
+  title.focus();
+}
+
+/** The stations heard from on the audit: who last used each, when, and the scans it said were waiting. */
+async function stations() {
+  const id = state.id;
+  const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(id) + '/stations');
+  if (id !== state.id) return;
+  $('audit-stations').hidden = false;
+  const now = Date.now();
+  fill($('audit-stations').tBodies[0], (data.stations || []).map(function (s) {
+    const seen = make('span', null, ago(s.last_seen_at, now));
+    seen.title = when(s.last_seen_at);
+    const waiting = s.waiting === null || s.waiting === undefined ? { text: '–', cls: 'num muted' }
+      : { text: s.waiting, cls: s.waiting > 0 ? 'num waiting' : 'num' };
+    return row([s.station, s.user, seen, waiting]);
+  }), 'No station has reported on this audit.', 4);
+}
+
+// MARK: ending
+
+/** Station names out of STATIONS_OUT's sentences ("dock-b joined this audit and last synced …"). */
+function stationNames(sentences) {
+  return sentences.map(function (t) {
+    const at = t.indexOf(' joined this audit');
+    return at > 0 ? t.slice(0, at) : null;
+  });
+}
+
+function listed(names) {
+  if (names.length <= 1) return names.join('');
+  if (names.length > 3) return names.slice(0, 2).join(', ') + ' and ' + (names.length - 2) + ' more';
+  return names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+}
+
+function askEnd() {
+  const a = state.audit;
+  if (!a || !a.is_active) return;
+  $('end-what').textContent = 'The audit of ' + a.country + ' stops taking new scans: ' + a.scanned_count + ' of ' + a.total_assets +
+    ' expected assets were found; the ' + a.missing_count + ' not found count as missing.';
+  $('end-out').hidden = true;
+  $('end-stations').replaceChildren();
+  $('end-force').hidden = true;
+  $('end-confirm').hidden = false;
+  showError($('end-error'), null);
+  $('end-dialog').showModal();
+  $('end-confirm').focus();
+}
+
+/** Ends the audit; `force` ends it although stations may still hold scans of it. */
+async function endAudit(force) {
+  const buttons = [$('end-confirm'), $('end-force')];
+  if (buttons.some(function (b) { return b.disabled; })) return;
+  buttons.forEach(function (b) { b.disabled = true; });
+  showError($('end-error'), null);
+  // Where the focus goes once the buttons can be pressed again (a disabled button loses it).
+  let focus = null;
+  try {
+    await call('POST', '/api/v1/audit/end', force ? { audit_id: state.id, force: true } : { audit_id: state.id });
+    $('end-dialog').close();
+    await numbers();
+    if (!running()) focusTitle();
+  } catch (e) {
+    if (e instanceof APIError && e.code === 'STATIONS_OUT' && !force) {
+      // Who may still send scans, and a second button that names them. The focus goes to
+      // "Keep it running": ending anyway is a choice made on purpose, never a stray Enter.
+      const sentences = (e.data && e.data.stations) || [];
+      $('end-stations').replaceChildren(...sentences.map(function (t) { return make('li', null, t); }));
+      $('end-out').hidden = false;
+      const names = stationNames(sentences);
+      const known = names.length > 0 && names.every(function (n) { return n; });
+      $('end-force').textContent = 'End anyway: ' + (known ? listed(names) : 'these stations') + ' may still send scans';
+      $('end-confirm').hidden = true;
+      $('end-force').hidden = false;
+      focus = $('end-cancel');
+    } else {
+      showError($('end-error'), e);
+      focus = force ? $('end-force') : $('end-confirm');
+      numbers().catch(function () {});
+    }
+  } finally {
+    buttons.forEach(function (b) { b.disabled = false; });
+  }
+  if (focus && $('end-dialog').open) focus.focus();
 }
 
 /** The per-hour chart and the per-location, per-station and per-user tables (computed by the server). */
@@ -162,6 +332,14 @@ export function bindAudit() {
   $('download-pdf').addEventListener('click', function () { report_('pdf'); });
   $('print-labels').addEventListener('click', function () { labels({ audit_id: state.id, unknown: true }, 'Labels for the unknown tags of this audit'); });
   $('void-cancel').addEventListener('click', function () { $('void-dialog').close(); });
+  $('end-audit').addEventListener('click', askEnd);
+  $('end-cancel').addEventListener('click', function () { $('end-dialog').close(); });
+  $('end-form').addEventListener('submit', function (e) { e.preventDefault(); endAudit(false); });
+  $('end-force').addEventListener('click', function () { endAudit(true); });
+  // A held Enter (or Space) repeats: the press that opened the dialog must not also answer it.
+  $('end-dialog').addEventListener('keydown', function (e) {
+    if (e.repeat && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
+  });
   $('reconcile-preview').addEventListener('click', function () { reconcile(true); });
   $('reconcile-apply').addEventListener('click', function () { reconcile(false); });
   ['act-move', 'act-missing', 'act-register', 'act-restore'].forEach(function (id) {
@@ -226,13 +404,16 @@ function trailRow(s) {
   const action = make('span');
   if (s.voided) {
     action.textContent = 'voided by ' + s.voided.user + (s.voided.reason ? ': ' + s.voided.reason : '');
-  } else if (state.audit && state.audit.is_active) {
+  } else if (running() && mayAudit(state.audit.country)) {
     const undo = make('button', 'quiet', 'Void');
     undo.type = 'button';
     undo.addEventListener('click', function () { askVoid(s); });
     action.appendChild(undo);
   }
-  return row([when(s.scanned_at), s.identifier, s.status.replace('_', ' '), s.user, s.station, s.source, photo, action], s.voided ? 'voided' : null);
+  // A late scan: made before the audit's end, arrived after it (recorded_at), and counted.
+  const outcome = make('span', 'outcome', s.status.replace('_', ' '));
+  if (s.late) outcome.appendChild(make('span', 'late', 'late: arrived ' + when(s.recorded_at)));
+  return row([when(s.scanned_at), s.identifier, outcome, s.user, s.station, s.source, photo, action], s.voided ? 'voided' : null);
 }
 
 function askVoid(scan) {
@@ -261,10 +442,19 @@ export async function devices() {
   const data = await call('GET', '/api/v1/devices');
   const list = Array.isArray(data) ? data : (data.devices || []);
   const table = $('devices-table');
-  header(table.tHead, ['Device', 'User', 'Last seen', 'Scans']);
+  header(table.tHead, ['Device', 'User', 'Last seen', 'Scans', 'Waiting scans']);
+  table.tHead.rows[0].cells[3].className = 'num';
+  table.tHead.rows[0].cells[4].className = 'num';
+  const now = Date.now();
   fill(table.tBodies[0], list.map(function (d) {
-    return row([d.device_name || d.name, d.user || d.user_name || '', when(d.last_seen_at || d.last_seen), d.scans === undefined ? '' : d.scans]);
-  }), 'No devices yet.', 4);
+    const last = d.last_seen_at || d.last_active_at;
+    const seen = make('span', null, last ? when(last) + ' (' + ago(last, now) + ')' : '');
+    // Waiting: the scans the device last said were waiting to be sent, on any audit; none
+    // when it never reported.
+    const waiting = d.waiting === null || d.waiting === undefined ? { text: '–', cls: 'num muted' }
+      : { text: d.waiting, cls: d.waiting > 0 ? 'num waiting' : 'num' };
+    return row([d.device_name || d.name, d.user || d.user_name || '', seen, { text: d.scans === undefined ? '' : d.scans, cls: 'num' }, waiting]);
+  }), 'No devices yet.', 5);
 }
 
 export { APIError };

@@ -61,6 +61,8 @@ export function openConfirm() {
     fmtInt(p.missing_count) + ' missing, ' + fmtInt(p.unexpected_count) + ' unexpected.');
   setText(el.confirmError, '');
   renderEndWarning();
+  endForce = false;
+  setText(el.confirmYes, 'End audit');
   el.confirmYes.disabled = false;
   el.confirmNo.disabled = false;
   openDialog(el.confirmDialog, el.confirmNo);
@@ -76,15 +78,20 @@ export function renderEndWarning() {
     (c.state === 'offline' ? '. The server cannot be reached now: they are kept on this station and go as soon as it is back.' : '.'));
 }
 
+/** Set once the server said other stations may still hold scans (STATIONS_OUT) and named
+ *  them: the next press of the same button, now END ANYWAY, ends the audit regardless. */
+let endForce = false;
+
 export function confirmEnd() {
   var audit = obj(app.state && app.state.audit);
   if (!audit) { closeDialog(el.confirmDialog); return; }
   el.confirmYes.disabled = true;
   setText(el.confirmError, '');
   setText(el.confirmYes, 'Ending\u2026');
-  api('POST', '/api/end', { audit_id: audit.id }, 60000).then(function (res) {
+  api('POST', '/api/end', endForce ? { audit_id: audit.id, force: true } : { audit_id: audit.id }, 60000).then(function (res) {
     el.confirmYes.disabled = false;
-    setText(el.confirmYes, 'End audit');
+    endForce = !res.ok && !!obj(res.data) && res.data.error === 'STATIONS_OUT';
+    setText(el.confirmYes, endForce ? 'End anyway' : 'End audit');
     var s = obj(res.data) && obj(res.data.summary);
     if (res.ok && s && obj(s.audit)) {
       app.summary = s;

@@ -1,0 +1,175 @@
+import AuditTestSupport
+import Foundation
+import InventoryCore
+import Testing
+import TestKit
+
+/// Ending an audit from the back office, and a page left open on an audit that ends elsewhere.
+extension InOfficeBrowser.OfficeBrowserTests {
+    /// WebDriver's Enter key: a person's press, alone (no burst before it).
+    static let enterKey = "\u{E007}"
+
+    /// Starts an SG audit of SG-1…SG-3 as `token`'s user with SG-1 found from kiosk-1; answers its id.
+    static func runningAudit(_ server: TestServer, token: String) async throws -> String {
+        try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-3", "SG")])
+        let started = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
+        let id = try #require((started.data?["audit"] as? [String: Any])?["id"] as? String, "\(started.text)")
+        let scan = try await server.call(
+            "POST", "/api/v1/audit/scan", json: #"{"identifier":"SG-1","audit_id":"\#(id)","device_name":"kiosk-1"}"#, token: token)
+        #expect(scan.status == 200, "\(scan.text)")
+        return id
+    }
+
+    static func isActive(_ server: TestServer, _ id: String, token: String) async throws -> Bool? {
+        let answer = try await server.call("GET", "/api/v1/audit/\(id)", token: token)
+        return (answer.data?["audit"] as? [String: Any])?["is_active"] as? Bool
+    }
+
+    /// Counts, in the page, its reads of the audit's numbers (`GET /api/v1/audit/ID`) from now on.
+    static func countPolls(_ browser: BrowserSession, _ id: String) async throws {
+        _ = try await browser.execute(
+            """
+            window.polls = 0;
+            const path = '/api/v1/audit/' + encodeURIComponent(arguments[0]);
+            const original = window.fetch;
+            window.fetch = function (url, init) { if (String(url) === path) window.polls += 1; return original.call(this, url, init); };
+            return true;
+            """, [.string(id)])
+    }
+
+    /// The End button, keyboard only: a gun's burst on it, in its dialog and on the second
+    /// confirmation is refused aloud and ends nothing; a station that said it holds 5 scans
+    /// turns the first confirmation into a warning naming it, and only the second button, which
+    /// names it too, ends the audit (with force). The page then shows the end, loses End and the
+    /// Void buttons, and stops polling once a second.
+    @Test(arguments: Backend.allCases) func anAuditorEndsAnAuditPastAStationStillOut(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            let token = try await server.user("lead@example.com")
+            let id = try await Self.runningAudit(server, token: token)
+            let report = try await server.call(
+                "POST", "/api/v1/audit/\(id)/stations", json: #"{"device_name":"dock-b","waiting":5}"#, token: token)
+            #expect(report.status == 200, "\(report.text)")
+            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+                try await browser.open(server.baseURL + "/#/audit/" + id)
+                try await browser.waitUntilShown("#end-audit", "the End button of the running audit")
+                try await browser.waitUntil("the stations table", js: "(text('#audit-stations tbody') || '').includes('dock-b')")
+                let station = try await Self.cells(browser, "#audit-stations", holding: "dock-b")
+                #expect(station.count == 4 && station[0] == "dock-b" && station[1] == "lead" && station[3] == "5", "\(station)")
+                #expect(station.count == 4 && (station[2] == "just now" || station[2].hasSuffix(" s ago")), "\(station)")
+
+                // A gun's burst on the End button opens nothing.
+                _ = try await browser.execute("document.getElementById('end-audit').focus(); return true")
+                try await browser.gunKeys("SG-2")
+                try await browser.waitUntil("the burst on End refused aloud", js: "(text('#page-error') || '').includes('barcode scan')")
+                #expect(try await browser.execute("return document.getElementById('end-dialog').open").boolValue == false)
+
+                // Enter on End asks first; the focus is on the dialog's End button.
+                try await browser.find("#end-audit").sendKeys(Self.enterKey)
+                try await browser.waitUntil("the End dialog", js: "$('#end-dialog').open && focusedID() === 'end-confirm'")
+                #expect(try await browser.find("#end-what").text().contains("1 of 3"))
+                try await browser.gunKeys("SG-3")
+                try await browser.waitUntil("the burst in the dialog refused aloud", js: "(text('#end-error') || '').includes('barcode scan')")
+                #expect(try await Self.isActive(server, id, token: token) == true)
+
+                // Enter on the dialog's End: the server says dock-b may still hold scans, and nothing ends.
+                try await browser.find("#end-confirm").sendKeys(Self.enterKey)
+                try await browser.waitUntilShown("#end-force", "the second confirmation")
+                let warning = try await browser.find("#end-stations").text()
+                #expect(warning.contains("dock-b joined this audit and last synced") && warning.contains("with 5 scans waiting"), "\(warning)")
+                #expect(try await browser.find("#end-force").text() == "End anyway: dock-b may still send scans")
+                #expect(try await browser.find("#end-confirm").isDisplayed() == false)
+                #expect(try await browser.execute("return document.activeElement.id").stringValue == "end-cancel", "a stray Enter keeps it running")
+                #expect(try await Self.isActive(server, id, token: token) == true)
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-end-warning.png") }
+
+                // A burst on the second confirmation is refused too.
+                _ = try await browser.execute("document.getElementById('end-error').textContent = ''; return true")
+                try await browser.find("#end-force").gunKeys("SG-2")
+                try await browser.waitUntil("the burst on End anyway refused aloud", js: "(text('#end-error') || '').includes('barcode scan')")
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await Self.isActive(server, id, token: token) == true)
+
+                // Enter on "End anyway" ends it.
+                try await browser.find("#end-force").sendKeys(Self.enterKey)
+                let shownEnded = "(text('#audit-ended') || '').startsWith('Ended at ') && text('#audit-ended').endsWith(' by lead')"
+                try await browser.waitUntil("the page to show the end", js: shownEnded)
+                #expect(try await Self.isActive(server, id, token: token) == false)
+                #expect(try await browser.execute("return document.getElementById('end-dialog').open").boolValue == false)
+                #expect(try await browser.find("#end-audit").isDisplayed() == false)
+                #expect(try await browser.find("#audit-title").text() == "Audit of SG (ended)")
+                try await browser.waitUntilShown("#reconcile", "the reconcile panel of the ended audit")
+                try await browser.find(".tabs button[data-list=trail]").click()
+                try await browser.waitUntil("the trail", js: "(text('#list-table tbody') || '').includes('SG-1')")
+                #expect(try await browser.findAll("#list-table tbody button").isEmpty, "no Void button on an ended audit")
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-ended.png") }
+                // No more polling once a second: at most one read of the numbers in 3.5 s.
+                try await Self.countPolls(browser, id)
+                try await Task.sleep(for: .milliseconds(3500))
+                let polls = try await browser.execute("return window.polls").intValue ?? -1
+                #expect(polls >= 0 && polls <= 1, "\(polls) reads of the ended audit's numbers in 3.5 s")
+            }
+        }
+    }
+
+    /// A CLIENT user's page has no End and no Void buttons. A page open on a running audit (its
+    /// trail, with Void buttons) learns that the audit was
+    /// ended elsewhere: End and the Void buttons go, "Ended at … by …" shows, the polling slows
+    /// down; then a late scan (made before the end, sent after it) still reaches the page: its
+    /// numbers, the late count in the header, the late mark in the trail and the station.
+    @Test(arguments: Backend.allCases) func anOpenPageLearnsItsAuditEndedElsewhereAndItsLateScans(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            let token = try await server.user("lead@example.com")
+            let id = try await Self.runningAudit(server, token: token)
+            // A CLIENT user sees the audit, and may neither end it nor void its scans (the API refuses both).
+            _ = try await server.user("client@example.com", type: "CLIENT", canEditAssets: false)
+            try await Self.signedIn(server.baseURL, as: "client@example.com") { browser in
+                try await browser.open(server.baseURL + "/#/audit/" + id)
+                try await browser.waitUntil("the audit's numbers", js: "text('#n-found') === '1' && text('#audit-title') === 'Audit of SG (running)'")
+                try await browser.find(".tabs button[data-list=trail]").click()
+                try await browser.waitUntil("the trail", js: "(text('#list-table tbody') || '').includes('SG-1')")
+                #expect(try await browser.find("#end-audit").isDisplayed() == false)
+                #expect(try await browser.findAll("#list-table tbody button").isEmpty)
+            }
+            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+                try await browser.open(server.baseURL + "/#/audit/" + id)
+                try await browser.waitUntilShown("#end-audit", "the End button of the running audit")
+                try await browser.find(".tabs button[data-list=trail]").click()
+                try await browser.waitUntil("the trail's Void button", js: "count('#list-table tbody button') === 1")
+                #expect(try await browser.find("#audit-ended").isDisplayed() == false)
+
+                let ended = try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id":"\#(id)"}"#, token: token)
+                #expect(ended.status == 200, "\(ended.text)")
+                let endedAt = try #require(
+                    (((ended.data?["summary"] as? [String: Any])?["audit"] as? [String: Any])?["ended_at"] as? String).flatMap { ISOTime.parse($0) })
+                try await browser.waitUntil(
+                    timeout: 5, "the page to learn of the end",
+                    js: "!shown('#end-audit') && (text('#audit-ended') || '').startsWith('Ended at ') && text('#audit-ended').endsWith(' by lead')")
+                try await browser.waitUntil("the Void button gone", js: "count('#list-table tbody button') === 0")
+                #expect(try await browser.find("#audit-title").text() == "Audit of SG (ended)")
+                #expect(try await browser.find("#audit-late").isDisplayed() == false)
+                try await Self.countPolls(browser, id)
+                try await Task.sleep(for: .milliseconds(3500))
+                let polls = try await browser.execute("return window.polls").intValue ?? -1
+                #expect(polls >= 0 && polls <= 1, "\(polls) reads of the ended audit's numbers in 3.5 s")
+
+                // dock-b was offline at the end; it sends SG-2, scanned a minute before it.
+                let before = ISOTime.string(endedAt.addingTimeInterval(-60))
+                let batch =
+                    #"{"scans":[{"identifier":"SG-2","scan_id":"late-1","audit_id":"\#(id)","scanned_at":"\#(before)","device_name":"dock-b"}],"#
+                    + #""station_clock":"\#(ISOTime.string(Date()))","device_name":"dock-b","waiting":0}"#
+                let sent = try await server.call("POST", "/api/v1/audit/scans", json: batch, token: token)
+                #expect(sent.status == 200 && sent.text.contains("found_expected"), "\(sent.text)")
+                try await browser.waitUntil(
+                    timeout: 25, "the late scan on the open page", js: "text('#n-found') === '2' && text('#n-missing') === '1'")
+                try await browser.waitUntil("the late count in the header", js: "(text('#audit-late') || '').startsWith('1 late scan ')")
+                try await browser.waitUntil("the late mark in the trail", js: "(text('#list-table tbody') || '').includes('late: arrived ')")
+                let late = try await Self.cells(browser, "#list-table", holding: "SG-2")
+                #expect(late.count > 2 && late[2].hasPrefix("found expected") && late[2].contains("late: arrived "), "\(late)")
+                #expect(try await Self.cells(browser, "#list-table", holding: "SG-1").joined().contains("late") == false)
+                try await browser.waitUntil("dock-b among the stations", js: "(text('#audit-stations tbody') || '').includes('dock-b')")
+                #expect(try await Self.cells(browser, "#audit-stations", holding: "dock-b").last == "0")
+                if backend == .sqlite { try await browser.screenshotIfAsked("office-late-scan.png") }
+            }
+        }
+    }
+}
