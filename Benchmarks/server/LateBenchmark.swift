@@ -39,20 +39,8 @@ enum LateBenchmark {
         let rows = (0..<assetCount).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "LA-\($0)", name: "Laptop", country: "LA")) }
         _ = try await SQLiteAssetService(database: database).importAssets(rows) { _, _ in }
         print(String(format: "imported %d assets in %.1f s", assetCount, ServerBenchmark.seconds(ContinuousClock.now - importStart)))
-        _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
-
-        var logger = Logger(label: "late-benchmark")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
-        let serverTask = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
-        let base = "http://127.0.0.1:\(port)"
+        guard let (base, login, serverTask) = try await ServerBenchmark.serve(parts, settings: settings) else { return }
         print("server on \(base); audits of \(assetCount) assets; synchronous=FULL; build: \(ServerBenchmark.isDebug ? "debug" : "release")")
-        let login = try await APIClient(baseURL: base).send(
-            .POST, Routes.login, body: LoginRequest(email: "bench@example.com", password: "benchmark-pass", deviceName: "bench"),
-            as: LoginResponse.self)
         let api = APIClient(baseURL: base, token: login.token)
         let actor = Actor(user: "Bench", station: "bench")
 

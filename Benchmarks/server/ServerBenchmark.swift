@@ -40,19 +40,8 @@ enum ServerBenchmark {
             + (0..<queued).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "TH-\($0)", name: "Laptop", country: "TH")) }
             + (0..<min(queued, 2_000)).map { ImportRow(line: $0 + 2, input: AssetInput(assetTag: "VN-\($0)", name: "Laptop", country: "VN")) }
         _ = try await assets.importAssets(rows) { _, _ in }
-        _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
-
-        var logger = Logger(label: "server-benchmark")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
-        let serverTask = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
-        let base = "http://127.0.0.1:\(port)"
+        guard let (base, login, serverTask) = try await serve(parts, settings: settings) else { return }
         print("server on \(base); \(totalScans + queued) assets; synchronous=FULL; build: \(isDebug ? "debug" : "release")")
-
-        let login = try await APIClient(baseURL: base).send(.POST, Routes.login, body: LoginRequest(email: "bench@example.com", password: "benchmark-pass", deviceName: "bench"), as: LoginResponse.self)
         let api = APIClient(baseURL: base, token: login.token)
         let audit = try await api.send(.POST, Routes.auditStart, body: StartRequest(country: "SG"), as: AuditResponse.self).audit
 
@@ -78,6 +67,24 @@ enum ServerBenchmark {
         }
         serverTask.cancel()
         _ = try? await serverTask.value
+    }
+
+    /// Makes the benchmark's admin, serves `parts` on 127.0.0.1 and logs the admin in: the
+    /// server's address, the login, and the task that runs the server (cancel it to stop).
+    static func serve(_ parts: ServerParts, settings: ServerSettings) async throws -> (String, LoginResponse, Task<Void, any Error>)? {
+        _ = try await parts.users.create(email: "bench@example.com", password: "benchmark-pass", name: "Bench", type: .admin)
+        var logger = Logger(label: "server-benchmark")
+        logger.logLevel = .critical
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
+        let serverTask = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { return nil }
+        let base = "http://127.0.0.1:\(port)"
+        let login = try await APIClient(baseURL: base).send(
+            .POST, Routes.login, body: LoginRequest(email: "bench@example.com", password: "benchmark-pass", deviceName: "bench"),
+            as: LoginResponse.self)
+        return (base, login, serverTask)
     }
 
     static var isDebug: Bool {

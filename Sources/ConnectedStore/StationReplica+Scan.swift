@@ -88,7 +88,10 @@ extension StationReplica {
         let decoder = JSONDecoder.auditStation()
         return try await database.write { db in
             guard let copy = try Self.held(db, auditID: scan.auditID, decoder: decoder) else { return nil }
-            guard copy.session.isActive else { throw InventoryError.auditEnded(scan.auditID) }
+            // An ended audit still takes a scan made before its end (it arrives late: `LateScans`).
+            guard copy.session.isActive || copy.session.endedAt.map({ scan.scannedAt <= $0 }) == true else {
+                throw InventoryError.auditEnded(scan.auditID)
+            }
             let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
             if let stored = try StationOutbox.fetch(db, scanID: scan.scanID) {
                 return LocalScan(

@@ -267,6 +267,9 @@ struct PhotoEvent: Encodable, Sendable {
 struct ScanBody: Decodable, Sendable {
     var identifier: String
     var scanId: String?
+    /// When the page took the scan (its clock); a scan the page held while the kiosk could not
+    /// answer keeps the time it was made.
+    var scannedAt: Date?
 }
 struct StartBody: Decodable, Sendable {
     var country: String

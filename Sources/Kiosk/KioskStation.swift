@@ -366,6 +366,10 @@ actor KioskStation {
         var answers: [(ScanBody, Result<KioskScan, any Error>)] = []
         for item in batch {
             do {
+                if let late = try await madeBeforeTheEnd(item) {
+                    answers.append((item, .success(late)))
+                    continue
+                }
                 answers.append((item, .success(try await scan(item.identifier, scanID: item.scanId))))
             } catch {
                 answers.append((item, .failure(error)))
@@ -373,6 +377,22 @@ actor KioskStation {
             }
         }
         return try batchAnswer(answers)
+    }
+
+    /// A scan the page held while this kiosk could not answer (restarting), made before the audit
+    /// ended, which the kiosk learnt meanwhile: it belongs to the audit, so it is decided from the
+    /// copy and kept for the server, which counts it late (`LateScans`). Nil for any other scan.
+    /// Judged on this machine's clock, strictly: a scan made after the end is refused as before.
+    private func madeBeforeTheEnd(_ item: ScanBody) async throws -> KioskScan? {
+        guard session == nil, isConnected, let current = audit, let endedAt = current.endedAt, let at = item.scannedAt, at <= endedAt
+        else { return nil }
+        if let scanID = item.scanId { _ = try Identifier.normalize(scanID, field: "scan_id") }
+        let result = try await context.audit.record(
+            ScanRequest(
+                identifier: item.identifier, auditId: current.id, scanId: item.scanId, source: .manual, scannedAt: at,
+                deviceName: context.actor.station, user: recordedUser))
+        let origin = ScanOrigin(source: .manual, place: nil, user: recordedUser, station: context.actor.station, at: at)
+        return KioskScan(result, origin: origin, pending: true)
     }
 
     /// The page's answer: a refusal in its place; the first scan that could not be decided ends it

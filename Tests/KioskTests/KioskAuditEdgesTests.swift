@@ -1,5 +1,6 @@
 import AuditTestSupport
 import Foundation
+import InventoryCore
 import Testing
 import TestKit
 
@@ -131,6 +132,40 @@ struct KioskAuditEdgesTests {
         let after = try await kiosk.call("POST", "/api/scan", json: #"{"identifier": "E-02", "scan_id": "two"}"#)
         #expect(after.status == 409, "\(after.text)")
         #expect(!after.text.contains("`"), "no terminal command as advice: \(after.text)")
+    }
+
+    @Test("Scans the page held across the end, made before it, are kept and counted late by the server; one made after is refused")
+    func heldScansMadeBeforeTheEndCount() async throws {
+        let (server, kiosk, auditID) = try await Self.joinedKiosk()
+        let before = ISOTime.string(Date())
+        try await Task.sleep(for: .milliseconds(1100))
+        try await server.run(["audit", "end", "--audit", auditID])
+        try await Self.waitUntil("the end learnt") {
+            (try await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any])?["is_active"] as? Bool == false
+        }
+        // The page's queue, sent once the kiosk answers again: two scans made before the end,
+        // one made now.
+        let held = #"""
+            {"scans": [{"identifier": "E-01", "scan_id": "held-1", "scanned_at": "\#(before)"},
+                       {"identifier": "E-02", "scan_id": "held-2", "scanned_at": "\#(before)"},
+                       {"identifier": "E-03", "scan_id": "after-1", "scanned_at": "\#(ISOTime.string(Date().addingTimeInterval(3)))"}]}
+            """#
+        let answer = try await kiosk.call("POST", "/api/scans", json: held)
+        #expect(answer.status == 200, "\(answer.text.prefix(400))")
+        let results = answer.body["results"] as? [[String: Any]] ?? []
+        #expect(results.prefix(2).allSatisfy { $0["status"] as? String == "found_expected" }, "\(answer.text.prefix(600))")
+        #expect(results.count == 3 && results[2]["kind"] as? String != "result", "the scan made after the end: \(results.last ?? [:])")
+
+        let login = try await server.call(
+            "POST", "/api/v1/auth/login", json: #"{"email": "ann@example.com", "password": "secret-pass", "device_name": "check"}"#)
+        let token = try #require((login.body["data"] as? [String: Any])?["token"] as? String)
+        var audit: [String: Any] = [:]
+        try await Self.waitUntil("the two held scans on the server", timeout: 60) {
+            let read = try await server.call("GET", "/api/v1/audit/\(auditID)", headers: ["Authorization": "Bearer \(token)"])
+            audit = (read.body["data"] as? [String: Any])?["audit"] as? [String: Any] ?? [:]
+            return audit["scanned_count"] as? Int == 2
+        }
+        #expect(audit["late_scan_count"] as? Int == 2 && audit["is_active"] as? Bool == false, "\(audit)")
     }
 
     @Test("END with scans waiting is refused in plain words, and the END confirmation's numbers say how many wait")

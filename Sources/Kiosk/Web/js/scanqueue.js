@@ -96,7 +96,11 @@ function send(batch) {
       showPending(last, 'Waiting for the kiosk\u2026');
     }
   }, 400);
-  var body = { scans: batch.map(function (item) { return { identifier: item.identifier, scan_id: item.scan_id }; }) };
+  // Each scan keeps the time it was taken: one held here while the kiosk could not answer may
+  // have been made before an end the kiosk learns meanwhile, and still counts (late).
+  var body = { scans: batch.map(function (item) {
+    return { identifier: item.identifier, scan_id: item.scan_id, scanned_at: new Date(item.queued_at || Date.now()).toISOString() };
+  }) };
   api('POST', '/api/scans', body, SCAN_TIMEOUT_MS).then(function (res) {
     clearTimeout(pendingTimer);
     inFlight.clear();
