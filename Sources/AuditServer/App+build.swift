@@ -32,6 +32,7 @@ public struct ServerParts: Sendable {
 public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: Logger) -> (router: Router<AuditRequestContext>, routes: [RouteEntry])
 {
     let router = Router(context: AuditRequestContext.self)
+    router.add(middleware: NoStoreMiddleware())
     router.add(middleware: ErrorMiddleware(logger: logger))
     router.add(middleware: CanonicalPathMiddleware())
     if let key = settings.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }

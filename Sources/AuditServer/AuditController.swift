@@ -150,7 +150,7 @@ struct AuditController {
                 throw InventoryError.notFound("photo of scan \(scanID): the scan has none")
             }
             return Response(
-                status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=86400"],
+                status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
         }
         routes.add(.post, Routes.auditPhotoFind, on: router) { request, context in

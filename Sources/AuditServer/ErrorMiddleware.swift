@@ -92,6 +92,20 @@ struct CanonicalPathMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Every API answer is the caller's own and changes from call to call: `Cache-Control: no-store`,
+/// so neither a shared cache nor a browser keeps a user's data after they log out, unless the
+/// answer names its own policy (a photo: private, no-store). Every answer says `nosniff`, so a
+/// browser never runs an answer as another type than it is labelled. Outermost, so refusals
+/// carry both too.
+struct NoStoreMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        if request.uri.path.hasPrefix("/api/"), response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+}
+
 /// When the server has an API key, every call but `/health` and `/openapi.yaml` must send it
 /// in `X-API-Key`: the list of exceptions is closed, so a spelling that is not on it is checked.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -95,11 +95,22 @@ public enum FreeText {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return nil }
         if text.count > maxLength { throw ValidationError(field: field, message: "is longer than \(maxLength) characters") }
-        let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
-        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) && !allowed.contains($0) }) {
+        if text.unicodeScalars.contains(where: { isRefused($0) && !["\n", "\r", "\t"].contains($0) }) {
             throw ValidationError(field: field, message: "contains control characters")
         }
         return text
+    }
+
+    /// What free text (names, notes, searches) may not hold: the C0 and C1 controls, and the
+    /// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+    /// can make a name display as another. The other format characters are parts of real
+    /// writing and are kept: the zero-width joiner of emoji sequences (👩‍💻) and of Indic
+    /// scripts, the zero-width non-joiner of Persian, the direction marks of Arabic and Hebrew.
+    public static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// An optional field that may be absent: nil stays nil.

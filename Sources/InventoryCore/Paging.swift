@@ -30,7 +30,7 @@ public struct ListQuery: Codable, Sendable, Equatable {
         guard text.count <= maxSearchLength else {
             throw ValidationError(field: "search", message: "is \(text.count) characters long; the limit is \(maxSearchLength)")
         }
-        guard !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        guard !text.unicodeScalars.contains(where: FreeText.isRefused) else {
             throw ValidationError(field: "search", message: "contains control characters")
         }
         return text

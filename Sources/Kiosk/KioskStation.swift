@@ -675,7 +675,7 @@ actor KioskStation {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw KioskError.invalid("name: type who is scanning") }
         guard name.count <= 64 else { throw KioskError.invalid("name: at most 64 characters") }
-        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        guard !name.unicodeScalars.contains(where: FreeText.isRefused) else {
             throw KioskError.invalid("name: control characters are not allowed")
         }
         return name

@@ -31,6 +31,21 @@ struct InputValidationTests {
         }
     }
 
+    @Test(
+        "Names keep the joiners and marks of real writing, and refuse controls and bidi overrides",
+        arguments: [
+            ("Ann 👩\u{200D}💻", true), ("می\u{200C}خواهم", true), ("\u{200F}שלום", true), ("க்ஷ", true),
+            ("evil\u{202E}gpj.exe", false), ("a\u{2066}b\u{2069}", false), ("bell\u{7}", false), ("c1\u{85}x", false)
+        ])
+    func freeTextKeepsRealScripts(text: String, kept: Bool) throws {
+        do {
+            let stored = try FreeText.normalize(text, field: "name")
+            #expect(kept && stored == text, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        } catch {
+            #expect(!kept && error.fields["name"] == ["contains control characters"])
+        }
+    }
+
     @Test func matchKeysFoldCaseOnlyWhenConfigured() {
         #expect(Identifier.matchKey("sg-1", caseSensitive: true) == "sg-1")
         #expect(Identifier.matchKey("sg-1", caseSensitive: false) == Identifier.matchKey("SG-1", caseSensitive: false))
