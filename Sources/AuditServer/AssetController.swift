@@ -92,20 +92,51 @@ struct AssetController {
         // chunk, so no write lock waits on the network.
         routes.add(.post, Routes.assetImport, on: router) { request, context in
             var request = request
-            try context.requireUser().requireAssetEditing()
+            let user = try context.requireUser()
+            try user.requireAssetEditing()
             let count: Int
             if request.isCSV {
                 let spooled = try await request.spoolBody(limit: BodyLimits.spooledCSV)
                 defer { spooled.remove() }
-                count = try await assets.importAssets(csv: try spooled.blocks()) { _ in }
+                if user.auditableCountries == nil {
+                    count = try await assets.importAssets(csv: try spooled.blocks()) { _ in }
+                } else {
+                    let rows = Self.scoped(try await AssetImport.chunks(of: try spooled.blocks()), to: user)
+                    count = try await assets.importAssets(streaming: rows) { _ in }
+                }
             } else {
                 count = try await jsonImports.run {
                     let body = try await request.decodeJSON(ImportRequest.self, limit: BodyLimits.importRows)
-                    return try await assets.importAssets(body.rows) { _, _ in }
+                    return try await assets.importAssets(body.rows.map { Self.scoped($0, to: user) }) { _, _ in }
                 }
             }
             return try Response.envelope(ImportResponse(imported: count), message: "Imported \(count) assets")
         }
+    }
+
+    /// A user limited to some countries imports only into them: a row of another country carries
+    /// that problem, and the service imports nothing and names its line, as for any bad row.
+    static func scoped(_ row: ImportRow, to user: UserInfo) -> ImportRow {
+        guard user.auditableCountries != nil, let given = row.input.country, let code = try? Country.normalize(given),
+            !user.maySeeAssets(of: code)
+        else { return row }
+        var row = row
+        row.problems.append("country: you may not change the assets of \(code)")
+        return row
+    }
+
+    static func scoped(_ chunks: AsyncThrowingStream<[ImportRow], any Error>, to user: UserInfo) -> AsyncThrowingStream<[ImportRow], any Error> {
+        let (marked, continuation) = AsyncThrowingStream.makeStream(of: [ImportRow].self)
+        let task = Task {
+            do {
+                for try await chunk in chunks { continuation.yield(chunk.map { Self.scoped($0, to: user) }) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return marked
     }
 
     /// The asset, unless it belongs to a country the user may not see: then it is not found.

@@ -37,4 +37,26 @@ struct AssetCountryScopeTests {
             #expect(try await server.call("GET", "/api/v2/assets/\(foreign)", token: admin).status == 200)
         }
     }
+
+    @Test("An editor limited to SG imports no MY row, by CSV or JSON: the line is named and nothing is stored", arguments: Backend.allCases)
+    func importsStayInTheEditorsCountries(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            let admin = try await server.user("admin@example.com")
+            let staff = try await server.user("sg-staff@example.com", type: "STAFF", countries: ["SG"], canEditAssets: true)
+            let csv = "asset_tag,serial_num,name,country\nSG-10,,Laptop,SG\nMY-10,,Laptop,my\n"
+            let refused = try await CSVImportRouteTests.post(csv, to: server, token: staff)
+            #expect(refused.status == 422, "\(refused.body)")
+            let problems = (refused.body["errors"] as? [String: [String]])?["line 3"] ?? []
+            #expect(problems.contains { $0.contains("may not change the assets of MY") }, "\(refused.body)")
+            let json = #"{"rows":[{"line":2,"input":{"asset_tag":"MY-11","name":"Laptop","country":"MY"}}]}"#
+            let jsonRefused = try await server.call("POST", "/api/v2/assets/import", json: json, token: staff)
+            #expect(jsonRefused.status == 422 && jsonRefused.text.contains("may not change the assets of MY"), "\(jsonRefused.text)")
+            let all = try await server.call("GET", "/api/v2/assets", token: admin)
+            #expect((all.data?["pagination"] as? [String: Any])?["total"] as? Int == 0, "nothing stored: \(all.text)")
+            let own = try await CSVImportRouteTests.post("asset_tag,serial_num,name,country\nSG-10,,Laptop,SG\n", to: server, token: staff)
+            #expect(own.status == 200, "\(own.body)")
+            let adminImport = try await CSVImportRouteTests.post("asset_tag,serial_num,name,country\nMY-12,,Laptop,MY\n", to: server, token: admin)
+            #expect(adminImport.status == 200, "\(adminImport.body)")
+        }
+    }
 }
