@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestKit
+
+extension InBrowser {
+    /// A person's keys and a barcode gun's burst in the same entry field: a burst is a tag of its
+    /// own, and what the person typed before it is set aside with a note, never glued onto it.
+    @Suite("The kiosk: typed text and a gun's burst, in a real browser")
+    struct KioskTypedTextTests {
+        static let inventory: [(tag: String, name: String, country: String)] = [
+            ("SG-00009", "Laptop nine", "SG"), ("SG-00013", "Dock thirteen", "SG"), ("T-1", "Monitor one", "SG"),
+            ("T-2", "Dock two", "SG"), ("T-3", "Screen three", "SG")
+        ]
+
+        @Test("Text typed before a gun's burst is set aside with a note, never glued onto its tag, at once or 10 s later")
+        func typedTextBeforeABurst() async throws {
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
+                let entry = try await page.find("#entry")
+                let note = try await page.find("#entry-note")
+                #expect(try await note.isDisplayed() == false)
+
+                // A worker types "SG-", gives up and scans SG-00009 with the gun.
+                try await page.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+                try await page.waitUntil("the typed text in the field") { try await entry.property("value").stringValue == "SG-" }
+                try await page.gun("SG-00009", expect: "found_expected")
+                #expect(try await entry.property("value").stringValue == "")
+                #expect(try await note.isDisplayed())
+                #expect(try await note.text().contains("\u{201C}SG-\u{201D}"), "the note names the text set aside")
+                #expect(try await page.find("#outcome").text().contains("SG-00009"))
+                try await page.shot("kiosk-set-aside-1280x720.png")
+                try await page.setViewport(width: 1024, height: 768)
+                try await page.shot("kiosk-set-aside-1024x768.png")
+                try await page.setViewport(width: 1280, height: 720)
+
+                // "SG-0001" left in the field for 10 s, then the gun scans SG-00013.
+                try await page.gunKeys("SG-0001", then: nil, gap: BrowserSession.personKeyGap)
+                try await page.waitUntil("the typed text in the field") { try await entry.property("value").stringValue == "SG-0001" }
+                try await Task.sleep(for: .seconds(10))
+                try await page.gun("SG-00013", expect: "found_expected")
+                #expect(try await entry.property("value").stringValue == "")
+                #expect(try await note.text().contains("\u{201C}SG-0001\u{201D}"))
+
+                // A tag a person types whole, key by key, is still the field's text.
+                try await page.gunKeys("T-1", gap: BrowserSession.personKeyGap)
+                try await page.waitUntil("T-1 typed and found") {
+                    try await page.outcomes().last.map { $0["identifier"]?.stringValue == "T-1" && $0["status"]?.stringValue == "found_expected" }
+                        == true
+                }
+                try await page.expectNoScriptErrors()
+            }
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json", "--per-page", "100"]))
+            let scans = try #require(trail["scans"] as? [[String: Any]])
+            #expect(scans.map { $0["identifier"] as? String ?? "" }.sorted() == ["SG-00009", "SG-00013", "T-1"])
+        }
+    }
+}
+
+extension BrowserSession {
+    /// Saves a screenshot under $KIOSK_SHOTS_DIR when it is set (for a person to look at).
+    func shot(_ name: String) async throws {
+        guard let folder = ProcessInfo.processInfo.environment["KIOSK_SHOTS_DIR"] else { return }
+        try await Task.sleep(for: .milliseconds(300))
+        try await screenshot(to: URL(fileURLWithPath: folder).appendingPathComponent(name).path)
+    }
+}
