@@ -54,6 +54,52 @@ extension InBrowser {
             let scans = try #require(trail["scans"] as? [[String: Any]])
             #expect(scans.map { $0["identifier"] as? String ?? "" }.sorted() == ["SG-00009", "SG-00013", "T-1"])
         }
+
+        @Test("In a fast burst each outcome stays at least 600 ms (ALREADY SCANNED too), unless a problem replaces it")
+        func outcomesStayInAFastBurst() async throws {
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
+                try await page.gun("T-1", expect: "found_expected")
+                // Every outcome the box shows, with when it came.
+                try await page.execute(
+                    """
+                    const box = document.getElementById('outcome');
+                    window.boxLog = [];
+                    new MutationObserver(function () {
+                      const now = { status: box.getAttribute('data-status'), scan: box.getAttribute('data-scan-id'), at: performance.now() };
+                      const last = window.boxLog[window.boxLog.length - 1];
+                      if (!last || last.status !== now.status || last.scan !== now.scan) window.boxLog.push(now);
+                    }).observe(box, { attributes: true, attributeFilter: ['data-status', 'data-scan-id'] });
+                    """)
+                // T-1 again and T-2, back to back: ALREADY SCANNED, then FOUND.
+                try await page.gunKeys("T-1")
+                try await page.gunKeys("T-2")
+                try await page.waitUntil(
+                    "T-2 in the box", js: "attr('#outcome', 'data-status') === 'found_expected' && text('#outcome').includes('T-2')")
+                let log = try await page.execute("return window.boxLog").arrayValue ?? []
+                let statuses = log.compactMap { $0["status"]?.stringValue }
+                #expect(statuses.contains("already_scanned"), "ALREADY SCANNED was shown: \(log)")
+                if let i = statuses.firstIndex(of: "already_scanned"), i + 1 < log.count,
+                    let from = log[i]["at"]?.doubleValue, let to = log[i + 1]["at"]?.doubleValue
+                {
+                    #expect(to - from >= 590, "ALREADY SCANNED stayed \(Int(to - from)) ms: \(log)")
+                }
+                // A problem does not wait: T-3's FOUND gives way to NOPE-1 at once.
+                try await page.execute("window.boxLog = []")
+                try await page.gunKeys("T-3")
+                try await page.gunKeys("NOPE-1")
+                try await page.waitUntil("NOPE-1 in the box", js: "attr('#outcome', 'data-status') === 'unknown'")
+                let problem = try await page.execute("return window.boxLog").arrayValue ?? []
+                #expect(problem.last?["status"]?.stringValue == "unknown")
+                if problem.count >= 2, let from = problem[problem.count - 2]["at"]?.doubleValue, let to = problem.last?["at"]?.doubleValue {
+                    #expect(to - from < 590, "the problem waited \(Int(to - from)) ms")
+                }
+                let order = try await page.outcomes().map { $0["identifier"]?.stringValue ?? "" }
+                #expect(order == ["T-1", "T-1", "T-2", "T-3", "NOPE-1"], "every outcome is noted, in order")
+                try await page.expectNoScriptErrors()
+            }
+        }
     }
 }
 
