@@ -308,7 +308,7 @@ extension InBrowser {
                       set(v) { window.kiosk.entryWrites++; plain.set.call(this, v); }
                     });
                     """)
-                try await page.gunKeys(tags.map { $0 + "\n" }.joined(), then: nil)
+                try await page.activeElement().sendKeys(tags.map { $0 + Element.enter }.joined())
                 try await page.waitUntil(timeout: 20, "20 outcomes", js: "((window.kiosk && window.kiosk.outcomes) || []).length >= 20")
                 // A burst's characters go from the keys into the tags, not through the field: the
                 // capital letters' Shift and each Enter write nothing (it was twice a tag).

@@ -128,15 +128,20 @@ function markShown(scanId) {
 function present(ev, options) {
   markShown(ev.scan_id);     // taken: a pushed copy or the answer never shows it twice
   if (PROBLEMS.indexOf(statusOf(ev)) >= 0) {
-    // Outcomes still waiting are older: the problem overtakes them (they are in Last scans).
-    clearTimeout(waitTimer);
-    waitTimer = null;
-    waiting.splice(0).forEach(passOver);
-    showOutcome(ev, options);
+    showAtOnce(ev, options);
     return;
   }
   waiting.push({ ev: ev, options: options });
   showWaiting();
+}
+
+/** A problem: shown now. Outcomes still waiting are older, and it overtakes them (they are
+ *  counted and in Last scans). */
+function showAtOnce(ev, options) {
+  clearTimeout(waitTimer);
+  waitTimer = null;
+  waiting.splice(0).forEach(passOver);
+  showOutcome(ev, options);
 }
 
 /** Shows the waiting outcomes in order, each once the one before has stayed its 600 ms. */
@@ -161,10 +166,15 @@ function passOver(item) {
   recordOutcome(item.ev.scan_id, item.ev.identifier === undefined ? null : item.ev.identifier, statusOf(item.ev), true);
 }
 
-/** A decision for a scan whose outcome still waits its turn: it waits in its place instead. */
-function replaceWaiting(ev) {
+/** The server's word on a scan whose outcome still waits its turn: a refusal is a problem and
+ *  is shown at once (the outcome it overtakes is noted as passed over); a decision on a scan
+ *  shown pending waits in its place instead. Answers whether the scan was waiting. */
+function settleWaiting(ev) {
   for (var i = 0; i < waiting.length; i++) {
-    if (waiting[i].ev.scan_id === ev.scan_id) { waiting[i].ev = ev; return true; }
+    if (waiting[i].ev.scan_id !== ev.scan_id) continue;
+    if (ev.kind === 'rejected') showAtOnce(ev, { sound: true });
+    else waiting[i].ev = ev;
+    return true;
   }
   return false;
 }
@@ -300,7 +310,7 @@ export function handleScan(ev, fromPost) {
   }
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
-  if (ev.scan_id && ev.status !== 'pending' && replaceWaiting(ev)) return;
+  if (ev.scan_id && ev.status !== 'pending' && settleWaiting(ev)) return;
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending, or refused one (it is not in the server's
     // audit): that replaces it where it is shown, with the problem's sound for a refusal.
