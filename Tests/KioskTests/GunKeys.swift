@@ -17,8 +17,16 @@ extension BrowserSession {
     /// The gap between two keys of a burst, in seconds (a gun types a character in 1–5 ms).
     static let gunKeyGap = 0.003
 
-    /// Types `text` and then `end` (Enter, Tab, or nothing) into whatever has the focus, as a gun.
-    func gunKeys(_ text: String, then end: GunKey? = .enter) async throws {
+    /// A person's keys, in seconds apart (people type 100 ms a key and slower).
+    static let personKeyGap = 0.15
+    /// A password manager's auto-type (KeePassXC types a key about every 25 ms, then Enter).
+    static let autoTypeKeyGap = 0.025
+
+    /// Types `text` (a new line in it is an Enter: several tags) and then `end` (Enter, Tab, or
+    /// nothing) into whatever has the focus, as a gun;
+    /// with another `gap` (seconds from one character to the next), as a person or a password
+    /// manager: keys stamped that far apart are sent no earlier than their time.
+    func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap) async throws {
         var events: [JSONValue] = []
         var time = Date().timeIntervalSince1970
         func add(_ type: String, _ key: GunKey, shift: Bool) {
@@ -32,9 +40,15 @@ extension BrowserSession {
                 params["unmodifiedText"] = .string(text)
             }
             events.append(.object(params))
-            time += Self.gunKeyGap / 2
+            time += gap / 2
         }
         for character in text {
+            if character == "\n" {
+                // The Enter that ends one tag of several.
+                add("keyDown", .enter, shift: false)
+                add("keyUp", .enter, shift: false)
+                continue
+            }
             let key = GunKey(character)
             if key.shift { add("rawKeyDown", .shift, shift: true) }
             add("keyDown", key, shift: key.shift)
@@ -46,6 +60,12 @@ extension BrowserSession {
             add("keyUp", end, shift: false)
         }
         for event in events {
+            // Slow keys are not stamped in the future: each waits for its time (a gun's few
+            // milliseconds need no waiting).
+            if gap > Self.gunKeyGap, let at = event["timestamp"]?.doubleValue {
+                let wait = at - Date().timeIntervalSince1970
+                if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+            }
             try await command("POST", "/goog/cdp/execute", ["cmd": "Input.dispatchKeyEvent", "params": event])
         }
     }
@@ -54,7 +74,7 @@ extension BrowserSession {
 extension Element {
     /// Focuses this element as WebDriver's `sendKeys` does (the text cursor at the end of a field
     /// that was not focused), then types `text` and `end` into it as a gun (`BrowserSession.gunKeys`).
-    func gunKeys(_ text: String, then end: GunKey? = .enter) async throws {
+    func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = BrowserSession.gunKeyGap) async throws {
         try await session.execute(
             """
             const e = arguments[0];
@@ -63,7 +83,7 @@ extension Element {
               if (typeof e.value === 'string' && e.setSelectionRange) { try { e.setSelectionRange(e.value.length, e.value.length); } catch (x) {} }
             }
             """, [json])
-        try await session.gunKeys(text, then: end)
+        try await session.gunKeys(text, then: end, gap: gap)
     }
 }
 

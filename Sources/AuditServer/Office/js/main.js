@@ -90,8 +90,19 @@ function bind() {
  * it is refused aloud, and nothing is done. In a search box it is what the user meant, a look-up
  * of the tag: the box holds the scanned tag alone (not appended to what it held) and the search
  * runs. In a text area (the labels form's tags, one a line) the end of the burst is the new line
- * after the tag, which is what scanning tags into a list means. */
+ * after the tag, which is what scanning tags into a list means.
+ *
+ * A password is never a tag: keys typed into a password field, however fast (a password
+ * manager's auto-type, about 25 ms a key and then Enter; a badge reader), are typed input, and
+ * their Enter submits the form (logs in). So is the Tab of an auto-type from the login's email to
+ * its password; a burst that ends with Enter in the email field is still refused as a scan. */
 const burst = new Burst();
+
+function isTypedInput(node, key) {
+  if (!node || node.tagName !== 'INPUT') return false;
+  if (node.type === 'password') return true;
+  return key === 'Tab' && node.form !== null && node.form === $('login-form');
+}
 window.addEventListener('keydown', function (e) {
   if (e.isComposing) return;
   const t = e.timeStamp;
@@ -105,6 +116,7 @@ window.addEventListener('keydown', function (e) {
   burst.clear();
   if (!isTag) return;
   const box = document.activeElement;
+  if (isTypedInput(box, e.key)) return;
   const tab = e.key === 'Tab';
   if (box && box.tagName === 'INPUT' && box.type === 'search' && box.form) {
     box.value = scanned;

@@ -13,7 +13,7 @@ export function bindElements() {
     'scan-controls', 'change-user', 'mute', 'leave-button', 'end-button', 'loading-message', 'pin-station', 'pin-form',
     'pin', 'pin-submit', 'pin-error', 'start-station', 'user-name', 'user-save', 'user-status', 'start-message', 'countries-error',
     'countries', 'countries-empty', 'outcome', 'outcome-symbol', 'outcome-title', 'outcome-detail', 'outcome-info',
-    'outcome-message', 'entry', 'sending', 'preview-box', 'preview', 'outlines', 'camera-status', 'camera-headline',
+    'outcome-message', 'entry', 'entry-note', 'sending', 'preview-box', 'preview', 'outlines', 'camera-status', 'camera-headline',
     'camera-message', 'percent', 'audit-country', 'progress-bar', 'progress-fill', 'count-total', 'count-scanned',
     'count-missing', 'count-unexpected', 'recent', 'recent-empty', 'missing-search', 'unexpected-search',
     'summary-heading', 'summary-notice', 'summary-times', 'download-csv', 'download-json', 'back-to-start', 'summary-error',

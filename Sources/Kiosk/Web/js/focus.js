@@ -9,17 +9,29 @@
  * writing the field's value costs a layout of the page (3–25 ms while outcomes are drawn): a
  * 20-tag burst is 240 keys, and the kiosk's answers waited behind them. A person's keys (slower
  * than the gap, or editing inside the text) are typed as usual, and every other key puts what is
- * held in the field first, so nothing changes order. */
+ * held in the field first, so nothing changes order.
+ *
+ * A burst is a tag of its own: text a person typed into the field before it ("SG-", given up
+ * on, or left there minutes ago) is never glued onto the gun's tag. The Enter that ends a burst
+ * sends the burst's characters alone, and the text that was in the field before its first key is
+ * set aside (not recorded) with a note beside the field that says so. */
 
 import { app } from './app.js';
 import { el } from './dom.js';
-import { GAP_MS, isBurstModifier, isPrintable } from './burst.js';
+import { Burst, GAP_MS, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import { ensureAudio } from './sound.js';
+
+const SET_ASIDE_MS = 12000;    // how long the note about text set aside stays
+const STALL_MS = 1000;         // fast keys that stall less than this and go on are one typing
 
 let idleTimer = null;
 let held = '';                 // a burst's characters not yet in the entry field
 let heldTimer = null;           // puts what is held in the field once the keys pause
 let lastEntryKeyAt = -1e9;     // the timeStamp of the entry field's last key
+const entryBurst = new Burst(); // the entry field's characters since its keys last paused
+let beforeBurst = '';          // the field's text before that burst's first key
+let joinsBefore = false;       // that text ends with fast keys that only stalled: the same typing
+let noteTimer = null;
 
 
 function dialogOpen() {
@@ -86,6 +98,7 @@ export function onKeyDown(e) {
     // A barcode gun typing while a button has the focus: the characters go to the entry field.
     e.preventDefault();
     focusEntry();
+    noteEntryChar(e.key, e.timeStamp);
     el.entry.value += e.key;
     return;
   }
@@ -101,6 +114,8 @@ export function holdBurstKey(e) {
   // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
   if (isBurstModifier(e)) return false;
   var t = e.timeStamp;
+  if (isPrintable(e)) noteEntryChar(e.key, t);
+  else if (!endsBurst(e)) { entryBurst.clear(); joinsBefore = false; }   // an arrow, Backspace: typed anew
   var fast = t - lastEntryKeyAt <= GAP_MS;
   lastEntryKeyAt = t;
   var field = el.entry;
@@ -115,6 +130,52 @@ export function holdBurstKey(e) {
   clearTimeout(heldTimer);
   heldTimer = setTimeout(flushHeld, GAP_MS + 10);
   return true;
+}
+
+/** A character for the entry field, typed at `t`: the first of a burst notes the field's text
+ *  before it (with what is still held, which goes before it). Two or more fast keys that stall
+ *  for less than a second and go on are one typing delivered late (a remote keyboard, a
+ *  machine's hiccup), never a person's leftover: no hand types that fast and then scans. */
+function noteEntryChar(key, t) {
+  var run = entryBurst.text.length;
+  var pause = t - entryBurst.at;
+  if (!entryBurst.add(key, t)) {
+    beforeBurst = el.entry.value + held;
+    joinsBefore = run >= 2 && pause < STALL_MS;
+  }
+}
+
+/** The Enter (or Tab) at `t` ends the entry field's typing: when the keys since they last paused
+ *  are a gun's tag of its own, answers it with the text the field held before it ({tag,
+ *  before}); else null, and the field's text is the tag. */
+export function takeBurst(t) {
+  var burst = entryBurst.endsTagAt(t) && !joinsBefore ? { tag: entryBurst.text, before: beforeBurst } : null;
+  entryBurst.clear();
+  beforeBurst = '';
+  joinsBefore = false;
+  return burst;
+}
+
+/** Says beside the entry field that text typed before a gun's tag was set aside, not recorded. */
+export function noteSetAside(before, tag) {
+  var note = el.entryNote;
+  if (!note) return;
+  note.textContent = '';
+  note.appendChild(document.createTextNode('\u201C'));
+  var typed = document.createElement('span');
+  typed.className = 'entry-note-text';
+  typed.textContent = before;
+  note.appendChild(typed);
+  note.appendChild(document.createTextNode('\u201D typed before the scan: set aside, not recorded'));
+  note.title = '\u201C' + before + '\u201D was typed before the scan of ' + tag + ': set aside, not recorded.';
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(hideSetAside, SET_ASIDE_MS);
+}
+
+export function hideSetAside() {
+  clearTimeout(noteTimer);
+  if (el.entryNote) el.entryNote.hidden = true;
 }
 
 /** The held characters, taken out without going through the field (a tag that ends now). */

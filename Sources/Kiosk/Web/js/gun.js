@@ -1,9 +1,13 @@
 /* A keyboard-wedge barcode gun types a tag far faster than a person can and ends it with Enter
  * (or Tab). Wherever the focus is (a dialog, the name field, a search box, a button, the
  * loading, PIN, start or summary screen), such a burst is a scan: its characters are taken back out of the
- * field they landed in, it never presses a button, never submits a form, never saves a name and
- * is never sent as a PIN. With an audit open it is recorded; with none, or on the PIN screen,
- * the page says NOT RECORDED, with its sound.
+ * field they landed in, it never presses a button, never submits a form and never saves a name.
+ * With an audit open it is recorded; with none, or on the PIN screen, the page says NOT
+ * RECORDED, with its sound.
+ *
+ * A password field is the exception: a password is never a tag, so keys typed into one are typed
+ * input however fast they come (a password manager's auto-type, about 25 ms a key and then
+ * Enter, or a badge reader typing the PIN). They stay in the field, and their Enter submits it.
  *
  * The entry field of the scanning screen takes bursts as typed tags (scanqueue.js); keys typed
  * while a button or nothing has the focus there go to it (focus.js). This module handles every
@@ -39,10 +43,15 @@ function dialogOpen() {
   return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
 }
 
-/** Whether this module owns the key: everywhere but the scanning screen's own paths. On the PIN
- *  screen a burst is never a PIN: a PIN printed as a barcode beside the kiosk would be no secret,
- *  and a tag sent as a PIN would count towards the lockout. */
+/** A password field (the PIN): what is typed into it is a password, never a tag. */
+function isSecret(node) {
+  return !!node && node.tagName === 'INPUT' && (node.getAttribute('type') || '').toLowerCase() === 'password';
+}
+
+/** Whether this module owns the key: everywhere but the scanning screen's own paths and password
+ *  fields. A burst anywhere else on the PIN screen is refused aloud as a scan. */
 function owns(target) {
+  if (isSecret(target)) return false;
   if (app.screen !== 'scan' || dialogOpen()) return true;
   if (target === el.entry) return false;
   return isTextField(target);      // a search box; buttons hand their keys to the entry field

@@ -67,7 +67,7 @@ function bind() {
     // Enter ends a tag; so does Tab after text (some barcode guns are set up to send Tab).
     if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey && el.entry.value.trim())) {
       e.preventDefault();
-      submitEntry();
+      submitEntry(e.timeStamp);
     }
   });
   el.entry.addEventListener('blur', onEntryBlur);

@@ -7,7 +7,12 @@
  * Nothing is missed: a problem (unexpected, unknown, misplaced, not recorded) that a newer
  * outcome replaces within 3 s moves to the stack beside the box and stays there until 6 s after
  * it was first shown, so a FOUND right after it cannot hide it. After 8 s without a scan the
- * box says READY again. */
+ * box says READY again.
+ *
+ * Each outcome stays in the box at least 600 ms, so a fast burst cannot flash one (an ALREADY
+ * SCANNED) past the eye: a newer outcome waits its turn, in order, unless it is a problem, which
+ * is shown at once. A plain FOUND that newer outcomes wait behind is passed over (its numbers and
+ * its line in Last scans are there already), so the box never falls behind a burst of FOUNDs. */
 
 import { app } from './app.js';
 import { el, make, setText } from './dom.js';
@@ -50,6 +55,7 @@ const HOLD_MS = 3000;        // a problem in the box at least this long before i
 const STACK_MS = 6000;       // a stacked problem stays until this long after it was first shown
 const STACK_SHOWN = 5;       // problems listed in the stack at most (the rest are counted)
 const IDLE_MS = 8000;        // no scan for this long: READY again
+const MIN_SHOWN_MS = 600;    // an outcome stays in the box at least this long, unless a problem replaces it
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 // Hooks for browser tests and the latency benchmark.
@@ -63,6 +69,8 @@ let outcomeSerial = 0;       // increases with every outcome rendered
 let current = null;          // {ev, status, at} in the box
 let stack = [];              // [{ev, status, at, node}] problems moved out of the box, newest first
 let idleTimer = null;
+let waiting = [];            // [{ev, options}] outcomes due while the box's own has not stayed its 600 ms
+let waitTimer = null;
 
 export function statusOf(ev) {
   if (ev.kind === 'rejected') return 'rejected';
@@ -99,10 +107,12 @@ export function assetName(ev) {
   return name;
 }
 
-export function recordOutcome(scanId, identifier, status) {
+export function recordOutcome(scanId, identifier, status, passed) {
   var at = (performance.timeOrigin || Date.now() - performance.now()) + performance.now();
   hooks.lastOutcomeAt = at;
-  hooks.outcomes.push({ scan_id: scanId || null, identifier: identifier === undefined ? null : identifier, status: status, at: at });
+  var entry = { scan_id: scanId || null, identifier: identifier === undefined ? null : identifier, status: status, at: at };
+  if (passed) entry.passed = true;
+  hooks.outcomes.push(entry);
   if (hooks.outcomes.length > OUTCOME_LOG_LIMIT) hooks.outcomes.splice(0, hooks.outcomes.length - OUTCOME_LOG_LIMIT);
 }
 
@@ -111,6 +121,62 @@ function markShown(scanId) {
   shown.add(scanId);
   shownOrder.push(scanId);
   if (shownOrder.length > 2000) shown.delete(shownOrder.shift());
+}
+
+/** An outcome for the box: shown at once when the box's own has stayed its 600 ms (or the box
+ *  says READY or SENDING…), or when it is a problem; otherwise it waits its turn, in order. */
+function present(ev, options) {
+  markShown(ev.scan_id);     // taken: a pushed copy or the answer never shows it twice
+  if (PROBLEMS.indexOf(statusOf(ev)) >= 0) {
+    showAtOnce(ev, options);
+    return;
+  }
+  waiting.push({ ev: ev, options: options });
+  showWaiting();
+}
+
+/** A problem: shown now. Outcomes still waiting are older, and it overtakes them (they are
+ *  counted and in Last scans). */
+function showAtOnce(ev, options) {
+  clearTimeout(waitTimer);
+  waitTimer = null;
+  waiting.splice(0).forEach(passOver);
+  showOutcome(ev, options);
+}
+
+/** Shows the waiting outcomes in order, each once the one before has stayed its 600 ms. */
+function showWaiting() {
+  clearTimeout(waitTimer);
+  waitTimer = null;
+  while (waiting.length) {
+    if (app.screen !== 'scan') { waiting.splice(0).forEach(passOver); return; }
+    var left = current ? current.at + MIN_SHOWN_MS - Date.now() : 0;
+    if (left > 0) {
+      waitTimer = setTimeout(showWaiting, left);
+      return;
+    }
+    var next = waiting.shift();
+    if (waiting.length && statusOf(next.ev) === 'found_expected') passOver(next);
+    else showOutcome(next.ev, next.options);
+  }
+}
+
+/** A waiting outcome that newer ones overtook: noted for the hooks, never drawn. */
+function passOver(item) {
+  recordOutcome(item.ev.scan_id, item.ev.identifier === undefined ? null : item.ev.identifier, statusOf(item.ev), true);
+}
+
+/** The server's word on a scan whose outcome still waits its turn: a refusal is a problem and
+ *  is shown at once (the outcome it overtakes is noted as passed over); a decision on a scan
+ *  shown pending waits in its place instead. Answers whether the scan was waiting. */
+function settleWaiting(ev) {
+  for (var i = 0; i < waiting.length; i++) {
+    if (waiting[i].ev.scan_id !== ev.scan_id) continue;
+    if (ev.kind === 'rejected') showAtOnce(ev, { sound: true });
+    else waiting[i].ev = ev;
+    return true;
+  }
+  return false;
 }
 
 /** Puts one ScanEvent in the big outcome box, with its sound. */
@@ -244,6 +310,7 @@ export function handleScan(ev, fromPost) {
   }
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
+  if (ev.scan_id && ev.status !== 'pending' && settleWaiting(ev)) return;
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending, or refused one (it is not in the server's
     // audit): that replaces it where it is shown, with the problem's sound for a refusal.
@@ -254,7 +321,7 @@ export function handleScan(ev, fromPost) {
     return;
   }
   if (app.screen === 'scan') {
-    showOutcome(ev, { sound: fromPost ? fromPost.sound : true });
+    present(ev, { sound: fromPost ? fromPost.sound : true });
     scheduleLists(700);
   } else if ((app.screen === 'start' || app.screen === 'summary') && ev.kind === 'rejected') {
     // The camera read a tag while no audit runs here.

@@ -11,7 +11,7 @@ import { api, errorMessage } from './api.js';
 import { handleScan, outcomesShown, showPending, wasShown } from './outcomes.js';
 import { loadState } from './screens.js';
 import { ensureAudio } from './sound.js';
-import { takeHeld } from './focus.js';
+import { noteSetAside, takeBurst, takeHeld } from './focus.js';
 
 const QUEUE_KEY = 'auditstation.kiosk.queue.v1';
 const BATCH_LIMIT = 50;       // scans in one request at most (the kiosk's limit too)
@@ -51,10 +51,18 @@ export function renderSending() {
   setText(el.sending, n === 0 ? '' : (n === 1 ? '1 scan sending\u2026' : n + ' scans sending\u2026'));
 }
 
-export function submitEntry() {
+/** The Enter (or Tab) at `t` in the entry field sends its tag. A gun's burst is a tag of its own:
+ *  text typed into the field before it is set aside, with a note, never glued onto it. */
+export function submitEntry(t) {
+  var burst = takeBurst(t);
   // A burst's characters may still be held (focus.js): they follow the field's text.
   var identifier = (el.entry.value + takeHeld()).trim();
   if (el.entry.value !== '') el.entry.value = '';
+  if (burst) {
+    var before = burst.before.trim();
+    identifier = burst.tag.trim();
+    if (before && identifier) noteSetAside(before, identifier);
+  }
   submitIdentifier(identifier);
 }
 
