@@ -1,5 +1,4 @@
 // swift-tools-version: 6.0
-import CompilerPluginSupport
 import PackageDescription
 
 #if arch(arm64)
@@ -36,20 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
-        // The models' memberwise initializers and null-writing encoders, written once as macros.
-        .macro(
-            name: "ModelMacrosPlugin",
-            dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-            ]
-        ),
-        .target(name: "ModelMacros", dependencies: ["ModelMacrosPlugin"]),
         // Pure Swift: models, validation, the audit engine, report writers, service protocols.
-        .target(name: "InventoryCore", dependencies: ["ModelMacros"]),
+        .target(name: "InventoryCore"),
         // SQLite through GRDB: migrations and the local implementations of the services.
         .target(
             name: "InventoryStore",
@@ -88,7 +77,7 @@ let package = Package(
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Optimized in debug builds too, as all our targets are (the end of this file): its pixel loops
         // (resizing, thresholds, box means, rotations) run 10–30 times slower unoptimized.
-        .target(name: "Scanning", dependencies: ["ModelMacros", "CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CV4L2"]),
+        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CV4L2"]),
         // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
         // Evidence photo storage per 1,000 unexpected scans; run with -c release.
         .executableTarget(name: "photo-benchmark", dependencies: ["Scanning", "InventoryCore", "InventoryStore"], path: "Benchmarks/photos"),
@@ -126,7 +115,7 @@ let package = Package(
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts", "ModelMacros",
+                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -182,7 +171,7 @@ let package = Package(
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts", "ModelMacros",
+                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,7 +2,6 @@ import AuditAPI
 import Foundation
 import Hummingbird
 import InventoryCore
-import ModelMacros
 
 /// `/api/v1/users`: the users of the API, for ADMIN users only (anyone else gets 403): list,
 /// create, disable and enable, and set a new password. What the CLI's `users` commands do.
@@ -69,7 +68,6 @@ extension AuditRequestContext {
 
 /// A user as the API and `users list --json` show it: every field, `disabled_at` null while the
 /// user may log in; never the password hash or the token key.
-@EncodesNulls
 public struct UserRecord: Encodable, Sendable {
     public var id: Int64
     public var email: String
@@ -79,6 +77,23 @@ public struct UserRecord: Encodable, Sendable {
     public var countries: [String]
     public var createdAt: Date
     public var disabledAt: Date?
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(email, forKey: .email)
+        try container.encode(name, forKey: .name)
+        try container.encode(userType, forKey: .userType)
+        try container.encode(canEditAssets, forKey: .canEditAssets)
+        try container.encode(countries, forKey: .countries)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(disabledAt, forKey: .disabledAt)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, name, userType, canEditAssets, countries, createdAt, disabledAt
+    }
 
     public init(_ user: StoredUser) {
         id = user.id

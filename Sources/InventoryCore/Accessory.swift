@@ -1,5 +1,4 @@
 import Foundation
-import ModelMacros
 
 /// A stock of interchangeable items (cables, chargers, mice) that are checked out to customers.
 public struct Accessory: Codable, Sendable, Equatable, Identifiable {
@@ -40,7 +39,6 @@ public struct Accessory: Codable, Sendable, Equatable, Identifiable {
 }
 
 /// Create or edit fields of an accessory; on an edit, absent fields stay as they are.
-@MemberwiseInit
 public struct AccessoryInput: Codable, Sendable, Equatable {
     public var name: String?
     public var category: String?
@@ -51,6 +49,21 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
     public var notes: String?
     public var imageUrl: String?
     public var companyId: Int64?
+
+    public init(
+        name: String? = nil, category: String? = nil, manufacturer: String? = nil, modelNo: String? = nil, totalQuantity: Int? = nil,
+        country: String? = nil, notes: String? = nil, imageUrl: String? = nil, companyId: Int64? = nil
+    ) {
+        self.name = name
+        self.category = category
+        self.manufacturer = manufacturer
+        self.modelNo = modelNo
+        self.totalQuantity = totalQuantity
+        self.country = country
+        self.notes = notes
+        self.imageUrl = imageUrl
+        self.companyId = companyId
+    }
 
     public func makeAccessory(now: Date = Date()) throws(ValidationError) -> Accessory {
         var errors = ValidationError()

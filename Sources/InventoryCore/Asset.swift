@@ -1,5 +1,4 @@
 import Foundation
-import ModelMacros
 
 public enum AssetStatus: String, Codable, Sendable, CaseIterable {
     case inStock = "IN_STOCK", deployed = "DEPLOYED", readyToDeploy = "READY_TO_DEPLOY"
@@ -18,7 +17,6 @@ public enum AssetCondition: String, Codable, Sendable, CaseIterable {
 }
 
 /// An asset with every field of the v2 inventory API.
-@MemberwiseInit
 public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var id: Int64 = 0
     public var assetTag: String
@@ -46,11 +44,44 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var hasCharger: Bool = false
     public var createdAt: Date = Date()
     public var updatedAt: Date = Date()
+
+    public init(
+        id: Int64 = 0, assetTag: String, serialNum: String? = nil, name: String, model: String? = nil, status: AssetStatus = .inStock,
+        condition: AssetCondition? = nil, manufacturer: String? = nil, assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil,
+        memory: String? = nil, harddrive: String? = nil, country: String, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
+        customer: String? = nil, notes: String? = nil, techNotes: String? = nil, isErased: Bool = false, hasKeyboard: Bool = false,
+        hasCharger: Bool = false, createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.assetTag = assetTag
+        self.serialNum = serialNum
+        self.name = name
+        self.model = model
+        self.status = status
+        self.condition = condition
+        self.manufacturer = manufacturer
+        self.assetType = assetType
+        self.cpuType = cpuType
+        self.cpuCores = cpuCores
+        self.memory = memory
+        self.harddrive = harddrive
+        self.country = country
+        self.location = location
+        self.company = company
+        self.customerId = customerId
+        self.customer = customer
+        self.notes = notes
+        self.techNotes = techNotes
+        self.isErased = isErased
+        self.hasKeyboard = hasKeyboard
+        self.hasCharger = hasCharger
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// The fields a create or an edit sends. Absent fields are left as they are on an edit; an
 /// empty string clears an optional text field.
-@MemberwiseInit
 public struct AssetInput: Codable, Sendable, Equatable {
     public var assetTag: String?
     public var serialNum: String?
@@ -73,4 +104,33 @@ public struct AssetInput: Codable, Sendable, Equatable {
     public var isErased: Bool?
     public var hasKeyboard: Bool?
     public var hasCharger: Bool?
+
+    public init(
+        assetTag: String? = nil, serialNum: String? = nil, name: String? = nil, model: String? = nil, status: String? = nil, condition: String? = nil,
+        manufacturer: String? = nil, assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil, memory: String? = nil,
+        harddrive: String? = nil, country: String? = nil, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
+        notes: String? = nil, techNotes: String? = nil, isErased: Bool? = nil, hasKeyboard: Bool? = nil, hasCharger: Bool? = nil
+    ) {
+        self.assetTag = assetTag
+        self.serialNum = serialNum
+        self.name = name
+        self.model = model
+        self.status = status
+        self.condition = condition
+        self.manufacturer = manufacturer
+        self.assetType = assetType
+        self.cpuType = cpuType
+        self.cpuCores = cpuCores
+        self.memory = memory
+        self.harddrive = harddrive
+        self.country = country
+        self.location = location
+        self.company = company
+        self.customerId = customerId
+        self.notes = notes
+        self.techNotes = techNotes
+        self.isErased = isErased
+        self.hasKeyboard = hasKeyboard
+        self.hasCharger = hasCharger
+    }
 }

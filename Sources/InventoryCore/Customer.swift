@@ -1,7 +1,5 @@
 import Foundation
-import ModelMacros
 
-@MemberwiseInit
 public struct Customer: Codable, Sendable, Equatable, Identifiable {
     public var id: Int64 = 0
     public var name: String
@@ -12,10 +10,24 @@ public struct Customer: Codable, Sendable, Equatable, Identifiable {
     public var companyId: Int64?
     public var createdAt: Date = Date()
     public var updatedAt: Date = Date()
+
+    public init(
+        id: Int64 = 0, name: String, contactNumber: String, address: String, country: String, email: String? = nil, companyId: Int64? = nil,
+        createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.name = name
+        self.contactNumber = contactNumber
+        self.address = address
+        self.country = country
+        self.email = email
+        self.companyId = companyId
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// Create or edit fields of a customer; on an edit, absent fields stay as they are.
-@MemberwiseInit
 public struct CustomerInput: Codable, Sendable, Equatable {
     public var name: String?
     public var contactNumber: String?
@@ -23,6 +35,18 @@ public struct CustomerInput: Codable, Sendable, Equatable {
     public var country: String?
     public var email: String?
     public var companyId: Int64?
+
+    public init(
+        name: String? = nil, contactNumber: String? = nil, address: String? = nil, country: String? = nil, email: String? = nil,
+        companyId: Int64? = nil
+    ) {
+        self.name = name
+        self.contactNumber = contactNumber
+        self.address = address
+        self.country = country
+        self.email = email
+        self.companyId = companyId
+    }
 
     public func makeCustomer(now: Date = Date()) throws(ValidationError) -> Customer {
         var errors = ValidationError()

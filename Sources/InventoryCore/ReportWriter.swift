@@ -1,9 +1,6 @@
 import Foundation
-import ModelMacros
 
 /// The `summary` of a report.
-@EncodesNulls
-@MemberwiseInit
 public struct ReportSummary: Codable, Sendable, Equatable {
     public var auditId: AuditID
     public var country: String
@@ -27,6 +24,55 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// server that does not say.
     public var lateScans: Int?
 
+    public init(
+        auditId: AuditID, country: String, totalAssets: Int, scannedCount: Int, missingCount: Int, unexpectedCount: Int, completionPercentage: Double,
+        startedAt: Date, endedAt: Date? = nil, startedBy: String, endedBy: String? = nil, locations: [String]? = nil, byLocation: [LocationTally],
+        byStation: [ScanTally], byUser: [ScanTally], lateScans: Int? = nil
+    ) {
+        self.auditId = auditId
+        self.country = country
+        self.totalAssets = totalAssets
+        self.scannedCount = scannedCount
+        self.missingCount = missingCount
+        self.unexpectedCount = unexpectedCount
+        self.completionPercentage = completionPercentage
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.startedBy = startedBy
+        self.endedBy = endedBy
+        self.locations = locations
+        self.byLocation = byLocation
+        self.byStation = byStation
+        self.byUser = byUser
+        self.lateScans = lateScans
+    }
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(auditId, forKey: .auditId)
+        try container.encode(country, forKey: .country)
+        try container.encode(totalAssets, forKey: .totalAssets)
+        try container.encode(scannedCount, forKey: .scannedCount)
+        try container.encode(missingCount, forKey: .missingCount)
+        try container.encode(unexpectedCount, forKey: .unexpectedCount)
+        try container.encode(completionPercentage, forKey: .completionPercentage)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(endedAt, forKey: .endedAt)
+        try container.encode(startedBy, forKey: .startedBy)
+        try container.encode(endedBy, forKey: .endedBy)
+        try container.encode(locations, forKey: .locations)
+        try container.encode(byLocation, forKey: .byLocation)
+        try container.encode(byStation, forKey: .byStation)
+        try container.encode(byUser, forKey: .byUser)
+        try container.encode(lateScans, forKey: .lateScans)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case auditId, country, totalAssets, scannedCount, missingCount, unexpectedCount, completionPercentage, startedAt, endedAt, startedBy, endedBy,
+            locations, byLocation, byStation, byUser, lateScans
+    }
+
     public init(_ audit: AuditSession, byLocation: [LocationTally] = [], byStation: [ScanTally] = [], byUser: [ScanTally] = []) {
         self.init(
             auditId: audit.id, country: audit.country, totalAssets: audit.totalAssets, scannedCount: audit.scannedCount,
@@ -45,7 +91,6 @@ public struct ReportSummary: Codable, Sendable, Equatable {
 }
 
 /// The expected assets of one registered location (nil: none) in a report's summary.
-@EncodesNulls
 public struct LocationTally: Codable, Sendable, Equatable {
     public var location: String?
     public var expected: Int
@@ -53,6 +98,20 @@ public struct LocationTally: Codable, Sendable, Equatable {
     public var missing: Int
     /// Found, but first scanned at another location.
     public var misplaced: Int
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(found, forKey: .found)
+        try container.encode(missing, forKey: .missing)
+        try container.encode(misplaced, forKey: .misplaced)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case location, expected, found, missing, misplaced
+    }
 
     public init(location: String?, expected: Int, found: Int, misplaced: Int) {
         self.location = location

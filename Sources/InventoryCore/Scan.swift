@@ -1,5 +1,4 @@
 import Foundation
-import ModelMacros
 
 public enum ScanStatus: String, Codable, Sendable, CaseIterable {
     case foundExpected = "found_expected"
@@ -15,7 +14,6 @@ public enum ScanStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// A scan as a station submits it. `scanId` makes it idempotent: the same id twice is one scan.
-@MemberwiseInit
 public struct ScanRequest: Codable, Sendable, Equatable {
     public var identifier: String
     public var auditId: AuditID?
@@ -29,6 +27,20 @@ public struct ScanRequest: Codable, Sendable, Equatable {
     /// Where the station stands (its current location), when it knows: an expected asset
     /// registered elsewhere is found, and misplaced.
     public var location: String?
+
+    public init(
+        identifier: String, auditId: AuditID? = nil, scanId: String? = nil, source: ScanSource? = nil, scannedAt: Date? = nil,
+        deviceName: String? = nil, user: String? = nil, location: String? = nil
+    ) {
+        self.identifier = identifier
+        self.auditId = auditId
+        self.scanId = scanId
+        self.source = source
+        self.scannedAt = scannedAt
+        self.deviceName = deviceName
+        self.user = user
+        self.location = location
+    }
 }
 
 /// The outcome of one scan, returned only once the scan is stored.

@@ -1,9 +1,7 @@
 import Foundation
-import ModelMacros
 
 /// One scan of an audit's trail, as it was stored: what was scanned, its outcome, and who,
 /// where, when and how.
-@MemberwiseInit
 public struct ScanRecord: Codable, Sendable, Equatable {
     public var scanId: String
     public var identifier: String
@@ -28,6 +26,28 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// The scan reached the server after the audit had ended (`recordedAt` says when) and was
     /// accepted, having been made before the end (`LateScans`).
     public var late: Bool?
+
+    public init(
+        scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String, assetId: Int64? = nil,
+        source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date, voided: ScanVoid? = nil, hasPhoto: Bool? = nil,
+        assetName: String? = nil, late: Bool? = nil
+    ) {
+        self.scanId = scanId
+        self.identifier = identifier
+        self.status = status
+        self.reason = reason
+        self.message = message
+        self.assetId = assetId
+        self.source = source
+        self.station = station
+        self.user = user
+        self.scannedAt = scannedAt
+        self.recordedAt = recordedAt
+        self.voided = voided
+        self.hasPhoto = hasPhoto
+        self.assetName = assetName
+        self.late = late
+    }
 }
 
 /// Scans of one audit counted by station or by user.

@@ -1,9 +1,7 @@
 import Foundation
-import ModelMacros
 
 /// A request to void (undo) one scan of a running audit. `voidId` makes it idempotent: a
 /// station's outbox may send the same void twice, and the second answers as the first did.
-@MemberwiseInit
 public struct VoidRequest: Codable, Sendable, Equatable {
     /// The scan to void.
     public var scanId: String
@@ -17,10 +15,22 @@ public struct VoidRequest: Codable, Sendable, Equatable {
     public var deviceName: String?
     /// The user; a server fills it from the token and ignores what the body says.
     public var user: String?
+
+    public init(
+        scanId: String, auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil, deviceName: String? = nil,
+        user: String? = nil
+    ) {
+        self.scanId = scanId
+        self.auditId = auditId
+        self.reason = reason
+        self.voidId = voidId
+        self.voidedAt = voidedAt
+        self.deviceName = deviceName
+        self.user = user
+    }
 }
 
 /// A void as the trail keeps it: its own record, naming the scan it undid, who, where, when and why.
-@MemberwiseInit
 public struct ScanVoid: Codable, Sendable, Equatable {
     public var voidId: String
     public var scanId: String
@@ -30,6 +40,19 @@ public struct ScanVoid: Codable, Sendable, Equatable {
     public var user: String
     public var voidedAt: Date
     public var recordedAt: Date
+
+    public init(
+        voidId: String, scanId: String, auditId: AuditID, reason: String? = nil, station: String, user: String, voidedAt: Date, recordedAt: Date
+    ) {
+        self.voidId = voidId
+        self.scanId = scanId
+        self.auditId = auditId
+        self.reason = reason
+        self.station = station
+        self.user = user
+        self.voidedAt = voidedAt
+        self.recordedAt = recordedAt
+    }
 }
 
 /// The answer to a void, once it is stored: the void, the scan it undid, and the audit's numbers.

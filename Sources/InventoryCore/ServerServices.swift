@@ -1,5 +1,4 @@
 import Foundation
-import ModelMacros
 
 // The services a server runs on. The API layer (`AuditServer`) sees only these protocols; each
 // database back end (SQLite in `InventoryStore`, PostgreSQL in `PostgresStore`) implements all
@@ -113,7 +112,6 @@ extension DeviceStore {
 }
 
 /// Every service of a server over one database.
-@MemberwiseInit
 public struct ServerBackend: Sendable {
     public var audits: any ServerAuditService
     public var assets: any AssetService
@@ -128,6 +126,21 @@ public struct ServerBackend: Sendable {
     public var defaultKeyFile: String?
     /// Throws when the database cannot be reached; `/health` reports it.
     public var ping: @Sendable () async throws -> Void
+
+    public init(
+        audits: any ServerAuditService, assets: any AssetService, accessories: any AccessoryService, customers: any CustomerService,
+        users: any UserStore, devices: any DeviceStore, kind: String, defaultKeyFile: String? = nil, ping: @escaping @Sendable () async throws -> Void
+    ) {
+        self.audits = audits
+        self.assets = assets
+        self.accessories = accessories
+        self.customers = customers
+        self.users = users
+        self.devices = devices
+        self.kind = kind
+        self.defaultKeyFile = defaultKeyFile
+        self.ping = ping
+    }
 }
 
 /// What a connected station copies of one audit to decide scans by itself: the expected set
@@ -168,7 +181,6 @@ public enum AuditSnapshot {
 }
 
 /// A user of the server, as stored: the password only as a bcrypt hash.
-@MemberwiseInit
 public struct StoredUser: Sendable, Equatable {
     public var id: Int64
     public var email: String
@@ -185,11 +197,26 @@ public struct StoredUser: Sendable, Equatable {
     public var tokenKey: String
     /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
     public var disabledAt: Date?
+
+    public init(
+        id: Int64, email: String, name: String, passwordHash: String, userType: String, canEditAssets: Bool, countries: [String], createdAt: Date,
+        tokenKey: String, disabledAt: Date? = nil
+    ) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.passwordHash = passwordHash
+        self.userType = userType
+        self.canEditAssets = canEditAssets
+        self.countries = countries
+        self.createdAt = createdAt
+        self.tokenKey = tokenKey
+        self.disabledAt = disabledAt
+    }
 }
 
 /// A device a user logs in from, with its activity: the last login or scan, and the scans
 /// recorded under its name by that user.
-@MemberwiseInit
 public struct DeviceRecord: Codable, Sendable, Equatable {
     public var id: Int64
     public var deviceName: String
@@ -201,6 +228,19 @@ public struct DeviceRecord: Codable, Sendable, Equatable {
     /// The scans the device last said were waiting to be sent, on any audit (`AuditStation`);
     /// nil when it never reported.
     public var waiting: Int?
+
+    public init(
+        id: Int64, deviceName: String, platform: String? = nil, userId: Int64, user: String, lastActiveAt: Date, scans: Int, waiting: Int? = nil
+    ) {
+        self.id = id
+        self.deviceName = deviceName
+        self.platform = platform
+        self.userId = userId
+        self.user = user
+        self.lastActiveAt = lastActiveAt
+        self.scans = scans
+        self.waiting = waiting
+    }
 }
 
 extension StoredUser {

@@ -2,7 +2,6 @@ import AuditClient
 import ConnectedStore
 import Foundation
 import InventoryCore
-import ModelMacros
 import Station
 
 /// One scan as the page shows it (docs/kiosk-api.md, "ScanEvent").
@@ -175,7 +174,6 @@ struct KioskScan: Encodable, Sendable, Equatable {
 }
 
 /// The camera as the page shows it.
-@EncodesNulls
 struct CameraState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case none, starting, ready, lost }
     var state: Phase
@@ -183,10 +181,23 @@ struct CameraState: Encodable, Sendable, Equatable {
     var device: String?
     var width: Int?
     var height: Int?
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(message, forKey: .message)
+        try container.encode(device, forKey: .device)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, message, device, width, height
+    }
 }
 
 /// Standalone, or how the link to the server stands.
-@EncodesNulls
 struct ConnectionState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case standalone, online, offline }
     var state: Phase
@@ -197,10 +208,25 @@ struct ConnectionState: Encodable, Sendable, Equatable {
     var auditRefusedScans: Int = 0
     var lastSyncAt: Date?
     var lastError: String?
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(server, forKey: .server)
+        try container.encode(pendingScans, forKey: .pendingScans)
+        try container.encode(auditPendingScans, forKey: .auditPendingScans)
+        try container.encode(auditRefusedScans, forKey: .auditRefusedScans)
+        try container.encode(lastSyncAt, forKey: .lastSyncAt)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, server, pendingScans, auditPendingScans, auditRefusedScans, lastSyncAt, lastError
+    }
 }
 
 /// `GET /api/state` and the `state` event.
-@EncodesNulls
 struct KioskState: Encodable, Sendable {
     var station: String
     var mode: String
@@ -218,6 +244,28 @@ struct KioskState: Encodable, Sendable {
     /// Where the station stands (nil: not said), and the locations of the audit's country.
     var location: String?
     var locations: [LocationCount]
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(station, forKey: .station)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(user, forKey: .user)
+        try container.encode(pinRequired, forKey: .pinRequired)
+        try container.encode(connection, forKey: .connection)
+        try container.encode(camera, forKey: .camera)
+        try container.encode(audit, forKey: .audit)
+        try container.encode(endedElsewhere, forKey: .endedElsewhere)
+        try container.encode(countries, forKey: .countries)
+        try container.encode(countriesError, forKey: .countriesError)
+        try container.encode(recent, forKey: .recent)
+        try container.encode(location, forKey: .location)
+        try container.encode(locations, forKey: .locations)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case station, mode, user, pinRequired, connection, camera, audit, endedElsewhere, countries, countriesError, recent, location, locations
+    }
 }
 
 /// What a client that has not given the PIN may see.
@@ -231,9 +279,16 @@ struct ProgressEvent: Encodable, Sendable {
     var progress: AuditProgress
 }
 
-@EncodesNulls
 struct AuditAnswer: Encodable, Sendable {
     var audit: AuditSession?
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(audit, forKey: .audit)
+    }
+
+    enum CodingKeys: String, CodingKey { case audit }
 }
 
 struct SummaryAnswer: Encodable, Sendable { var summary: AuditSummary }
@@ -282,9 +337,16 @@ struct ScansBody: Decodable, Sendable {
 }
 struct ScansAnswer: Encodable, Sendable { var results: [KioskScan] }
 struct LocationBody: Decodable, Sendable { var location: String? }
-@EncodesNulls
 struct LocationAnswer: Encodable, Sendable {
     var location: String?
+
+    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+    }
+
+    enum CodingKeys: String, CodingKey { case location }
 }
 struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
 struct UndoBody: Decodable, Sendable { var scanId: String }

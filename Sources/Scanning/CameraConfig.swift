@@ -1,5 +1,3 @@
-import ModelMacros
-
 /// How the station reads a webcam. Embedded in the station configuration under the key
 /// `"camera"`; every key is optional and falls back to the default shown.
 ///
@@ -9,7 +7,6 @@ import ModelMacros
 ///  "goneAfterSeconds": 2, "confirmFrames": 3, "selectTimeoutSeconds": 2,
 ///  "reconnectInitialSeconds": 0.5, "reconnectMaxSeconds": 5}
 /// ```
-@MemberwiseInit
 public struct CameraConfig: Codable, Sendable, Equatable {
     /// The V4L2 device node.
     public var device: String = "/dev/video0"
@@ -38,6 +35,28 @@ public struct CameraConfig: Codable, Sendable, Equatable {
     public var buffers: Int = 4
     /// Run the decoder's slower retry passes on frames where the first pass finds nothing.
     public var decodeRetry: Bool = false
+
+    public init(
+        device: String = "/dev/video0", width: Int = 1280, height: Int = 720, fps: Int = 30, pixelFormats: [String] = ["GREY", "YUYV", "MJPG"],
+        controls: CameraControls = .init(), goneAfterSeconds: Double = 2, confirmFrames: Int = 3,
+        confirmSymbologies: [Symbology] = CameraConfig.weakSymbologies, selectTimeoutSeconds: Double = 2, reconnectInitialSeconds: Double = 0.5,
+        reconnectMaxSeconds: Double = 5, buffers: Int = 4, decodeRetry: Bool = false
+    ) {
+        self.device = device
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.pixelFormats = pixelFormats
+        self.controls = controls
+        self.goneAfterSeconds = goneAfterSeconds
+        self.confirmFrames = confirmFrames
+        self.confirmSymbologies = confirmSymbologies
+        self.selectTimeoutSeconds = selectTimeoutSeconds
+        self.reconnectInitialSeconds = reconnectInitialSeconds
+        self.reconnectMaxSeconds = reconnectMaxSeconds
+        self.buffers = buffers
+        self.decodeRetry = decodeRetry
+    }
 
     public static let weakSymbologies: [Symbology] = [.ean13, .ean8, .upca, .upce, .i25, .codabar, .databar, .databarExpanded]
 

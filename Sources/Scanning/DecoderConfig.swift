@@ -1,5 +1,3 @@
-import ModelMacros
-
 /// How the `BarcodeDecoder` reads images. Embedded in the station configuration under the key
 /// `"decoder"`; every key is optional and falls back to the default below.
 ///
@@ -8,7 +6,6 @@ import ModelMacros
 ///  "retryPasses": ["contrast", "invert"], "minLinearQuality": 2, "engines": ["zxing", "zbar"],
 ///  "code39FullASCII": false, "code32": false, "gs1Text": "parentheses"}
 /// ```
-@MemberwiseInit
 public struct DecoderConfig: Codable, Sendable, Equatable {
     /// The symbologies to look for. Fewer is faster and leaves less room for wrong reads.
     public var symbologies: [Symbology] = Symbology.assetTagDefaults
@@ -47,6 +44,24 @@ public struct DecoderConfig: Codable, Sendable, Equatable {
     public var code32: Bool = false
     /// GS1 data as `(01)…` (as printed) or with FNC1 as `\u{1D}`.
     public var gs1Text: GS1Text = .parentheses
+
+    public init(
+        symbologies: [Symbology] = Symbology.assetTagDefaults, density: Int = DecoderConfig.defaultDensity, maxScanWidth: Int = 640,
+        zbarRegions: Bool = true, retry: Bool = true, retryPasses: [RetryPass] = RetryPass.allCases, minLinearQuality: Int = 2,
+        engines: [DecodeEngine] = DecoderConfig.defaultEngines, code39FullASCII: Bool = false, code32: Bool = false, gs1Text: GS1Text = .parentheses
+    ) {
+        self.symbologies = symbologies
+        self.density = density
+        self.maxScanWidth = maxScanWidth
+        self.zbarRegions = zbarRegions
+        self.retry = retry
+        self.retryPasses = retryPasses
+        self.minLinearQuality = minLinearQuality
+        self.engines = engines
+        self.code39FullASCII = code39FullASCII
+        self.code32 = code32
+        self.gs1Text = gs1Text
+    }
 
     public static let defaultDensity = 2
     public static let defaultEngines: [DecodeEngine] = [.zxing, .zbar]

@@ -2,10 +2,10 @@ import Foundation
 import InventoryCore
 import Testing
 
-/// The models' initializers and null-writing encoders come from ModelMacros: what they write
-/// must be what the API and the stores were promised before the macros wrote them.
-@Suite("Model macros")
-struct ModelMacroTests {
+/// The models' hand-written initializers and encoders: defaults from the properties' initial
+/// values, and every key written, an absent optional as null (the API and the stores promise it).
+@Suite("Model initializers and encoders")
+struct ModelCodingTests {
     static func json(_ value: some Encodable) throws -> [String: Any] {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
