@@ -5,7 +5,8 @@ import Testing
 
 /// An audit's end is a moment in time: scans made before it count whenever they arrive
 /// (`LateScans`), judged on the server's clock when the station sends its own; whoever ends an
-/// audit is told which stations may still hold scans of it (`AuditStation`).
+/// audit is told which stations may still hold scans of it (`AuditStation`). Over real sockets,
+/// on both back ends.
 @Suite("Late scans and the stations still out at an audit's end")
 struct LateScanTests {
     private struct Batch {
@@ -46,7 +47,7 @@ struct LateScanTests {
 
     @Test("Scans made before the end count when they arrive after it, marked late, in every list and report", arguments: Backend.allCases)
     func lateScansCount(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             let (id, endedAt) = try await endedAudit(server, token: token)
             let before = endedAt.addingTimeInterval(-300)
@@ -90,7 +91,7 @@ struct LateScanTests {
 
     @Test("A scan made after the end is refused; the bound covers only a station's own clock", arguments: Backend.allCases)
     func afterTheEndIsRefused(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             let (id, endedAt) = try await endedAudit(server, token: token)
             let beyond = Batch(scans: [("A2", "beyond", endedAt.addingTimeInterval(LateScans.bound + 60))], auditID: id, clock: Date())
@@ -108,7 +109,7 @@ struct LateScanTests {
 
     @Test("Station clocks: a slow clock's scan made after the end is refused, a fast clock's made before is taken", arguments: Backend.allCases)
     func skewedClocks(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             let (id, endedAt) = try await endedAudit(server, token: token)
             // 20 minutes slow: made 15 minutes after the end, its clock says 5 minutes before.
@@ -136,7 +137,7 @@ struct LateScanTests {
 
     @Test("Reconcile: mark-missing spares what a late scan found; one found after the apply is restored", arguments: Backend.allCases)
     func reconcileAndLateScans(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             let (id, endedAt) = try await endedAudit(server, token: token)
             let before = endedAt.addingTimeInterval(-30)
@@ -163,7 +164,7 @@ struct LateScanTests {
 
     @Test("Ending names the stations still out, and needs force while any are", arguments: Backend.allCases)
     func endingKnowsWhoIsOut(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG")])
             let started = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
@@ -198,7 +199,7 @@ struct LateScanTests {
 
     @Test("force ends an audit while a station is out", arguments: Backend.allCases)
     func forceEnds(backend: Backend) async throws {
-        try await TestServer.routes(backend) { server in
+        try await TestServer.with(backend) { server in
             let token = try await server.user("lead@example.com")
             try await server.seed([("A1", "SG")])
             let started = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token)
