@@ -29,12 +29,6 @@ extension ConnectedAuditService {
         }
         return try await client.sendIfOffered(.GET, Routes.path(Routes.auditOne, ["audit_id": id]), as: Lenient<AuditResponse>.self)?.value.audit
     }
-
-    /// The stations the server has heard from on an audit; empty from a server that does not say.
-    public func stations(auditID: AuditID) async throws -> [AuditStation] {
-        try await client.sendIfOffered(.GET, Routes.path(Routes.auditStations, ["audit_id": auditID]), as: Lenient<AuditStationsResponse>.self)?
-            .value.stations ?? []
-    }
 }
 
 /// `{audit, stations}`: the audit read leniently, and the stations as our server writes them.
