@@ -185,6 +185,7 @@ let package = Package(
                 "index.html", "kiosk.css", "js/main.js", "js/app.js", "js/dom.js", "js/format.js", "js/api.js", "js/screens.js",
                 "js/connection.js", "js/pin.js", "js/start.js", "js/scanqueue.js", "js/outcomes.js", "js/progress.js", "js/recent.js",
                 "js/lists.js", "js/focus.js", "js/dialogs.js", "js/summary.js", "js/camera.js", "js/sound.js", "js/gun.js", "js/place.js",
+                "js/bus.js", "js/words.js", "js/dialog.js",
             ].map { Resource.embedInCode("Web/\($0)") }
         ),
 

@@ -20,8 +20,10 @@ extension ConnectedAuditService {
     }
 
     /// The audit as this station sees it: the server's last numbers plus its own pending scans.
+    /// Its revision is the copy's (this station's scale); a session it holds no copy of is
+    /// passed on without one (`unordered`).
     func localSession(_ session: AuditSession) async throws -> AuditSession {
-        try await replica.localSession(auditID: session.id) ?? session
+        try await replica.localSession(auditID: session.id) ?? session.unordered
     }
 
     /// The outcome of a stored scan: the server's when it answered, else the one shown then.

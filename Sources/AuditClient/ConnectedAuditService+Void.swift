@@ -29,8 +29,10 @@ extension ConnectedAuditService {
             auditId: prepared.auditID, reason: prepared.reason, voidId: prepared.voidID, voidedAt: prepared.voidedAt,
             deviceName: prepared.station)
         do {
-            let result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": prepared.scanID]), body: body, as: VoidResult.self)
+            var result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": prepared.scanID]), body: body, as: VoidResult.self)
             try await replica.applyVoid(result, caseSensitive: caseSensitive)
+            // The numbers this station shows, on its own revision scale, like every other answer.
+            result.progress = try await replica.localSession(auditID: result.void.auditId)?.progress ?? result.progress.unordered
             return result
         } catch InventoryError.unavailable(let message) {
             do { return try await queue(prepared) } catch InventoryError.unavailable(let local) {

@@ -65,7 +65,11 @@ public actor ConnectedAuditService: AuditService {
         do {
             let reading = try await startReading()
             var running = try await runningAudits()
-            for (index, audit) in running.enumerated() where try await replica.session(auditID: audit.id) != nil {
+            for (index, audit) in running.enumerated() {
+                guard try await replica.session(auditID: audit.id) != nil else {
+                    running[index] = audit.unordered
+                    continue
+                }
                 try await takeDescription(audit, readSince: reading)
                 running[index] = try await localSession(audit)
             }
@@ -110,7 +114,7 @@ public actor ConnectedAuditService: AuditService {
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
             // view moves with other stations' scans; what is answered is that view: the server's
             // numbers plus this station's scans not answered yet, the numbers its screen shows.
-            guard found.isActive, try await replica.session(auditID: id) != nil else { return found }
+            guard found.isActive, try await replica.session(auditID: id) != nil else { return found.unordered }
             try await takeDescription(found, readSince: reading)
             return try await localSession(found)
         } catch InventoryError.unavailable(let message) {
@@ -149,7 +153,7 @@ public actor ConnectedAuditService: AuditService {
         let body = StartRequest(country: country, locations: wanted.isEmpty ? nil : wanted)
         let audit = try await client.send(.POST, Routes.auditStart, body: body, as: Lenient<AuditResponse>.self).value.audit
         try await pull(auditID: audit.id, session: audit)
-        return audit
+        return try await localSession(audit)
     }
 
     /// The locations of a country's assets, as our server lists them.

@@ -14,7 +14,7 @@ extension AuditSession: LenientDecodable {
         }
         let progress = AuditProgress(
             totalAssets: fields.integer("totalAssets") ?? 0, scannedCount: fields.integer("scannedCount") ?? 0,
-            unexpectedCount: fields.integer("unexpectedCount") ?? 0)
+            unexpectedCount: fields.integer("unexpectedCount") ?? 0, revision: fields.integer("revision"))
         let endedAt = fields.optional("endedAt", as: Date.self)
         self.init(
             id: id, country: fields.text("country")?.uppercased() ?? "?", progress: progress,

@@ -65,7 +65,7 @@ extension ScanResult: LenientDecodable {
         if let numbers = try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("progress")), let total = numbers.integer("totalAssets") {
             progress = AuditProgress(
                 totalAssets: total, scannedCount: numbers.integer("scannedCount") ?? 0,
-                unexpectedCount: numbers.integer("unexpectedCount") ?? 0)
+                unexpectedCount: numbers.integer("unexpectedCount") ?? 0, revision: numbers.integer("revision"))
         }
         self.init(
             identifier: fields.text("identifier") ?? "", status: fields.choice("status", as: ScanStatus.self) ?? .pending,

@@ -20,6 +20,7 @@ enum ConnectedSchema {
         migrator.registerMigration("station_outbox_location", migrate: outboxLocation)
         migrator.registerMigration("station_outbox_voids", migrate: outboxVoids)
         migrator.registerMigration("station_outbox_photos", migrate: outboxPhotos)
+        migrator.registerMigration("station_replica_revision", migrate: replicaRevision)
         return migrator
     }
 
@@ -109,6 +110,33 @@ enum ConnectedSchema {
                     attempts INTEGER NOT NULL DEFAULT 0,
                     last_error TEXT) WITHOUT ROWID;
                 CREATE INDEX outbox_photos_state ON outbox_photos(state, taken_at);
+                """)
+    }
+
+    /// Station side: the revision of the numbers this station shows of each audit it holds
+    /// (`AuditProgress.revision`, on this station's own scale). Triggers raise it in the
+    /// transaction of every change to them: the server's numbers taken, a scan or a void shown
+    /// here, a scan the server refused, a new copy. It lives apart from the copy's row, which a
+    /// new copy replaces, so it never goes back.
+    static func replicaRevision(_ db: Database) throws {
+        let raise = """
+            INSERT INTO replica_revisions (audit_id, revision) VALUES (new.id, 1)
+                ON CONFLICT (audit_id) DO UPDATE SET revision = revision + 1;
+            """
+        try db.execute(
+            sql: """
+                CREATE TABLE replica_revisions (
+                    audit_id TEXT PRIMARY KEY,
+                    revision INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TRIGGER replica_revision_copy AFTER INSERT ON replica_audits BEGIN
+                    \(raise)
+                END;
+                CREATE TRIGGER replica_revision_numbers AFTER UPDATE OF session, pending_scanned, pending_unexpected ON replica_audits
+                WHEN new.session IS NOT old.session OR new.pending_scanned IS NOT old.pending_scanned
+                    OR new.pending_unexpected IS NOT old.pending_unexpected
+                BEGIN
+                    \(raise)
+                END;
                 """)
     }
 

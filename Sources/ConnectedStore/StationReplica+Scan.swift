@@ -110,6 +110,7 @@ extension StationReplica {
             var after = copy
             after.pendingScanned += decision.addsScanned ? 1 : 0
             after.pendingUnexpected += decision.addsUnexpected ? 1 : 0
+            after.revision = try Self.revision(db, auditID: scan.auditID)
             return LocalScan(entry: entry, decision: decision, session: after.localSession)
         }
     }

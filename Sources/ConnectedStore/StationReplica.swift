@@ -165,12 +165,15 @@ public struct StationReplica: Sendable {
         var pendingScanned: Int
         var pendingUnexpected: Int
 
+        /// The revision of the numbers shown here (this station's own scale, not the server's).
+        var revision: Int
+
         var localSession: AuditSession {
             var local = session
             local.progress = AuditProgress(
                 totalAssets: session.totalAssets,
                 scannedCount: max(min(session.scannedCount + pendingScanned, session.totalAssets), 0),
-                unexpectedCount: max(session.unexpectedCount + pendingUnexpected, 0))
+                unexpectedCount: max(session.unexpectedCount + pendingUnexpected, 0), revision: revision)
             return local
         }
     }
@@ -180,12 +183,19 @@ public struct StationReplica: Sendable {
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT session, ref, pending_scanned, pending_unexpected FROM replica_audits WHERE id = ?
+                        SELECT session, ref, pending_scanned, pending_unexpected,
+                            (SELECT revision FROM replica_revisions WHERE audit_id = replica_audits.id) AS revision
+                        FROM replica_audits WHERE id = ?
                         """), arguments: [auditID]), let ref = row["ref"] as Int64?
         else { return nil }
         return Held(
             session: try value(decoder, row["session"], as: AuditSession.self), ref: ref,
-            pendingScanned: row["pending_scanned"], pendingUnexpected: row["pending_unexpected"])
+            pendingScanned: row["pending_scanned"], pendingUnexpected: row["pending_unexpected"], revision: row["revision"] ?? 0)
+    }
+
+    /// The revision of an audit's numbers as this station shows them (0: never held).
+    static func revision(_ db: Database, auditID: AuditID) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM replica_revisions WHERE audit_id = ?"), arguments: [auditID]) ?? 0
     }
 
     static func text(_ encoder: JSONEncoder, _ value: some Encodable) throws -> String {

@@ -23,8 +23,14 @@ public struct AuditProgress: Codable, Sendable, Equatable {
     public var unexpectedCount: Int
     /// Percent, rounded to two decimals.
     public var completionPercentage: Double
+    /// Orders the audit's numbers: it rises in the same transaction as every change to them (a
+    /// scan that counts, a void, a late scan, the end), so of two readings the one with the
+    /// higher revision is the newer. Readers keep the highest they have seen (`supersedes`).
+    /// Absent from servers that speak only the seeds' API.
+    public var revision: Int?
 
-    public init(totalAssets: Int, scannedCount: Int, unexpectedCount: Int) {
+    public init(totalAssets: Int, scannedCount: Int, unexpectedCount: Int, revision: Int? = nil) {
+        self.revision = revision
         self.totalAssets = totalAssets
         self.scannedCount = scannedCount
         self.missingCount = totalAssets - scannedCount
@@ -32,6 +38,22 @@ public struct AuditProgress: Codable, Sendable, Equatable {
         self.completionPercentage =
             totalAssets == 0
             ? 100 : (Double(scannedCount) * 10_000 / Double(totalAssets)).rounded(.down) / 100
+    }
+
+    /// The same numbers without their revision: numbers from another source than the reader's
+    /// usual one (a connected station passing on the server's own reading), whose revision is on
+    /// another scale and orders nothing here.
+    public var unordered: AuditProgress {
+        var copy = self
+        copy.revision = nil
+        return copy
+    }
+
+    /// Whether these numbers may replace `shown`: they are not older. Without a revision on
+    /// either side nothing orders them, and the newer arrival wins.
+    public func supersedes(_ shown: AuditProgress?) -> Bool {
+        guard let shown, let mine = revision, let theirs = shown.revision else { return true }
+        return mine >= theirs
     }
 }
 
@@ -44,6 +66,8 @@ public struct AuditSession: Codable, Sendable, Equatable {
     public var missingCount = 0
     public var unexpectedCount = 0
     public var completionPercentage: Double = 0
+    /// The revision of the numbers (`AuditProgress.revision`).
+    public var revision: Int?
     public var startedAt: Date
     /// The name of the user who started it.
     public var startedBy: String
@@ -72,11 +96,19 @@ public struct AuditSession: Codable, Sendable, Equatable {
         self.progress = progress
     }
 
+    /// The session with its numbers' revision left out (`AuditProgress.unordered`).
+    public var unordered: AuditSession {
+        var copy = self
+        copy.revision = nil
+        return copy
+    }
+
     /// The audit's numbers. Setting them is the one way a session takes new numbers: the
     /// missing count and the completion come with them, never set apart.
     public var progress: AuditProgress {
-        get { AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount) }
+        get { AuditProgress(totalAssets: totalAssets, scannedCount: scannedCount, unexpectedCount: unexpectedCount, revision: revision) }
         set {
+            revision = newValue.revision
             totalAssets = newValue.totalAssets
             scannedCount = newValue.scannedCount
             missingCount = newValue.missingCount

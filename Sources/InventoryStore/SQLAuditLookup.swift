@@ -66,7 +66,7 @@ enum AuditRows {
             id: row["id"], country: row["country"],
             progress: AuditProgress(
                 totalAssets: row["total_assets"], scannedCount: row["scanned_count"],
-                unexpectedCount: row["unexpected_count"]),
+                unexpectedCount: row["unexpected_count"], revision: row["revision"]),
             startedAt: row["started_at"], startedBy: row["started_by"], endedAt: row["ended_at"], endedBy: row["ended_by"],
             locations: AuditLocations.list(row["locations"]), lateScanCount: row["late_count"])
     }

@@ -50,11 +50,8 @@ extension SQLiteAuditService {
         ).execute(arguments: [void.voidID, rowID, auditID, void.reason, void.station, void.user, void.voidedAt, Date()])
         try db.cachedStatement(sql: "UPDATE audits SET scanned_count = scanned_count + ?, unexpected_count = unexpected_count + ? WHERE id = ?")
             .execute(arguments: [effect.scannedDelta, effect.unexpectedDelta, auditID])
-        // The audit's numbers after the void: the row read above, corrected as it was just
-        // written (writes are serialised, so nothing else changed it in between).
-        let progress = AuditProgress(
-            totalAssets: audit.totalAssets, scannedCount: audit.scannedCount + effect.scannedDelta,
-            unexpectedCount: audit.unexpectedCount + effect.unexpectedDelta)
+        // The audit's numbers after the void, with the revision its trigger gave them.
+        let progress = try AuditRows.fetchSession(db, id: auditID).progress
         return try voidAnswer(db, scanRow: rowID, message: nil, effect: effect, progress: progress)
     }
 

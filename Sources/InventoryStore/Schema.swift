@@ -137,6 +137,7 @@ enum Schema {
         migrator.registerMigration("audit_breakdown", migrate: auditBreakdown)
         migrator.registerMigration("assets_search", migrate: assetsSearch)
         migrator.registerMigration("late_scans", migrate: lateScans)
+        migrator.registerMigration("audit_revision", migrate: auditRevision)
         return migrator
     }
 
@@ -324,6 +325,24 @@ enum Schema {
                     last_seen_at DATETIME NOT NULL,
                     waiting INTEGER,
                     PRIMARY KEY (audit_id, station)) WITHOUT ROWID;
+                """)
+    }
+
+    /// The revision that orders an audit's numbers (`AuditProgress.revision`): a trigger raises it
+    /// in the transaction of every change to them, whichever statement makes it (a scan, a late
+    /// scan, a void, the end, the expected set's count), so no write path can forget it.
+    static func auditRevision(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE audits ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                CREATE TRIGGER audits_revision
+                AFTER UPDATE OF total_assets, scanned_count, unexpected_count, ended_at, late_count ON audits
+                WHEN new.total_assets IS NOT old.total_assets OR new.scanned_count IS NOT old.scanned_count
+                    OR new.unexpected_count IS NOT old.unexpected_count OR new.ended_at IS NOT old.ended_at
+                    OR new.late_count IS NOT old.late_count
+                BEGIN
+                    UPDATE audits SET revision = old.revision + 1 WHERE id = new.id;
+                END;
                 """)
     }
 

@@ -37,10 +37,6 @@ actor KioskStation {
     private var opening = true
     /// The audit shown ended elsewhere (another station, the back office, the API), not here.
     private var endedElsewhere = false
-    /// How many times the audit's numbers came from a scan, a refusal or an undo. The 2-second
-    /// reading of the audit (`poll`) is dropped when this moved while it was read: its numbers
-    /// are older than the ones shown, and may still count a scan the server refused since.
-    private var numbersLearned = 0
     static let recentLimit = 20
 
     init(context: StationContext, user: String?, device: String?, hub: EventHub, logger: Logger) {
@@ -477,21 +473,15 @@ actor KioskStation {
             // A decided scan (the server's outcome of one shown pending) replaces it: same scan id.
             let decided = if case .decided = event { true } else { false }
             scan = await withHint(KioskScan(result, origin: origin, pending: isConnected && !decided && result.status != .pending))
-            if var current = audit, current.id == result.auditId {
-                current.progress = result.progress
-                audit = current
-                numbersLearned += 1
-            }
+            takeNumbers(result.progress, of: result.auditId)
         case .refused(let refusal):
             // A typed scan the store or the server could not decide yet is not lost: the page
             // keeps it in its queue and sends it again, so no page may call it NOT RECORDED.
             if refusal.origin.source == .manual, let cause = refusal.cause, KioskError(cause).undecided { return }
             var refused = KioskScan(refusal)
             // A scan the server refused no longer counts here: the pages take the numbers without it.
-            if let progress = refusal.progress, var current = audit {
-                current.progress = progress
-                audit = current
-                numbersLearned += 1
+            if let progress = refusal.progress, let current = audit {
+                takeNumbers(progress, of: current.id)
                 refused.progress = progress
                 refused.auditId = current.id
             }
@@ -519,6 +509,15 @@ actor KioskStation {
         {
             Task { await self.photoKept(scanID: scanID, auditID: result.auditId) }
         }
+    }
+
+    /// Takes numbers of the audit shown unless they are older than the ones it shows (their
+    /// revision is lower): a scan's answer, a refusal, an undo and the 2-second reading may
+    /// arrive in any order.
+    private func takeNumbers(_ progress: AuditProgress, of auditID: AuditID) {
+        guard var current = audit, current.id == auditID, progress.supersedes(current.progress) else { return }
+        current.progress = progress
+        audit = current
     }
 
     /// Once the camera's photo of a scan is stored, the pages mark the scan's rows.
@@ -577,11 +576,7 @@ actor KioskStation {
             VoidRequest(
                 scanId: id, auditId: current.id, reason: "Undone on the kiosk", voidedAt: Date(),
                 deviceName: context.actor.station, user: recordedUser))
-        if var fresh = audit, fresh.id == current.id {
-            fresh.progress = result.progress
-            audit = fresh
-            numbersLearned += 1
-        }
+        takeNumbers(result.progress, of: current.id)
         for index in recent.indices where recent[index].scanId == id { recent[index].voided = true }
         let answer = UndoAnswer(
             scanId: id, auditId: current.id, identifier: result.scan.identifier, message: result.message, progress: result.progress)
@@ -717,7 +712,6 @@ actor KioskStation {
     func poll() async {
         await refreshConnection()
         if let current = audit, current.isActive {
-            let learned = numbersLearned
             if let fresh = try? await context.audit.audit(id: current.id), audit?.id == fresh.id {
                 if !fresh.isActive {
                     audit = fresh
@@ -725,7 +719,7 @@ actor KioskStation {
                     endedElsewhere = true
                     logger.info("The audit \(fresh.id) of \(fresh.country) was ended elsewhere")
                     publishState()
-                } else if fresh.progress != audit?.progress, learned == numbersLearned {
+                } else if fresh.progress != audit?.progress, fresh.progress.supersedes(audit?.progress) {
                     audit = fresh
                     hub.publish("progress", ProgressEvent(auditId: fresh.id, progress: fresh.progress))
                     // Other stations scanned: their scans join the last scans.

@@ -37,6 +37,9 @@ struct WebAssets: Sendable {
         "/js/sound.js": script(PackageResources.sound_js),
         "/js/gun.js": script(PackageResources.gun_js),
         "/js/place.js": script(PackageResources.place_js),
+        "/js/bus.js": script(PackageResources.bus_js),
+        "/js/words.js": script(PackageResources.words_js),
+        "/js/dialog.js": script(PackageResources.dialog_js),
         "/js/burst.js": script(PageScripts.burst)
     ]
 

@@ -100,7 +100,7 @@ extension PostgresAuditService {
         }
         let progress = AuditProgress(
             totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
-            unexpectedCount: try row.get("unexpected_count"))
+            unexpectedCount: try row.get("unexpected_count"), revision: try row.get("revision", as: Int?.self))
         var entry: AuditAsset?
         if decision.asset != nil, try row.get("entry_scan_count", as: Int?.self) != nil {
             let firstIsThis = try row.get("first_scan_id", as: Int64?.self) == row.get("scan_row", as: Int64.self)

@@ -86,7 +86,7 @@ enum ScanWrite {
         counted AS (
             UPDATE audits SET scanned_count = scanned_count + $13, unexpected_count = unexpected_count + $14,
                 late_count = late_count + CASE WHEN \(late) THEN 1 ELSE 0 END FROM entry
-            WHERE audits.id = $1 RETURNING audits.total_assets, audits.scanned_count, audits.unexpected_count)
+            WHERE audits.id = $1 RETURNING audits.total_assets, audits.scanned_count, audits.unexpected_count, audits.revision)
         SELECT ins.id AS scan_row, counted.*, entry.*, audit_scan_checked(entry.entry_scan_count IS NOT NULL) AS checked
         FROM ins LEFT JOIN entry ON true LEFT JOIN counted ON true
         """

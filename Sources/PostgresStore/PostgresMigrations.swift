@@ -21,7 +21,8 @@ enum PostgresMigrations {
         (8, "scan photos", scanPhotos),
         (9, "reconcile", reconcile),
         (10, "audit breakdown", auditBreakdown),
-        (11, "late scans", lateScans)
+        (11, "late scans", lateScans),
+        (12, "audit revision", auditRevision)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -335,6 +336,25 @@ enum PostgresMigrations {
         """,
         "CREATE INDEX asset_history_asset ON asset_history (asset_id, id)",
         "CREATE INDEX asset_history_audit ON asset_history (audit_id, kind, asset_id) WHERE audit_id IS NOT NULL"
+    ]
+
+    /// The revision that orders an audit's numbers, raised by a trigger in the transaction of
+    /// every change to them, as in the SQLite schema (`Schema.auditRevision`).
+    static let auditRevision = [
+        "ALTER TABLE audits ADD COLUMN revision BIGINT NOT NULL DEFAULT 0",
+        """
+        CREATE FUNCTION audits_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF new.total_assets IS DISTINCT FROM old.total_assets OR new.scanned_count IS DISTINCT FROM old.scanned_count
+                OR new.unexpected_count IS DISTINCT FROM old.unexpected_count OR new.ended_at IS DISTINCT FROM old.ended_at
+                OR new.late_count IS DISTINCT FROM old.late_count THEN
+                new.revision := old.revision + 1;
+            END IF;
+            RETURN new;
+        END
+        $$
+        """,
+        "CREATE TRIGGER audits_revision BEFORE UPDATE ON audits FOR EACH ROW EXECUTE FUNCTION audits_revision()"
     ]
 
     /// Scans accepted after their audit ended (`LateScans`), and the stations heard from per

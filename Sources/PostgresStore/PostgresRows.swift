@@ -31,14 +31,14 @@ enum PGRows {
     }
 
     static let sessionColumns =
-        "id, country, total_assets, scanned_count, unexpected_count, started_at, started_by, ended_at, ended_by, locations, late_count"
+        "id, country, total_assets, scanned_count, unexpected_count, started_at, started_by, ended_at, ended_by, locations, late_count, revision"
 
     static func session(_ row: PostgresRandomAccessRow) throws -> AuditSession {
         AuditSession(
             id: try row.get("id"), country: try row.get("country"),
             progress: AuditProgress(
                 totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),
-                unexpectedCount: try row.get("unexpected_count")),
+                unexpectedCount: try row.get("unexpected_count"), revision: try row.get("revision", as: Int?.self)),
             startedAt: try row.get("started_at"), startedBy: try row.get("started_by"), endedAt: try row.get("ended_at"),
             endedBy: try row.get("ended_by"), locations: AuditLocations.list(try row.get("locations")),
             lateScanCount: try row.get("late_count", as: Int?.self))

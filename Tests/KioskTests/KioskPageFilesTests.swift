@@ -55,6 +55,45 @@ struct KioskPageFilesTests {
         #expect(KioskGuard.openPaths.subtracting(WebAssets.files.keys) == ["/api/state", "/api/pin"])
     }
 
+    @Test(
+        "The modules of each page form no import cycle, so each can be loaded and tested alone", arguments: ["Kiosk/Web/js", "AuditServer/Office/js"])
+    func modulesFormNoCycle(folder: String) throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardizedFileURL
+        var graph: [String: [String]] = [:]
+        for dir in [folder, "PageScripts"] {
+            let url = sources.appendingPathComponent(dir)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".js") {
+                let text = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+                graph[name] = Self.imports(inModule: text).map { String($0.split(separator: "/").last ?? Substring($0)) }
+            }
+        }
+        #expect(graph.count > 3)
+        #expect(graph["main.js"]?.isEmpty == false)
+        let cycles = Self.cycles(in: graph)
+        #expect(cycles.isEmpty, "import cycles in \(folder): \(cycles.map { $0.joined(separator: " → ") })")
+        // The check itself finds a cycle where there is one.
+        #expect(Self.cycles(in: ["a.js": ["b.js"], "b.js": ["c.js"], "c.js": ["a.js"]]).count == 1)
+    }
+
+    /// Each import cycle of a module graph once, as the path that closes it.
+    static func cycles(in graph: [String: [String]]) -> [[String]] {
+        var state: [String: Bool] = [:] // false: on the path; true: done
+        var found: [[String]] = []
+        func visit(_ node: String, _ path: [String]) {
+            state[node] = false
+            for next in graph[node] ?? [] {
+                if state[next] == false, let start = path.firstIndex(of: next) {
+                    found.append(Array(path[start...]) + [next])
+                } else if state[next] == nil {
+                    visit(next, path + [next])
+                }
+            }
+            state[node] = true
+        }
+        for node in graph.keys.sorted() where state[node] == nil { visit(node, [node]) }
+        return found
+    }
+
     /// The `src` of each `<script type="module">` of the page.
     static func moduleScripts(inPage html: String) -> [String] {
         html.matches(of: /<script\b([^>]*)>/).compactMap { tag -> String? in

@@ -2,7 +2,7 @@
  * the error message of an answer. A PIN_REQUIRED answer sends the page back to the state. */
 
 import { obj, parseJSON, str } from './format.js';
-import { loadState } from './screens.js';
+import { emit } from './bus.js';
 
 /** One call to the kiosk. Resolves {status, ok, data, headers}; rejects only on a network error. */
 export function api(method, path, body, timeoutMs) {
@@ -23,7 +23,7 @@ export function api(method, path, body, timeoutMs) {
       if (timer) clearTimeout(timer);
       var data = text ? parseJSON(text) : null;
       if (res.status === 401 && obj(data) && data.error === 'PIN_REQUIRED' && path !== '/api/state') {
-        setTimeout(loadState, 0);
+        setTimeout(function () { emit('reload'); }, 0);
       }
       return { status: res.status, ok: res.ok, data: data, headers: res.headers };
     });

@@ -11,7 +11,7 @@ import { handleScan, handleVoid } from './outcomes.js';
 import { applyProgress } from './progress.js';
 import { markPhoto } from './recent.js';
 import { pump, showPushed } from './scanqueue.js';
-import { applyState, loadState } from './screens.js';
+import { emit } from './bus.js';
 
 let shownPending = null;
 
@@ -72,7 +72,10 @@ export function openEvents() {
       // The kiosk may have restarted: the preview stream is gone too. The state event that
       // opens the stream starts it again.
       stopPreview();
-      loadState();
+      // A kiosk started again over a new database counts its revisions anew: the next reading
+      // it gives is taken whatever its revision.
+      if (app.progress) app.progress.revision = undefined;
+      emit('reload');
       pump();
     }
   });
@@ -84,10 +87,10 @@ export function openEvents() {
       // The browser gave up (the kiosk answered with an error): start again ourselves.
       es.close();
       events = null;
-      eventsRetry = setTimeout(function () { loadState(); openEvents(); }, 3000);
+      eventsRetry = setTimeout(function () { emit('reload'); openEvents(); }, 3000);
     }
   });
-  es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) applyState(d); });
+  es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) emit('state', d); });
   es.addEventListener('scan', function (e) {
     var d = obj(parseJSON(e.data));
     if (d && showPushed(d)) handleScan(d, null);
@@ -97,7 +100,7 @@ export function openEvents() {
     if (!d) return;
     var audit = obj(app.state && app.state.audit);
     if (audit && d.audit_id === audit.id) {
-      applyProgress(d.audit_id, d.progress, false);
+      applyProgress(d.audit_id, d.progress);
       if (app.screen === 'scan') scheduleLists(700);
     }
   });

@@ -1,56 +1,17 @@
-/* The dialogs of the scanning screen (end the audit, who is scanning), with the focus kept
- * inside them, and leaving an audit (from the scanning or the summary screen). */
+/* The dialogs of the scanning screen (end the audit, undo the last scan, who is scanning), and
+ * leaving an audit (from the scanning or the summary screen). */
 
 import { app } from './app.js';
-import { el, make, setText } from './dom.js';
+import { el, setText } from './dom.js';
 import { fmtInt, num, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
-import { cancelIdleReturn, focusEntry } from './focus.js';
+import { emit } from './bus.js';
+import { closeDialog, openDialog } from './dialog.js';
+import { focusEntry } from './focus.js';
 import { handleVoid, showIdle } from './outcomes.js';
 import { lastUndoable } from './recent.js';
-import { loadState, renderTopbar, showScreen } from './screens.js';
 import { saveUser } from './start.js';
 import { renderSummary, showSummaryError } from './summary.js';
-
-let dialogOpener = null;
-
-export function openDialog(dialog, focusNode) {
-  if (dialog.open) return;
-  dialogOpener = document.activeElement;
-  // Chromium hands the focus back to the entry field on close, but typing then inserts
-  // nothing there; blurred first, the field is focused afresh when the dialog closes.
-  if (document.activeElement === el.entry) el.entry.blur();
-  cancelIdleReturn();
-  try { dialog.showModal(); } catch (e) { dialog.setAttribute('open', ''); }
-  if (focusNode) focusNode.focus();
-}
-
-export function closeDialog(dialog) {
-  if (!dialog || !dialog.open) return;
-  try { dialog.close(); } catch (e) { dialog.removeAttribute('open'); }
-}
-
-export function onDialogClosed() {
-  if (app.screen === 'scan') {
-    dialogOpener = null;
-    setTimeout(focusEntry, 0);
-  } else if (dialogOpener && dialogOpener.focus && document.contains(dialogOpener)) {
-    dialogOpener.focus();
-  }
-}
-
-/** Tab and Shift+Tab stay inside an open dialog. */
-export function trapTab(e) {
-  if (e.key !== 'Tab') return;
-  var dialog = e.currentTarget;
-  var nodes = Array.prototype.filter.call(dialog.querySelectorAll('button, input, a[href]'), function (n) {
-    return !n.disabled && n.offsetParent !== null;
-  });
-  if (!nodes.length) return;
-  var first = nodes[0], last = nodes[nodes.length - 1];
-  if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
-  else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-}
 
 export function openConfirm() {
   var audit = obj(app.state && app.state.audit);
@@ -97,15 +58,15 @@ export function confirmEnd() {
       app.summary = s;
       closeDialog(el.confirmDialog);
       if (app.state) app.state.audit = s.audit;
-      showScreen('summary');
-      renderTopbar();
+      emit('screen', 'summary');
+      emit('topbar');
       renderSummary();
       // Nothing pressable has the focus: a barcode gun's Enter must not leave the summary.
       el.summaryHeading.focus();
     } else {
       setText(el.confirmError, '\u2716 ' + errorMessage(res, 'The audit was not ended'));
       el.confirmNo.focus();
-      if (res.status === 409) loadState();
+      if (res.status === 409) emit('reload');
     }
   }, function () {
     el.confirmYes.disabled = false;
@@ -174,37 +135,6 @@ export function askUserIfUnknown() {
   openDialog(el.userDialog, el.userDialogName);
 }
 
-/** A small picture of a scan's camera photo that opens it large. */
-export function photoButton(auditId, scanId, identifier) {
-  var b = make('button', 'photo-mark');
-  b.type = 'button';
-  b.setAttribute('data-photo-scan', scanId);
-  b.setAttribute('aria-label', 'Camera photo of ' + identifier);
-  b.title = 'Camera photo of ' + identifier;
-  var img = make('img');
-  img.alt = '';
-  img.loading = 'lazy';
-  img.src = photoURL(auditId, scanId);
-  b.appendChild(img);
-  b.appendChild(make('span', null, 'Photo'));
-  b.addEventListener('click', function () { openPhoto(auditId, scanId, identifier); });
-  return b;
-}
-
-function photoURL(auditId, scanId) {
-  return '/api/photo?audit_id=' + encodeURIComponent(auditId) + '&scan_id=' + encodeURIComponent(scanId);
-}
-
-export function openPhoto(auditId, scanId, identifier) {
-  setText(el.photoTitle, 'Camera photo of ' + identifier);
-  setText(el.photoText, 'The frame the camera kept when it read ' + identifier + '.');
-  setText(el.photoError, '');
-  el.photoImage.alt = 'Camera photo of the scan of ' + identifier;
-  el.photoImage.onerror = function () { setText(el.photoError, '\u2716 The photo could not be loaded.'); };
-  el.photoImage.src = photoURL(auditId, scanId);
-  openDialog(el.photoDialog, el.photoClose);
-}
-
 export function submitUserDialog(e) {
   e.preventDefault();
   var name = el.userDialogName.value.trim();
@@ -225,7 +155,7 @@ export function leave() {
       app.summary = null;
       if (app.state) app.state.audit = null;
       showIdle();
-      loadState();
+      emit('reload');
     } else if (app.screen === 'summary') {
       showSummaryError(errorMessage(res, 'Could not go back to the start'));
     }

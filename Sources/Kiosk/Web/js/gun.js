@@ -15,17 +15,15 @@
  * the rule the back office follows too. */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
-import { obj, str } from './format.js';
-import { closeDialog } from './dialogs.js';
+import { el } from './dom.js';
+import { obj } from './format.js';
+import { closeDialog } from './dialog.js';
 import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
-import { recordOutcome, STATUS } from './outcomes.js';
+import { notRecorded } from './outcomes.js';
 import { submitIdentifier } from './scanqueue.js';
-import { playSound } from './sound.js';
 
 const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
-const ALARM_MS = 6000;
 // Why a burst was not recorded, by the screen it came on (any other: no audit is running).
 const WHY_NOT_RECORDED = {
   pin: 'This screen is locked. Type the station PIN, then scan again.',
@@ -37,7 +35,6 @@ const burst = new Burst();
 let before = null;               // the focused field as it was before the burst's first key
 let lastPrintableAt = -1e9;
 let swallowSpaceUp = false;
-let alarmTimer = null;
 
 function dialogOpen() {
   return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
@@ -131,24 +128,4 @@ export function gunScan(text) {
     return;
   }
   notRecorded(text, WHY_NOT_RECORDED[app.screen] || 'No audit is running. Start or join one, then scan again.');
-}
-
-/** The big NOT RECORDED of a scan that no audit could take, with its sound. */
-export function notRecorded(text, why) {
-  var box = el.gunAlarm;
-  box.hidden = false;
-  box.setAttribute('data-status', 'rejected');
-  setText(el.gunAlarmSymbol, STATUS.rejected.symbol);
-  setText(el.gunAlarmTitle, STATUS.rejected.title);
-  setText(el.gunAlarmTag, str(text));
-  setText(el.gunAlarmWhy, why);
-  recordOutcome(null, text, 'rejected');
-  playSound('rejected');
-  clearTimeout(alarmTimer);
-  alarmTimer = setTimeout(hideNotRecorded, ALARM_MS);
-}
-
-export function hideNotRecorded() {
-  clearTimeout(alarmTimer);
-  if (el.gunAlarm) el.gunAlarm.hidden = true;
 }

@@ -7,9 +7,9 @@ import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
 import { arr, fmtInt, fmtTime, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
-import { photoButton } from './dialogs.js';
+import { photoButton } from './dialog.js';
 import { armIdleReturn, focusEntry } from './focus.js';
-import { REASONS } from './outcomes.js';
+import { REASONS } from './words.js';
 
 const LIST_PER_PAGE = 50;
 

@@ -4,6 +4,8 @@
  *
  * The modules, by concern:
  *   app.js         what several modules share: the kiosk's last state, the screen shown, the summary and the progress
+ *   bus.js         the few messages upward (read the state again, show a screen), handed to their owners here
+ *   words.js       the words of each outcome and reason, and how an outcome is named
  *   dom.js         the page's elements (el) and small DOM helpers
  *   format.js      values from the kiosk made safe, numbers, times, localStorage, scan ids
  *   api.js         one call to the kiosk (fetch with a deadline, the X-Kiosk header)
@@ -19,21 +21,23 @@
  *   focus.js       the entry field keeps the focus, so a barcode gun's keys land in it
  *   gun.js         a barcode gun's burst anywhere else is a scan: never a button press, a name or a search
  *   place.js       where the station stands (top bar, location dialog) and the start dialog's locations
+ *   dialog.js      a dialog with the focus kept inside it; a scan's camera photo
  *   dialogs.js     ending the audit, undoing the last scan, changing the scanner's name, leaving
  *   summary.js     the summary screen of an ended audit
  *   camera.js      the camera preview and the outlines of the codes it reads
  *   sound.js       the outcome sounds (Web Audio, made here) and the mute button
  *
- * Everything that comes from the kiosk is shown with textContent. Module-level code only
- * declares; everything runs from init() once every module is loaded, so the modules may
- * import each other in a circle. */
+ * Everything that comes from the kiosk is shown with textContent. No module imports one that
+ * imports it back (a test fails on any cycle): where a module must reach up (read the state
+ * again, show another screen, enter an audit) it says so on bus.js, and init() hands each
+ * message to its owner. Module-level code only declares; everything runs from init(). */
 
 import { app } from './app.js';
 import { bindElements, el } from './dom.js';
 import { onPreviewError, onPreviewLoad, placeOutlines } from './camera.js';
-import {
-  closeDialog, confirmEnd, confirmUndo, leave, onDialogClosed, openConfirm, openUndo, openUserDialog, submitUserDialog, trapTab
-} from './dialogs.js';
+import { on } from './bus.js';
+import { closeDialog, onDialogClosed, trapTab } from './dialog.js';
+import { confirmEnd, confirmUndo, leave, openConfirm, openUndo, openUserDialog, submitUserDialog } from './dialogs.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
@@ -42,7 +46,7 @@ import { showIdle } from './outcomes.js';
 import { submitPin } from './pin.js';
 import { renderProgress } from './progress.js';
 import { onStorageChange, pump, renderSending, submitEntry } from './scanqueue.js';
-import { loadState } from './screens.js';
+import { applyState, enterAudit, loadState, renderTopbar, showScreen } from './screens.js';
 import { ensureAudio, renderMute, toggleMute } from './sound.js';
 import { onCountryClick, saveUser } from './start.js';
 
@@ -117,7 +121,17 @@ function bind() {
   window.addEventListener('storage', onStorageChange);
 }
 
+/** The messages of bus.js, each to the module that owns it. */
+function route() {
+  on('reload', loadState);
+  on('state', applyState);
+  on('topbar', renderTopbar);
+  on('screen', showScreen);
+  on('enter-audit', enterAudit);
+}
+
 function init() {
+  route();
   bind();
   renderMute();
   renderProgress();

@@ -16,38 +16,15 @@
 
 import { app } from './app.js';
 import { el, make, setText } from './dom.js';
-import { fmtTime, obj, str } from './format.js';
+import { obj, str } from './format.js';
 import { scheduleLists } from './lists.js';
 import { applyProgress } from './progress.js';
-import { notRecorded } from './gun.js';
 import { markVoided, mergeRecent } from './recent.js';
 import { renderLocation } from './place.js';
 import { playSound } from './sound.js';
+import { STATUS, assetName, firstScanText, reasonText, statusOf } from './words.js';
 
 const OUTCOME_LOG_LIMIT = 5000;
-
-export const STATUS = {
-  found_expected: { symbol: '\u2714', title: 'FOUND', word: 'Found' },
-  misplaced: { symbol: '\u21C4', title: 'MISPLACED', word: 'Misplaced' },
-  already_scanned: { symbol: '\u21BA', title: 'ALREADY SCANNED', word: 'Already scanned' },
-  unexpected: { symbol: '\u26A0', title: 'UNEXPECTED', word: 'Unexpected' },
-  unknown: { symbol: '?', title: 'UNKNOWN TAG', word: 'Unknown tag' },
-  rejected: { symbol: '\u2716', title: 'NOT RECORDED', word: 'Not recorded' },
-  pending: { symbol: '\u2026', title: 'SENDING\u2026', word: 'Sending' },
-  // A connected station's scan of a tag outside its copy: the server decides it.
-  awaiting: { symbol: '\u25F7', title: 'PENDING', word: 'Pending' },
-  location: { symbol: '\u25CE', title: 'LOCATION', word: 'Location' },
-  idle: { symbol: '\u25B8', title: 'READY', word: 'Ready' }
-};
-
-export const REASONS = {
-  other_country: 'Registered in another country',
-  archived: 'Archived asset: not expected in this audit',
-  disposed: 'Disposed asset: not expected in this audit',
-  not_in_expected_set: 'Not in the expected set when this audit started',
-  unknown: 'No asset has this tag or serial number',
-  other_location: 'Registered at a location this audit does not cover'
-};
 
 /** The outcomes a person must look at: they stay at least 3 s, or stack. */
 export const PROBLEMS = ['unexpected', 'unknown', 'misplaced', 'rejected'];
@@ -71,41 +48,6 @@ let stack = [];              // [{ev, status, at, node}] problems moved out of t
 let idleTimer = null;
 let waiting = [];            // [{ev, options}] outcomes due while the box's own has not stayed its 600 ms
 let waitTimer = null;
-
-export function statusOf(ev) {
-  if (ev.kind === 'rejected') return 'rejected';
-  if (ev.kind === 'location') return 'location';
-  if (ev.status === 'pending') return 'awaiting';
-  if (ev.status === 'found_expected' && ev.misplaced === true) return 'misplaced';
-  return STATUS[ev.status] && ev.status !== 'pending' && ev.status !== 'idle' && ev.status !== 'rejected' ? ev.status : 'unknown';
-}
-
-export function reasonText(ev) {
-  var reason = str(ev.reason);
-  if (!reason || !REASONS[reason]) return '';
-  var text = REASONS[reason];
-  var asset = obj(ev.asset);
-  if (reason === 'other_country' && asset && asset.country) text += ' (' + str(asset.country) + ')';
-  return text;
-}
-
-function firstScanText(ev, verb) {
-  var f = obj(ev.first_scan);
-  if (!f) return '';
-  var parts = [verb];
-  if (f.user) parts.push('by ' + str(f.user));
-  if (f.station) parts.push('at ' + str(f.station));
-  var t = f.scanned_at ? fmtTime(f.scanned_at) : '';
-  return parts.join(' ') + (t ? ', ' + t : '');
-}
-
-export function assetName(ev) {
-  var asset = obj(ev.asset);
-  if (!asset) return str(ev.asset_name);
-  var name = str(asset.name);
-  if (asset.model && name.indexOf(str(asset.model)) < 0) name += (name ? ' \u00B7 ' : '') + str(asset.model);
-  return name;
-}
 
 export function recordOutcome(scanId, identifier, status, passed) {
   var at = (performance.timeOrigin || Date.now() - performance.now()) + performance.now();
@@ -302,10 +244,10 @@ export function handleScan(ev, fromPost) {
   // A pushed event showed this scan already: it is the answer's own news or newer (the server's
   // decision or refusal), so the answer, made before it, changes nothing.
   if (fromPost && ev.scan_id && shown.has(ev.scan_id)) return;
-  if (ev.kind === 'result' && ev.audit_id) applyProgress(ev.audit_id, ev.progress, false);
-  // A scan the server refused no longer counts: its numbers replace the page's, though lower.
+  if (ev.kind === 'result' && ev.audit_id) applyProgress(ev.audit_id, ev.progress);
+  // A scan the server refused no longer counts: its numbers (a newer revision) replace the page's, though lower.
   if (ev.kind === 'rejected' && ev.audit_id && obj(ev.progress)) {
-    applyProgress(ev.audit_id, ev.progress, true);
+    applyProgress(ev.audit_id, ev.progress);
     if (app.screen === 'scan') scheduleLists(300);
   }
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
@@ -335,7 +277,7 @@ export function handleVoid(d) {
   if (!d) return;
   var audit = obj(app.state && app.state.audit);
   if (!audit || d.audit_id !== audit.id) return;
-  applyProgress(d.audit_id, d.progress, true);
+  applyProgress(d.audit_id, d.progress);
   markVoided(str(d.scan_id));
   // The box no longer shows an outcome that counts for nothing.
   if (el.outcome.getAttribute('data-scan-id') === str(d.scan_id)) showIdle();
@@ -347,3 +289,26 @@ export function wasShown(scanId) { return shown.has(scanId); }
 
 /** How many outcomes were shown so far: a scan whose number moved on was overtaken. */
 export function outcomesShown() { return outcomeSerial; }
+
+const ALARM_MS = 6000;
+let alarmTimer = null;
+
+/** The big NOT RECORDED of a scan that no audit could take, with its sound. */
+export function notRecorded(text, why) {
+  var box = el.gunAlarm;
+  box.hidden = false;
+  box.setAttribute('data-status', 'rejected');
+  setText(el.gunAlarmSymbol, STATUS.rejected.symbol);
+  setText(el.gunAlarmTitle, STATUS.rejected.title);
+  setText(el.gunAlarmTag, str(text));
+  setText(el.gunAlarmWhy, why);
+  recordOutcome(null, text, 'rejected');
+  playSound('rejected');
+  clearTimeout(alarmTimer);
+  alarmTimer = setTimeout(hideNotRecorded, ALARM_MS);
+}
+
+export function hideNotRecorded() {
+  clearTimeout(alarmTimer);
+  if (el.gunAlarm) el.gunAlarm.hidden = true;
+}

@@ -3,7 +3,7 @@
 
 import { el, setText } from './dom.js';
 import { api, errorMessage } from './api.js';
-import { loadState } from './screens.js';
+import { emit } from './bus.js';
 
 let pinUnlockAt = 0;
 let pinTimer = null;
@@ -19,7 +19,7 @@ export function submitPin(e) {
     el.pinSubmit.disabled = false;
     if (res.status === 204 || res.ok) {
       el.pin.value = '';
-      loadState();
+      emit('reload');
     } else if (res.status === 429) {
       var wait = parseInt(res.headers.get('Retry-After') || '30', 10);
       if (!(wait > 0)) wait = 30;

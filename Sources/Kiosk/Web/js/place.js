@@ -7,7 +7,7 @@ import { app } from './app.js';
 import { el, make, setText } from './dom.js';
 import { arr, fmtInt, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
-import { closeDialog, openDialog } from './dialogs.js';
+import { closeDialog, openDialog } from './dialog.js';
 
 /** The top bar's "At Dock B" (or that no location is set). */
 export function renderLocation() {

@@ -1,7 +1,10 @@
-/* The audit's numbers (expected, scanned, missing, unexpected) and its completion bar. Within one
- * audit they only grow, so a late answer never moves them back. Also the panel of expected and
- * found assets by location, on the scanning and summary screens: read from the kiosk in one
- * snapshot with the audit's numbers (GET /api/progress), which the counters then show too. */
+/* The audit's numbers (expected, scanned, missing, unexpected) and its completion bar. Every
+ * reading of them carries the audit's revision, which rises with every change (a scan, a refusal,
+ * an undo, the end): the page keeps the highest it has seen, so a late answer never moves the
+ * numbers back, and a lower count with a higher revision (a refusal, an undo) is taken. Also the
+ * panel of expected and found assets by location, on the scanning and summary screens: read
+ * from the kiosk in one snapshot with the audit's numbers (GET /api/progress), which the counters
+ * then show too. */
 
 import { app } from './app.js';
 import { el, make, setText } from './dom.js';
@@ -9,23 +12,17 @@ import { arr, fmtInt, fmtPercent, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { renderListHeaders } from './lists.js';
 
-/** How many times numbers were forced onto the page (a refused scan's, which may be lower). An
- *  answer to a request sent before the last of them was read before that refusal: its numbers
- *  may still count the refused scan, and are not taken (`askedAt`, from `progressMark()`). */
-var forced = 0;
-export function progressMark() { return forced; }
+/** Whether a reading of revision `next` is older than the one shown (`shown`). A reading
+ *  without a revision is not ordered, and is taken (the newest arrival wins). */
+export function olderRevision(next, shown) {
+  return typeof next === 'number' && typeof shown === 'number' && next < shown;
+}
 
-/** Shows the numbers of `auditId`. Within one audit the counts only grow, so an older answer
- *  that arrives late (a POST answer after a newer pushed event) never moves them back. */
-export function applyProgress(auditId, p, force, askedAt) {
+/** Shows the numbers of `auditId`, unless the page shows a newer reading of the same audit. */
+export function applyProgress(auditId, p) {
   p = obj(p);
   if (!p || !auditId) return;
-  if (force) forced++;
-  if (app.progress && app.progress.audit_id === auditId && !force) {
-    if (askedAt !== undefined && askedAt < forced) return;
-    if (num(p.scanned_count) < app.progress.scanned_count && num(p.unexpected_count) <= app.progress.unexpected_count) return;
-    if (num(p.unexpected_count) < app.progress.unexpected_count && num(p.scanned_count) <= app.progress.scanned_count) return;
-  }
+  if (app.progress && app.progress.audit_id === auditId && olderRevision(p.revision, app.progress.revision)) return;
   var before = app.progress;
   app.progress = {
     audit_id: auditId,
@@ -33,7 +30,8 @@ export function applyProgress(auditId, p, force, askedAt) {
     scanned_count: num(p.scanned_count),
     missing_count: num(p.missing_count),
     unexpected_count: num(p.unexpected_count),
-    completion_percentage: num(p.completion_percentage)
+    completion_percentage: num(p.completion_percentage),
+    revision: typeof p.revision === 'number' ? p.revision : undefined
   };
   if (app.state && obj(app.state.audit) && app.state.audit.id === auditId) {
     ['total_assets', 'scanned_count', 'missing_count', 'unexpected_count', 'completion_percentage'].forEach(function (k) {
@@ -70,7 +68,6 @@ function loadPlaces() {
     places.busy = false;
     if (places.again) schedulePlaces(200);
   };
-  var mark = progressMark();
   api('GET', '/api/progress?audit_id=' + encodeURIComponent(id), null, 15000).then(function (res) {
     done();
     var current = obj(app.state && app.state.audit);
@@ -80,7 +77,7 @@ function loadPlaces() {
       placesUnavailable(errorMessage(res, 'The locations could not be counted'));
       return;
     }
-    applyProgress(id, snap.progress, false, mark);
+    applyProgress(id, snap.progress);
     places.shown = snap;
     renderPlaces(snap, { card: el.placesCard, body: el.placesBody, foot: el.placesFoot, note: el.placesNote });
     // A scan answered while the snapshot was read: the counters are newer, so read again.

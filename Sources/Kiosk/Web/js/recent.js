@@ -7,8 +7,8 @@
 import { app } from './app.js';
 import { el, make } from './dom.js';
 import { fmtTime, obj, str } from './format.js';
-import { photoButton } from './dialogs.js';
-import { STATUS, assetName, reasonText, statusOf } from './outcomes.js';
+import { photoButton } from './dialog.js';
+import { STATUS, assetName, reasonText, statusOf } from './words.js';
 
 const RECENT_LIMIT = 20;
 

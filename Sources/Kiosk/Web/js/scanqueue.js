@@ -9,7 +9,7 @@ import { el, setText } from './dom.js';
 import { arr, newScanId, num, obj, parseJSON, storageGet, storageSet, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { handleScan, outcomesShown, showPending, wasShown } from './outcomes.js';
-import { loadState } from './screens.js';
+import { emit } from './bus.js';
 import { ensureAudio } from './sound.js';
 import { noteSetAside, takeBurst, takeHeld } from './focus.js';
 
@@ -133,7 +133,7 @@ function send(batch) {
       if (whole) pump();
       answered.forEach(function (pair) { handleScan(pair[0], { sound: Date.now() - num(pair[1].queued_at) < 10000 }); });
       kept.forEach(function (ev) { handleScan(ev, null); });
-      if (stopped) loadState();
+      if (stopped) emit('reload');
       if (!whole) failed(batch[results.length], 'The kiosk could not record it yet');
     } else if (s === 401 || s === 408 || s === 429 || s >= 500) {
       // Not decided: keep them and try again (after the PIN, or when the store is back).
@@ -152,7 +152,7 @@ function send(batch) {
           source: 'manual', user: app.state && app.state.user, at: new Date().toISOString()
         }, { sound: true });
       });
-      if (d.error === 'AUDIT_ENDED' || d.error === 'NO_ACTIVE_AUDIT') loadState();
+      if (d.error === 'AUDIT_ENDED' || d.error === 'NO_ACTIVE_AUDIT') emit('reload');
       pump();
     }
   }, function () {

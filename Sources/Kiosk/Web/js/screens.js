@@ -8,13 +8,13 @@ import { arr, fmtTime, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { clearOutlines, renderCamera, stopPreview } from './camera.js';
 import { closeEvents, openEvents, renderConnection } from './connection.js';
-import { askUserIfUnknown, closeDialog } from './dialogs.js';
-import { hideNotRecorded } from './gun.js';
+import { askUserIfUnknown } from './dialogs.js';
+import { closeDialog } from './dialog.js';
 import { renderLocation } from './place.js';
 import { focusEntry } from './focus.js';
 import { clearLists, scheduleLists } from './lists.js';
-import { showIdle } from './outcomes.js';
-import { applyProgress, forgetPlaces, progressMark, schedulePlaces } from './progress.js';
+import { hideNotRecorded, showIdle } from './outcomes.js';
+import { applyProgress, forgetPlaces, schedulePlaces } from './progress.js';
 import { forgetRecent, mergeRecent } from './recent.js';
 import { pump, renderSending } from './scanqueue.js';
 import { forgetCountries, renderStart } from './start.js';
@@ -26,11 +26,10 @@ let stateSeq = 0;
 /** Asks for the state; only the answer to the newest request is used. */
 export function loadState() {
   var seq = ++stateSeq;
-  var mark = progressMark();
   api('GET', '/api/state', null, 10000).then(function (res) {
     if (seq !== stateSeq) return;
     if (res.ok && obj(res.data)) {
-      applyState(res.data, mark);
+      applyState(res.data);
     } else {
       retryState(errorMessage(res, 'The kiosk could not give its state'));
     }
@@ -46,8 +45,8 @@ function retryState(message) {
   stateRetry = setTimeout(loadState, 2000);
 }
 
-/** `mark`: `progressMark()` when the state was asked for (none for a pushed state). */
-export function applyState(s, mark) {
+/** A state asked for or pushed; its audit's numbers are taken by their revision. */
+export function applyState(s) {
   s = obj(s);
   if (!s) return;
   clearTimeout(stateRetry);
@@ -67,7 +66,7 @@ export function applyState(s, mark) {
     renderStart();
   } else if (audit.is_active !== false) {
     var changed = !app.progress || app.progress.audit_id !== audit.id;
-    applyProgress(audit.id, audit, false, mark);
+    applyProgress(audit.id, audit);
     if (changed) { forgetRecent(); clearLists(); showIdle(); forgetPlaces(); }
     mergeRecent(arr(s.recent), true);
     var entering = app.screen !== 'scan';

@@ -6,7 +6,7 @@ import { cssEscape, el, make, setText } from './dom.js';
 import { arr, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { openScopeDialog } from './place.js';
-import { enterAudit, loadState, renderTopbar } from './screens.js';
+import { emit } from './bus.js';
 
 let startMessageFor = null;
 let countriesKey = null;
@@ -15,7 +15,7 @@ export function renderStart() {
   var s = app.state || {};
   setText(el.startStation, str(s.station));
   if (document.activeElement !== el.userName) el.userName.value = str(s.user);
-  renderTopbar();
+  emit('topbar');
   if (s.countries_error) {
     el.countriesError.hidden = false;
     setText(el.countriesError, '\u26A0 The countries could not be listed: ' + str(s.countries_error));
@@ -107,14 +107,14 @@ export function onCountryClick(e) {
     setBusy(false);
     if (res.ok && obj(res.data) && obj(res.data.audit)) {
       startMessage('');
-      enterAudit(res.data.audit);
+      emit('enter-audit', res.data.audit);
     } else if (res.status === 409 && obj(res.data) && res.data.error === 'AUDIT_ALREADY_ACTIVE') {
       startMessage('An audit of ' + country + ' is already running. Join it to scan into it.');
       startMessageFor = country;
-      loadState();
+      emit('reload');
     } else {
       startMessage('\u2716 ' + errorMessage(res, 'That did not work'));
-      loadState();
+      emit('reload');
     }
   }, function () {
     setBusy(false);
@@ -133,7 +133,7 @@ export function saveUser(name, statusNode) {
     if (res.ok && obj(res.data)) {
       var user = str(res.data.user || trimmed);
       if (app.state) app.state.user = user;
-      renderTopbar();
+      emit('topbar');
       if (statusNode) { statusNode.removeAttribute('data-kind'); setText(statusNode, '\u2714 Saved: scans are recorded as ' + user + '.'); }
       return true;
     }
