@@ -38,7 +38,7 @@ final class FrameDecoder: @unchecked Sendable {
         let started = ContinuousClock.now
         let read: Result<[DecodedCode], ImageError> = try await NIOThreadPool.singleton.runIfActive { [self] in
             let image: GrayImage
-            do { image = try ImageLoader.decode(frame, path: "frame", limits: limits) } catch { return .failure(error) }
+            do throws(ImageError) { image = try ImageLoader.decode(frame, path: "frame", limits: limits) } catch { return .failure(error) }
             return .success(try withDecoder { $0.decodeFrame(image) })
         }
         switch read {
@@ -78,9 +78,9 @@ final class FrameDecoder: @unchecked Sendable {
 
     static func failure(_ error: ImageError) -> any Error {
         switch error {
-        case .tooManyPixels(_, let width, let height, let limit): APIFailure.frameTooManyPixels(width: width, height: height, limit: limit)
-        case .fileTooLarge(_, _, let limit): APIFailure.frameTooLarge(limit: limit)
-        default: InventoryError.invalid(ValidationError(field: "image", message: error.localizedDescription))
+        case .tooManyPixels(_, let width, let height, let limit): return APIFailure.frameTooManyPixels(width: width, height: height, limit: limit)
+        case .fileTooLarge(_, _, let limit): return APIFailure.frameTooLarge(limit: limit)
+        default: return InventoryError.invalid(ValidationError(field: "image", message: error.localizedDescription))
         }
     }
 }
