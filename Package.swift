@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
@@ -99,7 +101,7 @@ let package = Package(
         // The wire format shared by server and client: envelope, error codes, bodies, routes.
         .target(name: "AuditAPI", dependencies: ["InventoryCore"]),
         // The guard on every HTTP connection of the server and the kiosk: caps, deadlines, bodies cut off;
-        // and the spooled download both give.
+        // the spooled download both give; and HTTPS for both (PEM files, and a certificate for a LAN).
         .target(
             name: "HTTPGuard",
             dependencies: [
@@ -109,13 +111,19 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The audit API over the store's services (Hummingbird 2), with bcrypt logins and JWTs.
         .target(
             name: "AuditServer",
             dependencies: [
-                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts",
+                "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts", "Scanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -148,10 +156,11 @@ let package = Package(
             dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/reconcile"
         ),
-        // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans.
+        // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans; frames/s and reads of
+        // POST /api/v1/decode (`server-benchmark decode`).
         .executableTarget(
             name: "server-benchmark",
-            dependencies: ["AuditServer", "AuditClient", "AuditAPI", "InventoryCore", "InventoryStore",
+            dependencies: ["AuditServer", "AuditClient", "AuditAPI", "InventoryCore", "InventoryStore", "Scanning",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),

@@ -76,7 +76,7 @@ enum ServerBenchmark {
         var logger = Logger(label: "server-benchmark")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
+        let app = try buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
         let serverTask = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { return nil }

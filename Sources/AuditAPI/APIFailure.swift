@@ -19,11 +19,19 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
     case requestTimeout(seconds: Int)
     /// The server failed; the details are in the server's log only.
     case internalError
+    /// The body is not of a type this call takes (`POST /api/v1/decode`: a JPEG or PNG).
+    case unsupportedMediaType(given: String, accepted: [String])
+    /// A frame's bytes are over the limit of `POST /api/v1/decode`.
+    case frameTooLarge(limit: Int)
+    /// A frame's header claims more pixels than `POST /api/v1/decode` reads.
+    case frameTooManyPixels(width: Int, height: Int, limit: Int)
+    /// The user sent frames faster than the server decodes for one user; try again after that many seconds.
+    case tooManyFrames(retryAfter: Int)
 
     /// The seconds a client should wait before trying again, for the `Retry-After` header.
     public var retryAfter: Int? {
         switch self {
-        case .tooManyAttempts(let seconds), .serverBusy(let seconds): seconds
+        case .tooManyAttempts(let seconds), .serverBusy(let seconds), .tooManyFrames(let seconds): seconds
         default: nil
         }
     }
@@ -38,6 +46,10 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .serverBusy: "SERVER_BUSY"
         case .requestTimeout: "REQUEST_TIMEOUT"
         case .internalError: "INTERNAL_ERROR"
+        case .unsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE"
+        case .frameTooLarge: "FRAME_TOO_LARGE"
+        case .frameTooManyPixels: "FRAME_TOO_MANY_PIXELS"
+        case .tooManyFrames: "TOO_MANY_FRAMES"
         }
     }
 
@@ -50,6 +62,9 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .serverBusy: 503
         case .requestTimeout: 408
         case .internalError: 500
+        case .unsupportedMediaType: 415
+        case .frameTooLarge, .frameTooManyPixels: 413
+        case .tooManyFrames: 429
         }
     }
 
@@ -64,6 +79,12 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         case .requestTimeout(let seconds): "The request's headers did not arrive within \(seconds) s; the connection is closed"
         case .internalError:
             "The server failed to handle this request; nothing about it was stored unless a later call says so. Try again, and tell the administrator if it persists"
+        case .unsupportedMediaType(let given, let accepted):
+            "This call takes a body of type \(accepted.joined(separator: " or ")), not '\(given.isEmpty ? "none" : String(given.prefix(60)))'"
+        case .frameTooLarge(let limit): "The frame is over \(limit) bytes; send it smaller (at most 1280 px wide is plenty)"
+        case .frameTooManyPixels(let width, let height, let limit):
+            "The frame is \(width)×\(height) pixels; frames over \(limit) pixels are refused: send it smaller"
+        case .tooManyFrames(let seconds): "Too many frames from this user; send the next in \(seconds) s"
         }
     }
 }

@@ -26,6 +26,8 @@ public enum Routes {
     public static let auditPhotoFind = "/api/v1/audit/{audit_id}/photos/find"
     public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
     public static let auditStations = "/api/v1/audit/{audit_id}/stations"
+    public static let decode = "/api/v1/decode"
+    public static let decodeFigures = "/api/v1/decode/figures"
     public static let devices = "/api/v1/devices"
     public static let devicePushToken = "/api/v1/devices/register-push-token"
     public static let users = "/api/v1/users"
@@ -67,6 +69,8 @@ public enum BodyLimits {
     public static let standard = 64 * 1024
     /// 500 scans of up to about 2 KB each.
     public static let batch = 1024 * 1024
+    /// A camera frame sent to `POST /api/v1/decode` (JPEG or PNG).
+    public static let frame = 4 * 1024 * 1024
     /// JSON rows are decoded whole, at about 5 times their size: 16 MiB is some 100,000 rows;
     /// a larger inventory goes as CSV, which is spooled and streamed.
     public static let importRows = 16 * 1024 * 1024

@@ -10,6 +10,8 @@ public struct ServerParts: Sendable {
     public let backend: ServerBackend
     public let users: UserDirectory
     let signer: TokenSigner
+    /// The decoder of `POST /api/v1/decode`, with its figures.
+    let frames: FrameDecoder
 
     public var audits: any ServerAuditService { backend.audits }
 
@@ -25,6 +27,7 @@ public struct ServerParts: Sendable {
                 """)
         }
         signer = try await TokenSigner(source: source)
+        frames = FrameDecoder(config: settings.decoder)
     }
 }
 
@@ -65,17 +68,19 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     CustomerController(customers: backend.customers).addRoutes(to: table, on: protected)
     DeviceController(devices: backend.devices).addRoutes(to: table, on: protected)
     UserController(users: parts.users).addRoutes(to: table, on: protected)
+    DecodeController(frames: parts.frames, rate: FrameRate(settings.decodeRate)).addRoutes(to: table, on: protected)
     return (router, table.entries)
 }
 
 /// The application: the router on `settings.host:settings.port`. `onRunning` gets the bound
 /// port (useful with port 0). What must run beside the server (a PostgreSQL pool) is added to
 /// its services (`addServices`): they start before the HTTP server, and a graceful shutdown
-/// stops the HTTP server first.
+/// stops the HTTP server first. With `settings.tls` the port speaks HTTPS only; a certificate or
+/// key that cannot be used is a `TLSFileError` here, before anything listens.
 public func buildApplication(
     _ parts: ServerParts, settings: ServerSettings, logger: Logger = Logger(label: "audit-server"),
     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> Application<RouterResponder<AuditRequestContext>> {
+) throws -> Application<RouterResponder<AuditRequestContext>> {
     let (router, _) = buildRouter(parts, settings: settings, logger: logger)
     let connections = ConnectionCount()
     let limits = settings.limits
@@ -85,10 +90,12 @@ public func buildApplication(
         // beyond them), deadlines for headers and a minimum pace for bodies (408), a write
         // deadline, and an envelope for requests the HTTP parser rejects (400). A connection that
         // sends nothing for the idle timeout is closed.
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits, answer: Refusal.envelope)],
-                idleTimeout: limits.idleTimeout)),
+        server: try .serving(
+            .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(count: connections, limits: limits, answer: Refusal.envelope)],
+                    idleTimeout: limits.idleTimeout)),
+            over: settings.tls),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "AuditStation"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

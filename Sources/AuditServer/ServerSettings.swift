@@ -1,5 +1,6 @@
 import Foundation
 import HTTPGuard
+import Scanning
 
 /// The limits every connection is held to (`HTTPGuard`), as the server's settings name them.
 public typealias ConnectionLimits = HTTPGuard.ConnectionLimits
@@ -15,11 +16,21 @@ public struct ServerSettings: Sendable {
     public var signingKey: SigningKeySource?
     /// Connections at once, and how long headers and silence may take.
     public var limits: ConnectionLimits
+    /// The certificate and key to answer HTTPS with on the same port; nil: plain HTTP.
+    public var tls: TLSFiles?
+    /// How `POST /api/v1/decode` reads frames: the station configuration's `decoder`.
+    public var decoder: DecoderConfig
+    /// Frames each user may send to `POST /api/v1/decode`.
+    public var decodeRate: DecodeRate
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil,
-        signingKey: SigningKeySource? = nil, limits: ConnectionLimits = ConnectionLimits()
+        signingKey: SigningKeySource? = nil, limits: ConnectionLimits = ConnectionLimits(), tls: TLSFiles? = nil,
+        decoder: DecoderConfig = DecoderConfig(), decodeRate: DecodeRate = DecodeRate()
     ) {
+        self.tls = tls
+        self.decoder = decoder
+        self.decodeRate = decodeRate
         self.signingKey = signingKey
         self.limits = limits
         self.host = host

@@ -19,6 +19,8 @@ public struct KioskOptions: Sendable {
     public var previewFPS: Int
     /// Connections at once, in all and per address, and the deadlines every connection meets.
     public var limits: ConnectionLimits
+    /// The certificate and key to serve the page over HTTPS with; nil: plain HTTP.
+    public var tls: TLSFiles?
 
     /// The kiosk's own limits: a few hundred connections keep well clear of its 1,024 file
     /// descriptors, and one browser opens a handful.
@@ -26,9 +28,10 @@ public struct KioskOptions: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8090, device: String? = nil, pin: String? = nil, user: String? = nil,
-        previewFPS: Int = 15, limits: ConnectionLimits = defaultLimits
+        previewFPS: Int = 15, limits: ConnectionLimits = defaultLimits, tls: TLSFiles? = nil
     ) {
         self.limits = limits
+        self.tls = tls
         self.host = host
         self.port = port
         self.device = device
@@ -94,10 +97,12 @@ public struct KioskServer: Sendable {
         let start = ListenStart()
         let app = Application(
             router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(count: guardCount, limits: limits, answer: KioskError.refusal)],
-                    idleTimeout: limits.idleTimeout)),
+            server: try .serving(
+                .http1(
+                    configuration: .init(
+                        additionalChannelHandlers: [ConnectionGuard(count: guardCount, limits: limits, answer: KioskError.refusal)],
+                        idleTimeout: limits.idleTimeout)),
+                over: options.tls),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AuditStation-Kiosk"),
             onServerRunning: { channel in
                 start.began()

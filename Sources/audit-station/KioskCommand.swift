@@ -18,6 +18,7 @@ extension AuditStation {
                 the configuration's kiosk section.
                 """)
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var tls: TLSOptions
         @Option(help: "The address to listen on (default 127.0.0.1; another address needs a PIN).") var host: String?
         @Option(parsing: .unconditional, help: "The port to listen on (default 8090).") var port: Int?
 
@@ -52,15 +53,17 @@ extension AuditStation {
                     host: host ?? kiosk.host, port: port ?? kiosk.port,
                     device: noCamera ? nil : (device ?? context.config.camera.device),
                     pin: pin?.isEmpty == false ? pin : nil, user: user,
-                    limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress))
+                    limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress), tls: tls.files)
                 var logger = Logger(label: "audit-station.kiosk")
                 logger.logLevel = .notice
                 let server = try KioskServer(context: context, options: options, logger: logger)
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
                 try await server.run { port in
-                    Terminal.error("Kiosk on http://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
                     Terminal.error(
-                        "Show it full screen with: chromium --kiosk http://\(options.host == "0.0.0.0" ? "127.0.0.1" : options.host):\(port)")
+                        "Kiosk on \(tls.scheme)://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
+                    Terminal.error(
+                        "Show it full screen with: chromium --kiosk \(tls.scheme)://\(options.host == "0.0.0.0" ? "127.0.0.1" : options.host):\(port)"
+                    )
                 }
             }
         }

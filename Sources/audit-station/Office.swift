@@ -15,6 +15,7 @@ extension AuditStation {
                 `audit scan` may run on the same file at the same time.
                 """)
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var tls: TLSOptions
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(parsing: .unconditional, help: "The port to listen on (0: any free port).") var port = 8070
         @Option(
@@ -33,14 +34,14 @@ extension AuditStation {
                 guard let signingKey = try SigningKeySource.resolve(file: jwtKeyFile, database: database.filePath) else {
                     throw StationError.usage("the back office needs its token-signing key: give --jwt-key-file PATH")
                 }
-                let settings = ServerSettings(host: host, port: port, signingKey: signingKey)
+                let settings = ServerSettings(host: host, port: port, signingKey: signingKey, tls: tls.files, decoder: config.decoder)
                 let (backend, _) = try await database.open(config: config)
                 if try await backend.users.all().isEmpty {
                     Terminal.error(
                         "This database has no users yet: add one with `audit-station users create --email E --name N --type ADMIN` to log in")
                 }
                 try await Serve.run(backend, pool: nil, settings: settings, config: config, label: "audit-station.office") { port in
-                    Terminal.error("The back office of \(database.description) is on http://\(host):\(port)/")
+                    Terminal.error("The back office of \(database.description) is on \(tls.scheme)://\(host):\(port)/")
                 }
             }
         }

@@ -23,6 +23,7 @@ extension AuditStation {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var postgres: PostgresOption
+        @OptionGroup var tls: TLSOptions
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(parsing: .unconditional, help: "The port to listen on.") var port = 8080
         @Option(name: .customLong("api-key"), help: "Require this key in X-API-Key on every /api call (default: $AUDIT_STATION_API_KEY).")
@@ -68,10 +69,11 @@ extension AuditStation {
                 }
                 let settings = ServerSettings(
                     host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress))
+                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress),
+                    tls: tls.files, decoder: config.decoder)
                 let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
                 try await Self.run(backend, pool: pool, settings: settings, config: config, label: "audit-station.serve") { port in
-                    Terminal.error("Serving the audit API of \(database.description) on http://\(host):\(port) (OpenAPI at /openapi.yaml)")
+                    Terminal.error("Serving the audit API of \(database.description) on \(tls.scheme)://\(host):\(port) (OpenAPI at /openapi.yaml)")
                 }
             }
         }
@@ -86,7 +88,7 @@ extension AuditStation {
             var logger = Logger(label: label)
             logger.logLevel = .info
             let start = ListenStart()
-            var app = buildApplication(parts, settings: settings, logger: logger) { port in
+            var app = try buildApplication(parts, settings: settings, logger: logger) { port in
                 start.began()
                 announce(port)
             }

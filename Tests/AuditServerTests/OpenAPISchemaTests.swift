@@ -94,6 +94,7 @@ final class SchemaCalls: @unchecked Sendable {
         try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-3", "SG"), ("MY-1", "MY")])
         let token = try await server.user("schema@example.com")
         try await service(token)
+        try await decodeFrames(token)
         let auditID = try await audit(token)
         try await reports(auditID, token: token)
         try await inventory(token)

@@ -122,7 +122,11 @@ public final class TestServer: Sendable {
             return try await startInProcess(parts: parts, settings: settings, logger: logger, closeBackend: closeBackend)
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) }
+        let app: Application<RouterResponder<AuditRequestContext>>
+        do { app = try buildApplication(parts, settings: settings, logger: logger) { continuation.yield($0) } } catch {
+            await closeBackend()
+            throw error
+        }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
@@ -143,7 +147,7 @@ public final class TestServer: Sendable {
         parts: ServerParts, settings: ServerSettings, logger: Logger,
         closeBackend: @escaping @Sendable () async -> Void
     ) async throws -> TestServer {
-        let app = buildApplication(parts, settings: settings, logger: logger)
+        let app = try buildApplication(parts, settings: settings, logger: logger)
         let (clients, clientContinuation) = AsyncStream<any TestClientProtocol>.makeStream()
         let (done, doneContinuation) = AsyncStream<Void>.makeStream()
         let task = Task {
