@@ -139,6 +139,7 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")]
                 + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
+                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
@@ -176,7 +177,7 @@ let package = Package(
         // The kiosk: a local web page (embedded HTML, CSS and JS), its JSON calls, pushed events
         // and the camera preview, over Station.
         // Script modules both pages load (the kiosk and the back office): one file, one rule.
-        .target(name: "PageScripts", resources: [.embedInCode("burst.js")]),
+        .target(name: "PageScripts", resources: ["burst.js", "format.js", "words.js", "sound.js", "queue.js"].map { .embedInCode($0) }),
         .target(
             name: "Kiosk",
             dependencies: [
@@ -191,10 +192,10 @@ let package = Package(
             ],
             // The page's files, served by WebAssets.files; the script is ES modules in Web/js.
             resources: [
-                "index.html", "kiosk.css", "js/main.js", "js/app.js", "js/dom.js", "js/format.js", "js/api.js", "js/screens.js",
+                "index.html", "kiosk.css", "js/main.js", "js/app.js", "js/dom.js", "js/api.js", "js/screens.js",
                 "js/connection.js", "js/pin.js", "js/start.js", "js/scanqueue.js", "js/outcomes.js", "js/progress.js", "js/recent.js",
-                "js/lists.js", "js/focus.js", "js/dialogs.js", "js/summary.js", "js/camera.js", "js/sound.js", "js/gun.js", "js/place.js",
-                "js/bus.js", "js/words.js", "js/dialog.js",
+                "js/lists.js", "js/focus.js", "js/dialogs.js", "js/summary.js", "js/camera.js", "js/gun.js", "js/place.js",
+                "js/bus.js", "js/dialog.js", "js/mute.js",
             ].map { Resource.embedInCode("Web/\($0)") }
         ),
 

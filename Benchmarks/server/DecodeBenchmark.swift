@@ -114,7 +114,7 @@ enum DecodeBenchmark {
             let sent = scale < 1 ? image.resized(width: 1280, height: max(1, Int(Double(image.height) * scale))) : image
             guard let frame = encoder.encode(sent, quality: 80) else { continue }
             if let framesOut {
-                FileManager.default.createFile(atPath: "\(framesOut)/\(stem).jpg", contents: Data(frame))
+                _ = FileManager.default.createFile(atPath: "\(framesOut)/\(stem).jpg", contents: Data(frame))
                 if !truth.isEmpty { try truth.joined(separator: "\n").write(toFile: "\(framesOut)/\(stem).txt", atomically: true, encoding: .utf8) }
             }
             let texts = Set(try await post(frame, client: client, base: base, token: token).codes.map(\.text))

@@ -58,6 +58,7 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
             body: ResponseBody(byteBuffer: .init(string: OpenAPIDocument.yaml)))
     }
     OfficePage.add(to: router)
+    ScanPage.add(to: router)
     auth.addPublicRoutes(to: table, on: router)
     let protected = router.group().add(middleware: AuthMiddleware(signer: parts.signer, users: parts.users))
     auth.addRoutes(to: table, on: protected)

@@ -113,7 +113,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     static var open: Set<String> { [Routes.health, Routes.openAPI] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if !Self.open.contains(request.uri.path), OfficePage.files[request.uri.path] == nil {
+        if !Self.open.contains(request.uri.path), !OfficePage.isPageFile(request.uri.path) {
             let sent = request.headers.first { $0.name.canonicalName == "x-api-key" }?.value ?? ""
             guard ConstantTime.equal(sent, key) else {
                 throw InventoryError.unauthorized(sent.isEmpty ? "This server needs an API key: send it in X-API-Key" : "The API key is wrong")

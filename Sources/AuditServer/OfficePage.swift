@@ -40,16 +40,28 @@ enum OfficePage {
         + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
     static func add<Context: RequestContext>(to router: Router<Context>) {
+        serve(files, policy: policy, on: router)
+    }
+
+    /// Serves a page's files: each with its type, revalidated on every load (a new build's page
+    /// is never mixed with an old one's modules), under `policy`.
+    static func serve<Context: RequestContext>(
+        _ files: [String: File], policy: String, extra: HTTPFields = [:], on router: Router<Context>
+    ) {
         for (path, file) in files {
             router.get(RouterPath(path)) { _, _ in
-                Response(
-                    status: .ok,
-                    headers: [
-                        .contentType: file.type, .cacheControl: "no-cache", .contentSecurityPolicy: policy,
-                        HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"
-                    ],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+                var headers: HTTPFields = [
+                    .contentType: file.type, .cacheControl: "no-cache", .contentSecurityPolicy: policy,
+                    HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"
+                ]
+                headers.append(contentsOf: extra)
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
             }
         }
+    }
+
+    /// Whether `path` is a file of a page (open without the API key: the files hold no secret).
+    static func isPageFile(_ path: String) -> Bool {
+        files[path] != nil || ScanPage.files[path] != nil
     }
 }

@@ -88,7 +88,7 @@ public struct LANCertificate: Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             let key = url.appendingPathComponent(Self.keyFile).path
-            FileManager.default.createFile(atPath: key, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: key, contents: nil, attributes: [.posixPermissions: 0o600])
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
             try Data(keyPEM.utf8).write(to: URL(fileURLWithPath: key))
             try Data(chainPEM.utf8).write(to: url.appendingPathComponent(Self.certificateFile))

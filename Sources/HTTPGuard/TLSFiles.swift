@@ -32,7 +32,10 @@ public struct TLSFiles: Sendable, Equatable {
         do { chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateText.utf8)) } catch {
             throw .notCertificate(path: certificatePath)
         }
-        guard !chain.isEmpty, let leaf = try? Certificate(pemEncoded: certificateText) else { throw .notCertificate(path: certificatePath) }
+        // The server's own certificate is the first of the file; the authorities follow it.
+        guard let first = chain.first, let der = try? first.toDERBytes(), let leaf = try? Certificate(derEncoded: der) else {
+            throw .notCertificate(path: certificatePath)
+        }
         guard let key = try? Certificate.PrivateKey(pemEncoded: keyText), let sslKey = try? NIOSSLPrivateKey(bytes: Array(keyText.utf8), format: .pem)
         else { throw .notKey(path: keyPath) }
         guard key.publicKey == leaf.publicKey else { throw .mismatch(certificate: certificatePath, key: keyPath) }

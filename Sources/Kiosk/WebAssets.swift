@@ -19,7 +19,6 @@ struct WebAssets: Sendable {
         "/js/main.js": script(PackageResources.main_js),
         "/js/app.js": script(PackageResources.app_js),
         "/js/dom.js": script(PackageResources.dom_js),
-        "/js/format.js": script(PackageResources.format_js),
         "/js/api.js": script(PackageResources.api_js),
         "/js/screens.js": script(PackageResources.screens_js),
         "/js/connection.js": script(PackageResources.connection_js),
@@ -34,13 +33,15 @@ struct WebAssets: Sendable {
         "/js/dialogs.js": script(PackageResources.dialogs_js),
         "/js/summary.js": script(PackageResources.summary_js),
         "/js/camera.js": script(PackageResources.camera_js),
-        "/js/sound.js": script(PackageResources.sound_js),
         "/js/gun.js": script(PackageResources.gun_js),
         "/js/place.js": script(PackageResources.place_js),
         "/js/bus.js": script(PackageResources.bus_js),
-        "/js/words.js": script(PackageResources.words_js),
+        "/js/mute.js": script(PackageResources.mute_js),
         "/js/dialog.js": script(PackageResources.dialog_js),
-        "/js/burst.js": script(PageScripts.burst)
+        "/js/burst.js": script(PageScripts.burst),
+        "/js/format.js": script(PageScripts.format),
+        "/js/words.js": script(PageScripts.words),
+        "/js/sound.js": script(PageScripts.sound)
     ]
 
     static let index = WebAssets(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")

@@ -1,5 +1,6 @@
 import AuditTestSupport
 import Foundation
+import Testing
 
 extension SchemaCalls {
     /// A frame decoded, frames refused, and the figures.

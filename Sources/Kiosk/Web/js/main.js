@@ -5,9 +5,7 @@
  * The modules, by concern:
  *   app.js         what several modules share: the kiosk's last state, the screen shown, the summary and the progress
  *   bus.js         the few messages upward (read the state again, show a screen), handed to their owners here
- *   words.js       the words of each outcome and reason, and how an outcome is named
  *   dom.js         the page's elements (el) and small DOM helpers
- *   format.js      values from the kiosk made safe, numbers, times, localStorage, scan ids
  *   api.js         one call to the kiosk (fetch with a deadline, the X-Kiosk header)
  *   screens.js     the kiosk's state decides the screen: loading, pin, start, scan or summary; the top bar
  *   connection.js  the pushed events, the "service not responding" banner, the station's link to the server
@@ -25,7 +23,11 @@
  *   dialogs.js     ending the audit, undoing the last scan, changing the scanner's name, leaving
  *   summary.js     the summary screen of an ended audit
  *   camera.js      the camera preview and the outlines of the codes it reads
- *   sound.js       the outcome sounds (Web Audio, made here) and the mute button
+ *   mute.js        the mute button
+ *
+ * Shared with the phone page (Sources/PageScripts, served beside these): format.js (values made
+ * safe, numbers, times, storage, scan ids), words.js (the words of each outcome), sound.js (the
+ * outcome sounds, Web Audio made here) and burst.js (what a gun's burst is).
  *
  * Everything that comes from the kiosk is shown with textContent. No module imports one that
  * imports it back (a test fails on any cycle): where a module must reach up (read the state
@@ -47,7 +49,8 @@ import { submitPin } from './pin.js';
 import { renderProgress } from './progress.js';
 import { onStorageChange, pump, renderSending, submitEntry } from './scanqueue.js';
 import { applyState, enterAudit, loadState, renderTopbar, showScreen } from './screens.js';
-import { ensureAudio, renderMute, toggleMute } from './sound.js';
+import { ensureAudio } from './sound.js';
+import { loadMute, toggleMute } from './mute.js';
 import { onCountryClick, saveUser } from './start.js';
 
 function bind() {
@@ -133,7 +136,7 @@ function route() {
 function init() {
   route();
   bind();
-  renderMute();
+  loadMute();
   renderProgress();
   showIdle();
   renderSending();

@@ -1,12 +1,7 @@
-/* The outcome sounds, made with Web Audio (no sound files), and the mute button, whose choice is
- * kept in localStorage. Sounds queue: each starts after the one before has ended, never over
- * it. A FOUND beep is left out when the queue is already more than a second long (a burst of
- * finds); every other sound waits its turn. window.kiosk.sounds lists what was scheduled. */
-
-import { el, setText } from './dom.js';
-import { storageGet, storageSet } from './format.js';
-
-const MUTE_KEY = 'auditstation.kiosk.muted';
+/* The outcome sounds, made with Web Audio (no sound files), one set for every page that scans
+ * (the kiosk, the phone page). Sounds queue: each starts after the one before has ended, never
+ * over it. A FOUND beep is left out when the queue is already more than a second long (a burst
+ * of finds); every other sound waits its turn. `sounds` lists what was scheduled (for tests). */
 
 let audio = null;
 let resuming = null;         // the pending resume() of a suspended context
@@ -14,13 +9,17 @@ let suspending = null;       // the pending suspend() of a quiet context
 let wanted = false;          // a sound came while it was being suspended: resume after
 let quietTimer = null;
 const QUIET_MS = 3000;       // the context is suspended this long after the last sound ends
-let muted = storageGet(MUTE_KEY) === '1';
+let muted = false;
 let queueEnd = 0;            // audio-clock time at which the last queued sound ends
 const SOUND_GAP = 0.06;      // seconds of silence between two sounds
-const hooks = window.kiosk = window.kiosk || {};
-hooks.sounds = [];
+/** The sounds scheduled, oldest first: {status, start, end} on the audio clock. */
+export const sounds = [];
 /** The audio context's state ('running', 'suspended'), null before the first key or tap. */
-hooks.audioState = function () { return audio ? audio.state : null; };
+export function audioState() { return audio ? audio.state : null; }
+
+/** Whether sounds are off; the page that shows a mute button keeps the choice. */
+export function isMuted() { return muted; }
+export function setMuted(off) { muted = !!off; }
 
 /** How long each sound lasts, in seconds. */
 const LENGTH = {
@@ -97,8 +96,8 @@ export function playSound(status) {
     var t = Math.max(now, queueEnd);
     queueEnd = t + LENGTH[status] + SOUND_GAP;
     suspendWhenQuiet();
-    hooks.sounds.push({ status: status, start: t, end: t + LENGTH[status] });
-    if (hooks.sounds.length > 500) hooks.sounds.splice(0, hooks.sounds.length - 500);
+    sounds.push({ status: status, start: t, end: t + LENGTH[status] });
+    if (sounds.length > 500) sounds.splice(0, sounds.length - 500);
     switch (status) {
       case 'found_expected':       // short, bright, rising two-tone
         tone(ctx, t, 0.08, 988, 'sine', 0.35);
@@ -135,18 +134,4 @@ export function playSound(status) {
         break;
     }
   } catch (e) { /* no sound is better than a broken page */ }
-}
-
-export function renderMute() {
-  el.mute.setAttribute('aria-pressed', muted ? 'true' : 'false');
-  setText(el.mute, muted ? 'Sound: off' : 'Sound: on');
-  el.mute.title = muted ? 'Turn the sounds back on' : 'Mute the sounds';
-}
-
-/** The mute button: the choice is kept for this kiosk; turning the sound on plays the found sound. */
-export function toggleMute() {
-  muted = !muted;
-  storageSet(MUTE_KEY, muted ? '1' : '0');
-  renderMute();
-  if (!muted) { ensureAudio(); playSound('found_expected'); }
 }

@@ -1,0 +1,361 @@
+/* AuditStation's phone page (/scan): log in, pick the running audit, and walk it with the phone's
+ * camera, a Bluetooth gun or the keyboard. Plain JavaScript modules, no build step.
+ *
+ *   server.js   the server's API (the login in sessionStorage)
+ *   camera.js   the camera, its frames to the server's decoder, two frames in a row make a scan
+ *   outcome.js  the outcome box, sounds, vibration, the numbers and the last scans
+ *   phone.js    the screens, the audit, recording scans and undoing one
+ * Shared with the kiosk (Sources/PageScripts): format.js, words.js (the outcome words),
+ * sound.js (the outcome sounds), burst.js (what a gun's burst is), queue.js (the scan queue,
+ * kept in localStorage until the server answered each scan). */
+
+import { arr, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
+import { Burst, endsBurst, isPrintable } from './burst.js';
+import { call, forget, logIn, logOut, session, useKey } from './server.js';
+import { Camera } from './camera.js';
+import { ScanQueue } from './queue.js';
+import { $, make, recentLimit, renderNumbers, renderRecent, show, showResult } from './outcome.js';
+import { ensureAudio, isMuted, setMuted } from './sound.js';
+import { statusOf } from './words.js';
+
+const DEVICE_KEY = 'auditstation.scan.device';
+const AUDIT_KEY = 'auditstation.scan.audit';
+const MUTE_KEY = 'auditstation.scan.muted';
+const POLL_MS = 5000;
+const PHOTO_LIMIT = 200 * 1024;
+const EVIDENCE = ['unexpected', 'unknown', 'misplaced'];
+
+const state = { screen: 'loading', audit: null, progress: null, location: null, locations: [], recent: [], pollTimer: null };
+const frames = new Map();        // scan_id -> the camera frame it was read in (for its evidence photo)
+const hooks = window.scanPage = window.scanPage || {};
+hooks.state = state;
+
+const queue = new ScanQueue('auditstation.scan.queue', sendScan, {
+  answered: answered, refused: refused, changed: renderLink, needsLogin: function () { showScreen('login'); }
+});
+const camera = new Camera($('video'), function (text, frame) { record(text, 'camera', frame); }, cameraState);
+
+function showScreen(name) {
+  state.screen = name;
+  document.querySelectorAll('.screen').forEach(function (s) { s.hidden = s.getAttribute('data-screen') !== name; });
+  if (name !== 'scan') camera.stop();
+  if (name === 'login') setTimeout(function () { $('login-email').focus(); }, 0);
+}
+
+// MARK: login, the phone's name, the audit
+
+async function begin() {
+  if (!session()) { showScreen('login'); return; }
+  if (!storageGet(DEVICE_KEY)) { showScreen('device'); $('device-name').focus(); return; }
+  await chooseAudit();
+}
+
+async function chooseAudit() {
+  $('audits-note').textContent = 'Looking for running audits…';
+  const res = await call('GET', '/api/v1/audit/status', null, 10000);
+  const kept = obj(parseJSON(storageGet(AUDIT_KEY) || 'null'));
+  if (res.status === 401) { showScreen('login'); return; }
+  if (!res.ok) {
+    // No server: the audit this phone scanned into is opened, and its scans wait here.
+    if (kept && kept.id) { openAudit(kept); return; }
+    showScreen('audits');
+    $('audits-note').textContent = '\u26A0 ' + res.message + '. Look again once the phone is on the Wi-Fi.';
+    return;
+  }
+  const data = obj(res.data) || {};
+  const running = arr(data.audits).length ? arr(data.audits) : (obj(data.audit) ? [data.audit] : []);
+  const mine = kept && running.find(function (a) { return a.id === kept.id; });
+  if (mine) { openAudit(mine); return; }
+  if (running.length === 1) { openAudit(running[0]); return; }
+  showScreen('audits');
+  const list = $('audits-list');
+  list.textContent = '';
+  $('audits-note').textContent = running.length ? 'Several audits are running. Pick the one you are counting:'
+    : 'No audit is running that you may scan. Start one at the kiosk or in the back office, then look again.';
+  running.forEach(function (a) {
+    const b = make('button', 'choice');
+    b.type = 'button';
+    b.appendChild(make('strong', null, str(a.country) + (arr(a.locations).length ? ' \u2014 ' + arr(a.locations).join(', ') : '')));
+    b.appendChild(make('span', null, str(a.scanned_count) + ' of ' + str(a.total_assets) + ' found \u00B7 started by ' + str(a.started_by)));
+    b.addEventListener('click', function () { openAudit(a); });
+    const li = make('li');
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+}
+
+function openAudit(audit) {
+  state.audit = audit;
+  storageSet(AUDIT_KEY, JSON.stringify({ id: audit.id, country: audit.country, locations: audit.locations || null }));
+  state.location = storageGet(AUDIT_KEY + '.' + audit.id + '.location') || null;
+  state.recent = arr(parseJSON(storageGet(recentKey()) || '[]'));
+  $('audit-title').textContent = 'Audit of ' + str(audit.country) + (arr(audit.locations).length ? ' \u2014 ' + arr(audit.locations).join(', ') : '');
+  const s = session();
+  $('who').textContent = (s && obj(s.user) ? str(s.user.name || s.user.email) : '') + ' \u00B7 ' + str(storageGet(DEVICE_KEY));
+  renderPlace();
+  state.progress = null;
+  if (audit.total_assets !== undefined) renderNumbers(state, audit.id, audit);
+  renderRecent(state.recent);
+  renderUndo();
+  show('idle', '', 'Point the camera at a tag, or type or scan one below.', false);
+  showScreen('scan');
+  renderLink(queue.waiting, queue.offline);
+  loadLocations();
+  clearInterval(state.pollTimer);
+  state.pollTimer = setInterval(poll, POLL_MS);
+  queue.resume();
+}
+
+function recentKey() { return AUDIT_KEY + '.' + (state.audit ? state.audit.id : '') + '.recent'; }
+
+/** The audit's numbers (other people scan too), and whether it ended. */
+async function poll() {
+  if (state.screen !== 'scan' || !state.audit) return;
+  const id = state.audit.id;
+  const res = await call('GET', '/api/v1/audit/' + encodeURIComponent(id), null, 8000);
+  if (!state.audit || state.audit.id !== id) return;
+  if (res.status === 401) { showScreen('login'); return; }
+  const audit = res.ok && obj(res.data) ? obj(res.data.audit) : null;
+  if (!audit) { renderLink(queue.waiting, res.status === 0 || queue.offline); return; }
+  renderNumbers(state, id, audit);
+  if (audit.is_active === false && state.audit.is_active !== false) {
+    state.audit.is_active = false;
+    camera.stop();
+    show('rejected', '', 'This audit has ended. Scans made before its end still count; pick another audit to go on.', true);
+  }
+}
+
+async function loadLocations() {
+  if (!state.audit) return;
+  const res = await call('GET', '/api/v1/audit/locations?country=' + encodeURIComponent(state.audit.country), null, 10000);
+  state.locations = res.ok && obj(res.data) ? arr(res.data.locations).map(function (l) { return str(obj(l) ? l.location : l); }).filter(Boolean) : [];
+}
+
+function renderPlace() { $('place-name').textContent = state.location || 'not set'; }
+
+function setPlace(name) {
+  state.location = name || null;
+  if (state.audit) storageSet(AUDIT_KEY + '.' + state.audit.id + '.location', state.location || '');
+  renderPlace();
+}
+
+// MARK: scans
+
+/** A scan: kept in the queue at once, then sent in order. A location label sets where the phone is. */
+function record(text, source, frame) {
+  text = str(text).trim();
+  if (!text || !state.audit) return;
+  if (/^LOC:/i.test(text)) {
+    const name = text.slice(4).trim();
+    const known = state.locations.length === 0 || state.locations.indexOf(name) >= 0;
+    if (!name || !known) { show('rejected', text, 'No location of this audit is called \u201C' + name + '\u201D.', true); return; }
+    setPlace(name);
+    show('location', name, 'Scans from here on are made at ' + name + '.', true);
+    return;
+  }
+  const item = {
+    scan_id: newScanId(), identifier: text, audit_id: state.audit.id, scanned_at: new Date().toISOString(), source: source,
+    location: state.location, device_name: storageGet(DEVICE_KEY) || 'phone'
+  };
+  if (frame) frames.set(item.scan_id, frame);
+  if (!queue.add(item)) { show('rejected', text, 'This phone could not keep the scan (its storage is full). Scan it again.', true); return; }
+  remember({ scan_id: item.scan_id, identifier: text, status: 'pending', at: item.scanned_at, waiting: true });
+  if (queue.offline) show('pending', text, 'Kept on this phone: it is sent when the server can be reached.', true, item.scan_id);
+  else show('pending', text, 'Sending…', false, item.scan_id);
+}
+
+function sendScan(item) {
+  const body = {
+    identifier: item.identifier, audit_id: item.audit_id, scan_id: item.scan_id, scanned_at: item.scanned_at,
+    source: item.source === 'camera' ? 'camera' : 'manual', device_name: item.device_name
+  };
+  if (item.location) body.location = item.location;
+  return call('POST', '/api/v1/audit/scan', body, 10000);
+}
+
+function answered(item, result, first) {
+  result = obj(result) || {};
+  if (state.audit && result.audit_id === state.audit.id) renderNumbers(state, state.audit.id, result.progress);
+  const status = statusOf(result);
+  remember({ scan_id: item.scan_id, identifier: item.identifier, status: status, at: item.scanned_at, name: str(obj(result.asset) && result.asset.name) });
+  if (first) showResult(result, true);
+  const frame = frames.get(item.scan_id);
+  frames.delete(item.scan_id);
+  if (frame && EVIDENCE.indexOf(status) >= 0) keepPhoto(item, frame);
+}
+
+function refused(item, answer, first) {
+  remember({ scan_id: item.scan_id, identifier: item.identifier, status: 'rejected', at: item.scanned_at, name: answer.message });
+  frames.delete(item.scan_id);
+  if (first) show('rejected', item.identifier, answer.message, true, item.scan_id);
+  if (answer.code === 'AUDIT_ENDED' && state.audit) state.audit.is_active = false;
+}
+
+/** The frame a problem was read in, kept as the scan's evidence photo (at most 200 KB). */
+async function keepPhoto(item, frame) {
+  let blob = frame;
+  if (blob.size > PHOTO_LIMIT && window.createImageBitmap) {
+    try {
+      const bitmap = await createImageBitmap(blob);
+      const c = document.createElement('canvas');
+      const scale = Math.min(1, 800 / bitmap.width);
+      c.width = Math.round(bitmap.width * scale);
+      c.height = Math.round(bitmap.height * scale);
+      c.getContext('2d').drawImage(bitmap, 0, 0, c.width, c.height);
+      blob = await new Promise(function (resolve) { c.toBlob(resolve, 'image/jpeg', 0.7); });
+    } catch (e) { return; }
+  }
+  if (!blob || blob.size > PHOTO_LIMIT) return;
+  const path = '/api/v1/audit/' + encodeURIComponent(item.audit_id) + '/scans/' + encodeURIComponent(item.scan_id) +
+    '/photo?taken_at=' + encodeURIComponent(item.scanned_at);
+  await call('PUT', path, blob, 15000);
+}
+
+function remember(entry) {
+  state.recent = state.recent.filter(function (r) { return r.scan_id !== entry.scan_id; });
+  state.recent.unshift(entry);
+  state.recent = state.recent.slice(0, recentLimit);
+  storageSet(recentKey(), JSON.stringify(state.recent));
+  renderRecent(state.recent);
+  renderUndo();
+}
+
+function lastUndoable() {
+  return state.recent.find(function (r) { return !r.voided && !r.waiting && r.status !== 'rejected' && r.status !== 'pending'; });
+}
+
+function renderUndo() { $('undo').disabled = !lastUndoable(); }
+
+function openUndo() {
+  const last = lastUndoable();
+  if (!last) return;
+  $('undo-title').textContent = 'Undo the scan of ' + last.identifier + '?';
+  $('undo-text').textContent = 'It no longer counts in this audit; the trail keeps it, marked undone by you.';
+  $('undo-error').textContent = '';
+  $('undo-dialog').setAttribute('data-scan-id', last.scan_id);
+  $('undo-dialog').showModal();
+}
+
+async function confirmUndo() {
+  const scanId = $('undo-dialog').getAttribute('data-scan-id');
+  const entry = state.recent.find(function (r) { return r.scan_id === scanId; });
+  if (!entry || !state.audit) return;
+  const res = await call('POST', '/api/v1/audit/scans/' + encodeURIComponent(scanId) + '/void', {
+    audit_id: state.audit.id, reason: 'Undone on the phone', void_id: newScanId(), device_name: storageGet(DEVICE_KEY) || 'phone'
+  }, 10000);
+  if (!res.ok) { show('rejected', entry.identifier, 'Not undone: ' + res.message, true); return; }
+  entry.voided = true;
+  storageSet(recentKey(), JSON.stringify(state.recent));
+  renderRecent(state.recent);
+  renderUndo();
+  if (obj(res.data)) renderNumbers(state, state.audit.id, res.data.progress);
+  show('idle', entry.identifier, 'Undone: it no longer counts.', false);
+}
+
+// MARK: the link and the camera
+
+function renderLink(waiting, offline) {
+  const link = $('link');
+  if (!link) return;
+  link.setAttribute('data-state', offline ? 'offline' : waiting > 0 ? 'sending' : 'online');
+  link.textContent = offline ? 'Not connected \u2014 scans wait here (' + waiting + ')'
+    : waiting > 0 ? 'Sending ' + waiting + '\u2026' : 'Connected';
+  if (!offline) state.recent.forEach(function (r) { if (r.waiting && !queue.items().some(function (i) { return i.scan_id === r.scan_id; })) r.waiting = false; });
+}
+
+function cameraState(name, message) {
+  $('camera').setAttribute('data-state', name);
+  $('camera-note').textContent = message || '';
+  $('camera-start').textContent = camera.running ? 'Stop camera' : 'Start camera';
+  $('camera-switch').hidden = !camera.canSwitch;
+  $('camera-torch').hidden = !camera.canTorch;
+}
+
+// MARK: keys: a gun's burst is a scan wherever the focus is
+
+const burst = new Burst();
+
+function onKeyDown(e) {
+  if (state.screen !== 'scan') return;
+  const target = e.target;
+  if (target && target.type === 'password') return;
+  if (isPrintable(e)) { burst.add(e.key, e.timeStamp); return; }
+  if (!endsBurst(e) || !burst.endsTagAt(e.timeStamp)) return;
+  const text = burst.text;
+  burst.clear();
+  e.preventDefault();
+  e.stopPropagation();
+  // The burst's characters come back out of the field they landed in; what was typed before stays.
+  if (target && typeof target.value === 'string' && target.value.endsWith(text)) target.value = target.value.slice(0, -text.length);
+  if ($('undo-dialog').open) $('undo-dialog').close();
+  if ($('place-dialog').open) $('place-dialog').close();
+  record(text, 'manual');
+}
+
+function bind() {
+  $('login-form').addEventListener('submit', async function (e) {
+    e.preventDefault();
+    $('login-error').textContent = '';
+    $('login-submit').disabled = true;
+    useKey($('login-key').value.trim());
+    const res = await logIn($('login-email').value.trim(), $('login-password').value, storageGet(DEVICE_KEY) || 'phone');
+    $('login-submit').disabled = false;
+    if (!res.ok) { $('login-error').textContent = res.status === 0 ? 'The server cannot be reached.' : res.message; return; }
+    $('login-password').value = '';
+    await begin();
+  });
+  $('device-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    const name = $('device-name').value.trim();
+    if (!name) { $('device-error').textContent = 'Give this phone a name.'; return; }
+    storageSet(DEVICE_KEY, name.slice(0, 64));
+    begin();
+  });
+  $('audits-reload').addEventListener('click', chooseAudit);
+  $('change-audit').addEventListener('click', function () { storageSet(AUDIT_KEY, 'null'); camera.stop(); state.audit = null; chooseAudit(); });
+  $('logout').addEventListener('click', async function () { camera.stop(); await logOut(); forget(); showScreen('login'); });
+  $('camera-start').addEventListener('click', function () { ensureAudio(); if (camera.running) { camera.stop(); cameraState('off', ''); } else camera.start(); });
+  $('camera-switch').addEventListener('click', function () { camera.switchCamera(); });
+  $('camera-torch').addEventListener('click', async function () { $('camera-torch').setAttribute('aria-pressed', String(await camera.toggleTorch())); });
+  $('entry-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    ensureAudio();
+    const value = $('entry').value;
+    $('entry').value = '';
+    record(value, 'manual');
+  });
+  $('undo').addEventListener('click', openUndo);
+  $('undo-dialog').addEventListener('close', function () { if ($('undo-dialog').returnValue === 'ok') confirmUndo(); });
+  $('place').addEventListener('click', function () {
+    const select = $('place-select');
+    select.textContent = '';
+    select.appendChild(make('option', null, 'Not set'));
+    select.firstChild.value = '';
+    state.locations.forEach(function (l) { const o = make('option', null, l); o.value = l; o.selected = l === state.location; select.appendChild(o); });
+    $('place-dialog').showModal();
+  });
+  $('place-dialog').addEventListener('close', function () { if ($('place-dialog').returnValue === 'ok') setPlace($('place-select').value); });
+  $('mute').addEventListener('click', function () {
+    setMuted(!isMuted());
+    storageSet(MUTE_KEY, isMuted() ? '1' : '0');
+    renderMute();
+  });
+  window.addEventListener('keydown', onKeyDown, true);
+  window.addEventListener('online', function () { queue.pump(); });
+}
+
+function renderMute() {
+  $('mute').setAttribute('aria-pressed', String(isMuted()));
+  $('mute').textContent = isMuted() ? 'Sound: off' : 'Sound: on';
+}
+
+function init() {
+  bind();
+  setMuted(storageGet(MUTE_KEY) === '1');
+  renderMute();
+  renderLink(queue.waiting, false);
+  begin();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+else init();

@@ -1,0 +1,62 @@
+/* The server's public API, as the phone page calls it. The login lives in sessionStorage (never
+ * a cookie), as on the back office. No call throws: each answers {ok, status, data, code,
+ * message}, where status 0 means the server could not be reached (or did not answer in time). */
+
+import { obj, parseJSON, str } from './format.js';
+
+const KEY = 'auditstation.scan';
+
+export function session() { return obj(parseJSON(sessionStorage.getItem(KEY) || 'null')); }
+export function forget() { sessionStorage.removeItem(KEY); }
+export function useKey(key) { if (key) sessionStorage.setItem(KEY + '.key', key); else sessionStorage.removeItem(KEY + '.key'); }
+
+function headers(extra) {
+  const h = Object.assign({ Accept: 'application/json' }, extra || {});
+  const s = session();
+  if (s && s.token) h.Authorization = 'Bearer ' + s.token;
+  const key = sessionStorage.getItem(KEY + '.key');
+  if (key) h['X-API-Key'] = key;
+  return h;
+}
+
+/** One call with a deadline. `body` is JSON, or a Blob sent with its own type. */
+export async function call(method, path, body, timeoutMs) {
+  const controller = new AbortController();
+  const timer = setTimeout(function () { controller.abort(); }, timeoutMs || 10000);
+  const blob = body instanceof Blob;
+  const init = { method: method, credentials: 'omit', signal: controller.signal };
+  init.headers = headers(body ? { 'Content-Type': blob ? body.type : 'application/json' } : null);
+  if (body) init.body = blob ? body : JSON.stringify(body);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    clearTimeout(timer);
+    return { ok: false, status: 0, data: null, code: 'OFFLINE', message: 'The server cannot be reached' };
+  }
+  let json = null;
+  try { json = await response.json(); } catch (e) { json = null; }
+  clearTimeout(timer);
+  json = obj(json);
+  const answer = {
+    ok: response.ok, status: response.status, data: json && 'data' in json ? json.data : json,
+    code: json ? str(json.error) : '', message: json ? str(json.message) : '',
+    retryAfter: Number(response.headers.get('Retry-After')) || 0
+  };
+  if (!answer.message) answer.message = 'The server answered ' + response.status;
+  if (response.status === 401) forget();
+  return answer;
+}
+
+export async function logIn(email, password, device) {
+  const res = await call('POST', '/api/v1/auth/login', { email: email, password: password, device_name: device || 'phone' }, 15000);
+  if (res.ok && obj(res.data) && res.data.token) {
+    sessionStorage.setItem(KEY, JSON.stringify({ token: res.data.token, user: res.data.user }));
+  }
+  return res;
+}
+
+export async function logOut() {
+  await call('POST', '/api/v1/auth/logout', null, 5000);
+  forget();
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Scanning
+import Testing
+import TestKit
+
+/// The phone page (`/scan`) in Chromium with a fake camera that shows one of our sample frames
+/// (a QR code of AST-000123), at phone sizes with touch: log in, name the phone, open the one
+/// running audit, scan with the camera, the keyboard and a Bluetooth gun, and walk on while the
+/// server is gone.
+@Suite("The phone page", .serialized)
+struct PhoneScanTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
+        .standardizedFileURL
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs").standardizedFileURL
+
+    /// A one-frame Y4M of a sample image (grey: the chroma planes are flat), which Chromium's
+    /// fake camera plays in a loop.
+    static func y4m(of sample: String, in folder: URL) throws -> URL {
+        let image = try ImageLoader.load(path: samples.appendingPathComponent(sample).path)
+        let width = image.width & ~1, height = image.height & ~1
+        var bytes = Array("YUV4MPEG2 W\(width) H\(height) F5:1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
+        for y in 0..<height { bytes += image.pixels[(y * image.width)..<(y * image.width + width)] }
+        bytes += [UInt8](repeating: 128, count: width * height / 2)
+        let url = folder.appendingPathComponent("\(sample).y4m")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
+    /// a running audit of SG.
+    static func server(port: Int = 0) async throws -> KioskProcess {
+        let server = try await KioskProcess(rows: [
+            .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
+            .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
+            .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
+        ])
+        try await server.run(
+            ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
+        try await server.run(["audit", "start", "--country", "SG"])
+        try await server.serve(port: port)
+        return server
+    }
+
+    /// Opens `/scan` on a phone-sized browser with the fake camera, logs in and names the phone.
+    static func phone(
+        _ driver: Chromedriver, server: KioskProcess, camera: URL, width: Int = 390, height: Int = 844
+    ) async throws -> BrowserSession {
+        let page = try await driver.session(
+            width: width, height: height,
+            arguments: ["--use-fake-device-for-media-stream", "--use-file-for-fake-video-capture=\(camera.path)"])
+        _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
+        try await page.open(server.baseURL + "/scan")
+        try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
+        try await page.find("#login-password").sendKeys("secret-pass")
+        try await page.find("#login-submit").click()
+        try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys("Ann's phone")
+        try await page.find("#device-form button").click()
+        try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
+        return page
+    }
+
+    /// The page's outcomes of `status` (window.scanPage.outcomes).
+    static func outcomes(_ page: BrowserSession, _ status: String, _ tag: String) async throws -> Int {
+        try await page.execute(
+            "return (window.scanPage.outcomes || []).filter(o => o.status === \(BrowserSession.literal(status)) && o.identifier === \(BrowserSession.literal(tag))).length"
+        ).intValue ?? -1
+    }
+
+    /// The server's trail of the running audit, read with the page's own login.
+    static func trail(_ page: BrowserSession) async throws -> [String] {
+        let json =
+            try await page.executeAsync(
+                """
+                const done = arguments[arguments.length - 1];
+                const s = JSON.parse(sessionStorage.getItem('auditstation.scan'));
+                const id = window.scanPage.state.audit.id;
+                fetch('/api/v1/audit/' + id + '/scans?per_page=100', { headers: { Authorization: 'Bearer ' + s.token } })
+                  .then(r => r.json()).then(j => done(JSON.stringify((j.data.scans || []).map(x => x.identifier))), e => done('[]'));
+                """
+            ).stringValue ?? "[]"
+        return (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? []
+    }
+
+    @Test("A tag in the camera's view is recorded once, with its outcome, sound and vibration")
+    func cameraScanCountsOnce() async throws {
+        let server = try await Self.server()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let driver = try await Chromedriver.start()
+        do {
+            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder))
+            try await page.find("#camera-start").click()
+            try await page.waitUntil(
+                timeout: 30, "the camera's tag found",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'AST-000123')")
+            // The tag stays in view: frames keep reading it, and it is not a new scan.
+            try await page.waitUntil(timeout: 20, "10 more frames", js: "window.scanPage.frames >= 12")
+            #expect(try await Self.outcomes(page, "found_expected", "AST-000123") == 1)
+            #expect(try await Self.trail(page).filter { $0 == "AST-000123" }.count == 1)
+            #expect(try await page.find("#n-found").text() == "1")
+            let vibrations = try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
+            #expect(vibrations == ["found_expected"])
+            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-found.png").path)
+
+            // A Bluetooth gun's burst, wherever the focus is, is a scan of its own.
+            try await page.find("#camera-start").click()
+            try await page.execute("document.activeElement && document.activeElement.blur()")
+            try await page.gunKeys("GHOST-1")
+            try await page.waitUntil(
+                timeout: 15, "the gun's unknown tag",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'GHOST-1')")
+            #expect(
+                try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
+                    == ["found_expected", "unknown"])
+            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-unknown.png").path)
+            let errors = try await page.consoleErrors()
+            #expect(errors.isEmpty, "\(errors)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
+    @Test("With the server gone mid-walk, typed scans wait on the phone and are delivered once when it is back")
+    func scansWaitWhileTheServerIsGone() async throws {
+        let port = try Loopback.freePort()
+        let server = try await Self.server(port: port)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let driver = try await Chromedriver.start()
+        do {
+            let page = try await Self.phone(
+                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), width: 360, height: 640)
+            try await page.find("#entry").gunKeys("SG-2")
+            try await page.waitUntil(
+                timeout: 15, "SG-2 found", js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-2')")
+
+            await server.kill()
+            try await page.find("#entry").gunKeys("SG-3")
+            try await page.find("#entry").gunKeys("SG-2")
+            try await page.waitUntil(
+                timeout: 30, "the page says the scans wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
+            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-offline.png").path)
+            #expect(try await Self.outcomes(page, "found_expected", "SG-3") == 0)
+
+            // The server back, and the page reloaded at once: the scans kept in the phone are sent
+            // (by the page before the reload, or after it), each once.
+            try await server.serve(port: port)
+            try await page.refresh()
+            try await page.waitUntil(timeout: 40, "the waiting scans delivered", js: "document.getElementById('link').textContent === 'Connected'")
+            try await page.waitUntil(timeout: 20, "SG-3 in the server's trail") { try await Self.trail(page).contains("SG-3") }
+            // Shown at most once on this page (it may have been shown before the reload).
+            #expect(try await Self.outcomes(page, "found_expected", "SG-3") <= 1)
+            #expect(try await page.execute("return localStorage.getItem('auditstation.scan.queue')").stringValue == "[]")
+            let trail = try await Self.trail(page)
+            #expect(trail.filter { $0 == "SG-3" }.count == 1 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+}
