@@ -7,6 +7,8 @@
 /// - An empty text is never a code (zxing-cpp 1.4 gives one for some mixed ECI segments; zbar's
 ///   QR bytes that fit no character set give one too, see `TextRules`).
 /// - A linear read that overlaps a QR or Data Matrix code is noise from its modules and is dropped.
+/// - QR and Data Matrix codes whose outlines overlap but differ (one printed inside the other) are
+///   two codes, and both are kept.
 /// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
 /// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
 ///   least four times the support of its strongest rival, otherwise all of them are dropped.
@@ -25,7 +27,7 @@ struct SymbolFilter {
         merged.removeAll { $0.text.isEmpty }
         return merged.filter { code in
             let box = Box(code.points)
-            let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) }
+            let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) && !$0.isOtherMatrixCode(than: code) }
             return rivals.allSatisfy { survives(code, against: $0) }
         }
     }
@@ -60,6 +62,16 @@ struct SymbolFilter {
                 minY = min(minY, point.y)
                 maxY = max(maxY, point.y)
             }
+        }
+
+        var area: Int { (maxX - minX) * (maxY - minY) }
+
+        /// The same part of the image: they share at least half of what they cover together.
+        func isSameRegion(as other: Box) -> Bool {
+            let width = min(maxX, other.maxX) - max(minX, other.minX), height = min(maxY, other.maxY) - max(minY, other.minY)
+            guard width > 0, height > 0 else { return false }
+            let shared = width * height
+            return 2 * shared >= area + other.area - shared
         }
 
         /// Overlap, with a small margin so that a code's own scan lines always meet.
