@@ -146,12 +146,13 @@ def retail_digits(sym, seed):
 
 # The hard retail photos kept as samples: per symbology, (kind, seed). Out of 30 seeds of each
 # symbology and kind (5000–5029), the first that zxing-cpp 3.1 or zbarimg reads right, and the one
-# that zxing-cpp 3.1 misreads (upca curved 5026: a UPC-A read as 0066042562074).
+# that zxing-cpp 3.1 misreads (upca curved 5026: a UPC-A read as 0066042562074), and the one we
+# misread before (upce curved 5020: zbar read 05402885 in two views).
 RETAIL = {
     "ean13": [("curved", 5001), ("blurred", 5002), ("skewed", 5001), ("dim", 5001)],
     "ean8": [("curved", 5001), ("blurred", 5002), ("skewed", 5002), ("dim", 5001)],
     "upca": [("curved", 5001), ("blurred", 5001), ("skewed", 5001), ("dim", 5001), ("curved", 5026)],
-    "upce": [("curved", 5001), ("blurred", 5001), ("skewed", 5001), ("dim", 5001)],
+    "upce": [("curved", 5001), ("blurred", 5001), ("skewed", 5001), ("dim", 5001), ("curved", 5020)],
 }
 
 

@@ -11,7 +11,9 @@
 ///   two codes, and both are kept.
 /// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
 /// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
-///   least four times the support of its strongest rival, otherwise all of them are dropped.
+///   least four times the support of its strongest rival, otherwise all of them are dropped. For
+///   EAN/UPC, ITF, Codabar and DataBar it must also have been read by an engine that did not read
+///   the rival: one engine's reads, however many, do not outvote its own other reading.
 struct SymbolFilter {
     var minLinearQuality: Int
 
@@ -37,6 +39,9 @@ struct SymbolFilter {
         if qr != rivalQR { return qr }
         if code.symbology.isPartOfLongerEAN(rival.symbology) { return false }
         if rival.symbology.isPartOfLongerEAN(code.symbology) { return true }
+        // EAN/UPC and the like: support alone does not settle a dispute over the digits (zbar can
+        // repeat a wrong UPC-E in several passes); the other engine must have read it too.
+        if code.symbology.needsSecondReading, !Set(code.engines).isStrictSuperset(of: rival.engines) { return false }
         return code.quality >= 4 * rival.quality
     }
 

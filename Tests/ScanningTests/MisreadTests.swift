@@ -156,4 +156,22 @@ struct MisreadTests {
         // With no longer code under it, a UPC-E stays.
         #expect(EngineCombiner.combine([], [upce]).map(\.text) == ["04252614"])
     }
+
+    @Test("one engine's many reads of a UPC-E do not outvote its own other reading of other digits: both are dropped")
+    func oneEngineDoesNotOutvoteItself() throws {
+        let box = [CodePoint(x: 10, y: 10), CodePoint(x: 120, y: 60)]
+        let many = DecodedCode(
+            text: "05402885", symbology: .upce, points: box, quality: 15, engines: [.zbar],
+            views: [ReadingView(engine: .zbar, pass: .retry(.sharpened)), ReadingView(engine: .zbar, pass: .retry(.thresholded))])
+        let other = DecodedCode(
+            text: "05007882", symbology: .upce, points: box, quality: 2, engines: [.zbar], views: [ReadingView(engine: .zbar, pass: .full)])
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([many, other]).isEmpty)
+        // The other engine agreeing settles it.
+        let both = many.merged(with: DecodedCode(text: "05402885", symbology: .upce, points: box, quality: 2, engines: [.zxing]))
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([both, other]).map(\.text) == ["05402885"])
+        // The retail photo where zbar read 05402885 in its sharpened and thresholded copies and the
+        // right 05007882 once: no wrong number.
+        let texts = try decode("upce-85-retail-curved.jpg").map(\.text)
+        #expect(texts.allSatisfy { $0 == "05007882" }, "\(texts)")
+    }
 }
