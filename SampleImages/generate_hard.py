@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates the hard samples: text that is easy to get wrong (Kanji QR, full ASCII Code 39,
 Code 128 with FNC4, GS1), Data Matrix (plain, tiny, GS1), photos with glare, blur, perspective
-and a curved surface, and more images with no code (shelves, text, noise) for false positives.
+and a curved surface, and more images with no code (shelves, text, noise) for false positives;
+and hard retail photos of EAN-13, EAN-8, UPC-A and UPC-E (`retail`: curved, blurred, skewed and
+dim, rendered from known digits; `python3 SampleImages/generate_hard.py retail` writes only those).
 
 Deterministic: fixed seeds, fixed tools (segno, zint, Pillow, numpy). Each image with a code has
 its exact text in a .txt beside it, as generate.py writes them. Names ending in -fullascii are
@@ -73,6 +75,94 @@ def shelf(seed, w=800, h=600):
     return g.jpeg_roundtrip(g.blur(img, 0.7), 85)
 
 
+def dim(img, seed, light):
+    """Low light: the scene at `light` of its brightness, the sensor's gain noise on top, JPEG again."""
+    rng = np.random.default_rng(seed)
+    a = np.asarray(img, dtype=np.float32) * light + 6
+    a = a + rng.normal(0, 3 + 8 * light, a.shape)
+    return g.jpeg_roundtrip(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)), int(rng.integers(40, 70)))
+
+
+def package(base, seed):
+    """The code on a product's printed panel: a white patch on a grey box face with product text."""
+    rng = np.random.default_rng(seed)
+    w, hgt = base.size[0] + 120, base.size[1] + 90
+    panel = Image.new("L", (w, hgt), int(rng.integers(90, 200)))
+    draw = ImageDraw.Draw(panel)
+    font = ImageFont.load_default()
+    for line in range(3):
+        draw.text((8, 6 + 12 * line), "NET WT %d g  INGREDIENTS %d" % (int(rng.integers(100, 999)), line), fill=int(rng.integers(0, 60)),
+                  font=font)
+    x, y = int(rng.integers(20, 100)), int(rng.integers(45, 80))
+    panel.paste(g.pad(base, 6), (x - 6, y - 6))
+    return panel
+
+
+def retail_photo(sym, digits, seed, kind):
+    """A retail product's code photographed the way a hand-held camera sees it in a shop: a code of
+    1.3–2.6 px a module on a package, then `kind`: round a can (curved), out of focus or moved
+    (blurred), turned away and rotated (skewed), or in low light (dim); always some blur, noise and
+    JPEG on top."""
+    import generate_photos as p  # it imports this file: only here, not at the top
+
+    rng = np.random.default_rng(seed)
+    base = p.scaled(g.zint(sym, digits, scale=0.5, height=int(rng.integers(25, 40))), float(rng.uniform(1.3, 2.6)))
+    label = package(base, seed)
+    if kind == "curved":
+        label = p.cylinder(label, turn=float(rng.uniform(1.1, 1.45)), depth=float(rng.uniform(0.15, 0.35)))
+    elif kind == "blurred":
+        if rng.uniform() < 0.5:
+            label = p.defocus(label, float(rng.uniform(1.2, 2.4)))
+        else:
+            label = p.motion_blur(label, float(rng.uniform(3, 6)), float(rng.uniform(-20, 20)))
+    elif kind == "skewed":
+        label = g.rotate(p.turned(label, float(rng.uniform(25, 50)), float(rng.uniform(-12, 12))), float(rng.uniform(-25, 25)))
+    scene = p.on_desk(label, seed, blur_radius=float(rng.uniform(0.4, 1.0)), sigma=float(rng.uniform(3, 8)),
+                      quality=int(rng.integers(35, 75)), margin=(int(rng.integers(80, 400)), int(rng.integers(60, 240))))
+    if kind == "dim":
+        scene = dim(scene, seed, float(rng.uniform(0.12, 0.3)))
+    return scene
+
+
+def upce_valid(six):
+    """Whether six UPC-E digits stand for a UPC-A number (zint refuses the others)."""
+    last = six[5]
+    return last in "012" or (last == "3" and six[2] in "3456789") or (last == "4" and six[3] != "0") or (last > "4" and six[4] != "0")
+
+
+def retail_digits(sym, seed):
+    """Random digits for the symbology (zint adds the check digit) and the text a decoder reports."""
+    rng = np.random.default_rng(seed)
+    count = {"ean13": 12, "ean8": 7, "upca": 11, "upce": 7}[sym]
+    while True:
+        digits = "".join(str(int(d)) for d in rng.integers(0, 10, count))
+        if sym in ("upca", "upce"):
+            digits = "0" + digits[1:]
+        # An EAN-13 that starts with 0 is a UPC-A, and decoders rightly report it so.
+        if (sym != "upce" or upce_valid(digits[1:])) and (sym != "ean13" or digits[0] != "0"):
+            break
+    return digits, (g.upce_expected(digits) if sym == "upce" else digits + g.gs1_check(digits))
+
+
+# The hard retail photos kept as samples: per symbology, (kind, seed). Out of 30 seeds of each
+# symbology and kind (5000–5029), the first that zxing-cpp 3.1 or zbarimg reads right, and the one
+# that zxing-cpp 3.1 misreads (upca curved 5026: a UPC-A read as 0066042562074), and the one we
+# misread before (upce curved 5020: zbar read 05402885 in two views).
+RETAIL = {
+    "ean13": [("curved", 5001), ("blurred", 5002), ("skewed", 5001), ("dim", 5001)],
+    "ean8": [("curved", 5001), ("blurred", 5002), ("skewed", 5002), ("dim", 5001)],
+    "upca": [("curved", 5001), ("blurred", 5001), ("skewed", 5001), ("dim", 5001), ("curved", 5026)],
+    "upce": [("curved", 5001), ("blurred", 5001), ("skewed", 5001), ("dim", 5001), ("curved", 5020)],
+}
+
+
+def retail():
+    for sym, cases in RETAIL.items():
+        for number, (kind, seed) in enumerate(cases, 81):
+            digits, text = retail_digits(sym, seed)
+            g.save(f"{sym}-{number}-retail-{kind}", retail_photo(sym, digits, seed, kind), text, "jpg", quality=90)
+
+
 def main():
     kanji = "資産番号テスト"
     g.save("qrcode-44-kanji", g.pad(g.qr_segno(kanji, scale=4, encoding="shift_jis")), kanji)
@@ -138,8 +228,13 @@ def main():
         draw.text((10, 8 + line * 21), "|||| IIII llll 1111 ' Inventory 2026 line %02d ||| || |" % line, fill=0,
                   font=ImageFont.load_default())
     g.save("none-24-text-bars", page)
+    retail()
     print(f"{len(g.written)} images")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["retail"]:
+        retail()
+        print(f"{len(g.written)} images")
+    else:
+        main()

@@ -9,7 +9,7 @@ texts and layouts that decoders get wrong.
 - a label wrapped round a thin cylinder (stronger than generate_hard.py's curved);
 - small modules: 1.5 and 2 px a module (QR, Data Matrix) or a bar (linear);
 - JPEG quality 35 and 55 on photos; an inverted (light on dark) label on a photo;
-- two codes in one image (multi-*; the .txt holds one text a line);
+- two codes in one image (multi-*; the .txt holds one text a line), also a QR code inside another;
 - QR text encodings: Shift_JIS half-width katakana only, Kanji mode after control bytes,
   Kanji mode after binary bytes (only a decoder that decodes each segment on its own gets it),
   ECI Shift_JIS; a Data Matrix with two ECI segments; a Code 32 (read with decoder.code32);
@@ -219,6 +219,21 @@ def multi():
     g.save("multi-05-qr-and-inverted-qr", g.pad(side_by_side(left, g.pad(dark, 30), 80)), "AST-000111\nAST-000555")
     faint = g.contrast(g.pad(g.qr_segno("AST-000666", scale=3), 8), 100, 165)
     g.save("multi-06-code128-and-faint-qr", g.noise(g.pad(side_by_side(bars, faint, 80)), 6, 106), "AST-004521\nAST-000666")
+    nested()
+
+
+def nested():
+    """A QR code printed inside another (a shelf label's code in the middle of the rack's, where
+    the outer one's error correction H covers it), their texts one kanji apart: both are codes."""
+    outer_text, inner_text = "棚卸資産-東-0042", "棚卸資産-西-0042"
+    outer = g.qr_segno(outer_text, scale=8, encoding="utf-8", error="h")
+    inner = g.pad(g.qr_segno(inner_text, scale=2, border=2, encoding="utf-8"), 6)
+    x, y = (outer.size[0] - inner.size[0]) // 2, (outer.size[1] - inner.size[1]) // 2
+    both = outer.copy()
+    both.paste(inner, (x, y))
+    g.save("multi-07-qr-inside-qr", g.pad(both), outer_text + "\n" + inner_text)
+    g.save("multi-08-qr-inside-qr-photo", on_desk(turned(g.pad(both, 12), 15), 108, blur_radius=0.5), outer_text + "\n" + inner_text,
+           "jpg", quality=90)
 
 
 def main():
@@ -231,4 +246,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["nested"]:
+        nested()
+    else:
+        main()

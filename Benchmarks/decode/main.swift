@@ -2,7 +2,7 @@ import Foundation
 import Scanning
 
 // decode-benchmark speed [--iterations N] [--density D] [--max-width W]   median ms per frame, ours vs pyzbar (same zbar settings)
-// decode-benchmark quality [--verbose] [--passes] [--classes]  reads on SampleImages per symbology (or damage), ours vs zbarimg
+// decode-benchmark quality [--verbose] [--passes] [--classes] [--samples DIR]  reads on SampleImages (or DIR) per symbology (or damage), ours vs zbarimg
 // decode-benchmark engines [--iterations N]  first pass at full size per engine, beside pyzbar and zxing-cpp (Python)
 // decode-benchmark distance DIR            smallest module read at 720p (frames from Benchmarks/peers/distance_frames.py)
 // decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
@@ -16,6 +16,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 let samples = root.appendingPathComponent("SampleImages").path
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
 
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
@@ -32,7 +37,7 @@ do {
         try SpeedBenchmark(samples: samples, script: root.appendingPathComponent("Benchmarks/decode/pyzbar_speed.py").path,
                            iterations: option("--iterations", default: 60), config: config).run()
     case "quality":
-        try QualityComparison(samples: samples, verbose: arguments.contains("--verbose"),
+        try QualityComparison(samples: option("--samples") ?? samples, verbose: arguments.contains("--verbose"),
                               passes: arguments.contains("--passes"), byClass: arguments.contains("--classes")).run()
     case "engines":
         try EngineSpeed(samples: samples, script: root.appendingPathComponent("Benchmarks/peers/peer_speed.py").path,

@@ -179,7 +179,8 @@ public final class BarcodeDecoder {
     }
 
     /// One engine's reads of two views of one image as one view's: a code both found is one
-    /// reading (the first view's), and reads of the two that overlap and disagree are dropped.
+    /// reading (the first view's), reads of the two that overlap and disagree are dropped, and so
+    /// is an EAN-8 or UPC-E over an EAN-13 or UPC-A of either view.
     static func oneView(_ first: [DecodedCode], _ second: [DecodedCode]) -> [DecodedCode] {
         var codes = first
         for code in second where !first.contains(where: { $0.isSameCode(as: code) }) {
@@ -187,7 +188,7 @@ public final class BarcodeDecoder {
             let disagrees = { (other: DecodedCode) in SymbolFilter.Box(other.points).intersects(box) && !other.isExplained(by: code) }
             if codes.contains(where: disagrees) { codes.removeAll(where: disagrees) } else { codes.append(code) }
         }
-        return codes
+        return EngineCombiner.withoutPartsOfLongerEAN(codes, read: first + second)
     }
 
     private func zbarCodes(_ pass: PassImage) -> [DecodedCode] {

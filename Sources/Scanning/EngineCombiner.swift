@@ -4,9 +4,12 @@
 ///   other reading).
 /// - Overlapping reads that disagree: both dropped. A wrong read marks the wrong asset, which
 ///   is worse than no read. Overlaps that `SymbolFilter` explains (a linear fragment inside a
-///   matrix code, an EAN-8 or UPC-E part of an EAN-13) are left to it.
+///   matrix code, an EAN-8 or UPC-E part of an EAN-13) are left to it; two matrix codes of
+///   different outlines (one inside the other) are two codes.
 /// - zbar ignores Code 128's FNC4 (it reads `ö` as `v`): a zbar read that is the zxing read
 ///   with the high bit of each FNC4 character cleared is the same code, and takes zxing's text.
+/// - An EAN-8 or UPC-E that overlaps an EAN-13 or UPC-A read by either engine is dropped, also when
+///   that read itself was dropped: it is a part of the longer code.
 /// - A read only one engine made stays, marked with that engine.
 enum EngineCombiner {
     static func combine(_ first: [DecodedCode], _ second: [DecodedCode]) -> [DecodedCode] {
@@ -30,7 +33,17 @@ enum EngineCombiner {
         for index in second.indices where !taken.contains(index) && !dropped.contains(index) {
             combined.append(second[index])
         }
-        return combined
+        return withoutPartsOfLongerEAN(combined, read: first + second)
+    }
+
+    /// `codes` less every EAN-8 or UPC-E that overlaps an EAN-13 or UPC-A in `read`, whether that
+    /// read was kept or dropped as a disagreement: a shorter code inside a longer one's bars is
+    /// a part of it, read from some of its digits, also when the longer one's own digits are in doubt.
+    static func withoutPartsOfLongerEAN(_ codes: [DecodedCode], read: [DecodedCode]) -> [DecodedCode] {
+        codes.filter { code in
+            let box = SymbolFilter.Box(code.points)
+            return !read.contains { code.symbology.isPartOfLongerEAN($0.symbology) && SymbolFilter.Box($0.points).intersects(box) }
+        }
     }
 }
 
@@ -55,6 +68,15 @@ extension DecodedCode {
     func isExplained(by other: DecodedCode) -> Bool {
         symbology.isMatrix != other.symbology.isMatrix
             || symbology.isPartOfLongerEAN(other.symbology) || other.symbology.isPartOfLongerEAN(symbology)
+            || isOtherMatrixCode(than: other)
+    }
+
+    /// Two QR or Data Matrix codes whose outlines overlap without being one outline (a code printed
+    /// inside another, or beside it): two codes, each read whole and checked by its own error
+    /// correction. The same outline read as two texts is one code read two ways, and stays a
+    /// disagreement.
+    func isOtherMatrixCode(than other: DecodedCode) -> Bool {
+        symbology.isMatrix && other.symbology.isMatrix && !SymbolFilter.Box(points).isSameRegion(as: SymbolFilter.Box(other.points))
     }
 }
 

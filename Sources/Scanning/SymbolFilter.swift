@@ -7,9 +7,13 @@
 /// - An empty text is never a code (zxing-cpp 1.4 gives one for some mixed ECI segments; zbar's
 ///   QR bytes that fit no character set give one too, see `TextRules`).
 /// - A linear read that overlaps a QR or Data Matrix code is noise from its modules and is dropped.
+/// - QR and Data Matrix codes whose outlines overlap but differ (one printed inside the other) are
+///   two codes, and both are kept.
 /// - An EAN-8 or UPC-E read that overlaps an EAN-13 or UPC-A read is a part of it, and dropped.
 /// - Other reads that overlap but disagree are ambiguous: the strongest survives only with at
-///   least four times the support of its strongest rival, otherwise all of them are dropped.
+///   least four times the support of its strongest rival, otherwise all of them are dropped. For
+///   EAN/UPC, ITF, Codabar and DataBar it must also have been read by an engine that did not read
+///   the rival: one engine's reads, however many, do not outvote its own other reading.
 struct SymbolFilter {
     var minLinearQuality: Int
 
@@ -25,7 +29,7 @@ struct SymbolFilter {
         merged.removeAll { $0.text.isEmpty }
         return merged.filter { code in
             let box = Box(code.points)
-            let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) }
+            let rivals = merged.filter { $0 != code && Box($0.points).intersects(box) && !$0.isOtherMatrixCode(than: code) }
             return rivals.allSatisfy { survives(code, against: $0) }
         }
     }
@@ -35,6 +39,9 @@ struct SymbolFilter {
         if qr != rivalQR { return qr }
         if code.symbology.isPartOfLongerEAN(rival.symbology) { return false }
         if rival.symbology.isPartOfLongerEAN(code.symbology) { return true }
+        // EAN/UPC and the like: support alone does not settle a dispute over the digits (zbar can
+        // repeat a wrong UPC-E in several passes); the other engine must have read it too.
+        if code.symbology.needsSecondReading, !Set(code.engines).isStrictSuperset(of: rival.engines) { return false }
         return code.quality >= 4 * rival.quality
     }
 
@@ -60,6 +67,16 @@ struct SymbolFilter {
                 minY = min(minY, point.y)
                 maxY = max(maxY, point.y)
             }
+        }
+
+        var area: Int { (maxX - minX) * (maxY - minY) }
+
+        /// The same part of the image: they share at least half of what they cover together.
+        func isSameRegion(as other: Box) -> Bool {
+            let width = min(maxX, other.maxX) - max(minX, other.minX), height = min(maxY, other.maxY) - max(minY, other.minY)
+            guard width > 0, height > 0 else { return false }
+            let shared = width * height
+            return 2 * shared >= area + other.area - shared
         }
 
         /// Overlap, with a small margin so that a code's own scan lines always meet.

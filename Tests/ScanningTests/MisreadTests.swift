@@ -116,4 +116,62 @@ struct MisreadTests {
         #expect(try BarcodeDecoder().decode(image).map(\.text) == ["5901234123457"])
         #expect(!zxingOnly.decode(image).contains { $0.text != "5901234123457" })
     }
+
+    @Test("a QR code printed inside another, their texts one kanji apart: both are reported, the inner one inside the outer")
+    func qrInsideQR() throws {
+        let outerText = "棚卸資産-東-0042", innerText = "棚卸資産-西-0042"
+        for name in ["multi-07-qr-inside-qr.png", "multi-08-qr-inside-qr-photo.jpg"] {
+            let codes = try decode(name)
+            #expect(codes.map(\.text).sorted() == [outerText, innerText].sorted(), "\(name)")
+            let outer = try #require(codes.first { $0.text == outerText }), inner = try #require(codes.first { $0.text == innerText })
+            let outside = SymbolFilter.Box(outer.points), inside = SymbolFilter.Box(inner.points)
+            #expect(outside.minX < inside.minX && inside.maxX < outside.maxX && outside.minY < inside.minY && inside.maxY < outside.maxY)
+        }
+    }
+
+    @Test("two QR texts over one outline are one code read two ways and are dropped; over nested outlines they are two codes")
+    func matrixOutlines() {
+        let big = [CodePoint(x: 0, y: 0), CodePoint(x: 200, y: 0), CodePoint(x: 200, y: 200), CodePoint(x: 0, y: 200)]
+        let small = [CodePoint(x: 80, y: 80), CodePoint(x: 120, y: 80), CodePoint(x: 120, y: 120), CodePoint(x: 80, y: 120)]
+        let nearlyBig = big.map { CodePoint(x: $0.x + 6, y: $0.y + 4) }
+        let outer = DecodedCode(text: "棚卸資産-東", symbology: .qrcode, points: big, quality: 1, engines: [.zxing])
+        let inner = DecodedCode(text: "棚卸資産-西", symbology: .qrcode, points: small, quality: 1, engines: [.zbar])
+        let twoWays = DecodedCode(text: "棚卸資産-西", symbology: .qrcode, points: nearlyBig, quality: 1, engines: [.zbar])
+        let filter = SymbolFilter(minLinearQuality: 2)
+        #expect(filter.accepted(EngineCombiner.combine([outer], [inner])).map(\.text).sorted() == [outer.text, inner.text].sorted())
+        #expect(filter.accepted([outer, inner]).count == 2)
+        #expect(EngineCombiner.combine([outer], [twoWays]).isEmpty)
+        #expect(filter.accepted([outer, twoWays]).isEmpty)
+    }
+
+    @Test("a UPC-E over a UPC-A's bars is dropped also when the two engines disagree on the UPC-A's digits")
+    func upcEInsideDisputedUPCA() {
+        let bars = [CodePoint(x: 10, y: 10), CodePoint(x: 210, y: 10), CodePoint(x: 210, y: 90), CodePoint(x: 10, y: 90)]
+        let part = [CodePoint(x: 60, y: 40), CodePoint(x: 160, y: 40), CodePoint(x: 160, y: 60), CodePoint(x: 60, y: 60)]
+        let zxing = DecodedCode(text: "036000291452", symbology: .upca, points: bars, quality: 3, engines: [.zxing])
+        let zbar = DecodedCode(text: "036000241457", symbology: .upca, points: bars, quality: 3, engines: [.zbar])
+        let upce = DecodedCode(text: "04252614", symbology: .upce, points: part, quality: 4, engines: [.zbar])
+        #expect(EngineCombiner.combine([zxing], [zbar, upce]).isEmpty)
+        #expect(BarcodeDecoder.oneView([zbar], [upce]).map(\.symbology) == [.upca])
+        // With no longer code under it, a UPC-E stays.
+        #expect(EngineCombiner.combine([], [upce]).map(\.text) == ["04252614"])
+    }
+
+    @Test("one engine's many reads of a UPC-E do not outvote its own other reading of other digits: both are dropped")
+    func oneEngineDoesNotOutvoteItself() throws {
+        let box = [CodePoint(x: 10, y: 10), CodePoint(x: 120, y: 60)]
+        let many = DecodedCode(
+            text: "05402885", symbology: .upce, points: box, quality: 15, engines: [.zbar],
+            views: [ReadingView(engine: .zbar, pass: .retry(.sharpened)), ReadingView(engine: .zbar, pass: .retry(.thresholded))])
+        let other = DecodedCode(
+            text: "05007882", symbology: .upce, points: box, quality: 2, engines: [.zbar], views: [ReadingView(engine: .zbar, pass: .full)])
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([many, other]).isEmpty)
+        // The other engine agreeing settles it.
+        let both = many.merged(with: DecodedCode(text: "05402885", symbology: .upce, points: box, quality: 2, engines: [.zxing]))
+        #expect(SymbolFilter(minLinearQuality: 2).accepted([both, other]).map(\.text) == ["05402885"])
+        // The retail photo where zbar read 05402885 in its sharpened and thresholded copies and the
+        // right 05007882 once: no wrong number.
+        let texts = try decode("upce-85-retail-curved.jpg").map(\.text)
+        #expect(texts.allSatisfy { $0 == "05007882" }, "\(texts)")
+    }
 }

@@ -14,7 +14,10 @@ struct SampleImageTests {
         "upce-09-blur-heavy.png", "upce-16-photo-tilted.jpg",
         // Photo damage (generate_photos.py) that no retry pass reads yet: its motion blur (6 taps
         // over 7 pixels) wipes out the alternating modules of the Data Matrix's top timing row.
-        "datamatrix-62-motion.jpg"
+        "datamatrix-62-motion.jpg",
+        // Hard retail photos (generate_hard.py): a curved UPC-A that zxing-cpp 3.1 misreads and we
+        // leave unread, and a curved UPC-E whose two readings by zbar disagree, so neither counts.
+        "upca-85-retail-curved.jpg", "upce-85-retail-curved.jpg"
     ]
 
     @Test("the sample set is there and covers every default symbology")
