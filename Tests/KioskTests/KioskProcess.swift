@@ -104,9 +104,9 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
     /// listens; `kill()` stops it at once.
-    func serve(port: Int = 0) async throws {
+    func serve(port: Int = 0, arguments: [String] = []) async throws {
         let chosen = port == 0 ? try Loopback.freePort() : port
-        try await launch(["serve", "--port", String(chosen)], environment: [:], what: "serve") { log in
+        try await launch(["serve", "--port", String(chosen)] + arguments, environment: [:], what: "serve") { log in
             log.contains("Serving the audit API") ? chosen : nil
         }
     }

@@ -28,7 +28,7 @@ struct PhoneScanTests {
 
     /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
     /// a running audit of SG.
-    static func server(port: Int = 0) async throws -> KioskProcess {
+    static func server(port: Int = 0, arguments: [String] = []) async throws -> KioskProcess {
         let server = try await KioskProcess(rows: [
             .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
             .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
@@ -36,24 +36,28 @@ struct PhoneScanTests {
         ])
         try await server.run(
             ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
+        try await server.run(
+            ["users", "create", "--email", "bo@example.com", "--name", "Bo", "--type", "STAFF", "--countries", "SG", "--password-stdin"],
+            input: "secret-pass\n")
         try await server.run(["audit", "start", "--country", "SG"])
-        try await server.serve(port: port)
+        try await server.serve(port: port, arguments: arguments)
         return server
     }
 
     /// Opens `/scan` on a phone-sized browser with the fake camera, logs in and names the phone.
     static func phone(
-        _ driver: Chromedriver, server: KioskProcess, camera: URL, width: Int = 390, height: Int = 844
+        _ driver: Chromedriver, server: KioskProcess, camera: URL, width: Int = 390, height: Int = 844,
+        email: String = "ann@example.com", device: String = "Ann's phone", address: String? = nil, arguments: [String] = []
     ) async throws -> BrowserSession {
         let page = try await driver.session(
             width: width, height: height,
-            arguments: ["--use-fake-device-for-media-stream", "--use-file-for-fake-video-capture=\(camera.path)"])
+            arguments: ["--use-fake-device-for-media-stream", "--use-file-for-fake-video-capture=\(camera.path)"] + arguments)
         _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
-        try await page.open(server.baseURL + "/scan")
-        try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
+        try await page.open((address ?? server.baseURL) + "/scan")
+        try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys(email)
         try await page.find("#login-password").sendKeys("secret-pass")
         try await page.find("#login-submit").click()
-        try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys("Ann's phone")
+        try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys(device)
         try await page.find("#device-form button").click()
         try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
         return page
@@ -160,6 +164,79 @@ struct PhoneScanTests {
             #expect(try await page.execute("return localStorage.getItem('auditstation.scan.queue')").stringValue == "[]")
             let trail = try await Self.trail(page)
             #expect(trail.filter { $0 == "SG-3" }.count == 1 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
+    @Test("Two phones on one audit: the second sees the first's find as already scanned, and both show the same numbers")
+    func twoPhonesOnOneAudit() async throws {
+        let server = try await Self.server()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let camera = try Self.y4m(of: "frame-1280x720-none.jpg", in: folder)
+        let first = try await Chromedriver.start()
+        let second = try await Chromedriver.start()
+        do {
+            let ann = try await Self.phone(first, server: server, camera: camera)
+            let bo = try await Self.phone(second, server: server, camera: camera, email: "bo@example.com", device: "Bo's phone")
+            try await ann.find("#entry").gunKeys("SG-2")
+            try await ann.waitUntil(
+                timeout: 15, "Ann finds SG-2",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-2')")
+            try await bo.find("#entry").gunKeys("SG-2")
+            try await bo.waitUntil(
+                timeout: 15, "Bo sees it found before",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'already_scanned' && o.identifier === 'SG-2')")
+            #expect(try await bo.find("#outcome-info").text().contains("Ann's phone"))
+            try await bo.find("#entry").gunKeys("SG-3")
+            try await bo.waitUntil(
+                timeout: 15, "Bo finds SG-3",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-3')")
+            // Ann's page learns Bo's find within its 5-second reading.
+            try await ann.waitUntil(timeout: 15, "Ann's numbers move", js: "document.getElementById('n-found').textContent === '2'")
+            #expect(try await bo.find("#n-found").text() == "2")
+            let trail = try await Self.trail(ann)
+            #expect(trail.count == 3, "\(trail)")
+            await ann.quit()
+            await bo.quit()
+        } catch {
+            await first.stop()
+            await second.stop()
+            await server.stop()
+            throw error
+        }
+        await first.stop()
+        await second.stop()
+        await server.stop()
+    }
+
+    @Test("Over HTTPS with a certificate made by tls self-signed, the page has its camera and records a scan")
+    func overHTTPS() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tls = folder.appendingPathComponent("tls").path
+        let maker = try await KioskProcess(inventory: [])
+        try await maker.run(["tls", "self-signed", "--host", "localhost", "--ip", "127.0.0.1", "--out", tls])
+        let server = try await Self.server(arguments: ["--tls-cert", tls + "/server.crt", "--tls-key", tls + "/server.key"])
+        let driver = try await Chromedriver.start()
+        do {
+            // The phone trusts no authority of ours here: Chromium is told to take the certificate.
+            let page = try await Self.phone(
+                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder),
+                address: "https://localhost:\(server.port)", arguments: ["--ignore-certificate-errors"])
+            #expect(try await page.execute("return window.isSecureContext").boolValue == true)
+            try await page.find("#camera-start").click()
+            try await page.waitUntil(
+                timeout: 30, "the camera's tag found over HTTPS",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'AST-000123')")
             await page.quit()
         } catch {
             await driver.stop()
