@@ -36,14 +36,15 @@ function vibrate(status) {
 }
 
 /** Shows `status` ('found_expected', 'misplaced', …, 'rejected', 'pending', 'location',
- *  'idle') for `tag`, with `info` under it; sounds and vibrates when `loud`. */
-export function show(status, tag, info, loud, scanId) {
+ *  'idle') for `tag`, with `info` under it (and `title` in place of the status's own); sounds
+ *  and vibrates when `loud`. */
+export function show(status, tag, info, loud, scanId, title) {
   const look = STATUS[status] || STATUS.unknown;
   const box = $('outcome');
   box.setAttribute('data-status', status);
   box.setAttribute('data-scan-id', str(scanId));
   $('outcome-symbol').textContent = look.symbol;
-  $('outcome-title').textContent = look.title;
+  $('outcome-title').textContent = title || look.title;
   $('outcome-tag').textContent = str(tag);
   $('outcome-info').textContent = str(info);
   hooks.outcomes.push({ status: status, identifier: str(tag), scan_id: scanId || null, at: performance.timeOrigin + performance.now() });

@@ -160,7 +160,7 @@ function record(text, source, frame) {
   if (frame) frames.set(item.scan_id, frame);
   if (!queue.add(item)) { show('rejected', text, 'This phone could not keep the scan (its storage is full). Scan it again.', true); return; }
   remember({ scan_id: item.scan_id, identifier: text, status: 'pending', at: item.scanned_at, waiting: true });
-  if (queue.offline) show('pending', text, 'Kept on this phone: it is sent when the server can be reached.', true, item.scan_id);
+  if (queue.offline) show('pending', text, 'Not sent yet: kept on this phone, it goes when the server can be reached.', true, item.scan_id, 'KEPT HERE');
   else show('pending', text, 'Sending…', false, item.scan_id);
 }
 
