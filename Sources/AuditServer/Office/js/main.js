@@ -94,7 +94,7 @@ function bind() {
   window.addEventListener('hashchange', route);
   // Any answer of 401 (the user disabled, the token revoked or expired): the login, which says why.
   window.addEventListener('office:signed-out', function (e) {
-    route().then(function () { $('login-error').textContent = 'You were signed out (' + e.detail + '). Log in again.'; });
+    route().then(function () { $('login-error').textContent = 'You were signed out. ' + e.detail; });
   });
 }
 
