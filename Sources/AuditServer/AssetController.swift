@@ -11,6 +11,25 @@ struct AssetController {
     /// JSON imports at once: each can take about 5 times its body while it is decoded.
     let jsonImports = ImportSlots(limit: 2)
 
+    /// Runs `write`; when it refuses the input field by field, a tag or serial number that
+    /// another asset (not `except`) already has is named with the other fields' errors, so a
+    /// form shows every error at once instead of the duplicate only after the rest is fixed.
+    /// The store still checks uniqueness itself when it writes (this look-up is advice, not a lock).
+    func withDuplicates(of input: AssetInput, except id: Int64?, _ write: () async throws -> Asset) async throws -> Asset {
+        do {
+            return try await write()
+        } catch InventoryError.invalid(var errors) {
+            for (field, value) in [("asset_tag", input.assetTag), ("serial_num", input.serialNum)] where errors.fields[field] == nil {
+                guard let value, let key = try? Identifier.normalize(value, field: field),
+                    let other = try await assets.find(identifier: key), other.id != id,
+                    (field == "asset_tag" ? other.assetTag : other.serialNum) == key
+                else { continue }
+                errors.add(field, InventoryError.duplicate(field: field, value: key).errorDescription ?? "is taken")
+            }
+            throw InventoryError.invalid(errors)
+        }
+    }
+
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
         routes.add(.get, Routes.assets, on: router) { request, context in
             let user = try context.requireUser()
@@ -55,12 +74,12 @@ struct AssetController {
                 to: routes, on: router, get: { id, user in try await visible(id, to: user) },
                 create: { input, user in
                     if let country = input.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
-                    return try await assets.create(input)
+                    return try await withDuplicates(of: input, except: nil) { try await assets.create(input) }
                 },
                 update: { id, input, user in
                     _ = try await visible(id, to: user)
                     if let country = input.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
-                    return try await assets.update(id: id, input)
+                    return try await withDuplicates(of: input, except: id) { try await assets.update(id: id, input) }
                 })
         routes.add(.delete, Routes.asset, on: router) { request, context in
             let user = try context.requireUser()

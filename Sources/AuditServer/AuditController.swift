@@ -208,9 +208,11 @@ struct AuditController {
             guard let format = ReportFormat(rawValue: formatText.lowercased()) else {
                 throw InventoryError.invalid(ValidationError(field: "format", message: "'\(formatText.prefix(20))' is not csv, json or pdf"))
             }
+            // The PDF lists at most 500 missing assets a location unless `full=true`.
+            let full = try request.boolQuery("full") ?? false
             return try await Response.spooled(contentType: format.contentType, fileName: ReportSummary.fileName(audit, format: format)) { output in
                 if format == .pdf {
-                    try await AuditReportPDF.write(auditID: audit.id, service: audits, to: output)
+                    try await AuditReportPDF.write(auditID: audit.id, service: audits, full: full, to: output)
                 } else {
                     try await audits.report(auditID: audit.id, format: format, to: output)
                 }

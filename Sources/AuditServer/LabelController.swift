@@ -2,6 +2,7 @@ import AuditAPI
 import DocumentKit
 import Foundation
 import HTTPGuard
+import HTTPTypes
 import Hummingbird
 import InventoryCore
 
@@ -12,6 +13,9 @@ import InventoryCore
 struct LabelController {
     let assets: any AssetService
     let audits: any AuditService
+    /// Label files drawn at once: one (a run of 20,000 labels takes seconds of a core; see
+    /// docs/FIGURES.md); a second asker at the same time gets 503 with Retry-After.
+    let drawing = ImportSlots(limit: 1)
 
     /// The body: one way of naming the assets, and the symbol, layout and format.
     struct Body: Decodable, Sendable {
@@ -42,21 +46,48 @@ struct LabelController {
                 tags: body.tags ?? [], country: body.country, location: body.location, auditID: body.auditId, unknown: body.unknown ?? false)
             let sheet = LabelSheet(symbology: symbology, layout: layout)
             let labels: [Label]
+            let refused: [LabelRefusal]
             do {
                 if let country = body.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
-                labels = try await selection.labels(assets: assets, audits: audits) { user.maySeeAssets(of: $0) }
-                try sheet.validate(labels)
+                (labels, refused) = sheet.partition(try await selection.labels(assets: assets, audits: audits) { user.maySeeAssets(of: $0) })
+                guard !labels.isEmpty else {
+                    throw LabelError.invalid(refused.isEmpty ? "no labels: no asset matched" : LabelRefusal.summary(refused))
+                }
             } catch let error as LabelError {
                 throw InventoryError.invalid(ValidationError(field: "labels", message: error.description))
             }
             let fileName = "labels-\(layout.rawValue)-\(symbology.rawValue).\(format.rawValue)"
-            return try await Response.spooled(contentType: format.contentType, fileName: fileName, spoolPrefix: "audit-labels-") { output in
-                switch format {
-                case .pdf: try sheet.pdf(labels, to: output)
-                case .zpl: try output(Data(try sheet.zpl(labels).utf8))
+            // One sheet run at a time (the others are told to come back), drawn off the pool.
+            var response = try await drawing.run {
+                try await Response.spooled(contentType: format.contentType, fileName: fileName, spoolPrefix: "audit-labels-") { output in
+                    switch format {
+                    case .pdf: try await sheet.pdfOffPool(labels, to: output)
+                    case .zpl: try output(Data(try await sheet.zplOffPool(labels).utf8))
+                    }
                 }
             }
+            // The labels that could not be made are named; the others are in the file.
+            if !refused.isEmpty {
+                response.headers[Self.refusedCount] = String(refused.count)
+                response.headers[Self.refusedDetail] = Self.headerText(LabelRefusal.summary(refused))
+            }
+            return response
         }
+    }
+
+    /// How many labels were left out (a tag that does not fit its label), and why, percent-encoded UTF-8.
+    static let refusedCount = HTTPField.Name("X-Labels-Refused")!
+    static let refusedDetail = HTTPField.Name("X-Labels-Refused-Detail")!
+
+    /// Text for a header: percent-encoded (a tag may hold any character), at most 2,000 bytes.
+    static func headerText(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: " -_.'(),;:")
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        guard encoded.utf8.count > 2_000 else { return encoded }
+        var cut = String(encoded.prefix(1_990))
+        if let percent = cut.lastIndex(of: "%"), cut.distance(from: percent, to: cut.endIndex) < 3 { cut = String(cut[..<percent]) }
+        return cut + "%E2%80%A6"
     }
 
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String?, field: String, as: T.Type) throws -> T where T.RawValue == String {

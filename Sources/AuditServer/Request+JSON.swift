@@ -59,6 +59,16 @@ extension Request {
         return value
     }
 
+    /// A yes/no query parameter: `true` or `false` (any case); anything else is a 422 naming it.
+    func boolQuery(_ name: String) throws -> Bool? {
+        guard let text = query(name), !text.isEmpty else { return nil }
+        switch text.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw InventoryError.invalid(ValidationError(field: name, message: "'\(text.prefix(20))' is not true or false"))
+        }
+    }
+
     /// The audit history's `location`, `from` and `to` (days, YYYY-MM-DD, both included).
     func historyFilter(country: String?) throws -> AuditHistoryFilter {
         var errors = ValidationError()

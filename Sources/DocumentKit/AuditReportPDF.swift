@@ -10,8 +10,27 @@ import InventoryCore
 /// text is cut with an ellipsis), so the pages are counted before anything is drawn, and the
 /// drawing is one pass. The same audit gives the same bytes (the document's dates are the
 /// audit's), from the CLI and from the API.
+///
+/// By default it lists at most `shortListLimit` missing assets a location, then how many more
+/// there are and the CSV report that lists them all (a 1,000,000-asset audit would otherwise
+/// take 16,000 pages nobody signs); `full` lists every one. The voided scans (count, and each
+/// with its reason and who voided it) follow the misplaced list, at most `shortListLimit` of
+/// them unless `full`.
 public enum AuditReportPDF {
-    public static func write(auditID: AuditID, service: any AuditService, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+    /// The most missing assets listed a location, and voided scans listed, unless `full`.
+    public static let shortListLimit = 500
+
+    public static func write(
+        auditID: AuditID, service: any AuditService, full: Bool = false, to output: @escaping @Sendable (Data) throws -> Void
+    ) async throws {
+        // Before the report: a void made while the report is written is then not listed in a
+        // report whose numbers left it out (numbers never count a voided scan anyway).
+        let voids: (total: Int, scans: [ScanRecord])?
+        do {
+            voids = try await service.voidedScans(auditID: auditID, limit: full ? Int.max : shortListLimit)
+        } catch InventoryError.unavailable {
+            voids = nil
+        }
         let spool = try ReportSpool()
         let reader = ReportJSONReader { cells in try spool.add(&cells) }
         // The service writes the JSON (reading its database) while a thread of our own takes it
@@ -38,7 +57,7 @@ public enum AuditReportPDF {
         try reader.finish()
         try spool.flush()
         guard let summary = reader.summary else { throw DocumentError("the report had no summary") }
-        let document = ReportDocument(summary: summary, spool: spool)
+        let document = ReportDocument(summary: summary, spool: spool, voids: voids, missingLimit: full ? nil : shortListLimit)
         let pages = try document.render(on: nil)
         let canvas = try PDFCanvas(width: ReportDocument.pageWidth, height: ReportDocument.pageHeight, output: output)
         let date = ISOTime.string(summary.endedAt ?? summary.startedAt)
@@ -85,10 +104,15 @@ final class ReportDocument: @unchecked Sendable {
     private let width = ReportDocument.pageWidth - 2 * ReportDocument.margin
     private var left: Double { Self.margin }
     private var missingGroups: [(name: String?, entries: ArraySlice<ReportSpool.Entry>)] = []
+    /// The voided scans (nil: the service keeps no trail) and the most missing listed a location (nil: all).
+    let voids: (total: Int, scans: [ScanRecord])?
+    let missingLimit: Int?
 
-    init(summary: ReportSummary, spool: ReportSpool) {
+    init(summary: ReportSummary, spool: ReportSpool, voids: (total: Int, scans: [ScanRecord])? = nil, missingLimit: Int? = nil) {
         self.summary = summary
         self.spool = spool
+        self.voids = voids
+        self.missingLimit = missingLimit
         missingGroups = spool.groupMissing()
     }
 
@@ -106,6 +130,7 @@ final class ReportDocument: @unchecked Sendable {
         try missingList()
         try unexpectedList()
         try misplacedList()
+        voidList()
         signOff()
         return page
     }
@@ -358,13 +383,19 @@ final class ReportDocument: @unchecked Sendable {
             }
             y += 18
             table(columns, continued: "Missing at \(name)")
-            try rows(group.entries, columns) { kept in
+            let listed = missingLimit.map { group.entries.prefix($0) } ?? group.entries
+            try rows(listed, columns) { kept in
                 [
                     kept[Field.assetTag.rawValue] ?? kept[Field.identifier.rawValue], kept[Field.serial.rawValue], kept[Field.name.rawValue],
                     kept[Field.model.rawValue], kept[Field.status.rawValue]
                 ]
             }
             continuation = nil
+            if listed.count < group.entries.count {
+                none(
+                    "… and \(group.entries.count - listed.count) more missing at \(name), not listed here: "
+                        + "the CSV report \(summary.fileName(format: .csv)) lists them all.")
+            }
             y += 4
         }
     }
@@ -420,6 +451,36 @@ final class ReportDocument: @unchecked Sendable {
             ]
         }
         continuation = nil
+    }
+
+    /// The voided scans: not counted in any number above, each with why and by whom.
+    private func voidList() {
+        let columns = [
+            TableColumn("Identifier", 90), TableColumn("Scanned at", 92), TableColumn("Station", 60), TableColumn("Voided by", 60),
+            TableColumn("Voided at", 92), TableColumn("Reason", width - 90 - 92 - 60 - 60 - 92)
+        ]
+        y += 6
+        guard let voids else {
+            section("Voided scans", keep: 20)
+            none("Not known: this service keeps no scan trail.")
+            return
+        }
+        section("Voided scans (\(voids.total)): not counted above", keep: 40)
+        if voids.total == 0 {
+            none("None.")
+            return
+        }
+        table(columns, continued: "Voided scans")
+        for scan in voids.scans {
+            let void = scan.voided
+            textRow(
+                [scan.identifier, ISOTime.string(scan.scannedAt), scan.station, void?.user, void.map { ISOTime.string($0.voidedAt) }, void?.reason],
+                columns)
+        }
+        continuation = nil
+        if voids.scans.count < voids.total {
+            none("… and \(voids.total - voids.scans.count) more voided scans: the audit's scan trail lists them all.")
+        }
     }
 
     private func signOff() {

@@ -132,6 +132,23 @@ public enum LabelError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 }
 
+/// A label that was not made: its tag, and why.
+public struct LabelRefusal: Sendable, Equatable {
+    public var tag: String
+    public var reason: String
+
+    public init(tag: String, reason: String) {
+        self.tag = tag
+        self.reason = reason
+    }
+
+    /// What the refusals say, for a person: up to `shown` reasons, then how many more.
+    public static func summary(_ refused: [LabelRefusal], shown: Int = 5) -> String {
+        let first = refused.prefix(shown).map(\.reason).joined(separator: "; ")
+        return refused.count > shown ? first + "; and \(refused.count - shown) more" : first
+    }
+}
+
 /// One label: the code holds the tag; the tag and the name are printed beside or under it.
 public struct Label: Sendable, Equatable {
     public var tag: String
@@ -215,6 +232,36 @@ public struct LabelSheet: Sendable {
         }
     }
 
+    /// The labels that can be printed, in the order given, and each one that cannot with why
+    /// (a tag too long for the symbol on this layout, an empty tag, a tag code128 cannot hold):
+    /// one such tag does not stop the others' labels.
+    public func partition(_ labels: [Label]) -> (printable: [Label], refused: [LabelRefusal]) {
+        var printable: [Label] = []
+        var refused: [LabelRefusal] = []
+        printable.reserveCapacity(labels.count)
+        for label in labels {
+            do {
+                guard !label.tag.isEmpty else { throw LabelError.invalid("an asset has an empty tag") }
+                _ = try placement(label)
+                printable.append(label)
+            } catch {
+                refused.append(LabelRefusal(tag: label.tag, reason: (error as? LabelError)?.description ?? String(describing: error)))
+            }
+        }
+        return (printable, refused)
+    }
+
+    /// The PDF drawn on a thread of its own: a full sheet run is seconds of CPU that must not
+    /// hold one of the concurrency pool's threads.
+    public func pdfOffPool(_ labels: [Label], to output: @escaping @Sendable (Data) throws -> Void) async throws {
+        try await onOwnThread(name: "labels-pdf") { try self.pdf(labels, to: output) }
+    }
+
+    /// The ZPL, made on a thread of its own.
+    public func zplOffPool(_ labels: [Label]) async throws -> String {
+        try await onOwnThread(name: "labels-zpl") { try self.zpl(labels) }
+    }
+
     /// Checks every label (so nothing is written when one cannot be printed).
     public func validate(_ labels: [Label]) throws {
         guard !labels.isEmpty else { throw LabelError.invalid("no labels: no asset matched") }
@@ -285,16 +332,19 @@ public struct LabelSheet: Sendable {
             let width = dots(place.textWidth)
             text += "^FO\(dots(place.textX)),\(dots(place.textY - place.tagSize))^A0N,\(tagDots),\(tagDots)"
             text += "^FB\(width),1,0,\(justify)^FH_^FD\(Self.fieldData(Self.fit(label.tag, width: width, height: tagDots)))^FS\n"
+            // The name on as many lines as the PDF gives it (^FB wraps at spaces), cut only past them.
+            let lines = place.nameLines
             text += "^FO\(dots(place.textX)),\(dots(place.textY + 3))^A0N,\(nameDots),\(nameDots)"
-            text += "^FB\(width),1,0,\(justify)^FH_^FD\(Self.fieldData(Self.fit(label.name, width: width, height: nameDots)))^FS\n"
+            text +=
+                "^FB\(width),\(lines),0,\(justify)^FH_^FD\(Self.fieldData(Self.fit(label.name, width: width, height: nameDots, lines: lines)))^FS\n"
             text += "^XZ\n"
         }
         return text
     }
 
     /// Cuts text to what fits on one line of `width` dots in font 0 of `height` dots (about 0.6 of the height a character).
-    static func fit(_ text: String, width: Int, height: Int) -> String {
-        let fits = max(1, Int(Double(width) / (Double(height) * 0.6)))
+    static func fit(_ text: String, width: Int, height: Int, lines: Int = 1) -> String {
+        let fits = max(1, Int(Double(width) / (Double(height) * 0.6))) * max(1, lines)
         return text.count > fits ? String(text.prefix(fits - 1)) + "…" : text
     }
 

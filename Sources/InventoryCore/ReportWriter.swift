@@ -84,9 +84,18 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// The report's file name: `audit-<COUNTRY>-<YYYY-MM-DD>-<first 8 of id>.<ext>`, the date
     /// the audit started (UTC). The CLI, the server and the kiosk all name it so.
     public static func fileName(_ audit: AuditSession, format: ReportFormat) -> String {
-        let day = String(ISOTime.string(audit.startedAt).prefix(10))
-        let id = String(audit.id.filter { $0.isLetter || $0.isNumber }.prefix(8))
-        return "audit-\(audit.country)-\(day)-\(id).\(format.rawValue)"
+        fileName(auditID: audit.id, country: audit.country, startedAt: audit.startedAt, format: format)
+    }
+
+    /// The same, from the report's own summary (what the PDF names for its full lists).
+    public func fileName(format: ReportFormat) -> String {
+        Self.fileName(auditID: auditId, country: country, startedAt: startedAt, format: format)
+    }
+
+    static func fileName(auditID: AuditID, country: String, startedAt: Date, format: ReportFormat) -> String {
+        let day = String(ISOTime.string(startedAt).prefix(10))
+        let id = String(auditID.filter { $0.isLetter || $0.isNumber }.prefix(8))
+        return "audit-\(country)-\(day)-\(id).\(format.rawValue)"
     }
 }
 

@@ -27,6 +27,9 @@ public protocol AuditService: Sendable {
     func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws
     /// The audit's scan trail, in the order the scans were stored.
     func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord>
+    /// The audit's voided scans (each with its void), in the order the scans were stored: at
+    /// most `limit` of them, and how many there are in all.
+    func voidedScans(auditID: AuditID, limit: Int) async throws -> (total: Int, scans: [ScanRecord])
     /// Voids one scan of a running audit: the void is stored as its own record and the audit's
     /// numbers are corrected as if the scan had not been made (`VoidEffect`). The same
     /// `void_id` twice, or a second void of a voided scan, answers as the first void did.
@@ -61,6 +64,23 @@ extension AuditService {
     /// A service that keeps no trail says so.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
         throw InventoryError.unavailable("this station's audit service cannot list an audit's scans")
+    }
+
+    /// The voided scans, read from the trail a page at a time (the stores ask their database for them alone).
+    public func voidedScans(auditID: AuditID, limit: Int) async throws -> (total: Int, scans: [ScanRecord]) {
+        var total = 0
+        var kept: [ScanRecord] = []
+        var page = 1
+        while true {
+            let found = try await scans(auditID: auditID, query: ListQuery(page: page, perPage: ListQuery.maxPerPage))
+            for scan in found.items where scan.voided != nil {
+                total += 1
+                if kept.count < limit { kept.append(scan) }
+            }
+            if page >= found.pagination.lastPage { break }
+            page += 1
+        }
+        return (total, kept)
     }
 
     /// A service that cannot reconcile says so.

@@ -22,6 +22,18 @@ extension SQLiteAuditService {
         }
     }
 
+    public func voidedScans(auditID: AuditID, limit: Int) async throws -> (total: Int, scans: [ScanRecord]) {
+        try await database.read { db in
+            _ = try AuditRows.fetchSession(db, id: auditID)
+            let countSQL = "SELECT count(*) FROM scan_voids v JOIN scans s ON s.id = v.scan_row WHERE s.audit_id = ?"
+            let total = try Int.fetchOne(db, sql: countSQL, arguments: [auditID]) ?? 0
+            let items = try Row.fetchAll(
+                db, sql: Self.trailSQL + " WHERE s.audit_id = ? AND v.void_id IS NOT NULL ORDER BY s.id LIMIT ?", arguments: [auditID, limit]
+            ).map(Self.scanRecord)
+            return (total, items)
+        }
+    }
+
     /// Scans with their voids; `scanRecord` reads its rows.
     static let trailSQL = """
         SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user, v.voided_at,

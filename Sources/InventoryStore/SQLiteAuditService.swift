@@ -142,7 +142,8 @@ public struct SQLiteAuditService: ServerAuditService {
                 arguments += [code]
             }
             if let location = filter.location {
-                conditions.append("(locations IS NULL OR EXISTS (SELECT 1 FROM json_each(audits.locations) WHERE value = ?))")
+                // Case-insensitive in ASCII ("dock a" finds "Dock A"), as on PostgreSQL.
+                conditions.append("(locations IS NULL OR EXISTS (SELECT 1 FROM json_each(audits.locations) WHERE value = ? COLLATE NOCASE))")
                 arguments += [location]
             }
             if let from = filter.startedFrom {

@@ -23,6 +23,19 @@ extension PostgresAuditService {
         }
     }
 
+    public func voidedScans(auditID: AuditID, limit: Int) async throws -> (total: Int, scans: [ScanRecord]) {
+        try await database.read { c in
+            _ = try await PGRows.fetchSession(c, id: auditID)
+            var binds = Binds()
+            let filter = " WHERE s.audit_id = \(binds.add(auditID)) AND v.void_id IS NOT NULL"
+            let total = try await c.count("SELECT 1 FROM scans s JOIN scan_voids v ON v.scan_row = s.id" + filter, binds.bindings)
+            let items = try await c.rows(
+                PostgresQuery(unsafeSQL: Self.trailSQL + filter + " ORDER BY s.id LIMIT \(binds.add(limit))", binds: binds.bindings)
+            ).map(Self.scanRecord)
+            return (total, items)
+        }
+    }
+
     /// Scans with their voids; `scanRecord` reads its rows.
     static let trailSQL = """
         SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user_name AS void_user, v.voided_at,

@@ -169,7 +169,12 @@ public struct PostgresAuditService: ServerAuditService {
             var conditions: [String] = []
             var binds = Binds()
             if let code { conditions.append("country = \(binds.add(code))") }
-            if let location = filter.location { conditions.append("(locations IS NULL OR locations::jsonb ? \(binds.add(location)))") }
+            // Case-insensitive in ASCII ("dock a" finds "Dock A"), as SQLite's NOCASE: lower() under the C collation folds ASCII only.
+            if let location = filter.location {
+                conditions.append(
+                    "(locations IS NULL OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(locations::jsonb) AS l(name) "
+                        + "WHERE lower(l.name COLLATE \"C\") = lower(\(binds.add(location)) COLLATE \"C\")))")
+            }
             if let from = filter.startedFrom { conditions.append("started_at >= \(binds.add(from))") }
             if let before = filter.startedBefore { conditions.append("started_at < \(binds.add(before))") }
             if let allowed { conditions.append("country = ANY(\(binds.add(allowed.sorted())))") }

@@ -17,7 +17,8 @@ extension AuditStation.Assets {
                 Name the assets by tag, by --country (and --location), or as --audit ID --unknown (the identifiers
                 the audit scanned that no asset has). Each label holds the symbol, the tag in text and the name cut
                 to fit. Layouts: a4-3x8 (70 x 36 mm), a4-4x10 (48.5 x 25.4 mm), letter-3x10 (2 5/8 x 1 in),
-                roll-62x29 (one 62 x 29 mm label a page). A tag too long for the symbology on the layout is refused.
+                roll-62x29 (one 62 x 29 mm label a page). A tag too long for the symbology on the layout gets no label:
+                it is named on standard error, and the other labels are made (the command fails only when none can be).
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Asset tags (or serial numbers).") var tags: [String] = []
@@ -34,9 +35,15 @@ extension AuditStation.Assets {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
                 let selection = LabelSelection(tags: tags, country: country, location: location, auditID: auditID, unknown: unknown)
-                let labels = try await selection.labels(assets: context.assets, audits: context.audit)
                 let sheet = LabelSheet(symbology: symbology, layout: layout)
-                try sheet.validate(labels)
+                // A tag that does not fit its label is named; the others' labels are made.
+                let (labels, refused) = sheet.partition(try await selection.labels(assets: context.assets, audits: context.audit))
+                guard !labels.isEmpty else {
+                    throw LabelError.invalid(refused.isEmpty ? "no labels: no asset matched" : LabelRefusal.summary(refused))
+                }
+                if !refused.isEmpty {
+                    Terminal.error("Not made: \(refused.count) label\(refused.count == 1 ? "" : "s"): \(LabelRefusal.summary(refused))")
+                }
                 try LabelFile.write(to: output) { sink in
                     switch format {
                     case .pdf: try sheet.pdf(labels, to: sink)

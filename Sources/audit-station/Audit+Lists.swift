@@ -41,6 +41,8 @@ extension AuditStation.Audit {
         var output: String?
         @Option(name: .customLong("audit"), help: "The audit (default: the running one, else the latest).") var auditID: String?
         @Option(help: "The country whose running audit to report.") var country: String?
+        @Flag(help: "PDF: list every missing asset and voided scan (by default at most 500 a location, the rest counted and left to the CSV).")
+        var full = false
 
         func run() async throws {
             try await runReportingErrors {
@@ -51,7 +53,7 @@ extension AuditStation.Audit {
                     FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
                         ? URL(fileURLWithPath: path).appendingPathComponent(ReportSummary.fileName(audit, format: format)).path : path
                 }
-                try await ReportFile.write(audit: audit.id, format: format, service: context.audit, to: output)
+                try await ReportFile.write(audit: audit.id, format: format, service: context.audit, full: full, to: output)
                 if let output { Terminal.error("Wrote the \(format.rawValue.uppercased()) report of audit \(audit.id) to \(output)") }
             }
         }
@@ -160,11 +162,11 @@ func latestAudit(_ context: StationContext, auditID: AuditID?, country: String?)
 /// Writes a report to a file (through a temporary file renamed into place, so a failed
 /// export never leaves half a report) or to standard output.
 enum ReportFile {
-    static func write(audit: AuditID, format: ReportFormat, service: any AuditService, to path: String?) async throws {
+    static func write(audit: AuditID, format: ReportFormat, service: any AuditService, full: Bool = false, to path: String?) async throws {
         /// The PDF is drawn from the JSON report's stream (DocumentKit); CSV and JSON come from the service as they are.
         func produce(_ output: @escaping @Sendable (Data) throws -> Void) async throws {
             if format == .pdf {
-                try await AuditReportPDF.write(auditID: audit, service: service, to: output)
+                try await AuditReportPDF.write(auditID: audit, service: service, full: full, to: output)
             } else {
                 try await service.report(auditID: audit, format: format, to: output)
             }

@@ -33,6 +33,14 @@ function headers(extra) {
   return h;
 }
 
+/** A 401 to a signed-in page (the user was disabled, the token revoked or expired) forgets the
+ * login and tells the page, which goes to the login screen and says why. */
+function signedOut(response, json) {
+  if (response.status !== 401 || !session()) return;
+  forget();
+  window.dispatchEvent(new CustomEvent('office:signed-out', { detail: (json && json.message) || 'HTTP 401' }));
+}
+
 /** Calls the API and answers the envelope's `data`; a refusal throws APIError. A 401 forgets the login. */
 export async function call(method, path, body) {
   const init = { method: method, headers: headers(body ? { 'Content-Type': 'application/json' } : null), credentials: 'omit' };
@@ -42,7 +50,7 @@ export async function call(method, path, body) {
   let json = null;
   try { json = await response.json(); } catch (e) { json = null; }
   if (!response.ok) {
-    if (response.status === 401) forget();
+    signedOut(response, json);
     throw new APIError(response.status, json);
   }
   return json && Object.prototype.hasOwnProperty.call(json, 'data') ? json.data : json;
@@ -67,11 +75,16 @@ export async function download(path, body) {
   if (!response.ok) {
     let json = null;
     try { json = await response.json(); } catch (e) { json = null; }
+    signedOut(response, json);
     throw new APIError(response.status, json);
   }
   const disposition = response.headers.get('Content-Disposition') || '';
   const match = /filename="?([^";]+)"?/.exec(disposition);
-  return { blob: await response.blob(), name: match ? match[1] : 'download' };
+  // Labels that could not be made (a tag too long for its label) are named in a header.
+  const refused = response.headers.get('X-Labels-Refused');
+  let detail = response.headers.get('X-Labels-Refused-Detail') || '';
+  try { detail = decodeURIComponent(detail); } catch (e) { /* shown as sent */ }
+  return { blob: await response.blob(), name: match ? match[1] : 'download', refused: refused ? { count: parseInt(refused, 10), detail: detail } : null };
 }
 
 export function query(params) {

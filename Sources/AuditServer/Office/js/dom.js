@@ -38,6 +38,14 @@ export function header(thead, names) {
   thead.replaceChildren(tr);
 }
 
+/** The table's caption, which says what the list is: printed (the tabs and filters are not),
+ * and read by screen readers; on screen the heading and tabs say it already. */
+export function caption(table, text) {
+  const c = table.caption || table.createCaption();
+  c.className = 'print-caption';
+  c.textContent = text;
+}
+
 /** Previous / next and "page N of M (T rows)" under a list. */
 export function pager(node, pagination, go) {
   node.replaceChildren();

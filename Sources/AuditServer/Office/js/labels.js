@@ -16,7 +16,14 @@ const choices = [
 /** Asks for the symbol, layout and format (and `fields` that say which assets), then saves the file. */
 export function labels(fixed, title, fields, values) {
   edit(title, (fields || []).concat(choices), values || null, false, 'Make the labels', async function (body) {
+    // Tags typed or scanned in are "these tags only": the country the form started with goes.
+    if (body.tags && body.tags.length) { delete body.country; delete body.location; }
     const file = await download('/api/v2/assets/labels', Object.assign({}, body, fixed));
     save(file.blob, file.name);
+    // The file holds the others; the dialog stays open and says which were not made, and why.
+    if (file.refused) {
+      throw new Error('Saved ' + file.name + ' without ' + file.refused.count + (file.refused.count === 1 ? ' label' : ' labels') +
+        ' that could not be made: ' + file.refused.detail);
+    }
   });
 }

@@ -43,7 +43,16 @@ async function route() {
   try {
     if (hash.indexOf('#/audit/') === 0) {
       show('audit-view');
-      await views.audit(decodeURIComponent(hash.slice(8)));
+      let id = hash.slice(8);
+      try { id = decodeURIComponent(id); } catch (e) { /* a broken escape is shown as typed */ }
+      try {
+        await views.audit(id);
+      } catch (e) {
+        if (!(e instanceof views.NoSuchAudit)) throw e;
+        show('audits-view', '#/audits');
+        await views.audits(1);
+        $('page-error').textContent = e.message;
+      }
     } else if (Object.prototype.hasOwnProperty.call(records.kinds, hash.slice(2))) {
       show('records-view', hash);
       await records.show(hash.slice(2));
@@ -58,7 +67,8 @@ async function route() {
       await views.audits(1);
     }
   } catch (e) {
-    if (e instanceof APIError && e.status === 401) return route();
+    // A 401 has already sent the page to the login (the office:signed-out event).
+    if (e instanceof APIError && e.status === 401) return;
     $('page-error').textContent = e.message || String(e);
   }
 }
@@ -82,6 +92,10 @@ function bind() {
   records.bind();
   users.bind();
   window.addEventListener('hashchange', route);
+  // Any answer of 401 (the user disabled, the token revoked or expired): the login, which says why.
+  window.addEventListener('office:signed-out', function (e) {
+    route().then(function () { $('login-error').textContent = 'You were signed out. ' + e.detail; });
+  });
 }
 
 /* A barcode gun types its tag and Enter (or Tab) a few milliseconds apart, wherever the focus

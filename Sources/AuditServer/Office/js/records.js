@@ -1,7 +1,7 @@
 /* The inventory: assets, accessories and customers, to list, search, create, edit, and archive
  * (assets) or delete (accessories, customers); accessories are checked out to customers and in. */
 import { call, query, session } from './api.js';
-import { $, make, row, fill, header, pager } from './dom.js';
+import { $, make, row, fill, header, pager, caption, when } from './dom.js';
 import { edit } from './form.js';
 import { labels } from './labels.js';
 
@@ -57,7 +57,7 @@ export const kinds = {
   }
 };
 
-const state = { kind: 'assets', page: 1, tags: [] };
+const state = { kind: 'assets', page: 1, countries: [] };
 
 function say(message, bad) {
   const n = $('records-message');
@@ -90,9 +90,11 @@ export async function list(page) {
   if (kind.statuses) params.status = $('records-status').value;
   const data = await call('GET', kind.path + query(params));
   const items = data[kind.key];
-  state.tags = kind === kinds.assets ? items.map(function (a) { return a.asset_tag; }) : [];
+  state.countries = kind === kinds.assets ? items.map(function (a) { return a.country; }) : [];
   const editable = kind.may(session().user);
   const table = $('records-table');
+  caption(table, kind.title + (params.search ? ' · search "' + params.search + '"' : '') + (params.status ? ' · status ' + params.status : '') +
+    ' · page ' + state.page + ' · printed ' + when(new Date().toISOString()));
   header(table.tHead, kind.columns.map(function (c) { return c[0]; }).concat(editable ? [''] : []));
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) { if (kind.columns[i] && kind.columns[i][2]) th.className = kind.columns[i][2]; });
   fill(table.tBodies[0], items.map(function (item) {
@@ -177,11 +179,14 @@ export function bind() {
     });
   });
   $('record-cancel').addEventListener('click', function () { $('record-dialog').close(); });
-  // Labels of the tags listed (the page on screen), or of a country or one of its locations.
+  // Labels of a country (or one of its locations), or of the tags typed or scanned in. The
+  // form starts with the country of the assets listed (when they are all of one) and no tags:
+  // tags would win over the country, and the page on screen is only 50 of them.
   $('records-labels').addEventListener('click', function () {
+    const countries = state.countries.filter(function (c, i, all) { return c && all.indexOf(c) === i; });
     labels({}, 'Print labels', [
-      { name: 'tags', label: 'Tags (one a line, or separated by commas; empty: the country below)', type: 'area', list: true, wide: true },
-      text('country', 'Country (ISO code)', { max: 2 }), text('location', 'Location (with the country)')
-    ], { tags: state.tags.join('\n') });
+      text('country', 'Country (ISO code): every asset of it', { max: 2 }), text('location', 'Location (with the country)'),
+      { name: 'tags', label: 'Or these tags only, in place of the country (one a line, or separated by commas)', type: 'area', list: true, wide: true }
+    ], { country: countries.length === 1 ? countries[0] : '' });
   });
 }

@@ -1,6 +1,6 @@
 /* The screens: audits, one audit live, devices. */
 import { call, download, query, session, APIError } from './api.js';
-import { $, make, row, fill, header, pager, when, ago, percent, save } from './dom.js';
+import { $, make, row, fill, header, pager, when, ago, percent, save, caption } from './dom.js';
 import { bars } from './chart.js';
 import { labels } from './labels.js';
 
@@ -18,7 +18,14 @@ export async function audits(page) {
   try {
     data = await call('GET', '/api/v1/audit/history' + query(params));
   } catch (e) {
-    if (e instanceof APIError && e.status === 422) { showError($('audits-error'), e); return; }
+    if (e instanceof APIError && e.status === 422) {
+      // The rows of the filter before are not the answer to this one: they go.
+      showError($('audits-error'), e);
+      fill($('audits-table').tBodies[0], [], 'No audits: correct the filter.', 10);
+      pager($('audits-pager'), null);
+      bars($('missing-chart'), [], 'bar-missing', 'No audits: correct the filter.');
+      return;
+    }
     throw e;
   }
   const rows = data.audits.map(function (a) {
@@ -39,6 +46,9 @@ export async function audits(page) {
     tr.addEventListener('keydown', function (e) { if (e.key === 'Enter') open(); });
     return tr;
   });
+  const chosen = [params.country && 'country ' + params.country, params.location && 'location "' + params.location + '"',
+    params.from && 'from ' + params.from, params.to && 'to ' + params.to].filter(Boolean);
+  caption($('audits-table'), 'Audits' + (chosen.length ? ' · ' + chosen.join(', ') : '') + ' · printed ' + when(new Date().toISOString()));
   fill($('audits-table').tBodies[0], rows, 'No audits match.', 10);
   pager($('audits-pager'), data.pagination, audits);
   const ended = data.audits.filter(function (a) { return a.ended_at; }).reverse();
@@ -49,6 +59,14 @@ export async function audits(page) {
 
 // MARK: one audit
 
+/** The address names no audit the user can open. */
+export class NoSuchAudit extends Error {
+  constructor(id) {
+    const shown = id.length > 40 ? id.slice(0, 40) + '…' : id;
+    super('There is no audit "' + shown + '" that you may open. Choose one from the list below.');
+  }
+}
+
 // brokenDownAt: when the breakdown was last asked for; -Infinity until then, so the first is at
 // once (performance.now() counts from the page's load, so 0 would wait out its first 5 s).
 // listedAs: the numbers the list on screen was read at (an ended audit's list is read again when
@@ -56,7 +74,7 @@ export async function audits(page) {
 // poll still in flight for the audit left behind schedules no next one.
 const state = {
   id: null, list: 'missing', page: 1, timer: null, audit: null, counted: null, brokenDownAt: -Infinity,
-  listedAs: null, stationsAt: -Infinity, follow: 0
+  listedAs: null, stationsAt: -Infinity, follow: 0, freshAt: null
 };
 
 // A running audit is followed once a second. An ended one changes only when a late scan arrives
@@ -65,6 +83,8 @@ const state = {
 const FAST_MS = 1000;
 const SLOW_MS = 10000;
 const STATIONS_MS = 5000;
+
+const listNames = { missing: 'Missing assets', scanned: 'Found assets', unexpected: 'Unexpected scans', misplaced: 'Misplaced assets', trail: 'Scan trail' };
 
 const columns = {
   missing: ['Tag', 'Serial', 'Name', 'Model', 'Status', 'Location'],
@@ -86,6 +106,17 @@ function mayAudit(country) {
   return countries.length === 0 || countries.indexOf(country) >= 0;
 }
 
+/** Whether the user may reconcile an audit of `country`: as the API's reconcile route says, the
+ * asset-editing permission (ADMIN, or can_edit_assets) and the country's assets. Anyone else
+ * is not shown the panel. */
+function mayReconcile(country) {
+  const s = session();
+  const u = s && s.user;
+  if (!u || !(u.user_type === 'ADMIN' || u.can_edit_assets === true)) return false;
+  const countries = u.user_type === 'ADMIN' ? [] : (u.countries || []);
+  return countries.length === 0 || countries.indexOf(country) >= 0;
+}
+
 function running() { return !!(state.audit && state.audit.is_active); }
 
 export function stopAudit() {
@@ -99,8 +130,25 @@ function follow() {
   const round = state.follow;
   state.timer = setTimeout(function () {
     if (round !== state.follow) return;
-    numbers().catch(function () {}).then(function () { if (round === state.follow) follow(); });
+    numbers().then(refreshed, refreshFailed).then(function () { if (round === state.follow) follow(); });
   }, running() ? FAST_MS : SLOW_MS);
+}
+
+/* A refresh that fails is said plainly, with the time of the numbers on screen, and the page
+ * keeps trying; the next one that succeeds clears it. A 401 has sent the page to the login. */
+function refreshed() {
+  state.freshAt = new Date();
+  $('audit-refresh').hidden = true;
+  $('audit-refresh').textContent = '';
+  $('audit-view').classList.remove('stale');
+}
+
+function refreshFailed(e) {
+  if (e instanceof APIError && e.status === 401) return;
+  const at = state.freshAt ? state.freshAt.toLocaleTimeString() : 'the page opened';
+  $('audit-refresh').textContent = 'Not refreshed: ' + (e.message || String(e)) + '. The numbers shown are from ' + at + '; trying again.';
+  $('audit-refresh').hidden = false;
+  $('audit-view').classList.add('stale');
 }
 
 export async function audit(id) {
@@ -113,7 +161,14 @@ export async function audit(id) {
   state.stationsAt = -Infinity;
   if ($('end-dialog').open) $('end-dialog').close();
   selectTab();
-  await numbers();
+  try {
+    await numbers();
+  } catch (e) {
+    // An id that names no audit (mistyped, cut, or of an audit the user may not see).
+    if (e instanceof APIError && [400, 403, 404, 422].indexOf(e.status) >= 0) throw new NoSuchAudit(id);
+    throw e;
+  }
+  refreshed();
   await list();
   state.listedAs = counts(state.audit);
   follow();
@@ -168,12 +223,14 @@ async function numbers() {
     if (!canEnd && document.activeElement === end) focusTitle();
     end.hidden = !canEnd;
   }
-  // Reconciliation is for an ended audit only.
+  // Reconciliation is for an ended audit only, and for those who may change its assets.
   const panel = $('reconcile');
-  if (panel.hidden !== a.is_active) {
-    panel.hidden = a.is_active;
+  const hidePanel = a.is_active || !mayReconcile(a.country);
+  if (panel.hidden !== hidePanel) {
+    panel.hidden = hidePanel;
     $('reconcile-message').textContent = '';
     $('reconcile-table').hidden = true;
+    pager($('reconcile-pager'), null);
     $('reconcile-apply').disabled = true;
   }
   if (endedNow) {
@@ -301,15 +358,25 @@ function chosenActions() {
   };
 }
 
+/** The changes listed RECONCILE_PAGE at a time, with the pager under them. */
+const RECONCILE_PAGE = 50;
+
+function changesPage(changes, page, empty) {
+  const last = Math.max(1, Math.ceil(changes.length / RECONCILE_PAGE));
+  fill($('reconcile-table').tBodies[0], changes.slice((page - 1) * RECONCILE_PAGE, page * RECONCILE_PAGE).map(function (c) {
+    return row([c.asset_tag, c.action.replace(/_/g, ' '), c.field, c.from, c.to]);
+  }), empty, 5);
+  pager($('reconcile-pager'), changes.length > RECONCILE_PAGE ? { page: page, last_page: last, total: changes.length } : null,
+    function (p) { changesPage(changes, p, empty); });
+}
+
 async function reconcile(preview) {
   const body = Object.assign({ preview: preview }, chosenActions());
   $('reconcile-apply').disabled = true;
   try {
     const result = await call('POST', '/api/v1/audit/' + encodeURIComponent(state.id) + '/reconcile', body);
     $('reconcile-message').textContent = result.message + (result.truncated ? ' (the first ' + result.changes.length + ' are listed)' : '');
-    fill($('reconcile-table').tBodies[0], result.changes.map(function (c) {
-      return row([c.asset_tag, c.action.replace(/_/g, ' '), c.field, c.from, c.to]);
-    }), preview ? 'Nothing to change.' : 'Nothing was changed.', 5);
+    changesPage(result.changes, 1, preview ? 'Nothing to change.' : 'Nothing was changed.');
     $('reconcile-table').hidden = false;
     $('reconcile-apply').disabled = !(preview && result.total > 0);
     if (!preview) await list();
@@ -365,14 +432,17 @@ async function list() {
   header(table.tHead, columns[state.list]);
   const search = $('list-query').value.trim();
   const go = function (page) { state.page = page; list().catch(report); };
+  const a = state.audit;
+  caption(table, listNames[state.list] + (a ? ' · audit of ' + a.country + ' started ' + when(a.started_at) + ' (id ' + a.id + ')' : '') +
+    (search ? ' · search "' + search + '"' : '') + ' · printed ' + when(new Date().toISOString()));
   if (state.list === 'trail') {
     const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id) + '/scans' + query({ search: search, page: state.page, per_page: 50 }));
-    fill(table.tBodies[0], data.scans.map(trailRow), 'No scans yet.', 8);
+    fill(table.tBodies[0], data.scans.map(trailRow), search ? 'No scan matches "' + search + '".' : 'No scans yet.', 8);
     pager($('list-pager'), data.pagination, go);
     return;
   }
   const data = await call('GET', '/api/v1/audit/details/' + state.list + query({ audit_id: state.id, search: search, page: state.page, per_page: 50 }));
-  fill(table.tBodies[0], data.assets.map(entryRow), 'Nothing here.', columns[state.list].length);
+  fill(table.tBodies[0], data.assets.map(entryRow), search ? 'Nothing here matches "' + search + '".' : 'Nothing here.', columns[state.list].length);
   pager($('list-pager'), data.pagination, go);
 }
 
