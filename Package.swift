@@ -249,7 +249,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
-            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport",
+            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport", "HTTPGuard",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

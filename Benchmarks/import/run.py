@@ -10,7 +10,11 @@ order), then times, each through the real command line:
     `assets import FILE` there, which streams the file as text/csv to
     POST /api/v2/assets/import;
   - with --bad: the same station import with one bad row near the end and one near the start,
-    which must import nothing and name both lines.
+    which must import nothing and name both lines;
+  - after the API import (unless --no-search), the assets' search through the API
+    (GET /api/v2/assets?search=one tag), 10 times while the server's search index is still
+    taking the imported rows (searches then read the rows), then how long after the import's
+    end the index had them all (`assets_fts_paused` empty), then 10 times again.
 Peak memory is each process's own ru_maxrss (os.wait4), so the station, the uploading client
 and the server are measured apart.
 
@@ -23,7 +27,7 @@ and the server are measured apart.
 temporary folder, on a free port, as the postgres user when run as root) and measures the API
 on it; it is stopped and removed at the end.
 """
-import argparse, glob, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import argparse, glob, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, urllib.request
 
 
 class PrivateCluster:
@@ -92,6 +96,29 @@ def write_csv(path, n, bad_lines=()):
             f.write(f"AT-{i:08d},SN{i * 7919 % 10**10:010d},Laptop {i},Latitude 7440,{status},Dell,{country},Rack {i % 500}\n")
 
 
+def search_times(port, token, tag, rounds=10):
+    """Milliseconds of `rounds` searches for `tag` through the API, each checked to find it."""
+    times = []
+    for _ in range(rounds):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v2/assets?search={tag}&per_page=50",
+                                         headers={"Authorization": f"Bearer {token}"})
+        start = time.perf_counter()
+        with urllib.request.urlopen(request) as answer:
+            body = json.load(answer)
+        times.append((time.perf_counter() - start) * 1000)
+        tags = [row["asset_tag"] for row in body["data"]["assets"]]
+        if tags != [tag]:
+            sys.exit(f"the search for {tag} found {tags[:5]}")
+    times.sort()
+    return f"p50 {times[len(times) // 2]:.0f} ms, max {times[-1]:.0f} ms"
+
+
+def index_waiting(db):
+    """Whether the SQLite file's search index still waits for imported rows."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        return c.execute("SELECT count(*) FROM assets_fts_paused").fetchone()[0] > 0
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -106,6 +133,7 @@ def main():
     parser.add_argument("--assets", type=int, default=1_000_000)
     parser.add_argument("--bad", action="store_true", help="also time a failing import")
     parser.add_argument("--no-api", action="store_true")
+    parser.add_argument("--no-search", action="store_true", help="skip the search timings after the API import")
     parser.add_argument("--server-args", default="", help="extra arguments for the server's `users create` and `serve`, "
                         "such as \"--postgres postgres://…\" to measure the API on PostgreSQL")
     parser.add_argument("--postgres", action="store_true", help="measure the API on a private PostgreSQL cluster")
@@ -156,6 +184,21 @@ def main():
             must(run_measured(a.binary, station_db, ["login", "--server", f"http://127.0.0.1:{port}", "--email",
                                                       "bench@example.com", "--password-stdin"], b"import-bench-1\n"), "login")
             seconds, peak, _, err, _ = must(run_measured(a.binary, station_db, ["assets", "import", csv_path]), "API import")
+            imported = time.perf_counter()
+            if not a.no_search and not extra:
+                login = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/v1/auth/login", method="POST", headers={"Content-Type": "application/json"},
+                    data=json.dumps({"email": "bench@example.com", "password": "import-bench-1", "device_name": "bench"}).encode())
+                with urllib.request.urlopen(login) as answer:
+                    token = json.load(answer)["data"]["token"]
+                tag = f"AT-{a.assets - 7:08d}"
+                waiting = index_waiting(server_db)
+                during = search_times(port, token, tag)
+                print(f"search for one tag while the index {'takes the rows' if waiting else 'has them already'}: {during}")
+                while index_waiting(server_db):
+                    time.sleep(0.2)
+                print(f"search index has every row {time.perf_counter() - imported:.1f} s after the import's end")
+                print(f"search for one tag with the index: {search_times(port, token, tag)}")
             server.send_signal(signal.SIGINT)
             _, _, usage = os.wait4(server.pid, 0)
             server = None

@@ -38,6 +38,9 @@ public typealias RemoteAccessoryService = RemoteRecordService<Accessory, Accesso
 extension RemoteRecordService: AccessoryService where Record == Accessory, Input == AccessoryInput {
     public init(client: APIClient) { self.init(client: client, collection: Routes.accessories, one: Routes.accessory) }
 
+    /// The server limits the list to the countries of the token's user.
+    public func list(query: ListQuery, countries: Set<String>?) async throws -> Page<Accessory> { try await list(query: query) }
+
     public func checkout(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory {
         try await client.send(.POST, path(Routes.accessoryCheckout, id), body: MovementBody(movement))
     }

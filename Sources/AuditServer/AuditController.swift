@@ -59,7 +59,7 @@ struct AuditController {
                 scan.auditId = audit.id
             }
             scan.user = user.name
-            let result = try await audits.record(scan)
+            let result = Self.readable(try await audits.record(scan), by: user)
             // A station sends one scan alone only when nothing else waits (else it sends a batch);
             // it does not say so, so its waiting count is not known.
             await heard(station: scan.deviceName, waiting: nil, audits: [result.auditId], user: user)
@@ -112,7 +112,8 @@ struct AuditController {
             }
             let audit = try await resolve(auditID: request.query("audit_id"), country: request.query("country"), user: user)
             try user.requireViewing(audit.country)
-            let page = try await audits.details(auditID: audit.id, list: list, query: try request.listQuery())
+            var page = try await audits.details(auditID: audit.id, list: list, query: try request.listQuery())
+            page.items = page.items.map { $0.isUnreadable(by: user.maySeeAssets(of:)) ? $0.withheld() : $0 }
             return try Response.envelope(ListResponse(page, key: "assets"))
         }
         routes.add(.get, Routes.auditHistory, on: router) { request, context in
@@ -168,7 +169,10 @@ struct AuditController {
             let user = try context.requireUser()
             let audit = try await audits.audit(id: context.parameters.get("audit_id") ?? "")
             try user.requireAuditing(audit.country)
-            let photo = try await request.scanPhoto(scanID: context.parameters.get("scan_id") ?? "")
+            // Evidence is taken while the audit runs, by whoever made the scan.
+            guard audit.isActive else { throw InventoryError.auditEnded(audit.id) }
+            var photo = try await request.scanPhoto(scanID: context.parameters.get("scan_id") ?? "")
+            photo.attachedBy = user.name
             try await audits.attachPhoto(photo, auditID: audit.id)
             return try Response.envelope(PhotoStored(scanId: photo.scanId, bytes: photo.jpeg.count), message: "Photo of scan \(photo.scanId) stored")
         }
@@ -181,8 +185,12 @@ struct AuditController {
             let audit = try await viewable(context)
             try user.requireAssetEditing()
             try user.requireAssetCountry(audit.country)
+            // Only the assets of countries the user may change are changed (an unexpected asset
+            // of another country is left alone and listed as skipped).
             let result = try await audits.reconcile(
-                ReconcileRequest(auditId: audit.id, actions: body.actions, preview: body.preview ?? false, user: user.name))
+                ReconcileRequest(
+                    auditId: audit.id, actions: body.actions, preview: body.preview ?? false, user: user.name,
+                    countries: user.auditableCountries.map { $0.sorted() }))
             return try Response.envelope(result, message: result.message)
         }
         // A station reports on itself while it works on an audit; the answer tells it the audit's
@@ -218,6 +226,12 @@ struct AuditController {
                 }
             }
         }
+    }
+
+    /// A scan's answer as `user` may read it: an asset of a country they may not read shows
+    /// only its tag and `other_country` (`ScanResult.withheld`).
+    static func readable(_ result: ScanResult, by user: UserInfo) -> ScanResult {
+        result.isUnreadable(by: user.maySeeAssets(of:)) ? result.withheld() : result
     }
 
     /// A station's name as a report gives it: checked like every free text.
@@ -296,7 +310,7 @@ struct AuditController {
         let outcomes = try await audits.record(batch: allowed.map(\.scan))
         for (item, outcome) in zip(allowed, outcomes) {
             switch outcome {
-            case .success(let result): answers[item.index] = BatchScanItem(scanId: result.scanId, result: result)
+            case .success(let result): answers[item.index] = BatchScanItem(scanId: result.scanId, result: Self.readable(result, by: user))
             case .failure(let error):
                 let told = ErrorMiddleware<AuditRequestContext>.clientFacing(error, path: Routes.auditScans, logger: logger)
                 answers[item.index] = BatchScanItem(scanId: item.scan.scanId, failure: FailureEnvelope(told), status: told.httpStatus)

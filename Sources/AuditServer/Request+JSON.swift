@@ -32,14 +32,17 @@ extension Request {
             throw InventoryError.invalid(
                 ValidationError(field: "photo", message: "is over \(ScanPhoto.maxBytes) bytes; a scan's photo is a JPEG of at most 200 KB"))
         }
-        var takenAt = Date()
+        let now = Date()
+        var takenAt = now
         if let text = query("taken_at") {
             guard let date = ISOTime.parse(text) else {
                 throw InventoryError.invalid(ValidationError(field: "taken_at", message: "'\(text.prefix(40))' is not an ISO 8601 time"))
             }
-            takenAt = date
+            // A photo is never taken after it arrives: a later time (a wrong clock, or year 9999)
+            // is the server's, so the retention still prunes it.
+            takenAt = min(date, now)
         }
-        return try ScanPhoto(scanId: scanID, jpeg: Data(buffer.readableBytesView), takenAt: takenAt)
+        return try ScanPhoto.received(scanId: scanID, jpeg: Data(buffer.readableBytesView), takenAt: takenAt)
     }
 
     /// A query parameter, percent-decoded.

@@ -47,8 +47,9 @@ public final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandle
 
     public func handlerAdded(context: ChannelHandlerContext) {
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        self.address = address
         refusing = !count.open(address: address, limits: limits)
+        // Only a counted connection is taken off the count when it closes.
+        self.address = refusing ? nil : address
         startHeaderTimer(context)
     }
 

@@ -29,12 +29,16 @@ public struct ReconcileRequest: Codable, Sendable, Equatable {
     public var preview: Bool
     /// Who reconciles; a server fills it from the token.
     public var user: String?
+    /// The countries whose assets the caller may change (nil: every country). A server fills it
+    /// from the token; an asset of another country is left as it is and listed as skipped.
+    public var countries: [String]?
 
-    public init(auditId: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String? = nil) {
+    public init(auditId: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String? = nil, countries: [String]? = nil) {
         self.auditId = auditId
         self.actions = actions
         self.preview = preview
         self.user = user
+        self.countries = countries
     }
 
     /// The actions a store runs: every action for a preview that names none. Applying none is
@@ -78,9 +82,25 @@ public struct ReconcileChange: Codable, Sendable, Equatable {
     }
 }
 
+/// An asset a reconciliation would have changed but left alone, because the caller may not
+/// change the assets of its country. Only the tag is told (the caller may not read the rest).
+public struct ReconcileSkip: Codable, Sendable, Equatable {
+    public static let otherCountry = "other_country"
+    public var assetTag: String
+    public var action: ReconcileAction
+    public var reason: String
+
+    public init(assetTag: String, action: ReconcileAction, reason: String = Self.otherCountry) {
+        self.assetTag = assetTag
+        self.action = action
+        self.reason = reason
+    }
+}
+
 /// The answer to a reconciliation: what changed (or would change, for a preview). The list
 /// holds at most `changeLimit` changes, in action then asset order; `counts` and `total`
-/// count them all.
+/// count them all. `skipped` lists (at most `changeLimit` of) the assets left alone because
+/// the caller may not change their country, `skippedTotal` counts them all.
 public struct ReconcileResult: Codable, Sendable, Equatable {
     public static let changeLimit = 1000
     public var auditId: AuditID
@@ -92,9 +112,14 @@ public struct ReconcileResult: Codable, Sendable, Equatable {
     public var changes: [ReconcileChange]
     /// More changes were made than `changes` lists.
     public var truncated: Bool
+    public var skipped: [ReconcileSkip]?
+    public var skippedTotal: Int?
     public var message: String
 
-    public init(auditId: AuditID, preview: Bool, actions: Set<ReconcileAction>, counts: [ReconcileAction: Int], changes: [ReconcileChange]) {
+    public init(
+        auditId: AuditID, preview: Bool, actions: Set<ReconcileAction>, counts: [ReconcileAction: Int], changes: [ReconcileChange],
+        skipped: [ReconcileSkip] = []
+    ) {
         self.auditId = auditId
         self.preview = preview
         self.actions = actions.sorted()
@@ -112,6 +137,11 @@ public struct ReconcileResult: Codable, Sendable, Equatable {
             message = "Audit \(auditId): would make \(counted) (\(what)); nothing was changed"
         } else {
             message = "Audit \(auditId): made \(counted) (\(what))"
+        }
+        self.skipped = Array(skipped.prefix(Self.changeLimit))
+        skippedTotal = skipped.count
+        if !skipped.isEmpty {
+            message += "; \(skipped.count) left alone: asset\(skipped.count == 1 ? "" : "s") of a country you may not change"
         }
     }
 }

@@ -12,6 +12,9 @@ public struct ScanPhoto: Sendable, Equatable {
     public var jpeg: Data
     /// When the frame was captured.
     public var takenAt: Date
+    /// Who attaches it, when a server checks that: a photo goes only to the attaching user's
+    /// own scan (nil: not checked, as on a station's own copy).
+    public var attachedBy: String?
 
     /// Checks the photo: a JPEG (it starts with a JPEG's start-of-image marker and ends with
     /// its end-of-image marker) of at most `maxBytes`, for a valid scan id.
@@ -40,6 +43,21 @@ public struct ScanPhoto: Sendable, Equatable {
             return "is a cut-off JPEG (it has no end-of-image marker)"
         }
         return nil
+    }
+
+    /// A photo that arrives from outside (the API): checked as `init` does, then by its whole
+    /// structure (`JPEGStructure`), so a file that only starts and ends like a JPEG is refused.
+    /// Photos read back from a store are not walked again.
+    public static func received(scanId: String, jpeg: Data, takenAt: Date) throws -> ScanPhoto {
+        let photo = try ScanPhoto(scanId: scanId, jpeg: jpeg, takenAt: takenAt)
+        if let problem = JPEGStructure.problem(jpeg) { throw InventoryError.invalid(ValidationError(field: "photo", message: problem)) }
+        return photo
+    }
+
+    /// A server attaches a photo only to the attaching user's own scan.
+    public static func checkOwner(scanID: String, scannedBy: String, attachedBy: String?) throws {
+        guard let attachedBy, attachedBy != scannedBy else { return }
+        throw InventoryError.forbidden("scan \(scanID) was made by another user; a photo goes only to your own scan")
     }
 
     /// Whether a scan with this outcome keeps its camera frame.

@@ -72,6 +72,17 @@ public struct VoidResult: Codable, Sendable, Equatable {
         self.message = message
         self.effect = effect
     }
+
+    /// The answer as a store keeps it beside the void, so that the same void sent again (its
+    /// `void_id`, or any void of the same scan) answers exactly as the first did.
+    public func kept() -> String? {
+        (try? JSONEncoder.auditStation().encode(self)).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// The answer a store kept (nil for a void stored before answers were kept).
+    public static func kept(_ text: String?) -> VoidResult? {
+        text.flatMap { try? JSONDecoder.auditStation().decode(VoidResult.self, from: Data($0.utf8)) }
+    }
 }
 
 /// A void's fields after their checks, ready to store: the same checks for every back end.

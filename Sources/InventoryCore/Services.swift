@@ -265,6 +265,9 @@ public protocol RecordService<Record, Input>: Sendable {
 
 /// Accessories; `delete` is refused with `inUse` while any are checked out.
 public protocol AccessoryService: RecordService where Record == Accessory, Input == AccessoryInput {
+    /// The list limited to `countries` (nil: every country): accessories of those countries and
+    /// those of no country.
+    func list(query: ListQuery, countries: Set<String>?) async throws -> Page<Accessory>
     /// No more than are available.
     func checkout(id: Int64, _ movement: AccessoryMovement) async throws -> Accessory
     /// No more than the customer holds.

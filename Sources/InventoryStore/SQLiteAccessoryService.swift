@@ -8,15 +8,22 @@ public struct SQLiteAccessoryService: AccessoryService {
 
     public init(database: AppDatabase) { self.database = database }
 
-    public func list(query: ListQuery) async throws -> Page<Accessory> {
+    public func list(query: ListQuery) async throws -> Page<Accessory> { try await list(query: query, countries: nil) }
+
+    public func list(query: ListQuery, countries: Set<String>?) async throws -> Page<Accessory> {
         try await database.read { db in
-            var whereSQL = ""
+            var conditions: [String] = []
             var arguments: StatementArguments = []
             if let search = query.search {
-                whereSQL = " WHERE name LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\' OR model_no LIKE ? ESCAPE '\\'"
+                conditions.append("(name LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\' OR model_no LIKE ? ESCAPE '\\')")
                 let pattern = likePattern(search)
                 arguments += [pattern, pattern, pattern]
             }
+            if let countries {
+                conditions.append("(country IS NULL OR country IN (\(countries.map { _ in "?" }.joined(separator: ", ")))")
+                arguments += StatementArguments(countries.sorted())
+            }
+            let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try db.count(sql: "SELECT id FROM accessories" + whereSQL, arguments: arguments)
             let items = try Accessory.fetchAll(
                 db, sql: Accessory.selectSQL + whereSQL + " ORDER BY id LIMIT ? OFFSET ?",

@@ -45,10 +45,13 @@ extension SQLiteAssetService {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
-                // The search index takes the import's rows in one statement at the end (see
-                // `Schema.assetsSearch`); the pause is a row of this transaction, so no other
-                // connection ever sees it, and a rollback takes it away with the rows.
-                try db.execute(sql: "INSERT INTO assets_fts_paused (since_id) VALUES (?)", arguments: [importer.firstID])
+                // The search index takes the import's rows after its commit (`AssetSearchIndex.catchUp`):
+                // the pause, a row of this transaction, says from which id the rows are not
+                // indexed yet. It commits with the rows (a rollback takes it away with them); an
+                // earlier pause still waiting starts lower and stands.
+                try db.execute(
+                    sql: "INSERT INTO assets_fts_paused (since_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM assets_fts_paused)",
+                    arguments: [importer.firstID])
                 var taken = 0
                 while let chunk = try handoff.take() {
                     if taken > 0 { progress(taken) }
@@ -57,19 +60,38 @@ extension SQLiteAssetService {
                 }
                 // Throwing rolls the whole transaction back: nothing is half-imported.
                 guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
-                try db.execute(
-                    sql: """
-                        INSERT INTO assets_fts (rowid, asset_tag, serial_num, name, model, location)
-                            SELECT id, asset_tag, serial_num, name, model, location FROM assets WHERE id >= ?;
-                        DELETE FROM assets_fts_paused;
-                        """, arguments: [importer.firstID])
                 return importer.stored
             }
         } onCancel: {
             feeder.cancel()
         }
         progress(count)
+        if searchCatchUp { startSearchCatchUp() }
         return count
+    }
+
+    /// Indexes, in the background, the rows an import left out of the search index, a chunk
+    /// of `AssetSearchIndex.catchUpChunk` rows a write transaction, so scans and edits take
+    /// turns with it. Searches read the rows until it is done. A process that ends before
+    /// leaves the rest to the next one that opens the file to serve it (`ServerBackend.sqlite`).
+    public func startSearchCatchUp() {
+        let database = database
+        Task.detached(priority: .utility) {
+            do {
+                guard try await !database.read({ db in try AssetSearchIndex.isComplete(db) }) else { return }
+                while try await database.write({ db in try AssetSearchIndex.catchUp(db, chunk: AssetSearchIndex.catchUpChunk) }) {
+                    await Task.yield()
+                }
+            } catch {
+                // Left for the next catch-up: the pause stands, and searches read the rows.
+            }
+        }
+    }
+
+    /// Indexes every row the search index still lacks, now (tests, and tools that need the
+    /// index before they go on).
+    public func catchUpSearchIndex() async throws {
+        while try await database.write({ db in try AssetSearchIndex.catchUp(db, chunk: AssetSearchIndex.catchUpChunk) }) {}
     }
 
     static func importError(_ problems: ValidationError, count: Int) -> InventoryError {

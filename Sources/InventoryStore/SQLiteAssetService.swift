@@ -8,10 +8,14 @@ public struct SQLiteAssetService: AssetService {
     /// With tags matched case-insensitively, tags (and serials) that differ only in case are one
     /// identifier, so the inventory may not hold both.
     let caseSensitive: Bool
+    /// Whether an import starts indexing its rows for search once it has committed
+    /// (`startSearchCatchUp`); a test turns it off to see the rows before they are indexed.
+    let searchCatchUp: Bool
 
-    public init(database: AppDatabase, caseSensitive: Bool = true) {
+    public init(database: AppDatabase, caseSensitive: Bool = true, searchCatchUp: Bool = true) {
         self.database = database
         self.caseSensitive = caseSensitive
+        self.searchCatchUp = searchCatchUp
     }
 
     /// The collation that decides whether two identifiers are the same. SQLite's NOCASE folds

@@ -5,7 +5,7 @@ import InventoryCore
 extension SQLiteAuditService {
     public func attachPhoto(_ photo: ScanPhoto, auditID: AuditID?) async throws {
         try await database.write { db in
-            let row = try Self.photoScan(db, scanID: photo.scanId, auditID: auditID)
+            let row = try Self.photoScan(db, scanID: photo.scanId, auditID: auditID, attachedBy: photo.attachedBy)
             try db.cachedStatement(
                 sql: """
                     INSERT INTO scan_photos (scan_row, audit_id, jpeg, bytes, taken_at, recorded_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -76,11 +76,13 @@ extension SQLiteAuditService {
     }
 
     /// The stored scan a photo belongs to; 404 for a scan that does not exist or is of another audit.
-    static func photoScan(_ db: Database, scanID: String, auditID: AuditID?) throws -> (id: Int64, auditID: AuditID) {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, audit_id FROM scans WHERE scan_id = ?"), arguments: [scanID])
+    static func photoScan(_ db: Database, scanID: String, auditID: AuditID?, attachedBy: String? = nil) throws -> (id: Int64, auditID: AuditID) {
+        guard
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, audit_id, user FROM scans WHERE scan_id = ?"), arguments: [scanID])
         else { throw InventoryError.notFound("scan \(scanID)") }
         let owner: AuditID = row["audit_id"]
         if let auditID, auditID != owner { throw InventoryError.notFound("scan \(scanID) in audit \(auditID): it is a scan of another audit") }
+        try ScanPhoto.checkOwner(scanID: scanID, scannedBy: row["user"], attachedBy: attachedBy)
         return (row["id"], owner)
     }
 }

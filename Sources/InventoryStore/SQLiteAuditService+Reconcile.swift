@@ -15,14 +15,16 @@ extension SQLiteAuditService {
         let now = Date()
         let run: @Sendable (Database) throws -> ReconcileResult = { db in
             try Self.reconcile(
-                db, auditID: request.auditId, actions: actions, preview: request.preview, user: user, caseSensitive: caseSensitive, now: now)
+                db, auditID: request.auditId, actions: actions, preview: request.preview, user: user, countries: request.countries,
+                caseSensitive: caseSensitive, now: now)
         }
         if request.preview { return try await database.rolledBack(run) }
         return try await database.write(run)
     }
 
     static func reconcile(
-        _ db: Database, auditID: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String, caseSensitive: Bool, now: Date
+        _ db: Database, auditID: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String, countries: [String]?, caseSensitive: Bool,
+        now: Date
     ) throws -> ReconcileResult {
         let audit = try AuditRows.fetchSession(db, id: auditID)
         guard !audit.isActive else { throw InventoryError.auditRunning(auditID) }
@@ -35,34 +37,56 @@ extension SQLiteAuditService {
             "NOT EXISTS (SELECT 1 FROM asset_history d WHERE d.asset_id = \(column) AND d.audit_id = ? AND d.kind = '\(action.rawValue)')"
         }
         let notFoundLater = ReconcileSQL.notFoundByALaterAudit(asset: "e.asset_id", audit: "e.audit_id")
+        var skipped: [ReconcileSkip] = []
+        // Changes only the assets of `countries` (the alias `a` is the changed asset); first
+        // lists the others that the same selection finds, as skipped.
+        func scoped(_ action: ReconcileAction, _ select: (String) -> String, arguments: StatementArguments) throws -> String {
+            guard let countries else { return select("1") }
+            let marks = countries.map { _ in "?" }.joined(separator: ", ")
+            let others = try String.fetchAll(
+                db, sql: "SELECT t.asset_tag FROM (\(select("a.country NOT IN (\(marks))"))) k JOIN assets t ON t.id = k.asset_id ORDER BY t.id",
+                arguments: arguments + StatementArguments(countries))
+            skipped += others.map { ReconcileSkip(assetTag: $0, action: action) }
+            return select("a.country IN (\(marks))")
+        }
+        let scope = countries.map { StatementArguments($0) } ?? []
         for action in actions.sorted() {
             switch action {
             case .moveMisplaced:
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT e.asset_id, \(entry), 'location', a.location, s.location
+                let arguments = entryArguments + [action.rawValue, auditID, auditID]
+                let select = try scoped(
+                    action,
+                    { scope in
+                        """
+                        SELECT e.asset_id AS asset_id, \(entry), 'location', a.location, s.location
                         FROM audit_expected e JOIN scans s ON s.id = e.first_scan_id JOIN assets a ON a.id = e.asset_id
                         WHERE e.audit_id = ? AND s.location IS NOT NULL AND s.location IS NOT e.location AND a.location IS NOT s.location
-                            AND \(notDone(action, asset: "e.asset_id"))
-                        ORDER BY e.asset_id
-                        """, arguments: entryArguments + [action.rawValue, auditID, auditID])
+                            AND \(notDone(action, asset: "e.asset_id")) AND \(scope)
+                        """
+                    }, arguments: arguments)
+                try db.execute(
+                    sql: "INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value) \(select) ORDER BY 1",
+                    arguments: arguments + scope)
                 try db.execute(
                     sql: """
                         UPDATE assets SET location = h.to_value, updated_at = ? FROM asset_history h
                         WHERE h.id > ? AND h.kind = ? AND h.asset_id = assets.id
                         """, arguments: [now, mark, action.rawValue])
             case .markMissing:
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT e.asset_id, \(entry), 'status', a.status, 'MISSING'
+                let arguments = entryArguments + [action.rawValue, auditID, auditID]
+                let select = try scoped(
+                    action,
+                    { scope in
+                        """
+                        SELECT e.asset_id AS asset_id, \(entry), 'status', a.status, 'MISSING'
                         FROM audit_expected e JOIN assets a ON a.id = e.asset_id
                         WHERE e.audit_id = ? AND e.first_scan_id IS NULL AND a.status NOT IN ('MISSING', 'ARCHIVED', 'DISPOSED')
-                            AND \(notDone(action, asset: "e.asset_id"))
-                            AND \(notFoundLater)
-                        ORDER BY e.asset_id
-                        """, arguments: entryArguments + [action.rawValue, auditID, auditID])
+                            AND \(notDone(action, asset: "e.asset_id")) AND \(notFoundLater) AND \(scope)
+                        """
+                    }, arguments: arguments)
+                try db.execute(
+                    sql: "INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value) \(select) ORDER BY 1",
+                    arguments: arguments + scope)
                 try db.execute(
                     sql: """
                         UPDATE assets SET status = 'MISSING', updated_at = ? FROM asset_history h
@@ -89,10 +113,12 @@ extension SQLiteAuditService {
                         SELECT a.id, \(entry), 'asset_tag', NULL, a.asset_tag FROM assets a WHERE a.id > ? ORDER BY a.id
                         """, arguments: entryArguments + [action.rawValue, maxAsset])
             case .restoreFound:
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT a.id, \(entry), 'status', 'MISSING', coalesce(
+                let arguments = entryArguments + [action.rawValue, Registration.status.rawValue, audit.country, auditID, auditID, auditID]
+                let select = try scoped(
+                    action,
+                    { scope in
+                        """
+                        SELECT a.id AS asset_id, \(entry), 'status', 'MISSING', coalesce(
                             (SELECT m.from_value FROM asset_history m WHERE m.asset_id = a.id AND m.field = 'status'
                                 AND m.to_value = 'MISSING' AND m.from_value <> 'MISSING' ORDER BY m.id DESC LIMIT 1), ?)
                         FROM (SELECT a.id FROM assets a WHERE a.country = ? AND a.status = 'MISSING' AND EXISTS (
@@ -100,9 +126,12 @@ extension SQLiteAuditService {
                               UNION SELECT u.asset_id FROM audit_unexpected u JOIN assets a ON a.id = u.asset_id
                                   WHERE u.audit_id = ? AND a.status = 'MISSING') f
                             JOIN assets a ON a.id = f.id
-                        WHERE \(notDone(action, asset: "a.id"))
-                        ORDER BY a.id
-                        """, arguments: entryArguments + [action.rawValue, Registration.status.rawValue, audit.country, auditID, auditID, auditID])
+                        WHERE \(notDone(action, asset: "a.id")) AND \(scope)
+                        """
+                    }, arguments: arguments)
+                try db.execute(
+                    sql: "INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value) \(select) ORDER BY 1",
+                    arguments: arguments + scope)
                 try db.execute(
                     sql: """
                         UPDATE assets SET status = h.to_value, updated_at = ? FROM asset_history h
@@ -110,14 +139,14 @@ extension SQLiteAuditService {
                         """, arguments: [now, mark, action.rawValue])
             }
         }
-        return try changesAnswer(db, auditID: auditID, since: mark, actions: actions, preview: preview)
+        return try changesAnswer(db, auditID: auditID, since: mark, actions: actions, preview: preview, skipped: skipped)
     }
 
     /// The answer: the history entries made since `mark`, counted per action, the first
     /// `ReconcileResult.changeLimit` listed.
-    private static func changesAnswer(_ db: Database, auditID: AuditID, since mark: Int64, actions: Set<ReconcileAction>, preview: Bool) throws
-        -> ReconcileResult
-    {
+    private static func changesAnswer(
+        _ db: Database, auditID: AuditID, since mark: Int64, actions: Set<ReconcileAction>, preview: Bool, skipped: [ReconcileSkip]
+    ) throws -> ReconcileResult {
         var counts: [ReconcileAction: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM asset_history WHERE id > ? GROUP BY kind", arguments: [mark]) {
             if let action = ReconcileAction(rawValue: row["kind"]) { counts[action] = row["n"] }
@@ -134,7 +163,7 @@ extension SQLiteAuditService {
                 assetId: preview && action == .registerUnknown ? nil : row["asset_id"], assetTag: row["asset_tag"], action: action,
                 field: row["field"], from: row["from_value"], to: row["to_value"])
         }
-        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes)
+        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes, skipped: skipped)
     }
 }
 

@@ -32,10 +32,14 @@ extension SQLiteAuditService {
         }
         if let stored = try Row.fetchOne(
             db.cachedStatement(
-                sql: "SELECT scan_row FROM scan_voids WHERE scan_row = ? UNION ALL SELECT scan_row FROM scan_voids WHERE void_id = ? LIMIT 1"),
+                sql: """
+                    SELECT scan_row, answer FROM scan_voids WHERE scan_row = ?
+                    UNION ALL SELECT scan_row, answer FROM scan_voids WHERE void_id = ? LIMIT 1
+                    """),
             arguments: [rowID, void.voidID])
         {
             guard stored["scan_row"] as Int64 == rowID else { throw InventoryError.duplicate(field: "void_id", value: void.voidID) }
+            if let first = VoidResult.kept(stored["answer"]) { return first }
             return try voidAnswer(db, scanRow: rowID, message: "Scan \(void.scanID) was already voided")
         }
         let audit = try AuditRows.fetchSession(db, id: auditID)
@@ -52,7 +56,9 @@ extension SQLiteAuditService {
             .execute(arguments: [effect.scannedDelta, effect.unexpectedDelta, auditID])
         // The audit's numbers after the void, with the revision its trigger gave them.
         let progress = try AuditRows.fetchSession(db, id: auditID).progress
-        return try voidAnswer(db, scanRow: rowID, message: nil, effect: effect, progress: progress)
+        let answer = try voidAnswer(db, scanRow: rowID, message: nil, effect: effect, progress: progress)
+        try db.cachedStatement(sql: "UPDATE scan_voids SET answer = ? WHERE scan_row = ?").execute(arguments: [answer.kept(), rowID])
+        return answer
     }
 
     /// Takes the voided scan off its entry, before the scan is marked: the entry's next scan

@@ -7,9 +7,13 @@ extension ServerBackend {
     /// lives beside the file unless given.
     public static func sqlite(_ database: AppDatabase, caseSensitive: Bool = true, defaultStation: String = "server") -> ServerBackend {
         let path = database.writer.path
+        let assets = SQLiteAssetService(database: database, caseSensitive: caseSensitive)
+        // An import that ended before the search index took its rows (a station's `assets
+        // import`, or a server stopped meanwhile): the serving process indexes them now.
+        assets.startSearchCatchUp()
         return ServerBackend(
             audits: SQLiteAuditService(database: database, caseSensitive: caseSensitive, defaultStation: defaultStation),
-            assets: SQLiteAssetService(database: database, caseSensitive: caseSensitive),
+            assets: assets,
             accessories: SQLiteAccessoryService(database: database),
             customers: SQLiteCustomerService(database: database),
             users: SQLiteUserStore(database: database),

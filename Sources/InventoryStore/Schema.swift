@@ -138,6 +138,8 @@ enum Schema {
         migrator.registerMigration("assets_search", migrate: assetsSearch)
         migrator.registerMigration("late_scans", migrate: lateScans)
         migrator.registerMigration("audit_revision", migrate: auditRevision)
+        migrator.registerMigration("void_answers", migrate: voidAnswers)
+        migrator.registerMigration("assets_search_catch_up", migrate: assetsSearchCatchUp)
         return migrator
     }
 
@@ -368,6 +370,39 @@ enum Schema {
                         VALUES (new.id, new.asset_tag, new.serial_num, new.name, new.model, new.location);
                 END;
                 INSERT INTO assets_fts (assets_fts) VALUES ('rebuild');
+                """)
+    }
+
+    /// Each void keeps its first answer (`VoidResult.kept`), so the same void sent again, by its
+    /// `void_id` or as a second void of the scan, answers exactly as the first did. Voids from
+    /// before answer from the trail, as they did.
+    static func voidAnswers(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE scan_voids ADD COLUMN answer TEXT")
+    }
+
+    /// An import no longer fills the search index inside its transaction: it leaves a pause
+    /// (`assets_fts_paused.since_id`, the first id not indexed) that outlives its commit, and
+    /// the serving process indexes those rows afterwards (`AssetSearchIndex.catchUp`). The
+    /// triggers that take an edited or deleted asset out of the index leave alone rows at or
+    /// above the pause, which the index does not hold yet.
+    static func assetsSearchCatchUp(_ db: Database) throws {
+        let above = "EXISTS (SELECT 1 FROM assets_fts_paused p WHERE old.id >= p.since_id OR new.id >= p.since_id)"
+        try db.execute(
+            sql: """
+                DROP TRIGGER assets_fts_delete;
+                DROP TRIGGER assets_fts_update;
+                CREATE TRIGGER assets_fts_delete AFTER DELETE ON assets
+                WHEN NOT EXISTS (SELECT 1 FROM assets_fts_paused p WHERE old.id >= p.since_id) BEGIN
+                    INSERT INTO assets_fts (assets_fts, rowid, asset_tag, serial_num, name, model, location)
+                        VALUES ('delete', old.id, old.asset_tag, old.serial_num, old.name, old.model, old.location);
+                END;
+                CREATE TRIGGER assets_fts_update AFTER UPDATE OF id, asset_tag, serial_num, name, model, location ON assets
+                WHEN NOT \(above) BEGIN
+                    INSERT INTO assets_fts (assets_fts, rowid, asset_tag, serial_num, name, model, location)
+                        VALUES ('delete', old.id, old.asset_tag, old.serial_num, old.name, old.model, old.location);
+                    INSERT INTO assets_fts (rowid, asset_tag, serial_num, name, model, location)
+                        VALUES (new.id, new.asset_tag, new.serial_num, new.name, new.model, new.location);
+                END;
                 """)
     }
 }

@@ -9,14 +9,18 @@ public struct PostgresAccessoryService: AccessoryService {
 
     public init(database: PostgresDatabase) { self.database = database }
 
-    public func list(query: ListQuery) async throws -> Page<Accessory> {
+    public func list(query: ListQuery) async throws -> Page<Accessory> { try await list(query: query, countries: nil) }
+
+    public func list(query: ListQuery, countries: Set<String>?) async throws -> Page<Accessory> {
         try await database.read { c in
             var binds = Binds()
-            var whereSQL = ""
+            var conditions: [String] = []
             if let search = query.search {
                 let p = binds.add(likePattern(search))
-                whereSQL = " WHERE name ILIKE \(p) OR category ILIKE \(p) OR model_no ILIKE \(p)"
+                conditions.append("(name ILIKE \(p) OR category ILIKE \(p) OR model_no ILIKE \(p))")
             }
+            if let countries { conditions.append("(country IS NULL OR country = ANY(\(binds.add(countries.sorted()))))") }
+            let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try await c.count("SELECT id FROM accessories" + whereSQL, binds.bindings)
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
             let items = try await c.rows(

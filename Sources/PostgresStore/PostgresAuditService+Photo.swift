@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresAuditService {
     public func attachPhoto(_ photo: ScanPhoto, auditID: AuditID?) async throws {
         try await database.transaction { c in
-            let scan = try await Self.photoScan(c, scanID: photo.scanId, auditID: auditID)
+            let scan = try await Self.photoScan(c, scanID: photo.scanId, auditID: auditID, attachedBy: photo.attachedBy)
             let jpeg = ByteBuffer(bytes: photo.jpeg)
             try await c.run(
                 """
@@ -45,12 +45,15 @@ extension PostgresAuditService {
     }
 
     /// The stored scan a photo belongs to; 404 for a scan that does not exist or is of another audit.
-    static func photoScan(_ c: PostgresConnection, scanID: String, auditID: AuditID?) async throws -> (id: Int64, auditID: AuditID) {
-        guard let row = try await c.row("SELECT id, audit_id FROM scans WHERE scan_id = \(scanID)") else {
+    static func photoScan(_ c: PostgresConnection, scanID: String, auditID: AuditID?, attachedBy: String? = nil) async throws -> (
+        id: Int64, auditID: AuditID
+    ) {
+        guard let row = try await c.row("SELECT id, audit_id, user_name FROM scans WHERE scan_id = \(scanID)") else {
             throw InventoryError.notFound("scan \(scanID)")
         }
         let owner: AuditID = try row.get("audit_id")
         if let auditID, auditID != owner { throw InventoryError.notFound("scan \(scanID) in audit \(auditID): it is a scan of another audit") }
+        try ScanPhoto.checkOwner(scanID: scanID, scannedBy: try row.get("user_name"), attachedBy: attachedBy)
         return (try row.get("id"), owner)
     }
 }

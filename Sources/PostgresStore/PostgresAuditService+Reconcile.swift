@@ -16,14 +16,16 @@ extension PostgresAuditService {
         let now = Date()
         let run: (PostgresConnection) async throws -> ReconcileResult = { c in
             try await Self.reconcile(
-                c, auditID: request.auditId, actions: actions, preview: request.preview, user: user, caseSensitive: caseSensitive, now: now)
+                c, auditID: request.auditId, actions: actions, preview: request.preview, user: user, countries: request.countries,
+                caseSensitive: caseSensitive, now: now)
         }
         if request.preview { return try await database.rolledBack(run) }
         return try await database.transaction(.readCommitted, run)
     }
 
     static func reconcile(
-        _ c: PostgresConnection, auditID: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String, caseSensitive: Bool, now: Date
+        _ c: PostgresConnection, auditID: AuditID, actions: Set<ReconcileAction>, preview: Bool, user: String, countries: [String]?,
+        caseSensitive: Bool, now: Date
     ) async throws -> ReconcileResult {
         guard let locked = try await c.row("SELECT country, ended_at FROM audits WHERE id = \(auditID) FOR UPDATE") else {
             throw InventoryError.notFound("audit \(auditID)")
@@ -31,6 +33,7 @@ extension PostgresAuditService {
         guard try locked.get("ended_at", as: Date?.self) != nil else { throw InventoryError.auditRunning(auditID) }
         let country: String = try locked.get("country")
         let mark = try await c.row("SELECT coalesce(max(id), 0) AS mark FROM asset_history")?.get("mark", as: Int64.self) ?? 0
+        var skipped: [ReconcileSkip] = []
         for action in actions.sorted() {
             let kind = action.rawValue
             // An audit makes each kind of change to an asset at most once: a second run changes nothing.
@@ -43,30 +46,53 @@ extension PostgresAuditService {
             binds.append(user)
             binds.append(kind)
             let entry = "$2, $1, $3, $4"
+            // Changes only the assets of `countries` (the alias `a` is the changed asset); first
+            // lists the others that the same selection finds, as skipped.
+            func scoped(_ select: (String) -> String) async throws -> String {
+                guard let countries else { return select("true") }
+                binds.append(countries)
+                let others = try await c.rows(
+                    PostgresQuery(
+                        unsafeSQL:
+                            "SELECT t.asset_tag FROM (\(select("NOT (a.country = ANY($\(binds.count)))"))) k JOIN assets t ON t.id = k.asset_id ORDER BY t.id",
+                        binds: binds))
+                for row in others { skipped.append(ReconcileSkip(assetTag: try row.get("asset_tag"), action: action)) }
+                return select("a.country = ANY($\(binds.count))")
+            }
             let sql: String
             switch action {
             case .moveMisplaced:
+                let select = try await scoped { scope in
+                    """
+                    SELECT e.asset_id AS asset_id, \(entry), 'location', a.location, s.location
+                    FROM audit_expected e JOIN scans s ON s.id = e.first_scan_id JOIN assets a ON a.id = e.asset_id
+                    WHERE e.audit_id = $1 AND s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location
+                        AND a.location IS DISTINCT FROM s.location AND \(notDone("e.asset_id")) AND \(scope)
+                    """
+                }
                 sql = """
                     WITH changes AS (
                         INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT e.asset_id, \(entry), 'location', a.location, s.location
-                        FROM audit_expected e JOIN scans s ON s.id = e.first_scan_id JOIN assets a ON a.id = e.asset_id
-                        WHERE e.audit_id = $1 AND s.location IS NOT NULL AND s.location IS DISTINCT FROM e.location
-                            AND a.location IS DISTINCT FROM s.location AND \(notDone("e.asset_id"))
-                        ORDER BY e.asset_id
+                        \(select)
+                        ORDER BY 1
                         RETURNING asset_id, to_value)
                     UPDATE assets SET location = changes.to_value, updated_at = $2 FROM changes WHERE assets.id = changes.asset_id
                     """
             case .markMissing:
+                let select = try await scoped { scope in
+                    """
+                    SELECT e.asset_id AS asset_id, \(entry), 'status', a.status, 'MISSING'
+                    FROM audit_expected e JOIN assets a ON a.id = e.asset_id
+                    WHERE e.audit_id = $1 AND e.first_scan_id IS NULL AND a.status NOT IN ('MISSING', 'ARCHIVED', 'DISPOSED')
+                        AND \(notDone("e.asset_id"))
+                        AND \(ReconcileSQL.notFoundByALaterAudit(asset: "e.asset_id", audit: "e.audit_id")) AND \(scope)
+                    """
+                }
                 sql = """
                     WITH changes AS (
                         INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT e.asset_id, \(entry), 'status', a.status, 'MISSING'
-                        FROM audit_expected e JOIN assets a ON a.id = e.asset_id
-                        WHERE e.audit_id = $1 AND e.first_scan_id IS NULL AND a.status NOT IN ('MISSING', 'ARCHIVED', 'DISPOSED')
-                            AND \(notDone("e.asset_id"))
-                            AND \(ReconcileSQL.notFoundByALaterAudit(asset: "e.asset_id", audit: "e.audit_id"))
-                        ORDER BY e.asset_id
+                        \(select)
+                        ORDER BY 1
                         RETURNING asset_id)
                     UPDATE assets SET status = 'MISSING', updated_at = $2 FROM changes WHERE assets.id = changes.asset_id
                     """
@@ -96,19 +122,24 @@ extension PostgresAuditService {
                 // once per MISSING asset: 190 s for 50,000 of them.)
                 binds.append(Registration.status.rawValue)
                 binds.append(country)
+                let select = try await scoped { scope in
+                    """
+                    SELECT a.id AS asset_id, \(entry), 'status', 'MISSING', coalesce(
+                        (SELECT m.from_value FROM asset_history m WHERE m.asset_id = a.id AND m.field = 'status'
+                            AND m.to_value = 'MISSING' AND m.from_value <> 'MISSING' ORDER BY m.id DESC LIMIT 1), $5)
+                    FROM (SELECT a.id FROM assets a WHERE a.country = $6 AND a.status = 'MISSING' AND EXISTS (
+                              SELECT 1 FROM audit_expected e WHERE e.audit_id = $1 AND e.asset_id = a.id AND e.first_scan_id IS NOT NULL)
+                          UNION SELECT u.asset_id FROM audit_unexpected u JOIN assets a ON a.id = u.asset_id
+                              WHERE u.audit_id = $1 AND (a.status || '') = 'MISSING') f
+                        JOIN assets a ON a.id = f.id
+                    WHERE \(notDone("a.id")) AND \(scope)
+                    """
+                }
                 sql = """
                     WITH changes AS (
                         INSERT INTO asset_history (asset_id, at, audit_id, user_name, kind, field, from_value, to_value)
-                        SELECT a.id, \(entry), 'status', 'MISSING', coalesce(
-                            (SELECT m.from_value FROM asset_history m WHERE m.asset_id = a.id AND m.field = 'status'
-                                AND m.to_value = 'MISSING' AND m.from_value <> 'MISSING' ORDER BY m.id DESC LIMIT 1), $5)
-                        FROM (SELECT a.id FROM assets a WHERE a.country = $6 AND a.status = 'MISSING' AND EXISTS (
-                                  SELECT 1 FROM audit_expected e WHERE e.audit_id = $1 AND e.asset_id = a.id AND e.first_scan_id IS NOT NULL)
-                              UNION SELECT u.asset_id FROM audit_unexpected u JOIN assets a ON a.id = u.asset_id
-                                  WHERE u.audit_id = $1 AND (a.status || '') = 'MISSING') f
-                            JOIN assets a ON a.id = f.id
-                        WHERE \(notDone("a.id"))
-                        ORDER BY a.id
+                        \(select)
+                        ORDER BY 1
                         RETURNING asset_id, to_value)
                     UPDATE assets SET status = changes.to_value, updated_at = $2 FROM changes WHERE assets.id = changes.asset_id
                     """
@@ -133,7 +164,7 @@ extension PostgresAuditService {
                 assetId: preview && action == .registerUnknown ? nil : try row.get("asset_id", as: Int64.self), assetTag: try row.get("asset_tag"),
                 action: action, field: try row.get("field"), from: try row.get("from_value"), to: try row.get("to_value"))
         }
-        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes)
+        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes, skipped: skipped)
     }
 }
 

@@ -32,11 +32,12 @@ extension PostgresAuditService {
                 throw InventoryError.notFound("audit \(auditID)")
             }
             if let stored = try await c.row(
-                "SELECT scan_row FROM scan_voids WHERE void_id = \(void.voidID) OR scan_row = \(rowID) ORDER BY id LIMIT 1")
+                "SELECT scan_row, answer FROM scan_voids WHERE void_id = \(void.voidID) OR scan_row = \(rowID) ORDER BY id LIMIT 1")
             {
                 guard try stored.get("scan_row", as: Int64.self) == rowID else {
                     throw InventoryError.duplicate(field: "void_id", value: void.voidID)
                 }
+                if let first = VoidResult.kept(try stored.get("answer", as: String?.self)) { return first }
                 return try await Self.voidAnswer(c, scanRow: rowID, message: "Scan \(void.scanID) was already voided")
             }
             guard try audit.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
@@ -52,7 +53,9 @@ extension PostgresAuditService {
                 UPDATE audits SET scanned_count = scanned_count + \(effect.scannedDelta),
                     unexpected_count = unexpected_count + \(effect.unexpectedDelta) WHERE id = \(auditID)
                 """)
-            return try await Self.voidAnswer(c, scanRow: rowID, message: nil, effect: effect)
+            let answer = try await Self.voidAnswer(c, scanRow: rowID, message: nil, effect: effect)
+            try await c.run("UPDATE scan_voids SET answer = \(answer.kept()) WHERE scan_row = \(rowID)")
+            return answer
         }
     }
 

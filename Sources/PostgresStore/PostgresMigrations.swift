@@ -22,7 +22,8 @@ enum PostgresMigrations {
         (9, "reconcile", reconcile),
         (10, "audit breakdown", auditBreakdown),
         (11, "late scans", lateScans),
-        (12, "audit revision", auditRevision)
+        (12, "audit revision", auditRevision),
+        (13, "void answers", voidAnswers)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
@@ -392,4 +393,8 @@ enum PostgresMigrations {
         """,
         "CREATE INDEX audit_expected_first_scan ON audit_expected (first_scan_id) WHERE first_scan_id IS NOT NULL"
     ]
+
+    /// Each void keeps its first answer, so the same void sent again answers as it did
+    /// (`Schema.voidAnswers`).
+    static let voidAnswers = ["ALTER TABLE scan_voids ADD COLUMN answer TEXT"]
 }

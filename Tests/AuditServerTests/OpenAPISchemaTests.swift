@@ -230,7 +230,7 @@ final class SchemaCalls: @unchecked Sendable {
     private func photos(_ auditID: String, token: String) async throws {
         let operation = "/api/v1/audit/{audit_id}/scans/{scan_id}/photo"
         let path = "/api/v1/audit/\(auditID)/scans/s-5/photo"
-        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9]
+        let jpeg = PhotoRouteTests.jpeg(size: 64)
         for (body, type, status) in [(jpeg, "image/jpeg", 200), (Array("not a photo".utf8), "image/jpeg", 422)] {
             let answer = try await server.callBytes("PUT", path, body: body, contentType: type, token: token)
             #expect(answer.status == status)

@@ -50,4 +50,35 @@ struct VoidRouteTests {
             #expect(ended.status == 409 && ended.error == "AUDIT_ENDED")
         }
     }
+
+    @Test("A void sent again, by its void_id or as a second void of the scan, answers exactly as the first did", arguments: Backend.allCases)
+    func aResentVoidAnswersAsTheFirstDid(backend: Backend) async throws {
+        try await TestServer.routes(backend) { server in
+            let lead = try await server.user("lead@example.com")
+            try await server.seed([("A1", "SG"), ("A2", "SG")])
+            let sg = try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: lead)
+            let id = try #require((sg.data?["audit"] as? [String: Any])?["id"] as? String)
+            for (n, tag) in ["A1", "A1"].enumerated() {
+                _ = try await server.call(
+                    "POST", "/api/v1/audit/scan", json: #"{"identifier": "\#(tag)", "audit_id": "\#(id)", "scan_id": "s-\#(n)"}"#, token: lead)
+            }
+            let body = #"{"reason": "double", "device_name": "kiosk-3", "void_id": "v-1"}"#
+            let first = try await server.call("POST", "/api/v1/audit/scans/s-0/void", json: body, token: lead)
+            #expect(first.status == 200 && first.data?["effect"] as? String != nil, "\(first.text)")
+            // The audit moves on: another find changes its numbers.
+            _ = try await server.call(
+                "POST", "/api/v1/audit/scan", json: #"{"identifier": "A2", "audit_id": "\#(id)", "scan_id": "s-9"}"#, token: lead)
+            let again = try await server.call("POST", "/api/v1/audit/scans/s-0/void", json: body, token: lead)
+            #expect(again.status == first.status && again.text == first.text, "first: \(first.text)\nagain: \(again.text)")
+            let second = try await server.call("POST", "/api/v1/audit/scans/s-0/void", json: #"{"void_id": "v-2"}"#, token: lead)
+            #expect(second.status == first.status && second.text == first.text, "\(second.text)")
+            // After the audit's end too.
+            _ = try await server.call("POST", "/api/v1/audit/end", json: #"{"audit_id": "\#(id)", "force": true}"#, token: lead)
+            let late = try await server.call("POST", "/api/v1/audit/scans/s-0/void", json: body, token: lead)
+            #expect(late.status == first.status && late.text == first.text, "\(late.text)")
+            // The same void_id for another scan is still refused.
+            let reused = try await server.call("POST", "/api/v1/audit/scans/s-1/void", json: body, token: lead)
+            #expect(reused.status == 409 || reused.status == 422, "\(reused.text)")
+        }
+    }
 }

@@ -28,7 +28,7 @@ struct SchemaParityTests {
         "assets_fts_data": "FTS5's storage of the assets' search index",
         "assets_fts_idx": "FTS5's storage of the assets' search index",
         "assets_fts_config": "FTS5's storage of the assets' search index",
-        "assets_fts_paused": "holds a row only inside an import's transaction, which indexes its rows at its end"
+        "assets_fts_paused": "the first id an import left for the search index to take after its commit (none once it has)"
     ]
 
     /// Tables of a PostgreSQL database that SQLite does not have.
