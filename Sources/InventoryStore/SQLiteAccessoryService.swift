@@ -20,7 +20,8 @@ public struct SQLiteAccessoryService: AccessoryService {
                 arguments += [pattern, pattern, pattern]
             }
             if let countries {
-                conditions.append("(country IS NULL OR country IN (\(countries.map { _ in "?" }.joined(separator: ", ")))")
+                let marks = countries.map { _ in "?" }.joined(separator: ", ")
+                conditions.append("(country IS NULL OR country IN (\(marks)))")
                 arguments += StatementArguments(countries.sorted())
             }
             let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")

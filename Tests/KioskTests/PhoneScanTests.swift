@@ -118,6 +118,18 @@ struct PhoneScanTests {
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown"])
             try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-unknown.png").path)
+
+            // A location label sets where the phone is; an asset registered elsewhere is then misplaced.
+            try await page.gunKeys("LOC:Dock B")
+            try await page.waitUntil(timeout: 15, "the location taken", js: "document.getElementById('place-name').textContent === 'Dock B'")
+            try await page.gunKeys("SG-2")
+            try await page.waitUntil(
+                timeout: 15, "SG-2 misplaced", js: "(window.scanPage.outcomes || []).some(o => o.status === 'misplaced' && o.identifier === 'SG-2')")
+            #expect(try await page.find("#outcome-info").text().contains("Dock A"))
+            #expect(
+                try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
+                    == ["found_expected", "unknown", "location", "misplaced"])
+            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-misplaced.png").path)
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
             await page.quit()

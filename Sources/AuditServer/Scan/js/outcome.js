@@ -11,6 +11,7 @@ const VIBRATE = {
   found_expected: [60],
   already_scanned: [40, 80, 40],
   misplaced: [200, 100, 200],
+  location: [30, 60, 30, 60, 30],
   problem: [500, 150, 500]
 };
 const PROBLEMS = ['unexpected', 'unknown', 'rejected'];
