@@ -40,6 +40,13 @@ public struct AuditProgress: Codable, Sendable, Equatable {
             ? 100 : (Double(scannedCount) * 10_000 / Double(totalAssets)).rounded(.down) / 100
     }
 
+    /// The same numbers, whatever their revisions: the revision orders readings, it is not one
+    /// of the numbers.
+    public static func == (lhs: AuditProgress, rhs: AuditProgress) -> Bool {
+        lhs.totalAssets == rhs.totalAssets && lhs.scannedCount == rhs.scannedCount && lhs.missingCount == rhs.missingCount
+            && lhs.unexpectedCount == rhs.unexpectedCount && lhs.completionPercentage == rhs.completionPercentage
+    }
+
     /// The same numbers without their revision: numbers from another source than the reader's
     /// usual one (a connected station passing on the server's own reading), whose revision is on
     /// another scale and orders nothing here.

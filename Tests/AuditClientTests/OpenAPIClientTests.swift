@@ -152,6 +152,6 @@ struct OpenAPIClientTests {
         #expect(Set(["audit_id", "country"]).isSubset(of: names(Routes.auditDetails)))
         #expect(Set(["status", "country", "customer_id"]).isSubset(of: names(Routes.assets)))
         #expect(names(Routes.auditStatus) == ["country"] && names(Routes.auditHistory).contains("country"))
-        #expect(names(Routes.assetFind) == ["identifier"] && names(Routes.auditReport) == ["format"])
+        #expect(names(Routes.assetFind) == ["identifier"] && names(Routes.auditReport) == ["format", "full"])
     }
 }
