@@ -34,14 +34,7 @@ extension InBrowser {
             "Every list shows its rows, every control and row is inside the window, the outcome's text stays in its box",
             arguments: [Size(width: 1280, height: 720, rows: 5), Size(width: 1024, height: 768, rows: 3)])
         func scanningScreenFits(_ size: Size) async throws {
-            let camera = try await FakeCamera()
-            let blank = try await camera.frame("blank", width: 640, height: 480)
-            try camera.play([(blank, 30)], fps: 15)
-            let gone = camera.directory.appendingPathComponent("unplugged")
-            var environment = camera.environment
-            environment["FAKEV4L2_AT_END"] = "loop"
-            environment["FAKEV4L2_GONE_FILE"] = gone.path
-            environment["LD_PRELOAD"] = camera.library.path
+            let (camera, environment, gone) = try await FakeCamera.unpluggable()
             let kiosk = try await KioskProcess(rows: Self.rows)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--device", camera.device, "--user", "Ben"], environment: environment)
@@ -81,6 +74,7 @@ extension InBrowser {
                 #expect(stacked.overflow.isEmpty, "\(size) with the problem stack: \(stacked.overflow)")
 
                 let layout = try await Self.measure(page, rows: size.rows)
+                print("\(size): whole rows shown \(layout.shown.sorted { $0.key < $1.key }), of \(layout.present.sorted { $0.key < $1.key })")
                 #expect(layout.outside.isEmpty, "\(size): outside the window: \(layout.outside)")
                 for (list, shown) in layout.shown.sorted(by: { $0.key < $1.key }) {
                     let wanted = min(size.rows, layout.present[list] ?? 0)
@@ -115,8 +109,8 @@ extension InBrowser {
             const inWindow = (b) => b.left >= -0.5 && b.top >= -0.5 && b.right <= W + 0.5 && b.bottom <= H + 0.5;
             const visible = (e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
             const name = (e) => '#' + (e.id || e.className || e.tagName) + ' "' + (e.textContent || e.value || '').trim().slice(0, 30) + '"';
-            const lists = {missing: ['#missing-list', 'li', null], unexpected: ['#unexpected-list', 'li', null],
-              recent: ['#recent', 'li', null], places: ['#places-card .places-scroll', '#places-body tr', '#places-card thead']};
+            const lists = {missing: ['#missing-list', '#missing-list > li', null], unexpected: ['#unexpected-list', '#unexpected-list > li', null],
+              recent: ['#recent', '#recent > li', null], places: ['#places-card .places-scroll', '#places-body > tr', '#places-card thead']};
             const shown = {}, present = {}, outside = [], overflow = [];
             for (const [key, [box, rowCSS, headCSS]] of Object.entries(lists)) {
               const container = document.querySelector(box);
@@ -157,5 +151,21 @@ extension InBrowser {
                 outside: object["outside"] as? [String] ?? [], overflow: object["overflow"] as? [String] ?? [],
                 title: object["title"] as? Double ?? 0)
         }
+    }
+}
+
+extension FakeCamera {
+    /// An emulated camera showing blank frames again and again, that is unplugged once a file is
+    /// written at `gone`; with the environment a kiosk needs to use it.
+    static func unpluggable() async throws -> (camera: FakeCamera, environment: [String: String], gone: URL) {
+        let camera = try await FakeCamera()
+        let blank = try await camera.frame("blank", width: 640, height: 480)
+        try camera.play([(blank, 30)], fps: 15)
+        let gone = camera.directory.appendingPathComponent("unplugged")
+        var environment = camera.environment
+        environment["FAKEV4L2_AT_END"] = "loop"
+        environment["FAKEV4L2_GONE_FILE"] = gone.path
+        environment["LD_PRELOAD"] = camera.library.path
+        return (camera, environment, gone)
     }
 }
