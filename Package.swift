@@ -182,6 +182,7 @@ let package = Package(
             name: "Kiosk",
             dependencies: [
                 "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
+                "DocumentKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

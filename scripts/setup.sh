@@ -6,6 +6,9 @@
 # headless Chromium with its WebDriver for the kiosk's browser tests and screenshots, and
 # schemathesis for the API schema check (scripts/schemathesis.sh), and PostgreSQL, whose
 # initdb and pg_ctl the tests use to run a private cluster for the server's PostgreSQL back end.
+# Debian's Noto fonts give asset names their glyphs on the kiosk, the office and in the PDFs:
+# fonts-noto-cjk for Chinese, Japanese and Korean, fonts-noto-core for Tamil, Thai and the other
+# scripts DejaVu lacks (without them such names show as empty boxes).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -18,7 +21,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libpng-dev libturbojpeg0-dev libzxing-dev \
     zint qrencode \
     libcairo2-dev libpango1.0-dev libzint-dev \
-    chromium chromium-driver python3-selenium fonts-dejavu-core poppler-utils \
+    chromium chromium-driver python3-selenium fonts-dejavu-core fonts-noto-core fonts-noto-cjk poppler-utils \
     postgresql \
     python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis 2>/dev/null \

@@ -111,7 +111,12 @@ static cdoc_face *cdoc_face_for(cdoc_document *doc, int font, double size) {
     memset(face, 0, sizeof *face);
     face->font = font;
     face->size = size;
-    const char *family = font == CDOC_FONT_MONO ? "DejaVu Sans Mono" : "DejaVu Sans";
+    /* DejaVu first (Latin, Greek, Cyrillic, Arabic, Hebrew look as they always did), then Debian's
+     * Noto faces for the scripts DejaVu lacks: pango takes each character from the first family
+     * that has it, and cairo embeds the subset used. */
+    const char *family = font == CDOC_FONT_MONO
+        ? "DejaVu Sans Mono, Noto Sans Mono CJK SC, Noto Sans Tamil, Noto Sans Thai, Noto Sans"
+        : "DejaVu Sans, Noto Sans CJK SC, Noto Sans Tamil, Noto Sans Thai, Noto Sans";
     face->description = pango_font_description_from_string(family);
     if (font == CDOC_FONT_SANS_BOLD) pango_font_description_set_weight(face->description, PANGO_WEIGHT_BOLD);
     pango_font_description_set_size(face->description, (int)lround(size * PANGO_SCALE));

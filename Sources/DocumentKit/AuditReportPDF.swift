@@ -401,9 +401,12 @@ final class ReportDocument: @unchecked Sendable {
     }
 
     private func unexpectedList() throws {
+        // "Belongs at": where an unexpected asset is registered (another country's, or one
+        // outside the audit's locations), so it can be sent back; empty for unknown tags.
         let columns = [
-            TableColumn("Identifier", 90), TableColumn("Name", width - 90 - 62 - 70 - 92 - 60 - 55), TableColumn("Reason", 62),
-            TableColumn("Scanned at", 70), TableColumn("First scan", 92), TableColumn("Station", 60), TableColumn("User", 55)
+            TableColumn("Identifier", 82), TableColumn("Name", width - 82 - 58 - 64 - 64 - 88 - 52 - 50), TableColumn("Reason", 58),
+            TableColumn("Belongs at", 64), TableColumn("Scanned at", 64), TableColumn("First scan", 88), TableColumn("Station", 52),
+            TableColumn("User", 50)
         ]
         y += 6
         section("Unexpected (\(spool.unexpected.count))", keep: 40)
@@ -415,7 +418,8 @@ final class ReportDocument: @unchecked Sendable {
         try rows(spool.unexpected[...], columns) { kept in
             [
                 kept[Field.identifier.rawValue], kept[Field.name.rawValue] ?? self.unknownText, kept[Field.reason.rawValue],
-                kept[Field.foundLocation.rawValue], kept[Field.firstScannedAt.rawValue], kept[Field.station.rawValue], kept[Field.user.rawValue]
+                kept[Field.location.rawValue], kept[Field.foundLocation.rawValue], kept[Field.firstScannedAt.rawValue],
+                kept[Field.station.rawValue], kept[Field.user.rawValue]
             ]
         }
         continuation = nil

@@ -150,6 +150,36 @@ public struct LabelRefusal: Sendable, Equatable {
 }
 
 /// One label: the code holds the tag; the tag and the name are printed beside or under it.
+/// A command label: a symbol of a reserved text that no asset tag may be, which a station takes as
+/// an order rather than a scan (`assets labels --command undo`). The kiosk never records it.
+public enum CommandLabel: String, CaseIterable, Sendable {
+    /// "Undo last scan": a first scan opens the undo of the station's last scan, a second confirms.
+    case undo
+
+    /// The text its symbol holds.
+    public var text: String {
+        switch self {
+        case .undo: "CMD:UNDO"
+        }
+    }
+
+    /// What the label says under its symbol.
+    public var caption: String {
+        switch self {
+        case .undo: "Undo the last scan (scan twice to confirm)"
+        }
+    }
+
+    public var label: Label { Label(tag: text, name: caption) }
+
+    /// The command a scanned text is, if it is one (letter case and spaces around it aside).
+    public init?(scanned: String) {
+        let text = scanned.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        guard let command = Self.allCases.first(where: { $0.text == text }) else { return nil }
+        self = command
+    }
+}
+
 public struct Label: Sendable, Equatable {
     public var tag: String
     public var name: String

@@ -313,6 +313,12 @@ struct ListEntry: Encodable, Sendable {
 }
 
 /// A camera photo was kept for a scan shown on the pages (the `photo` event).
+/// A command label the camera read (`undo`): the pages act on it as on the same label scanned
+/// with a gun.
+struct CommandEvent: Encodable, Sendable {
+    var command: String
+}
+
 struct PhotoEvent: Encodable, Sendable {
     var scanId: String
     var auditId: AuditID

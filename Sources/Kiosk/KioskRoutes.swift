@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 import HTTPTypes
 import HTTPGuard
@@ -137,9 +138,8 @@ struct KioskRoutes: Sendable {
         router.get("/api/report") { request, _ in
             let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
             let formatName = request.uri.queryParameters.get("format") ?? "csv"
-            // The kiosk downloads CSV and JSON; the PDF comes from `audit report --format pdf` and the API.
-            guard let format = ReportFormat(rawValue: formatName), format != .pdf else {
-                throw KioskError.invalid("format: csv or json, not '\(formatName)'")
+            guard let format = ReportFormat(rawValue: formatName) else {
+                throw KioskError.invalid("format: csv, json or pdf, not '\(formatName)'")
             }
             return try await report(auditID: id, format: format)
         }
@@ -192,7 +192,13 @@ struct KioskRoutes: Sendable {
         return try await Response.spooled(
             contentType: format.contentType, fileName: ReportSummary.fileName(audit, format: format), spoolPrefix: "kiosk-report-"
         ) { output in
-            try await service.report(auditID: auditID, format: format, to: output)
+            // The PDF to sign is drawn here from the JSON report of the kiosk's audit service: the
+            // station's own store, or the server for a connected kiosk (the same document either way).
+            if format == .pdf {
+                try await AuditReportPDF.write(auditID: auditID, service: service, to: output)
+            } else {
+                try await service.report(auditID: auditID, format: format, to: output)
+            }
         }
     }
 

@@ -150,7 +150,7 @@ struct KioskBackground: Service {
                 if let loop {
                     group.addTask {
                         try await loop.run(
-                            onCode: { code in await station.cameraCode(code.text) },
+                            onCode: { code in await station.cameraCode(code) },
                             onEvent: { event in Task { await station.cameraEvent(event) } })
                     }
                 }

@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 import InventoryCore
 import Logging
@@ -275,9 +276,11 @@ actor KioskStation {
     private func adopt(_ running: AuditSession) async {
         var place = context.config.station
         place.location = location
+        // The station's photo settings go with it: a camera scan that is unexpected, unknown or
+        // misplaced keeps its frame unless the configuration says not to.
         let next = ScanSession(
             service: context.audit, connection: context.connection, audit: running,
-            actor: Actor(user: recordedUser, station: context.actor.station), place: place
+            actor: Actor(user: recordedUser, station: context.actor.station), place: place, photos: context.config.photos
         ) { [weak self] event in
             await self?.published(event)
         }
@@ -306,6 +309,7 @@ actor KioskStation {
             throw audit == nil ? Self.noAudit : InventoryError.auditEnded(audit?.id ?? "")
         }
         if let scanID { _ = try Identifier.normalize(scanID, field: "scan_id") }
+        try Self.refuseCommand(identifier)
         return try await answer(await session.record(identifier, source: .manual, scanID: scanID), identifier: identifier, scanID: scanID)
     }
 
@@ -334,7 +338,9 @@ actor KioskStation {
     /// server out of reach) ends the answer, and the page sends it and those after it again.
     func scan(batch: [ScanBody]) async throws -> [KioskScan] {
         let checked = batch.allSatisfy { item in item.scanId.map { (try? Identifier.normalize($0, field: "scan_id")) != nil } ?? true }
-        guard let session, checked, batch.count > 1 else { return try await scanOneByOne(batch) }
+        // A command label among them is refused in its place (`scan` says why), one by one.
+        let commands = batch.contains { CommandLabel(scanned: $0.identifier) != nil }
+        guard let session, checked, !commands, batch.count > 1 else { return try await scanOneByOne(batch) }
         let events = await session.record(batch: batch.map { ($0.identifier, $0.scanId) }, source: .manual)
         var answers: [Result<KioskScan, any Error>] = []
         for (item, event) in zip(batch, events) {
@@ -440,8 +446,22 @@ actor KioskStation {
         return nil
     }
 
-    /// A code the camera accepted.
-    func cameraCode(_ text: String) async {
+    /// A command label (`CMD:UNDO`) is an order to the page, never a tag: a page sends none; one
+    /// sent anyway is refused rather than recorded.
+    static func refuseCommand(_ identifier: String) throws {
+        guard let command = CommandLabel(scanned: identifier) else { return }
+        throw KioskError.invalid("\(command.text) is a command label, not a tag: the page takes it as \(command.caption.lowercased())")
+    }
+
+    /// A code the camera accepted, with the frame that showed it (kept as the scan's photo when
+    /// the scan is evidence: unexpected, unknown or misplaced). A command label held up to the
+    /// camera goes to the pages as that command, never recorded.
+    func cameraCode(_ code: AcceptedCode) async {
+        let text = code.text
+        if let command = CommandLabel(scanned: text) {
+            if session != nil { hub.publish("command", CommandEvent(command: command.rawValue)) }
+            return
+        }
         guard let session else {
             // Said at most every 3 s, so a code held up with no audit does not flood the pages.
             if Date().timeIntervalSince(lastNoAuditNotice) > 3 {
@@ -456,7 +476,7 @@ actor KioskStation {
             }
             return
         }
-        let event = await session.record(text, source: .camera, place: camera.device)
+        let event = await session.record(text, source: .camera, place: camera.device, frame: code.frame)
         if case .refused(let refusal) = event, refusal.cause?.stopsScanning == true { await auditStopped() }
         if case .note = event {
             let now = await session.location

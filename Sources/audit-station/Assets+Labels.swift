@@ -7,6 +7,7 @@ import Station
 extension LabelSymbology: ExpressibleByArgument {}
 extension LabelLayout: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
+extension CommandLabel: ExpressibleByArgument {}
 
 extension AuditStation.Assets {
     struct Labels: AsyncParsableCommand {
@@ -19,6 +20,8 @@ extension AuditStation.Assets {
                 to fit. Layouts: a4-3x8 (70 x 36 mm), a4-4x10 (48.5 x 25.4 mm), letter-3x10 (2 5/8 x 1 in),
                 roll-62x29 (one 62 x 29 mm label a page). A tag too long for the symbology on the layout gets no label:
                 it is named on standard error, and the other labels are made (the command fails only when none can be).
+                --command undo prints the command label CMD:UNDO instead: scanned on the kiosk it opens the undo of
+                the last scan, and scanned again it confirms; it is never recorded as a tag.
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Asset tags (or serial numbers).") var tags: [String] = []
@@ -30,14 +33,27 @@ extension AuditStation.Assets {
         @Option(help: "a4-3x8, a4-4x10, letter-3x10 or roll-62x29.") var layout: LabelLayout
         @Option(help: "pdf or zpl.") var format: LabelFormat = .pdf
         @Option(help: "Write to this file instead of standard output.") var output: String?
+        @Option(help: "A command label instead of asset labels: undo (CMD:UNDO, the kiosk's Undo last scan).") var command: CommandLabel?
+
+        func validate() throws {
+            if command != nil, !tags.isEmpty || country != nil || location != nil || auditID != nil || unknown {
+                throw ValidationError("--command prints a command label alone: name no tags, --country, --location, --audit or --unknown")
+            }
+        }
 
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
-                let selection = LabelSelection(tags: tags, country: country, location: location, auditID: auditID, unknown: unknown)
+                let wanted: [Label]
+                if let command {
+                    wanted = [command.label]
+                } else {
+                    let selection = LabelSelection(tags: tags, country: country, location: location, auditID: auditID, unknown: unknown)
+                    wanted = try await selection.labels(assets: context.assets, audits: context.audit)
+                }
                 let sheet = LabelSheet(symbology: symbology, layout: layout)
                 // A tag that does not fit its label is named; the others' labels are made.
-                let (labels, refused) = sheet.partition(try await selection.labels(assets: context.assets, audits: context.audit))
+                let (labels, refused) = sheet.partition(wanted)
                 guard !labels.isEmpty else {
                     throw LabelError.invalid(refused.isEmpty ? "no labels: no asset matched" : LabelRefusal.summary(refused))
                 }

@@ -75,6 +75,10 @@ struct ReportPDFTests {
         }
         #expect(text.contains("Expected assets") && text.contains("150") && text.contains("13.3%"))
         #expect(text.contains("NOT-A-TAG-77") && text.contains("MY-001") && text.contains("other_country"))
+        // The unexpected table says where each unexpected asset belongs: MY-001 is registered at KL.
+        #expect(text.contains("Belongs at"))
+        let strayRow = text.split(separator: "\n").first { $0.contains("MY-001") && $0.contains("other_country") }
+        #expect(strayRow?.contains("KL") == true, "MY-001's row names no registered location: \(strayRow ?? "none")")
         // The missing assets come grouped by location, in name order, those with none last.
         let groups = ["Location: Dock A", "Location: Dock B", "Location: Shelf 9", "Location: (no location)"]
         let positions = groups.map { text.range(of: $0)?.lowerBound }

@@ -203,7 +203,7 @@ extension InBrowser {
             }
         }
 
-        @Test("Start from the page, end with a confirmation by keyboard, and download a CSV whose rows match the store")
+        @Test("Start from the page, end with a confirmation by keyboard, and download a CSV whose rows match the store, and the PDF")
         func startEndAndDownload() async throws {
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.start(["--no-camera"])
@@ -247,6 +247,16 @@ extension InBrowser {
                 #expect(fromPage == fromStore)
                 #expect(fromPage.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 4, "a header and the three SG assets")
                 #expect(try await page.find("#screen-summary").text().contains("T-3"), "the missing asset is listed")
+
+                // The PDF to sign is offered too: the same document as `audit report --format pdf`.
+                let pdfLink = try #require(try await page.find("#download-pdf").property("href").stringValue)
+                let (pdf, pdfResponse) = try await URLSession.shared.data(from: try #require(URL(string: pdfLink)))
+                #expect((pdfResponse as? HTTPURLResponse)?.statusCode == 200)
+                #expect((pdfResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/pdf")
+                let file = kiosk.folder.appendingPathComponent("report.pdf")
+                try await kiosk.run(["audit", "report", "--format", "pdf", "--audit", auditID, "--output", file.path])
+                let fromStation = try Data(contentsOf: file)
+                #expect(pdf.starts(with: Array("%PDF".utf8)) && pdf == fromStation, "the kiosk's PDF differs from the station's")
             }
             let history = try await kiosk.run(["audit", "history"])
             #expect(history.contains(auditID.prefix(8)))

@@ -354,14 +354,7 @@ extension InBrowser {
 
         @Test("A camera unplugged and back: a full-width alarm in plain words that clears by itself; typing still works")
         func lostCameraAlarm() async throws {
-            let camera = try await FakeCamera()
-            let blank = try await camera.frame("blank", width: 640, height: 480)
-            try camera.play([(blank, 30)], fps: 15)
-            let gone = camera.directory.appendingPathComponent("unplugged")
-            var environment = camera.environment
-            environment["FAKEV4L2_AT_END"] = "loop"
-            environment["FAKEV4L2_GONE_FILE"] = gone.path
-            environment["LD_PRELOAD"] = camera.library.path
+            let (camera, environment, gone) = try await FakeCamera.unpluggable()
             let kiosk = try await KioskProcess(inventory: Self.inventory)
             try await kiosk.run(["audit", "start", "--country", "SG"])
             try await kiosk.start(["--device", camera.device], environment: environment)

@@ -51,15 +51,20 @@ struct KioskPaletteTests {
 
     /// `--name: #rrggbb;` declarations of kiosk.css.
     static func cssColours() throws -> [String: RGB] {
-        let css = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/Kiosk/Web/kiosk.css")
-            .standardizedFileURL
-        let text = try String(contentsOf: css, encoding: .utf8)
+        let text = try cssText()
         var colours: [String: RGB] = [:]
         for match in text.matches(of: /--([a-z-]+):\s*(#[0-9a-fA-F]{6})\s*;/) {
             let name = String(match.1)
             if colours[name] == nil { colours[name] = RGB(hex: String(match.2)) }
         }
         return colours
+    }
+
+    /// kiosk.css as served.
+    static func cssText() throws -> String {
+        let css = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/Kiosk/Web/kiosk.css")
+            .standardizedFileURL
+        return try String(contentsOf: css, encoding: .utf8)
     }
 }
 

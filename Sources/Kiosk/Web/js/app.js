@@ -8,3 +8,16 @@ export const app = {
   summary: null,          // {audit, duration_seconds, missing, unexpected} of the audit shown
   progress: null          // {audit_id, total_assets, scanned_count, ...} currently shown
 };
+
+/** Runs `run` after `delay` ms, unless a run already waits to start sooner: the earliest time
+ *  asked for stands. A burst of scans (one every few hundred ms, each asking for a reload a
+ *  little later) so no longer pushes a reload back scan after scan until the burst ends, and
+ *  the lists and the location panel follow the counters within about a second. `timer` holds
+ *  {timer, due}. */
+export function soonest(timer, delay, run) {
+  var due = Date.now() + (delay || 0);
+  if (timer.timer && timer.due <= due) return;
+  clearTimeout(timer.timer);
+  timer.due = due;
+  timer.timer = setTimeout(function () { timer.timer = null; run(); }, delay || 0);
+}

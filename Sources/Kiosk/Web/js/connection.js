@@ -101,11 +101,15 @@ export function openEvents() {
     var audit = obj(app.state && app.state.audit);
     if (audit && d.audit_id === audit.id) {
       applyProgress(d.audit_id, d.progress);
-      if (app.screen === 'scan') scheduleLists(700);
+      if (app.screen === 'scan') scheduleLists(300);
     }
   });
   es.addEventListener('outlines', function (e) { drawOutlines(parseJSON(e.data)); });
   es.addEventListener('void', function (e) { handleVoid(parseJSON(e.data)); });
+  es.addEventListener('command', function (e) {
+    var d = obj(parseJSON(e.data));
+    if (d && d.command === 'undo') emit('undo-command');
+  });
   es.addEventListener('photo', function (e) {
     var d = obj(parseJSON(e.data));
     if (!d) return;

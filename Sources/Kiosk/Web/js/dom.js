@@ -16,7 +16,7 @@ export function bindElements() {
     'outcome-message', 'entry', 'entry-note', 'sending', 'preview-box', 'preview', 'outlines', 'camera-status', 'camera-headline',
     'camera-message', 'percent', 'audit-country', 'progress-bar', 'progress-fill', 'count-total', 'count-scanned',
     'count-missing', 'count-unexpected', 'recent', 'recent-empty', 'missing-search', 'unexpected-search',
-    'summary-heading', 'summary-notice', 'summary-times', 'download-csv', 'download-json', 'back-to-start', 'summary-error',
+    'summary-heading', 'summary-notice', 'summary-times', 'download-csv', 'download-pdf', 'download-json', 'back-to-start', 'summary-error',
     'summary-total', 'summary-scanned', 'summary-missing', 'summary-unexpected', 'summary-percent', 'summary-duration',
     'confirm-dialog', 'confirm-title', 'confirm-text', 'confirm-warning', 'confirm-error', 'confirm-no', 'confirm-yes', 'user-dialog',
     'user-dialog-form', 'user-dialog-name', 'user-dialog-error', 'user-dialog-cancel', 'user-dialog-save',

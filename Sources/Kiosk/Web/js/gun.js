@@ -21,7 +21,7 @@ import { closeDialog } from './dialog.js';
 import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
 import { notRecorded } from './outcomes.js';
-import { submitIdentifier } from './scanqueue.js';
+import { isUndoCommand, submitIdentifier } from './scanqueue.js';
 
 const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
 // Why a burst was not recorded, by the screen it came on (any other: no audit is running).
@@ -120,6 +120,8 @@ export function gunScan(text) {
   if (!text) return;
   var audit = obj(app.state && app.state.audit);
   if (app.screen === 'scan' && audit && audit.is_active !== false) {
+    // The undo command label answers the undo confirmation, which must stay open for it.
+    if (isUndoCommand(text)) { submitIdentifier(text); return; }
     // Scanning goes on: the end confirmation gives way; the name dialog keeps its old name.
     if (el.confirmDialog.open) closeDialog(el.confirmDialog);
     if (el.undoDialog && el.undoDialog.open) closeDialog(el.undoDialog);

@@ -1,9 +1,9 @@
 /* The missing and unexpected lists of the scanning and summary screens: loaded from the kiosk
- * after scans (debounced, one request per list at a time), a page of 50 at a time with first,
+ * after scans (the earliest load asked for stands, one request per list at a time), a page of 50 at a time with first,
  * previous, next and last, so every row is reachable; searched on the scanning screen; and the
  * print sheet of every missing asset grouped by location. */
 
-import { app } from './app.js';
+import { app, soonest } from './app.js';
 import { $, el, make, setText } from './dom.js';
 import { arr, fmtInt, fmtTime, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
@@ -23,7 +23,7 @@ const lists = {
 };
 Object.keys(lists).forEach(function (name) {
   var l = lists[name];
-  l.seq = 0; l.timer = null; l.busy = false; l.again = false; l.page = 1; l.lastPage = 1; l.auditId = null;
+  l.seq = 0; l.timer = null; l.due = 0; l.busy = false; l.again = false; l.page = 1; l.lastPage = 1; l.auditId = null;
 });
 
 function auditOf(l) {
@@ -62,10 +62,10 @@ export function loadSummaryLists() {
   });
 }
 
+/* A load reads the search box and the page when it starts; one asked for while a load runs
+ * comes right after it. */
 function scheduleList(name, delay) {
-  var l = lists[name];
-  clearTimeout(l.timer);
-  l.timer = setTimeout(function () { loadList(name); }, delay || 0);
+  soonest(lists[name], delay, function () { loadList(name); });
 }
 
 function loadList(name) {

@@ -131,6 +131,12 @@ function route() {
   on('topbar', renderTopbar);
   on('screen', showScreen);
   on('enter-audit', enterAudit);
+  // The undo command label, from a gun, the field or the camera: the first scan opens the undo of
+  // the last scan, a second one while its confirmation is open confirms it.
+  on('undo-command', function () {
+    if (app.screen !== 'scan') return;
+    if (el.undoDialog.open) { if (!el.undoYes.disabled) confirmUndo(); } else openUndo();
+  });
 }
 
 function init() {

@@ -31,6 +31,11 @@ export const PROBLEMS = ['unexpected', 'unknown', 'misplaced', 'rejected'];
 const HOLD_MS = 3000;        // a problem in the box at least this long before it may leave it unstacked
 const STACK_MS = 6000;       // a stacked problem stays until this long after it was first shown
 const STACK_SHOWN = 5;       // problems listed in the stack at most (the rest are counted)
+const STACK_SHOWN_SHORT = 2; // on a short screen (1280x720, 1024x768), so Last scans keeps its rows
+
+function stackShown() {
+  return window.innerHeight <= 800 ? STACK_SHOWN_SHORT : STACK_SHOWN;
+}
 const IDLE_MS = 8000;        // no scan for this long: READY again
 const MIN_SHOWN_MS = 600;    // an outcome stays in the box at least this long, unless a problem replaces it
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -191,7 +196,8 @@ function unstack(item) {
 function renderStack() {
   var list = el.problemStack;
   list.textContent = '';
-  stack.slice(0, STACK_SHOWN).forEach(function (c) {
+  var shown = stackShown();
+  stack.slice(0, shown).forEach(function (c) {
     var look = STATUS[c.status];
     var li = make('li', 'stacked');
     li.setAttribute('data-status', c.status);
@@ -201,8 +207,8 @@ function renderStack() {
     li.appendChild(make('span', 'stacked-id', str(c.ev.identifier)));
     list.appendChild(li);
   });
-  if (stack.length > STACK_SHOWN) {
-    list.appendChild(make('li', 'stacked-more', '+ ' + (stack.length - STACK_SHOWN) + ' more: see Last scans'));
+  if (stack.length > shown) {
+    list.appendChild(make('li', 'stacked-more', '+ ' + (stack.length - shown) + ' more: see Last scans'));
   }
   el.problemStack.hidden = stack.length === 0;
 }
@@ -264,7 +270,7 @@ export function handleScan(ev, fromPost) {
   }
   if (app.screen === 'scan') {
     present(ev, { sound: fromPost ? fromPost.sound : true });
-    scheduleLists(700);
+    scheduleLists(300);
   } else if ((app.screen === 'start' || app.screen === 'summary') && ev.kind === 'rejected') {
     // The camera read a tag while no audit runs here.
     notRecorded(str(ev.identifier), str(ev.message));

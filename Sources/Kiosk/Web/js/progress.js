@@ -6,7 +6,7 @@
  * from the kiosk in one snapshot with the audit's numbers (GET /api/progress), which the counters
  * then show too. */
 
-import { app } from './app.js';
+import { app, soonest } from './app.js';
 import { el, make, setText } from './dom.js';
 import { arr, fmtInt, fmtPercent, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
@@ -53,8 +53,7 @@ function sameNumbers(a, b) {
 const places = { timer: null, busy: false, again: false, shown: null, stale: 0 };
 
 export function schedulePlaces(delay) {
-  clearTimeout(places.timer);
-  places.timer = setTimeout(loadPlaces, delay || 0);
+  soonest(places, delay, loadPlaces);
 }
 
 function loadPlaces() {

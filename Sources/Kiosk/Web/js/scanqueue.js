@@ -66,10 +66,21 @@ export function submitEntry(t) {
   submitIdentifier(identifier);
 }
 
-/** A tag typed or scanned anywhere on the page: queued (kept across a reload) and sent. */
+/** The reserved text of the undo command label (`audit-station assets labels --command undo`). */
+const UNDO_COMMAND = 'CMD:UNDO';
+
+/** Whether a scanned text is the undo command label: never a tag, never sent as a scan. */
+export function isUndoCommand(identifier) {
+  return str(identifier).trim().toUpperCase() === UNDO_COMMAND;
+}
+
+/** A tag typed or scanned anywhere on the page: queued (kept across a reload) and sent. The
+ *  undo command label is not a tag: it opens the undo of the last scan, or confirms it when its
+ *  confirmation is open (main.js). */
 export function submitIdentifier(identifier) {
   identifier = str(identifier).trim();
   if (!identifier) return;
+  if (isUndoCommand(identifier)) { emit('undo-command'); return; }
   var item = { identifier: identifier, scan_id: newScanId(), queued_at: Date.now() };
   queue.push(item);
   saveQueue();               // kept before anything is sent

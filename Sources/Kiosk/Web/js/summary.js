@@ -93,6 +93,8 @@ export function renderSummary() {
   el.downloadJson.href = '/api/report?audit_id=' + id + '&format=json';
   el.downloadCsv.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.csv');
   el.downloadJson.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.json');
+  el.downloadPdf.href = '/api/report?audit_id=' + id + '&format=pdf';
+  el.downloadPdf.setAttribute('download', 'audit-' + str(a.country) + '-' + str(a.id).slice(0, 8) + '.pdf');
   renderNotice(a);
   setText(el.summaryMissingCount, '(' + fmtInt(a.missing_count) + ')');
   setText(el.summaryUnexpectedCount, '(' + fmtInt(a.unexpected_count) + ')');
