@@ -72,7 +72,7 @@ struct DecodeRouteTests {
     }
 
     @Test func aUserOverTheRateIsToldWhenToSendAgainAndOthersAreNotSlowed() async throws {
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, decodeRate: DecodeRate(framesPerSecond: 0.2, burst: 2))
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, decodeRate: DecodeRate(framesPerSecond: 0.02, burst: 2))
         try await TestServer.with(.sqlite, settings: settings) { server in
             let ann = try await server.user("ann@example.com", type: "STAFF")
             let bob = try await server.user("bob@example.com", type: "STAFF")
@@ -92,7 +92,8 @@ struct DecodeRouteTests {
             let over = try await send(ann)
             #expect(over.status.code == 429)
             let wait = over.headers.first(name: "Retry-After").flatMap(Int.init)
-            #expect(wait.map { (1...5).contains($0) } == true, "Retry-After: \(String(describing: wait))")
+            // One frame every 50 s: even on a loaded machine the bucket has not refilled between sends.
+            #expect(wait.map { (1...50).contains($0) } == true, "Retry-After: \(String(describing: wait))")
             #expect(try await send(bob).status.code == 200)
         }
     }
