@@ -130,6 +130,14 @@ struct PhoneScanTests {
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown", "location", "misplaced"])
             try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-misplaced.png").path)
+
+            // The undo command label, scanned twice with the gun: the last scan (SG-2) no longer counts.
+            try await page.gunKeys("CMD:UNDO")
+            try await page.waitUntil(timeout: 10, "the undo asked", js: "document.getElementById('undo-dialog').open === true")
+            try await page.gunKeys("CMD:UNDO")
+            try await page.waitUntil(
+                timeout: 15, "SG-2 undone", js: "document.querySelector('#recent-list li[data-voided=\"true\"]') !== null")
+            #expect(try await Self.trail(page).contains("CMD:UNDO") == false)
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
             await page.quit()

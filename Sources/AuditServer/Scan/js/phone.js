@@ -145,6 +145,14 @@ function setPlace(name) {
 function record(text, source, frame) {
   text = str(text).trim();
   if (!text || !state.audit) return;
+  // The undo command label (`assets labels --command undo`): the first scan opens the undo of
+  // the last scan, a second one confirms it. It is never recorded as a tag.
+  if (text.toUpperCase() === 'CMD:UNDO') {
+    if ($('undo-dialog').open) { $('undo-dialog').close('ok'); return; }
+    if (lastUndoable()) openUndo();
+    else show('rejected', text, 'Nothing to undo yet on this phone.', true, null, 'NOTHING TO UNDO');
+    return;
+  }
   if (/^LOC:/i.test(text)) {
     const name = text.slice(4).trim();
     const known = state.locations.length === 0 || state.locations.indexOf(name) >= 0;
@@ -287,7 +295,7 @@ function onKeyDown(e) {
   e.stopPropagation();
   // The burst's characters come back out of the field they landed in; what was typed before stays.
   if (target && typeof target.value === 'string' && target.value.endsWith(text)) target.value = target.value.slice(0, -text.length);
-  if ($('undo-dialog').open) $('undo-dialog').close();
+  if ($('undo-dialog').open && text.toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
   if ($('place-dialog').open) $('place-dialog').close();
   record(text, 'manual');
 }
