@@ -266,4 +266,35 @@ struct PhoneScanTests {
         await driver.stop()
         await server.stop()
     }
+
+    @Test("A gun's burst before login is refused aloud, keeps what was typed, and sends no form")
+    func aBurstBeforeLoginPressesNothing() async throws {
+        let server = try await Self.server()
+        let driver = try await Chromedriver.start()
+        do {
+            let page = try await driver.session(width: 390, height: 844)
+            try await page.open(server.baseURL + "/scan")
+            let email = try await page.waitFor("#login-email", displayed: true, timeout: 20)
+            try await email.sendKeys("ann@")
+            try await page.find("#login-password").sendKeys("secret-pass")
+            try await email.gunKeys("SG-2")
+            try await page.waitUntil(
+                timeout: 10, "the refusal said", js: "document.getElementById('login-error').textContent.includes('Not recorded: SG-2')")
+            #expect(try await page.execute("return document.getElementById('login-email').value").stringValue == "ann@")
+            #expect(try await page.execute("return sessionStorage.getItem('auditstation.scan')").stringValue == nil, "no login was sent")
+            #expect(try await page.find("#screen-login").isDisplayed())
+            // With the focus on the button, the burst's Enter does not press it either.
+            try await page.execute("document.getElementById('login-submit').focus()")
+            try await page.gunKeys("SG-3")
+            try await page.waitUntil(timeout: 10, "the second refusal", js: "document.getElementById('login-error').textContent.includes('SG-3')")
+            #expect(try await page.execute("return sessionStorage.getItem('auditstation.scan')").stringValue == nil)
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
 }

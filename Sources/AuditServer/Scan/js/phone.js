@@ -15,7 +15,7 @@ import { call, forget, logIn, logOut, session, useKey } from './server.js';
 import { Camera } from './camera.js';
 import { ScanQueue } from './queue.js';
 import { $, make, recentLimit, renderNumbers, renderRecent, show, showResult } from './outcome.js';
-import { ensureAudio, isMuted, setMuted } from './sound.js';
+import { ensureAudio, isMuted, playSound, setMuted } from './sound.js';
 import { statusOf } from './words.js';
 
 const DEVICE_KEY = 'auditstation.scan.device';
@@ -283,18 +283,29 @@ function cameraState(name, message) {
 
 const burst = new Burst();
 
+/** Where a screen without an audit says that a gun's scan was not recorded. */
+const REFUSED_ON = { login: 'login-error', device: 'device-error', audits: 'audits-note', loading: null };
+
 function onKeyDown(e) {
-  if (state.screen !== 'scan') return;
   const target = e.target;
+  // A password is never a tag: a password manager's or badge reader's fast keys stay typed input.
   if (target && target.type === 'password') return;
   if (isPrintable(e)) { burst.add(e.key, e.timeStamp); return; }
   if (!endsBurst(e) || !burst.endsTagAt(e.timeStamp)) return;
   const text = burst.text;
   burst.clear();
+  // A burst never presses a button or sends a form, on any screen.
   e.preventDefault();
   e.stopPropagation();
   // The burst's characters come back out of the field they landed in; what was typed before stays.
   if (target && typeof target.value === 'string' && target.value.endsWith(text)) target.value = target.value.slice(0, -text.length);
+  if (state.screen !== 'scan' || !state.audit) {
+    ensureAudio();
+    playSound('rejected');
+    const where = REFUSED_ON[state.screen] ? $(REFUSED_ON[state.screen]) : null;
+    if (where) where.textContent = '\u2716 Not recorded: ' + text + ' \u2014 log in and open an audit first, then scan it again.';
+    return;
+  }
   if ($('undo-dialog').open && text.toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
   if ($('place-dialog').open) $('place-dialog').close();
   record(text, 'manual');
