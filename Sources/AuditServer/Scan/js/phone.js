@@ -268,7 +268,9 @@ function renderLink(waiting, offline) {
   link.setAttribute('data-state', offline ? 'offline' : waiting > 0 ? 'sending' : 'online');
   link.textContent = offline ? 'Not connected \u2014 scans wait here (' + waiting + ')'
     : waiting > 0 ? 'Sending ' + waiting + '\u2026' : 'Connected';
-  if (!offline) state.recent.forEach(function (r) { if (r.waiting && !queue.items().some(function (i) { return i.scan_id === r.scan_id; })) r.waiting = false; });
+  if (offline) return;
+  const queued = new Set(queue.items().map(function (i) { return i.scan_id; }));
+  state.recent.forEach(function (r) { if (r.waiting && !queued.has(r.scan_id)) r.waiting = false; });
 }
 
 function cameraState(name, message) {
