@@ -11,7 +11,6 @@ import TestKit
 struct PhoneScanTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
         .standardizedFileURL
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs").standardizedFileURL
 
     /// A one-frame Y4M of a sample image (grey: the chroma planes are flat), which Chromium's
     /// fake camera plays in a loop.
@@ -105,7 +104,7 @@ struct PhoneScanTests {
             #expect(try await page.find("#n-found").text() == "1")
             let vibrations = try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
             #expect(vibrations == ["found_expected"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-found.png").path)
+            try await page.screenshotIfAsked("phone-scan-found.png")
 
             // A Bluetooth gun's burst, wherever the focus is, is a scan of its own.
             try await page.find("#camera-start").click()
@@ -117,7 +116,7 @@ struct PhoneScanTests {
             #expect(
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-unknown.png").path)
+            try await page.screenshotIfAsked("phone-scan-unknown.png")
 
             // A location label sets where the phone is; an asset registered elsewhere is then misplaced.
             try await page.gunKeys("LOC:Dock B")
@@ -129,7 +128,7 @@ struct PhoneScanTests {
             #expect(
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown", "location", "misplaced"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-misplaced.png").path)
+            try await page.screenshotIfAsked("phone-scan-misplaced.png")
 
             // The undo command label, scanned twice with the gun: the last scan (SG-2) no longer counts.
             try await page.gunKeys("CMD:UNDO")
@@ -170,7 +169,7 @@ struct PhoneScanTests {
             try await page.find("#entry").gunKeys("SG-2")
             try await page.waitUntil(
                 timeout: 30, "the page says the scans wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-offline.png").path)
+            try await page.screenshotIfAsked("phone-offline.png")
             #expect(try await Self.outcomes(page, "found_expected", "SG-3") == 0)
 
             // The server back, and the page reloaded at once: the scans kept in the phone are sent
