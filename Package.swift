@@ -1,16 +1,22 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
-#if arch(arm64)
-    let multiarch = "aarch64-linux-gnu"
-#else
-    let multiarch = "x86_64-linux-gnu"
-#endif
-/// `pkg-config --cflags pangocairo` on Debian 12, for CDocument.
-let pangoCairoIncludes = [
-    "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/harfbuzz",
-    "/usr/include/freetype2", "/usr/include/libpng16", "/usr/include/fribidi", "/usr/include/cairo", "/usr/include/pixman-1",
-]
+/// What `pkg-config` says of pangocairo: the include folders and the libraries, which differ
+/// between distributions and architectures. Only the -I and -l flags are taken: SwiftPM refuses
+/// the -pthread that glib's adds (and warns when a system library target's pkg-config has it).
+func pangoCairo(_ option: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", option, "pangocairo"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return [] }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 let package = Package(
     name: "AuditStation",
@@ -88,12 +94,11 @@ let package = Package(
 
         // MARK: document targets
         // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,
-        // libzint-dev): text runs, table rows, lines, rects and barcode symbols as vectors. The include folders are
-        // pkg-config's for pangocairo, less the -pthread that SwiftPM refuses from it.
+        // libzint-dev): text runs, table rows, lines, rects and barcode symbols as vectors.
         .target(
             name: "CDocument",
-            cSettings: [.unsafeFlags(pangoCairoIncludes.map { "-I" + $0 })],
-            linkerSettings: ["pangocairo-1.0", "pango-1.0", "gobject-2.0", "glib-2.0", "cairo", "zint", "m"].map { .linkedLibrary($0) }),
+            cSettings: [.unsafeFlags(pangoCairo("--cflags-only-I"))],
+            linkerSettings: (pangoCairo("--libs-only-l").map { String($0.dropFirst(2)) } + ["zint", "m"]).map { .linkedLibrary($0) }),
         // The signed PDF audit report (drawn from the JSON report's stream) and asset labels (PDF sheets and ZPL).
         .target(name: "DocumentKit", dependencies: ["CDocument", "InventoryCore"]),
 
