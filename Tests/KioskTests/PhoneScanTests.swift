@@ -27,18 +27,20 @@ struct PhoneScanTests {
 
     /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
     /// a running audit of SG.
-    static func server(port: Int = 0, arguments: [String] = []) async throws -> KioskProcess {
-        let server = try await KioskProcess(rows: [
-            .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
-            .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
-            .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
-        ])
+    static func server(port: Int = 0, arguments: [String] = [], alsoMalaysia: Bool = false) async throws -> KioskProcess {
+        let server = try await KioskProcess(
+            rows: [
+                .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
+                .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
+                .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
+            ] + (alsoMalaysia ? [.init(tag: "MY-1", name: "Printer", country: "MY", location: "KL")] : []))
         try await server.run(
             ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
         try await server.run(
             ["users", "create", "--email", "bo@example.com", "--name", "Bo", "--type", "STAFF", "--countries", "SG", "--password-stdin"],
             input: "secret-pass\n")
         try await server.run(["audit", "start", "--country", "SG"])
+        if alsoMalaysia { try await server.run(["audit", "start", "--country", "MY"]) }
         try await server.serve(port: port, arguments: arguments)
         return server
     }
@@ -182,6 +184,48 @@ struct PhoneScanTests {
             }
             let typed = try await page.executeAsync(photo.replacingOccurrences(of: "TAG", with: "'TYPED-9'")).stringValue ?? ""
             #expect(typed.hasPrefix("404"), "a typed scan has no frame: \(typed)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
+    @Test("With two audits running the phone lists them, opens the one picked, and opens it again after a reload")
+    func severalAuditsAreListed() async throws {
+        let server = try await Self.server(alsoMalaysia: true)
+        let driver = try await Chromedriver.start()
+        do {
+            let page = try await driver.session(width: 360, height: 640)
+            _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
+            try await page.open(server.baseURL + "/scan")
+            try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
+            try await page.screenshotIfAsked("phone-login.png")
+            try await page.find("#login-password").sendKeys("secret-pass")
+            try await page.find("#login-submit").click()
+            try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys("Ann's phone")
+            try await page.screenshotIfAsked("phone-device.png")
+            try await page.find("#device-form button").click()
+            try await page.waitUntilShown("#screen-audits", timeout: 20, "the list of running audits")
+            try await page.waitUntil(timeout: 10, "both audits listed", js: "document.querySelectorAll('#audits-list button').length === 2")
+            let names = try await page.execute("return Array.from(document.querySelectorAll('#audits-list strong')).map(e => e.textContent)")
+                .arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(Set(names) == ["SG", "MY"], "\(names)")
+            try await page.screenshotIfAsked("phone-audits.png")
+            try await page.execute(
+                "Array.from(document.querySelectorAll('#audits-list button')).find(b => b.querySelector('strong').textContent === 'MY').click()")
+            try await page.waitUntilShown("#screen-scan", timeout: 20, "the audit picked")
+            try await page.find("#entry").gunKeys("MY-1")
+            try await page.waitUntil(
+                timeout: 15, "MY-1 found in the audit of MY",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'MY-1')")
+            // After a reload the phone goes back to the audit it was scanning into, without asking again.
+            try await page.refresh()
+            try await page.waitUntilShown("#screen-scan", timeout: 20, "the same audit again")
+            #expect(try await page.execute("return window.scanPage.state.audit.country").stringValue == "MY")
             await page.quit()
         } catch {
             await driver.stop()
