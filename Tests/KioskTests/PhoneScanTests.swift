@@ -163,7 +163,8 @@ struct PhoneScanTests {
             let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-code128.jpg", in: folder))
             try await page.find("#entry").gunKeys("TYPED-9")
             try await page.waitUntil(
-                timeout: 15, "the typed unknown tag", js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'TYPED-9')")
+                timeout: 15, "the typed unknown tag",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'TYPED-9')")
             try await page.find("#camera-start").click()
             try await page.waitUntil(
                 timeout: 30, "the camera's unknown tag",
@@ -211,7 +212,8 @@ struct PhoneScanTests {
             try await page.find("#device-form button").click()
             try await page.waitUntilShown("#screen-audits", timeout: 20, "the list of running audits")
             try await page.waitUntil(timeout: 10, "both audits listed", js: "document.querySelectorAll('#audits-list button').length === 2")
-            let names = try await page.execute("return Array.from(document.querySelectorAll('#audits-list strong')).map(e => e.textContent)")
+            let names =
+                try await page.execute("return Array.from(document.querySelectorAll('#audits-list strong')).map(e => e.textContent)")
                 .arrayValue?.compactMap(\.stringValue) ?? []
             #expect(Set(names) == ["SG", "MY"], "\(names)")
             try await page.screenshotIfAsked("phone-audits.png")
