@@ -144,7 +144,7 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")]
                 + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
-                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js"].map { Resource.embedInCode("Scan/\($0)") }
+                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
