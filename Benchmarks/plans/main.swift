@@ -67,7 +67,7 @@ func endTimes() async throws -> [Double] {
     }
     return times
 }
-_ = try await endTimes()  // warm-up
+_ = try await endTimes() // warm-up
 let without = milliseconds(try await endTimes())
 for index in 0..<10 {
     _ = try await backend.webhooks.add(

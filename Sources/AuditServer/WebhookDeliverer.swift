@@ -51,26 +51,39 @@ public struct WebhookDeliverer: Service {
 
     /// One pass at `now()`: what was delivered, and what failed (to be tried again or given up).
     public func pass(client: HTTPClient) async throws -> (delivered: Int, failed: Int) {
-        let at = now()
-        _ = try await webhooks.queueOverdue(at: at)
-        var delivered = 0, failed = 0
-        for delivery in try await webhooks.claim(at: at, limit: 50) {
-            if try await send(delivery, client: client) { delivered += 1 } else { failed += 1 }
-        }
-        return (delivered, failed)
+        try await send(try await due(), client: client)
     }
 
-    /// One pass with a client of its own, closed after.
+    /// One pass with a client of its own, made only when something is due and closed after:
+    /// a standalone `audit end` with no webhook pays two reads and no client.
     public func pass() async throws -> (delivered: Int, failed: Int) {
+        let deliveries = try await due()
+        guard !deliveries.isEmpty else { return (0, 0) }
         let client = Self.makeClient()
         do {
-            let result = try await pass(client: client)
+            let result = try await send(deliveries, client: client)
             try await client.shutdown()
             return result
         } catch {
             try? await client.shutdown()
             throw error
         }
+    }
+
+    /// Plans newly overdue queued, then the deliveries whose time has come, taken.
+    private func due() async throws -> [PendingDelivery] {
+        let at = now()
+        _ = try await webhooks.queueOverdue(at: at)
+        return try await webhooks.claim(at: at, limit: 50)
+    }
+
+    private func send(_ deliveries: [PendingDelivery], client: HTTPClient) async throws -> (delivered: Int, failed: Int) {
+        var delivered = 0
+        var failed = 0
+        for delivery in deliveries {
+            if try await send(delivery, client: client) { delivered += 1 } else { failed += 1 }
+        }
+        return (delivered, failed)
     }
 
     /// POSTs one delivery and logs the attempt; true when the receiver answered 2xx.

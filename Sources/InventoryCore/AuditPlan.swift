@@ -159,6 +159,16 @@ public struct AuditPlanInput: Codable, Sendable, Equatable {
     }
 }
 
+extension AuditPlanInput {
+    /// The refusal of a second plan of this scope, naming the plan that has it.
+    public func duplicate(of existing: Int64) -> InventoryError {
+        .invalid(
+            ValidationError(
+                field: location == nil ? "country" : "location",
+                message: "\(location.map { "'\($0)' of " } ?? "")\(country) already has plan \(existing); remove it first to change it"))
+    }
+}
+
 /// A span of whole days as the CLI takes it: `30d`, or `30`.
 public enum DayCount {
     public static func parse(_ text: String, field: String, range: ClosedRange<Int> = 1...AuditPlanInput.maxDays) throws(ValidationError) -> Int {

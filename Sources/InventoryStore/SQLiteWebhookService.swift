@@ -55,7 +55,8 @@ public struct SQLiteWebhookService: WebhookService {
         try await database.write { db in
             let plans = try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM audit_plans WHERE next_due_at <= ? AND (overdue_sent_for IS NULL OR overdue_sent_for <> next_due_at) ORDER BY id",
+                sql:
+                    "SELECT \(PlanRows.columns) FROM audit_plans WHERE next_due_at <= ? AND (overdue_sent_for IS NULL OR overdue_sent_for <> next_due_at) ORDER BY id",
                 arguments: [now]
             ).map(PlanRows.plan)
             for plan in plans {

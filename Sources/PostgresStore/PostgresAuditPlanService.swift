@@ -23,7 +23,7 @@ public struct PostgresAuditPlanService: AuditPlanService {
             }
             let place = plan.location ?? ""
             if let taken = try await c.row("SELECT id FROM audit_plans WHERE country = \(plan.country) AND coalesce(location, '') = \(place)") {
-                throw PGPlanRows.duplicate(plan, existing: try taken.get("id"))
+                throw plan.duplicate(of: try taken.get("id"))
             }
             let deadline = AuditPlan.deadline(from: created, everyDays: plan.everyDays)
             guard
@@ -64,13 +64,6 @@ enum PGPlanRows {
             id: try row.get("id"), country: try row.get("country"), location: try row.get("location"), everyDays: try row.get("every_days"),
             assignee: try row.get("assignee"), createdAt: try row.get("created_at"), lastAuditId: try row.get("last_audit_id"),
             lastEndedAt: try row.get("last_ended_at"))
-    }
-
-    static func duplicate(_ plan: AuditPlanInput, existing: Int64) -> InventoryError {
-        .invalid(
-            ValidationError(
-                field: plan.location == nil ? "country" : "location",
-                message: "\(plan.location.map { "'\($0)' of " } ?? "")\(plan.country) already has plan \(existing); remove it first to change it"))
     }
 
     /// The end of an audit of `country` narrowed to `locations` at `endedAt`: the plan of
