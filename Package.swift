@@ -130,6 +130,8 @@ let package = Package(
             dependencies: [
                 "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts", "Scanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -142,7 +144,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]
-                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js"]
+                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js",
+                   "js/plans.js", "js/webhooks.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
                 + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
@@ -161,6 +164,12 @@ let package = Package(
             name: "reconcile-benchmark",
             dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/reconcile"
+        ),
+        // `audit due` over 10,000 plans, and what webhooks add to ending an audit (SQLite).
+        .executableTarget(
+            name: "plans-benchmark",
+            dependencies: ["InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/plans"
         ),
         // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans; frames/s and reads of
         // POST /api/v1/decode (`server-benchmark decode`).
@@ -253,6 +262,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
             "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport", "HTTPGuard",

@@ -23,7 +23,9 @@ enum PostgresMigrations {
         (10, "audit breakdown", auditBreakdown),
         (11, "late scans", lateScans),
         (12, "audit revision", auditRevision),
-        (13, "void answers", voidAnswers)
+        (13, "void answers", voidAnswers),
+        (14, "audit plans", PostgresPlanMigrations.auditPlans),
+        (15, "webhooks", PostgresPlanMigrations.webhooks)
     ]
 
     static func run(on connection: PostgresConnection) async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPGuard
+import AuditServer
 import Kiosk
 import Logging
 import Station
@@ -67,7 +68,9 @@ extension AuditStation {
                 logger.logLevel = .notice
                 let server = try KioskServer(context: context, options: options, logger: logger)
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
-                try await server.run { port in
+                // A standalone kiosk serves its own database, so it delivers its webhooks.
+                let beside = context.webhooks.map { [WebhookDeliverer(webhooks: $0, logger: logger)] } ?? []
+                try await server.run(beside: beside) { port in
                     Terminal.error(
                         "Kiosk on \(tls.scheme)://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
                     Terminal.error(

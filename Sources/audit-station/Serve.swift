@@ -105,6 +105,7 @@ extension AuditStation {
             // HTTP server stops first, then the pool closes its connections.
             if let pool { app.addServices(pool) }
             app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
+            app.addServices(WebhookDeliverer(webhooks: parts.backend.webhooks, logger: logger))
             try await ListenError.whileListening(host: settings.host, port: settings.port, start: start) { try await app.runService() }
         }
     }
