@@ -6,7 +6,8 @@ import TestKit
 /// scripts/schemathesis.sh, bounded, against the built `audit-station serve`: every operation of
 /// /openapi.yaml with a few generated requests, none answered 5xx, every answer as documented. The
 /// examples phase runs whole, then the coverage phase (about 2,500 requests in all, 30 s on an idle
-/// machine) for what is left of 30 s: a cap on the CPU it takes from every other test beside it.
+/// machine) for what is left of 60 s: a cap on the CPU it takes from every other test beside it,
+/// with room for the examples of every operation on a machine the other tests keep busy.
 /// The random fuzzing phase, and the coverage phase whole, are for longer runs (docs/testing.md,
 /// "Fuzzing and schema testing").
 @Suite struct SchemathesisTests {
@@ -15,7 +16,7 @@ import TestKit
 
     @Test func everyOperationAnswersWithoutServerErrorsAndAsDocumented() async throws {
         let output = try await Child.run(
-            "/usr/bin/env", ["bash", Self.script.path, "5", "30"],
+            "/usr/bin/env", ["bash", Self.script.path, "5", "60"],
             environment: ["AUDIT_STATION": StationProcess.executable.path, "SCHEMATHESIS_PHASES": "examples,coverage"])
         let (status, text) = (output.status, output.stdout + output.stderr)
         #expect(status == 0, "schemathesis found problems:\n\(text.suffix(6000))")
