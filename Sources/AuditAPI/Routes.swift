@@ -26,6 +26,8 @@ public enum Routes {
     public static let auditPhotoFind = "/api/v1/audit/{audit_id}/photos/find"
     public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
     public static let auditStations = "/api/v1/audit/{audit_id}/stations"
+    public static let auditCount = "/api/v1/audit/count"
+    public static let auditAccessories = "/api/v1/audit/{audit_id}/accessories"
     public static let decode = "/api/v1/decode"
     public static let decodeFigures = "/api/v1/decode/figures"
     public static let devices = "/api/v1/devices"

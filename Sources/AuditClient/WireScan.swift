@@ -73,6 +73,9 @@ extension ScanResult: LenientDecodable {
             firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
             auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "",
             missingSinceAudit: fields.text("missingSinceAudit"))
+        // Optional, and only for `accessory_counted`: a server that does not count accessories
+        // never sends it, and one this station cannot read is left out.
+        accessory = fields.optional("accessory", as: AccessoryTally.self)
     }
 
     /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,

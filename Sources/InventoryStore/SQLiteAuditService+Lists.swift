@@ -99,7 +99,7 @@ extension SQLiteAuditService {
                     if writer.buffer.count >= flushSize { try output(writer.drain()) }
                 }
             }
-            writer.finish()
+            writer.finish(accessories: try AccessoryCounts.tallies(db, auditID: auditID))
             try output(writer.drain())
         }
     }

@@ -39,6 +39,9 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var hasPhoto: Bool?
     /// The matched asset's name when `asset` is not known (a scan read back from the trail).
     var assetName: String?
+    /// For `accessory_counted`: the accessory with its counts after the scan (the page asks
+    /// "How many?").
+    var accessory: AccessoryTally?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
         kind = .result
@@ -59,6 +62,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
         misplaced = result.misplaced
         registeredLocation = result.registeredLocation
         foundLocation = result.foundLocation
+        accessory = result.accessory
     }
 
     /// A location label the station took: it stands at `location` from now on.
@@ -356,6 +360,11 @@ struct LocationAnswer: Encodable, Sendable {
 }
 struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
 struct UndoBody: Decodable, Sendable { var scanId: String }
+/// `POST /api/count`: how many of the accessory `tag` stand where the station stands.
+struct CountBody: Decodable, Sendable {
+    var tag: String
+    var quantity: Int
+}
 /// A scan undone: pushed to every page as the `void` event, and the answer to `POST /api/undo`.
 struct UndoAnswer: Encodable, Sendable {
     var scanId: String

@@ -94,6 +94,12 @@ struct KioskRoutes: Sendable {
             let task = Task { try await station.undo(scanID: body.scanId) }
             return try Self.json(try await task.value)
         }
+        router.post("/api/count") { request, context in
+            let body = try await Self.decode(CountBody.self, from: request, context: context)
+            let station = station
+            let task = Task { try await station.count(tag: body.tag, quantity: body.quantity) }
+            return try Self.json(try await task.value)
+        }
         router.post("/api/end") { request, context in
             let body = try await Self.decode(EndBody.self, from: request, context: context)
             let station = station

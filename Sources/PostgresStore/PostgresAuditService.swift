@@ -115,6 +115,7 @@ public struct PostgresAuditService: ServerAuditService {
                 INSERT INTO audit_location_expected (audit_id, location, expected)
                 SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = \(id) GROUP BY audit_id, location
                 """)
+            try await PGAccessoryCounts.expect(c, auditID: id, country: code, locations: wanted)
             return try await PGRows.fetchSession(c, id: id)
         }
     }
@@ -128,6 +129,7 @@ public struct PostgresAuditService: ServerAuditService {
             }
             guard try row.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
             try await c.run("UPDATE audits SET ended_at = \(Date()), ended_by = \(actor.user) WHERE id = \(auditID)")
+            try await PGLastAudited.audited(c, auditID: auditID)
             return try await Self.summary(c, auditID: auditID)
         }
     }

@@ -23,7 +23,10 @@ enum PostgresMigrations {
         (10, "audit breakdown", auditBreakdown),
         (11, "late scans", lateScans),
         (12, "audit revision", auditRevision),
-        (13, "void answers", voidAnswers)
+        (13, "void answers", voidAnswers),
+        // 14-16 are kept for the audit plans; the runner applies each version it lacks, gaps or not.
+        (17, "last audited", PGLastAudited.migration),
+        (18, "accessory counts", PGAccessoryCounts.migration)
     ]
 
     static func run(on connection: PostgresConnection) async throws {
