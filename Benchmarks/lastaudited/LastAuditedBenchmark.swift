@@ -38,7 +38,7 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 /// The median time of `runs` runs of `body`, in milliseconds.
-func median(_ runs: Int = 7, _ body: () async throws -> Void) async throws -> Double {
+func median(_ runs: Int = 7, _ body: @Sendable () async throws -> Void) async throws -> Double {
     let clock = ContinuousClock()
     var times: [Double] = []
     for _ in 0..<runs {
@@ -50,9 +50,9 @@ func median(_ runs: Int = 7, _ body: () async throws -> Void) async throws -> Do
 }
 
 /// The SQL of one back end that fills the assets and an audit's found scans.
-struct Fill {
-    var numbers: (Int) -> String
-    var daysAgo: (String) -> String
+struct Fill: Sendable {
+    var numbers: @Sendable (Int) -> String
+    var daysAgo: @Sendable (String) -> String
     var now: String
     var userColumn: String
     var no: String
@@ -83,7 +83,7 @@ struct Fill {
     }
 }
 
-func run(assets: any AssetService, audits: any AuditService, execute: (String) async throws -> Void, fill: Fill, n: Int) async throws {
+func run(assets: any AssetService, audits: any AuditService, execute: @Sendable (String) async throws -> Void, fill: Fill, n: Int) async throws {
     let clock = ContinuousClock()
     var start = clock.now
     try await execute(fill.assets(n))
@@ -114,7 +114,11 @@ func run(assets: any AssetService, audits: any AuditService, execute: (String) a
 @main
 struct LastAuditedBenchmark {
     static func main() async throws {
-        let options = Options()
+        try await measure(Options())
+    }
+
+    /// Off the main actor, as the services run in the server.
+    static func measure(_ options: Options) async throws {
         if let url = options.postgres {
             let database = try await PostgresDatabase.open(try PostgresURL(url))
             try await database.whileRunning {

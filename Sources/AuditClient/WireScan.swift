@@ -88,10 +88,12 @@ extension ScanResult: LenientDecodable {
         // A station's pending is never an answer: a server that says it, or says nothing, about
         // a scan shown pending leaves it decided as unknown.
         let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
-        return ScanResult(
+        var result = ScanResult(
             identifier: entry.identifier, status: status == .pending ? local : status,
             message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
             firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID, missingSinceAudit: missingSinceAudit)
+        result.accessory = accessory
+        return result
     }
 }
 

@@ -243,12 +243,12 @@ public struct ReportWriter {
             guard !accessories.isEmpty else { return }
             buffer += [13, 10] + Array(Self.accessoryColumns.joined(separator: ",").utf8) + [13, 10]
             for item in accessories {
-                let cells = [item.tag, item.name, item.location ?? "", String(item.expected), String(item.counted), String(item.difference)]
-                for (index, cell) in cells.enumerated() {
+                for (index, cell) in [item.tag, item.name, item.location ?? ""].enumerated() {
                     if index > 0 { buffer.append(UInt8(ascii: ",")) }
                     CSV.appendCell(cell, to: &buffer)
                 }
-                buffer += [13, 10]
+                // Numbers as they are: a difference of -1 is a number, not a formula to defuse.
+                buffer += Array(",\(item.expected),\(item.counted),\(item.difference)".utf8) + [13, 10]
             }
         }
     }

@@ -134,7 +134,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
-        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto, assetName
+        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto, assetName, accessory
     }
 
     /// Every key is written, null when absent, so the page never meets a missing field.
@@ -164,6 +164,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(didYouMean, forKey: .didYouMean)
             try container.encode(hasPhoto ?? false, forKey: .hasPhoto)
             try container.encode(assetName ?? asset?.name, forKey: .assetName)
+            try container.encode(accessory, forKey: .accessory)
         case .rejected:
             try container.encode(error, forKey: .error)
             // A scan counted here that the server then refused: the audit's numbers without it.

@@ -24,7 +24,7 @@ struct KioskRoutes: Sendable {
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
         "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post], "/api/scans": [.post], "/api/location": [.post],
-        "/api/locations": [.get], "/api/undo": [.post], "/api/progress": [.get], "/api/photo": [.get]
+        "/api/locations": [.get], "/api/undo": [.post], "/api/progress": [.get], "/api/photo": [.get], "/api/count": [.post]
     ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {

@@ -128,7 +128,7 @@ enum PGAccessoryCounts {
             SELECT a.accessory_id, a.tag, a.name, a.location, a.expected,
                 coalesce((SELECT sum(counted) FROM audit_accessory_counted k WHERE k.audit_id = a.audit_id AND k.accessory_id = a.accessory_id), 0)::INTEGER
                     AS counted
-            FROM audit_accessories a WHERE a.audit_id = \(auditID) AND (\(accessoryID) IS NULL OR a.accessory_id = \(accessoryID))
+            FROM audit_accessories a WHERE a.audit_id = \(auditID) AND (\(accessoryID ?? 0) = 0 OR a.accessory_id = \(accessoryID ?? 0))
             ORDER BY a.tag
             """
         ).map { row in

@@ -94,7 +94,7 @@ struct AccessoryCountTests {
             #expect(negative.status == 422, "\(negative.text)")
 
             let listed = try await server.call("GET", "/api/v1/audit/\(id)/accessories", token: token)
-            let rows = try #require(listed.data?["accessories"] as? [[String: Any]])
+            let rows = try #require(listed.data?["accessories"] as? [[String: Any]], "\(listed.text)")
             #expect(rows.count == 1 && rows[0]["tag"] as? String == "CABLE" && rows[0]["location"] as? String == "Dock A")
             #expect(rows[0]["expected"] as? Int == 8 && rows[0]["counted"] as? Int == 7 && rows[0]["difference"] as? Int == -1)
             let status = try await server.call("GET", "/api/v1/audit/\(id)", token: token)
