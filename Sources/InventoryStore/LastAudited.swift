@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InventoryCore
 
 /// Each asset's `last_audited_at`: the scan time of its last found scan (not voided) in an audit
 /// that has ended. Only scans of an audit's expected assets count (found, or found again): a
@@ -31,16 +32,25 @@ enum LastAudited {
     }
 
     /// The `WHERE` clause of `AssetFilter.notAuditedSince`, and the order it lists in. Both read
-    /// the expression index `assets_last_audited` (never audited sorts first, as ''), so a page
-    /// and the count are each one range of it, however many assets there are.
+    /// the expression index `assets_last_audited` (never audited sorts first, as ''), or with a
+    /// country `assets_country_last_audited`, so a page and the count are each one range of it,
+    /// however many assets there are.
     static let notSinceClause = "coalesce(assets.last_audited_at, '') < ?"
     static let notSinceOrder = " ORDER BY coalesce(assets.last_audited_at, ''), assets.id"
+
+    /// The table a list reads: with `notAuditedSince` and no country, the index of that order,
+    /// named (`INDEXED BY`), because with statistics SQLite would rather skip-scan the country
+    /// index and sort every match (2.4 s instead of 0.14 s for a deep page of 1,000,000 assets).
+    static func table(for filter: AssetFilter) -> String {
+        filter.notAuditedSince != nil && filter.country == nil && filter.countries == nil ? "assets INDEXED BY assets_last_audited" : "assets"
+    }
 
     static func migrate(_ db: Database) throws {
         try db.execute(
             sql: """
                 ALTER TABLE assets ADD COLUMN last_audited_at DATETIME;
                 CREATE INDEX assets_last_audited ON assets(coalesce(last_audited_at, ''), id);
+                CREATE INDEX assets_country_last_audited ON assets(country, coalesce(last_audited_at, ''), id);
                 """)
         for auditID in try String.fetchAll(db, sql: "SELECT id FROM audits WHERE ended_at IS NOT NULL") {
             try audited(db, auditID: auditID)

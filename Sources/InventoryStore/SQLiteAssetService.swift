@@ -47,6 +47,8 @@ public struct SQLiteAssetService: AssetService {
                 arguments += [cutoff]
             }
             let order = filter.notAuditedSince == nil ? " ORDER BY assets.id" : LastAudited.notSinceOrder
+            let from = LastAudited.table(for: filter)
+            let select = Asset.selectSQL.replacingOccurrences(of: "FROM assets ", with: "FROM \(from) ")
             if let search = query.search {
                 // Texts of 3 or more characters take their candidates from the search index
                 // (these four fields only: the assets' search does not read the location); the
@@ -66,7 +68,7 @@ public struct SQLiteAssetService: AssetService {
             if query.search != nil {
                 // A search reads the matching ids once, in order: they give the total and the
                 // page, whose rows are then read by id.
-                let ids = try Int64.fetchAll(db, sql: "SELECT assets.id FROM assets" + whereSQL + order, arguments: arguments)
+                let ids = try Int64.fetchAll(db, sql: "SELECT assets.id FROM \(from)" + whereSQL + order, arguments: arguments)
                 let page = Array(ids.dropFirst(query.offset).prefix(query.perPage))
                 let found =
                     page.isEmpty
@@ -78,9 +80,9 @@ public struct SQLiteAssetService: AssetService {
                 let items = page.compactMap { byID[$0] }
                 return Page(items: items, pagination: Pagination(query: query, total: ids.count))
             }
-            let total = try db.count(sql: "SELECT assets.id FROM assets" + whereSQL, arguments: arguments)
+            let total = try db.count(sql: "SELECT assets.id FROM \(from)" + whereSQL, arguments: arguments)
             let items = try Asset.fetchAll(
-                db, sql: Asset.selectSQL + whereSQL + order + " LIMIT ? OFFSET ?",
+                db, sql: select + whereSQL + order + " LIMIT ? OFFSET ?",
                 arguments: arguments + [query.perPage, query.offset])
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }

@@ -44,6 +44,7 @@ enum PGLastAudited {
     static let migration = [
         "ALTER TABLE assets ADD COLUMN last_audited_at TIMESTAMPTZ",
         "CREATE INDEX assets_last_audited ON assets ((coalesce(last_audited_at, '-infinity'::timestamptz)), id)",
+        "CREATE INDEX assets_country_last_audited ON assets (country, (coalesce(last_audited_at, '-infinity'::timestamptz)), id)",
         """
         UPDATE assets SET last_audited_at = f.at FROM (
             SELECT s.asset_id, max(s.scanned_at) AS at FROM scans s JOIN audits a ON a.id = s.audit_id
