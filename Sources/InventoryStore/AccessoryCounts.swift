@@ -33,7 +33,7 @@ enum AccessoryCounts {
                     quantity INTEGER NOT NULL CHECK (quantity >= 0),
                     source TEXT NOT NULL,
                     station TEXT NOT NULL,
-                    user TEXT NOT NULL,
+                    user_name TEXT NOT NULL,
                     counted_at DATETIME NOT NULL,
                     recorded_at DATETIME NOT NULL,
                     late BOOLEAN NOT NULL DEFAULT 0);
@@ -114,7 +114,7 @@ enum AccessoryCounts {
         let place = location ?? ""
         try db.execute(
             sql: """
-                INSERT INTO accessory_counts (count_id, audit_id, accessory_id, location, kind, quantity, source, station, user, counted_at,
+                INSERT INTO accessory_counts (count_id, audit_id, accessory_id, location, kind, quantity, source, station, user_name, counted_at,
                     recorded_at, late)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [countID, auditID, accessoryID, place, kind, quantity, source, station, user, at, Date(), late])

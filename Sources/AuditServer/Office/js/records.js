@@ -36,8 +36,8 @@ export const kinds = {
   },
   accessories: {
     title: 'Accessories', noun: 'Accessory', path: '/api/v2/accessories', key: 'accessories', may: mayEditAssets, movements: true,
-    columns: [['Tag', 'tag'], ['Name', 'name'], ['Category', 'category'], ['Manufacturer', 'manufacturer'], ['Model', 'model_no'],
-      ['Total', 'total_quantity', 'num'], ['Available', 'available_quantity', 'num'], ['Location', 'location'], ['Country', 'country']],
+    columns: [['Name', 'name'], ['Category', 'category'], ['Manufacturer', 'manufacturer'], ['Model', 'model_no'],
+      ['Total', 'total_quantity', 'num'], ['Available', 'available_quantity', 'num'], ['Country', 'country'], ['Tag', 'tag'], ['Location', 'location']],
     describe: function (a) { return a.name + ' (' + a.category + ')'; },
     fields: [
       text('name', 'Name', { required: true, wide: true }), text('category', 'Category', { required: true }),
