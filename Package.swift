@@ -1,16 +1,22 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
-#if arch(arm64)
-    let multiarch = "aarch64-linux-gnu"
-#else
-    let multiarch = "x86_64-linux-gnu"
-#endif
-/// `pkg-config --cflags pangocairo` on Debian 12, for CDocument.
-let pangoCairoIncludes = [
-    "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/harfbuzz",
-    "/usr/include/freetype2", "/usr/include/libpng16", "/usr/include/fribidi", "/usr/include/cairo", "/usr/include/pixman-1",
-]
+/// What `pkg-config` says of pangocairo: the include folders and the libraries, which differ
+/// between distributions and architectures. Only the -I and -l flags are taken: SwiftPM refuses
+/// the -pthread that glib's adds (and warns when a system library target's pkg-config has it).
+func pangoCairo(_ option: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", option, "pangocairo"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return [] }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 let package = Package(
     name: "AuditStation",
@@ -88,12 +94,11 @@ let package = Package(
 
         // MARK: document targets
         // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,
-        // libzint-dev): text runs, table rows, lines, rects and barcode symbols as vectors. The include folders are
-        // pkg-config's for pangocairo, less the -pthread that SwiftPM refuses from it.
+        // libzint-dev): text runs, table rows, lines, rects and barcode symbols as vectors.
         .target(
             name: "CDocument",
-            cSettings: [.unsafeFlags(pangoCairoIncludes.map { "-I" + $0 })],
-            linkerSettings: ["pangocairo-1.0", "pango-1.0", "gobject-2.0", "glib-2.0", "cairo", "zint", "m"].map { .linkedLibrary($0) }),
+            cSettings: [.unsafeFlags(pangoCairo("--cflags-only-I"))],
+            linkerSettings: (pangoCairo("--libs-only-l").map { String($0.dropFirst(2)) } + ["zint", "m"]).map { .linkedLibrary($0) }),
         // The signed PDF audit report (drawn from the JSON report's stream) and asset labels (PDF sheets and ZPL).
         .target(name: "DocumentKit", dependencies: ["CDocument", "InventoryCore"]),
 
@@ -125,6 +130,8 @@ let package = Package(
             dependencies: [
                 "InventoryCore", "AuditAPI", "HTTPGuard", "DocumentKit", "PageScripts", "Scanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -137,9 +144,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]
-                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js"]
+                + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js",
+                   "js/plans.js", "js/webhooks.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
-                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/count.js"].map { Resource.embedInCode("Scan/\($0)") }
+                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/count.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
@@ -162,6 +170,12 @@ let package = Package(
             name: "last-audited-benchmark",
             dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/lastaudited"
+        ),
+        // `audit due` over 10,000 plans, and what webhooks add to ending an audit (SQLite).
+        .executableTarget(
+            name: "plans-benchmark",
+            dependencies: ["InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/plans"
         ),
         // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans; frames/s and reads of
         // POST /api/v1/decode (`server-benchmark decode`).
@@ -254,6 +268,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Tests/AuditTestSupport"),
         .testTarget(name: "AuditServerTests", dependencies: [
             "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditTestSupport", "HTTPGuard",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screenshots of every kiosk screen, for the README (see kiosk-screenshots.sh)."""
+"""Screenshots of every kiosk screen, for docs/kiosk.md (see kiosk-screenshots.sh)."""
 import argparse
 import glob
 import os

@@ -286,10 +286,10 @@ public actor ConnectedAuditService: AuditService {
         return Page(items: page.items.map(\.value), pagination: page.pagination)
     }
 
-    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) async throws -> Void) async throws {
         await ensureHandler()
         await sync.pushNow()
         let (_, data) = try await client.raw(.GET, Routes.path(Routes.auditReport, ["audit_id": auditID]), query: ["format": format.rawValue])
-        try output(data)
+        try await output(data)
     }
 }

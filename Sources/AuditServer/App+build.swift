@@ -68,6 +68,8 @@ public func buildRouter(_ parts: ServerParts, settings: ServerSettings, logger: 
     AccessoryController(accessories: backend.accessories).addRoutes(to: table, on: protected)
     CustomerController(customers: backend.customers).addRoutes(to: table, on: protected)
     DeviceController(devices: backend.devices).addRoutes(to: table, on: protected)
+    PlanController(plans: backend.plans).addRoutes(to: table, on: protected)
+    WebhookController(webhooks: backend.webhooks).addRoutes(to: table, on: protected)
     UserController(users: parts.users).addRoutes(to: table, on: protected)
     DecodeController(frames: parts.frames, rate: FrameRate(settings.decodeRate)).addRoutes(to: table, on: protected)
     return (router, table.entries)

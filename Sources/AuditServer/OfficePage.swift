@@ -31,6 +31,8 @@ enum OfficePage {
         "/office/js/records.js": File(bytes: PackageResources.records_js, type: script),
         "/office/js/users.js": File(bytes: PackageResources.users_js, type: script),
         "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script),
+        "/office/js/plans.js": File(bytes: PackageResources.plans_js, type: script),
+        "/office/js/webhooks.js": File(bytes: PackageResources.webhooks_js, type: script),
         "/office/js/burst.js": File(bytes: PageScripts.burst, type: script)
     ]
 
@@ -62,6 +64,6 @@ enum OfficePage {
 
     /// Whether `path` is a file of a page (open without the API key: the files hold no secret).
     static func isPageFile(_ path: String) -> Bool {
-        files[path] != nil || ScanPage.files[path] != nil
+        files[path] != nil || ScanPage.files[path] != nil || path == "/scan/sw.js"
     }
 }

@@ -32,7 +32,18 @@ enum ScanPage {
         "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; style-src 'self'; script-src 'self'; "
         + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
+    /// The service worker, at /scan/sw.js with the scope /scan (its header allows that scope, a
+    /// level above its own folder): it keeps the files above on the phone, so a reload without
+    /// Wi-Fi still opens the page and its waiting scans. The list of files is filled in from
+    /// `files`, so the two never differ.
+    static let worker: File = {
+        let template = String(decoding: PackageResources.worker_js, as: UTF8.self)
+        let list = files.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return File(bytes: Array(template.replacingOccurrences(of: "[\"/*FILES*/\"]", with: "[\(list)]").utf8), type: OfficePage.script)
+    }()
+
     static func add<Context: RequestContext>(to router: Router<Context>) {
         OfficePage.serve(files, policy: policy, extra: [HTTPField.Name("Permissions-Policy")!: "camera=(self)"], on: router)
+        OfficePage.serve(["/scan/sw.js": worker], policy: policy, extra: [HTTPField.Name("Service-Worker-Allowed")!: "/scan"], on: router)
     }
 }

@@ -45,7 +45,7 @@ public enum AuditReportPDF {
             }
         }
         do {
-            try await service.report(auditID: auditID, format: .json) { data in try chunks.put(data) }
+            try await service.report(auditID: auditID, format: .json) { data in try await chunks.send(data) }
             chunks.close()
         } catch {
             chunks.fail(error)

@@ -1,11 +1,15 @@
 import Foundation
 
-/// A bounded queue between two threads: one puts (and waits while it is full), a thread of its
-/// own takes. The first failure of either side is kept: `put` then throws it, and `take` answers
-/// nil, so neither side waits for the other after a failure.
+/// A bounded queue to a thread of its own, which takes. The putting side is a thread too
+/// (`put`, which waits while the queue is full) or a task (`send`, which suspends instead, so
+/// no thread of the concurrency pool is held). The first failure of either side is kept: `put`
+/// and `send` then throw it, and `take` answers nil, so neither side waits for the other after
+/// a failure.
 final class Handoff<Item>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Item] = []
+    /// Tasks suspended in `send` until there is room (or a failure).
+    private var senders: [CheckedContinuation<Void, Never>] = []
     private let capacity: Int
     private var closed = false
     private var failure: (any Error)?
@@ -22,14 +26,44 @@ final class Handoff<Item>: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Adds an item from a task: suspends while the queue is full; throws the taker's failure, if any.
+    func send(_ item: Item) async throws {
+        while true {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                condition.lock()
+                if items.count >= capacity && failure == nil {
+                    senders.append(continuation)
+                    condition.unlock()
+                } else {
+                    condition.unlock()
+                    continuation.resume()
+                }
+            }
+            let added: Result<Bool, any Error> = condition.withLock {
+                if let failure { return .failure(failure) }
+                guard items.count < capacity else { return .success(false) }
+                items.append(item)
+                condition.broadcast()
+                return .success(true)
+            }
+            if try added.get() { return }
+        }
+    }
+
     /// The next item, or nil once the queue is closed and empty (or failed).
     func take() -> Item? {
         condition.lock()
-        defer { condition.unlock() }
         while items.isEmpty && !closed && failure == nil { condition.wait() }
-        guard failure == nil, !items.isEmpty else { return nil }
+        guard failure == nil, !items.isEmpty else {
+            condition.unlock()
+            return nil
+        }
         let item = items.removeFirst()
         condition.broadcast()
+        let waiting = senders
+        senders = []
+        condition.unlock()
+        for sender in waiting { sender.resume() }
         return item
     }
 
@@ -46,10 +80,16 @@ final class Handoff<Item>: @unchecked Sendable {
         condition.lock()
         if failure == nil { failure = error }
         condition.broadcast()
+        let waiting = senders
+        senders = []
         condition.unlock()
+        for sender in waiting { sender.resume() }
     }
 
     var error: (any Error)? { condition.withLock { failure } }
+
+    /// The tasks suspended in `send` now.
+    var waitingSenders: Int { condition.withLock { senders.count } }
 }
 
 /// Runs `body` on a thread of its own (long CPU work that should not hold one of the

@@ -119,6 +119,10 @@ public struct ServerBackend: Sendable {
     public var customers: any CustomerService
     public var users: any UserStore
     public var devices: any DeviceStore
+    /// Cycle counts: audit plans and what is due.
+    public var plans: any AuditPlanService
+    /// Webhooks and their outbox.
+    public var webhooks: any WebhookService
     /// What the back end is, for logs and `/health` ("sqlite", "postgresql").
     public var kind: String
     /// Where the token-signing key file lives unless one is given: beside a database file.
@@ -129,7 +133,8 @@ public struct ServerBackend: Sendable {
 
     public init(
         audits: any ServerAuditService, assets: any AssetService, accessories: any AccessoryService, customers: any CustomerService,
-        users: any UserStore, devices: any DeviceStore, kind: String, defaultKeyFile: String? = nil, ping: @escaping @Sendable () async throws -> Void
+        users: any UserStore, devices: any DeviceStore, plans: any AuditPlanService,
+        webhooks: any WebhookService, kind: String, defaultKeyFile: String? = nil, ping: @escaping @Sendable () async throws -> Void
     ) {
         self.audits = audits
         self.assets = assets
@@ -137,6 +142,8 @@ public struct ServerBackend: Sendable {
         self.customers = customers
         self.users = users
         self.devices = devices
+        self.plans = plans
+        self.webhooks = webhooks
         self.kind = kind
         self.defaultKeyFile = defaultKeyFile
         self.ping = ping

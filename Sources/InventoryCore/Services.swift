@@ -24,7 +24,9 @@ public protocol AuditService: Sendable {
     /// Past and running audits, newest first.
     func history(country: String?, query: ListQuery) async throws -> Page<AuditSession>
     /// Writes the report in pieces to `output`, so a large audit never sits in memory whole.
-    func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws
+    /// `output` may suspend (a consumer that is behind): the next piece waits for it, and no
+    /// thread is blocked meanwhile.
+    func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) async throws -> Void) async throws
     /// The audit's scan trail, in the order the scans were stored.
     func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord>
     /// The audit's voided scans (each with its void), in the order the scans were stored: at

@@ -80,7 +80,32 @@ extension SQLiteAuditService {
     /// Streams the report: every expected asset (scanned or missing) in asset order, then every
     /// unexpected entry in the order it was first scanned. SQLite hands each cell's bytes
     /// straight to the writer, and chunks of about 1 MB go to `output`.
-    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+    ///
+    /// The read is one synchronous closure on GRDB's reader thread, which waits (a thread of
+    /// GRDB's, not of the concurrency pool) while `output` is a few chunks behind; this task
+    /// awaits each chunk and hands it on.
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) async throws -> Void) async throws {
+        let chunks = ChunkStream(capacity: 4)
+        async let produced: Void = {
+            do {
+                try await writeReport(auditID: auditID, format: format, to: chunks)
+                chunks.finish(.success(()))
+            } catch {
+                chunks.finish(.failure(error))
+                throw error
+            }
+        }()
+        do {
+            while let chunk = try await chunks.next() { try await output(chunk) }
+        } catch {
+            chunks.abandon(error)
+            try? await produced
+            throw error
+        }
+        try await produced
+    }
+
+    private func writeReport(auditID: AuditID, format: ReportFormat, to chunks: ChunkStream) async throws {
         try await database.read { db in
             let audit = try AuditRows.fetchSession(db, id: auditID)
             let summary = ReportSummary(
@@ -96,11 +121,11 @@ extension SQLiteAuditService {
                     writer.beginRow()
                     for index in 0..<columns { writer.appendCell(cell(index)) }
                     writer.endRow()
-                    if writer.buffer.count >= flushSize { try output(writer.drain()) }
+                    if writer.buffer.count >= flushSize { try chunks.put(writer.drain()) }
                 }
             }
             writer.finish(accessories: try AccessoryCounts.tallies(db, auditID: auditID))
-            try output(writer.drain())
+            try chunks.put(writer.drain())
         }
     }
 

@@ -93,7 +93,9 @@ public struct SQLiteAuditService: ServerAuditService {
                     INSERT INTO audit_location_expected (audit_id, location, expected)
                     SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = ? GROUP BY location
                     """, arguments: [id])
-            return try AuditRows.fetchSession(db, id: id)
+            let session = try AuditRows.fetchSession(db, id: id)
+            try WebhookRows.queue(db, .auditStarted, subject: ReportSummary(session), at: session.startedAt)
+            return session
         }
     }
 
@@ -101,9 +103,14 @@ public struct SQLiteAuditService: ServerAuditService {
         try await database.write { db in
             let audit = try AuditRows.fetchSession(db, id: auditID)
             guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
-            try db.execute(sql: "UPDATE audits SET ended_at = ?, ended_by = ? WHERE id = ?", arguments: [Date(), actor.user, auditID])
+            let endedAt = Date()
+            try db.execute(sql: "UPDATE audits SET ended_at = ?, ended_by = ? WHERE id = ?", arguments: [endedAt, actor.user, auditID])
             try LastAudited.audited(db, auditID: auditID)
-            return try Self.summary(db, auditID: auditID)
+            try PlanRows.audited(db, audit: audit, endedAt: endedAt)
+            let summary = try Self.summary(db, auditID: auditID)
+            try WebhookRows.queue(
+                db, .auditEnded, subject: ReportSummary(summary.audit, byStation: summary.byStation ?? [], byUser: summary.byUser ?? []), at: endedAt)
+            return summary
         }
     }
 

@@ -18,6 +18,8 @@ extension ServerBackend {
             customers: SQLiteCustomerService(database: database),
             users: SQLiteUserStore(database: database),
             devices: SQLiteDeviceStore(database: database),
+            plans: SQLiteAuditPlanService(database: database),
+            webhooks: SQLiteWebhookService(database: database),
             kind: "sqlite",
             defaultKeyFile: path.hasPrefix(":memory:") || path.isEmpty ? nil : path + ".jwt-key",
             ping: { try await database.read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") } })

@@ -66,8 +66,9 @@ public struct KioskServer: Sendable {
     }
 
     /// Serves until the task is cancelled or the process is told to stop. `onRunning` gets the
-    /// bound port (useful with port 0).
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// bound port (useful with port 0). `beside` runs with the server (a standalone kiosk's
+    /// webhook deliveries) and stops with it.
+    public func run(beside: [any Service] = [], onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let hub = EventHub()
         let station = KioskStation(context: context, user: options.user, device: options.device, hub: hub, logger: logger)
         var loop: ScanLoop?
@@ -118,7 +119,7 @@ public struct KioskServer: Sendable {
                     // Shut down first (the group goes in reverse order): the pages' event and
                     // preview streams end, so the server's graceful shutdown does not wait on them.
                     .init(service: background, successTerminationBehavior: .gracefullyShutdownGroup)
-                ],
+                ] + beside.map { .init(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await ListenError.whileListening(host: options.host, port: options.port, start: start) { try await group.run() }

@@ -42,7 +42,8 @@ struct WebAssets: Sendable {
         "/js/burst.js": script(PageScripts.burst),
         "/js/format.js": script(PageScripts.format),
         "/js/words.js": script(PageScripts.words),
-        "/js/sound.js": script(PageScripts.sound)
+        "/js/sound.js": script(PageScripts.sound),
+        "/js/queue.js": script(PageScripts.queue)
     ]
 
     static let index = WebAssets(bytes: PackageResources.index_html, type: "text/html; charset=utf-8")

@@ -59,7 +59,7 @@ extension PostgresAuditService {
     /// the server for more rows only as they are consumed, so the audit never sits in memory
     /// whole; each cell's bytes go straight to the writer, and chunks of about 1 MB to `output`.
     /// One REPEATABLE READ transaction, so both parts and the summary are of one moment.
-    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) async throws -> Void) async throws {
         try await database.transaction(.snapshotReadOnly) { c in
             let audit = try await PGRows.fetchSession(c, id: auditID)
             let summary = ReportSummary(
@@ -84,11 +84,11 @@ extension PostgresAuditService {
                         index += 1
                     }
                     writer.endRow()
-                    if writer.buffer.count >= flushSize { try output(writer.drain()) }
+                    if writer.buffer.count >= flushSize { try await output(writer.drain()) }
                 }
             }
             writer.finish(accessories: try await PGAccessoryCounts.tallies(c, auditID: auditID, accessoryID: nil))
-            try output(writer.drain())
+            try await output(writer.drain())
         }
     }
 

@@ -116,7 +116,9 @@ public struct PostgresAuditService: ServerAuditService {
                 SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = \(id) GROUP BY audit_id, location
                 """)
             try await PGAccessoryCounts.expect(c, auditID: id, country: code, locations: wanted)
-            return try await PGRows.fetchSession(c, id: id)
+            let session = try await PGRows.fetchSession(c, id: id)
+            try await PGWebhookRows.queue(c, .auditStarted, subject: ReportSummary(session), at: session.startedAt)
+            return session
         }
     }
 
@@ -124,13 +126,19 @@ public struct PostgresAuditService: ServerAuditService {
     /// the lock find it ended.
     public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
         try await database.transaction { c in
-            guard let row = try await c.row("SELECT ended_at FROM audits WHERE id = \(auditID) FOR UPDATE") else {
+            guard let row = try await c.row("SELECT ended_at, country, locations FROM audits WHERE id = \(auditID) FOR UPDATE") else {
                 throw InventoryError.notFound("audit \(auditID)")
             }
             guard try row.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
-            try await c.run("UPDATE audits SET ended_at = \(Date()), ended_by = \(actor.user) WHERE id = \(auditID)")
+            let endedAt = Date()
+            try await c.run("UPDATE audits SET ended_at = \(endedAt), ended_by = \(actor.user) WHERE id = \(auditID)")
             try await PGLastAudited.audited(c, auditID: auditID)
-            return try await Self.summary(c, auditID: auditID)
+            try await PGPlanRows.audited(
+                c, auditID: auditID, country: try row.get("country"), locations: AuditLocations.list(try row.get("locations")), endedAt: endedAt)
+            let summary = try await Self.summary(c, auditID: auditID)
+            try await PGWebhookRows.queue(
+                c, .auditEnded, subject: ReportSummary(summary.audit, byStation: summary.byStation ?? [], byUser: summary.byUser ?? []), at: endedAt)
+            return summary
         }
     }
 

@@ -13,6 +13,8 @@ extension ServerBackend {
             customers: PostgresCustomerService(database: database),
             users: PostgresUserStore(database: database),
             devices: PostgresDeviceStore(database: database),
+            plans: PostgresAuditPlanService(database: database),
+            webhooks: PostgresWebhookService(database: database),
             kind: "postgresql",
             defaultKeyFile: nil,
             ping: { try await database.ping() })

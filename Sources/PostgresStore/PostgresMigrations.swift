@@ -24,7 +24,9 @@ enum PostgresMigrations {
         (11, "late scans", lateScans),
         (12, "audit revision", auditRevision),
         (13, "void answers", voidAnswers),
-        // 14-16 are kept for the audit plans; the runner applies each version it lacks, gaps or not.
+        (14, "audit plans", PostgresPlanMigrations.auditPlans),
+        (15, "webhooks", PostgresPlanMigrations.webhooks),
+        // 16 is not used; the runner applies each version it lacks, gaps or not.
         (17, "last audited", PGLastAudited.migration),
         (18, "accessory counts", PGAccessoryCounts.migration)
     ]

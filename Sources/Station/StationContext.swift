@@ -19,6 +19,9 @@ public struct StationContext: Sendable {
     public let customers: any CustomerService
     /// The server link of a connected station; nil when standalone.
     public let connection: (any StationConnection)?
+    /// The webhooks of a standalone station's database, whose outbox a process that serves it
+    /// delivers; nil when connected (the server delivers).
+    public var webhooks: (any WebhookService)? = nil
 
     public var isConnected: Bool { connection != nil }
 
@@ -46,7 +49,7 @@ public struct StationContext: Sendable {
             assets: SQLiteAssetService(database: database, caseSensitive: config.caseSensitiveTags),
             accessories: SQLiteAccessoryService(database: database),
             customers: SQLiteCustomerService(database: database),
-            connection: nil)
+            connection: nil, webhooks: SQLiteWebhookService(database: database))
     }
 
     /// `$XDG_DATA_HOME/audit-station/station.sqlite`, else `~/.local/share/audit-station/station.sqlite`.

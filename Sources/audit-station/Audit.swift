@@ -11,8 +11,7 @@ extension AuditStation {
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
                 Countries.self, Locations.self, Start.self, Status.self, Scan.self, Count.self, VoidScan.self, End.self, Details.self, Scans.self,
-                Report.self,
-                History.self, Photo.self, Reconcile.self
+                Report.self, History.self, Photo.self, Reconcile.self, Plan.self, Due.self
             ])
     }
 }
@@ -213,6 +212,7 @@ extension AuditStation.Audit {
                 let context = try StationContext.make(global, user: user)
                 let audit = try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)
                 let summary = try await context.audit.end(auditID: audit.id, by: context.actor, force: force)
+                if let webhooks = context.webhooks { await WebhookCommands.tryOnce(webhooks) }
                 if json { return try Terminal.json(summary) }
                 AuditText.summary(summary)
             }

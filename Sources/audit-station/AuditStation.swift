@@ -10,7 +10,7 @@ struct AuditStation: AsyncParsableCommand {
             Cameras.self,
             // MARK: subcommands
             Serve.self, Office.self, KioskCommand.self, Users.self, Login.self, Logout.self, Sync.self,
-            Decode.self, TLS.self
+            Decode.self, TLS.self, Webhooks.self
         ]
     )
 

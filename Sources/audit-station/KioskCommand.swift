@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPGuard
+import AuditServer
 import Kiosk
 import Logging
 import Station
@@ -28,6 +29,9 @@ extension AuditStation {
             if !(1...900).contains(maxPerAddress) {
                 throw ValidationError("--max-connections-per-address must be between 1 and 900, not \(maxPerAddress)")
             }
+            if !(1...600).contains(headerTimeout) {
+                throw ValidationError("--header-timeout must be between 1 and 600 seconds, not \(headerTimeout)")
+            }
         }
         @Option(help: "The V4L2 camera (default: camera.device of the configuration, /dev/video0).") var device: String?
         @Flag(name: .customLong("no-camera"), help: "Run without a camera: typing and a barcode gun only.") var noCamera = false
@@ -42,6 +46,10 @@ extension AuditStation {
             name: .customLong("max-connections-per-address"), parsing: .unconditional,
             help: "Connections open at once from one address; more are answered 503.")
         var maxPerAddress = KioskOptions.defaultLimits.maxPerAddress
+        @Option(
+            name: .customLong("header-timeout"), parsing: .unconditional,
+            help: "Seconds a connection may take to send a request's headers, or stay idle between requests; then 408.")
+        var headerTimeout = 10
 
         func run() async throws {
             try await runReportingErrors {
@@ -53,12 +61,16 @@ extension AuditStation {
                     host: host ?? kiosk.host, port: port ?? kiosk.port,
                     device: noCamera ? nil : (device ?? context.config.camera.device),
                     pin: pin?.isEmpty == false ? pin : nil, user: user,
-                    limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress), tls: tls.files)
+                    limits: ConnectionLimits(
+                        maxConnections: maxConnections, maxPerAddress: maxPerAddress, headerTimeout: .seconds(Int64(headerTimeout))),
+                    tls: tls.files)
                 var logger = Logger(label: "audit-station.kiosk")
                 logger.logLevel = .notice
                 let server = try KioskServer(context: context, options: options, logger: logger)
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
-                try await server.run { port in
+                // A standalone kiosk serves its own database, so it delivers its webhooks.
+                let beside = context.webhooks.map { [WebhookDeliverer(webhooks: $0, logger: logger)] } ?? []
+                try await server.run(beside: beside) { port in
                     Terminal.error(
                         "Kiosk on \(tls.scheme)://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
                     Terminal.error(

@@ -41,6 +41,10 @@ extension AuditStation {
             name: .customLong("max-connections-per-address"), parsing: .unconditional,
             help: "Connections open at once from one address; more are answered 503 with Retry-After.")
         var maxPerAddress = 64
+        @Option(
+            name: .customLong("header-timeout"), parsing: .unconditional,
+            help: "Seconds a connection may take to send a request's headers, or stay idle between requests; then 408.")
+        var headerTimeout = 10
         @Option(name: .customLong("pool-size"), parsing: .unconditional, help: "With --postgres: the database connections this server opens at most.")
         var poolSize = 40
 
@@ -51,6 +55,9 @@ extension AuditStation {
             }
             if !(1...100_000).contains(maxPerAddress) {
                 throw ValidationError("--max-connections-per-address must be between 1 and 100000, not \(maxPerAddress)")
+            }
+            if !(1...600).contains(headerTimeout) {
+                throw ValidationError("--header-timeout must be between 1 and 600 seconds, not \(headerTimeout)")
             }
             if !(1...1000).contains(poolSize) { throw ValidationError("--pool-size must be between 1 and 1000, not \(poolSize)") }
         }
@@ -69,7 +76,9 @@ extension AuditStation {
                 }
                 let settings = ServerSettings(
                     host: host, port: port, apiKey: key?.isEmpty == false ? key : nil,
-                    signingKey: signingKey, limits: ConnectionLimits(maxConnections: maxConnections, maxPerAddress: maxPerAddress),
+                    signingKey: signingKey,
+                    limits: ConnectionLimits(
+                        maxConnections: maxConnections, maxPerAddress: maxPerAddress, headerTimeout: .seconds(Int64(headerTimeout))),
                     tls: tls.files, decoder: config.decoder)
                 let (backend, pool) = try await database.open(config: config, maxConnections: poolSize)
                 try await Self.run(backend, pool: pool, settings: settings, config: config, label: "audit-station.serve") { port in
@@ -96,6 +105,7 @@ extension AuditStation {
             // HTTP server stops first, then the pool closes its connections.
             if let pool { app.addServices(pool) }
             app.addServices(PhotoRetentionService(photos: parts.backend.audits, retention: config.photos.retention, logger: logger))
+            app.addServices(WebhookDeliverer(webhooks: parts.backend.webhooks, logger: logger))
             try await ListenError.whileListening(host: settings.host, port: settings.port, start: start) { try await app.runService() }
         }
     }

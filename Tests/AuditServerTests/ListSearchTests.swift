@@ -109,8 +109,8 @@ struct ListSearchTests {
     }
 
     /// An audit's lists show each asset as the audit recorded it; a search finds an entry when
-    /// its asset as it is now and its recorded row both contain the text (see the README's
-    /// "Search").
+    /// its asset as it is now and its recorded row both contain the text (see "Search" in
+    /// docs/office.md).
     @Test("An audit's search finds an edited asset by what its record and its asset both hold", arguments: Backend.allCases)
     func auditAfterEdits(backend: Backend) async throws {
         try await Self.withAudit(backend) { services, audit async throws in

@@ -98,6 +98,8 @@ final class SchemaCalls: @unchecked Sendable {
         let auditID = try await audit(token)
         try await reports(auditID, token: token)
         try await inventory(token)
+        try await plans(token)
+        try await webhooks(token)
         let reconcile = "POST /api/v1/audit/{audit_id}/reconcile", reconcilePath = "/api/v1/audit/\(auditID)/reconcile"
         try await call(reconcile, reconcilePath, json: #"{"mark_missing":true}"#, token: token, expect: 409)
         let stations = "/api/v1/audit/\(auditID)/stations"

@@ -82,7 +82,7 @@ extension TimingSensitive {
 
         @Test("Beyond the cap per address a client gets 503, while the server has room for others")
         func connectionsPerAddressAreCapped() async throws {
-            let limits = ConnectionLimits(maxConnections: 100, maxPerAddress: 2)
+            let limits = ConnectionLimits(maxConnections: 100, maxPerAddress: 2, headerTimeout: .seconds(300))
             try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
                 let held = try (0..<2).map { _ in try RawConnection(port: server.port) }
                 let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health")

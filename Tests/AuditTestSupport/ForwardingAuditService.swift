@@ -22,7 +22,7 @@ extension ForwardingAuditService {
     public func history(country: String?, query: ListQuery) async throws -> Page<AuditSession> {
         try await store.history(country: country, query: query)
     }
-    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) throws -> Void) async throws {
+    public func report(auditID: AuditID, format: ReportFormat, to output: @escaping @Sendable (Data) async throws -> Void) async throws {
         try await store.report(auditID: auditID, format: format, to: output)
     }
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> { try await store.scans(auditID: auditID, query: query) }

@@ -47,7 +47,9 @@ struct PagingOptionTests {
             (["audit", "history", "--page", "-2"], "--page counts from 1 (at most 10000000), not -2"),
             (["customers", "list", "--per-page", "-5"], "--per-page must be between 1 and 100, not -5"),
             (["serve", "--port", "-1"], "--port must be between 0 and 65535, not -1"),
-            (["kiosk", "--max-connections", "-3"], "--max-connections must be between 1 and 900, not -3")
+            (["kiosk", "--max-connections", "-3"], "--max-connections must be between 1 and 900, not -3"),
+            (["kiosk", "--header-timeout", "0"], "--header-timeout must be between 1 and 600 seconds, not 0"),
+            (["serve", "--header-timeout", "601"], "--header-timeout must be between 1 and 600 seconds, not 601")
         ]
         for (arguments, message) in refused {
             #expect(throws: (any Error).self, "\(arguments)") { _ = try AuditStation.parseAsRoot(arguments) }

@@ -7,8 +7,8 @@ import TestKit
 /// /openapi.yaml with a few generated requests, none answered 5xx, every answer as documented. The
 /// examples phase runs whole, then the coverage phase (about 2,500 requests in all, 30 s on an idle
 /// machine) for what is left of 30 s: a cap on the CPU it takes from every other test beside it.
-/// The random fuzzing phase, and the coverage phase whole, are for longer runs (README, "Fuzzing
-/// and schema testing").
+/// The random fuzzing phase, and the coverage phase whole, are for longer runs (docs/testing.md,
+/// "Fuzzing and schema testing").
 @Suite struct SchemathesisTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/schemathesis.sh")

@@ -49,7 +49,7 @@ struct AuditRecordTests {
         #expect(found.items.map(\.name) == ["Laptop two"], "search reads the recorded fields too")
         // A text of 3 or more characters is served by the assets' search index: it finds an
         // entry when the asset as it is now holds the text too, so not a deleted asset's entry,
-        // nor one renamed since (README, "Search").
+        // nor one renamed since (docs/office.md, "Search").
         for text in ["Laptop two", "Laptop"] {
             let indexed = try await store.audits().details(auditID: audit.id, list: .all, query: ListQuery(search: text))
             #expect(indexed.items.isEmpty, "\(text): \(indexed.items.map(\.name))")

@@ -13,7 +13,9 @@ struct KioskGuardTests {
     @Test("Beyond its connection cap the kiosk answers 503 SERVER_BUSY, and a freed slot is served again")
     func connectionsBeyondTheCapAreRefused() async throws {
         let kiosk = try await KioskProcess(inventory: [])
-        try await kiosk.start(["--no-camera", "--max-connections", "3"])
+        // Held connections that say nothing are closed after the header timeout: a long one, so a
+        // test task that a busy machine leaves unscheduled for a while still finds them held.
+        try await kiosk.start(["--no-camera", "--max-connections", "3", "--header-timeout", "300"])
         let held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
         let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
@@ -26,7 +28,7 @@ struct KioskGuardTests {
     @Test("Beyond its cap per address the kiosk answers 503")
     func connectionsPerAddressAreCapped() async throws {
         let kiosk = try await KioskProcess(inventory: [])
-        try await kiosk.start(["--no-camera", "--max-connections-per-address", "2"])
+        try await kiosk.start(["--no-camera", "--max-connections-per-address", "2", "--header-timeout", "300"])
         let held = try (0..<2).map { _ in try RawConnection(port: kiosk.port) }
         let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")

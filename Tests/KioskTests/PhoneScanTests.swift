@@ -11,7 +11,6 @@ import TestKit
 struct PhoneScanTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
         .standardizedFileURL
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs").standardizedFileURL
 
     /// A one-frame Y4M of a sample image (grey: the chroma planes are flat), which Chromium's
     /// fake camera plays in a loop.
@@ -28,18 +27,20 @@ struct PhoneScanTests {
 
     /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
     /// a running audit of SG.
-    static func server(port: Int = 0, arguments: [String] = []) async throws -> KioskProcess {
-        let server = try await KioskProcess(rows: [
-            .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
-            .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
-            .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
-        ])
+    static func server(port: Int = 0, arguments: [String] = [], alsoMalaysia: Bool = false) async throws -> KioskProcess {
+        let server = try await KioskProcess(
+            rows: [
+                .init(tag: "AST-000123", name: "Label printer", country: "SG", location: "Dock A"),
+                .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
+                .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
+            ] + (alsoMalaysia ? [.init(tag: "MY-1", name: "Printer", country: "MY", location: "KL")] : []))
         try await server.run(
             ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
         try await server.run(
             ["users", "create", "--email", "bo@example.com", "--name", "Bo", "--type", "STAFF", "--countries", "SG", "--password-stdin"],
             input: "secret-pass\n")
         try await server.run(["audit", "start", "--country", "SG"])
+        if alsoMalaysia { try await server.run(["audit", "start", "--country", "MY"]) }
         try await server.serve(port: port, arguments: arguments)
         return server
     }
@@ -105,7 +106,7 @@ struct PhoneScanTests {
             #expect(try await page.find("#n-found").text() == "1")
             let vibrations = try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
             #expect(vibrations == ["found_expected"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-found.png").path)
+            try await page.screenshotIfAsked("phone-scan-found.png")
 
             // A Bluetooth gun's burst, wherever the focus is, is a scan of its own.
             try await page.find("#camera-start").click()
@@ -117,7 +118,7 @@ struct PhoneScanTests {
             #expect(
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-unknown.png").path)
+            try await page.screenshotIfAsked("phone-scan-unknown.png")
 
             // A location label sets where the phone is; an asset registered elsewhere is then misplaced.
             try await page.gunKeys("LOC:Dock B")
@@ -129,7 +130,7 @@ struct PhoneScanTests {
             #expect(
                 try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
                     == ["found_expected", "unknown", "location", "misplaced"])
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-scan-misplaced.png").path)
+            try await page.screenshotIfAsked("phone-scan-misplaced.png")
 
             // The undo command label, scanned twice with the gun: the last scan (SG-2) no longer counts.
             try await page.gunKeys("CMD:UNDO")
@@ -140,6 +141,93 @@ struct PhoneScanTests {
             #expect(try await Self.trail(page).contains("CMD:UNDO") == false)
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
+    @Test("An unknown tag read by the camera keeps its frame as the scan's evidence photo; a typed one has none")
+    func aCameraProblemKeepsItsFrame() async throws {
+        let server = try await Self.server()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let driver = try await Chromedriver.start()
+        do {
+            // AST-000456 is in no inventory: unknown.
+            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-code128.jpg", in: folder))
+            try await page.find("#entry").gunKeys("TYPED-9")
+            try await page.waitUntil(
+                timeout: 15, "the typed unknown tag",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'TYPED-9')")
+            try await page.find("#camera-start").click()
+            try await page.waitUntil(
+                timeout: 30, "the camera's unknown tag",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'AST-000456')")
+            // The photo follows the scan's answer: ask the server, with the page's login, until it has it.
+            let photo = """
+                const done = arguments[arguments.length - 1];
+                const s = JSON.parse(sessionStorage.getItem('auditstation.scan'));
+                const id = window.scanPage.state.audit.id;
+                const scan = (window.scanPage.outcomes || []).find(o => o.identifier === TAG);
+                fetch('/api/v1/audit/' + id + '/scans/' + scan.scan_id + '/photo', { headers: { Authorization: 'Bearer ' + s.token } })
+                  .then(r => r.arrayBuffer().then(b => { const v = new Uint8Array(b);
+                    done(r.status + ' ' + (r.headers.get('Content-Type') || '') + ' ' + (v[0] === 0xFF && v[1] === 0xD8 ? 'jpeg' : 'other')); }),
+                    e => done('error ' + e));
+                """
+            try await page.waitUntil(timeout: 20, "the camera scan's photo stored") {
+                try await page.executeAsync(photo.replacingOccurrences(of: "TAG", with: "'AST-000456'")).stringValue == "200 image/jpeg jpeg"
+            }
+            let typed = try await page.executeAsync(photo.replacingOccurrences(of: "TAG", with: "'TYPED-9'")).stringValue ?? ""
+            #expect(typed.hasPrefix("404"), "a typed scan has no frame: \(typed)")
+            await page.quit()
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
+    @Test("With two audits running the phone lists them, opens the one picked, and opens it again after a reload")
+    func severalAuditsAreListed() async throws {
+        let server = try await Self.server(alsoMalaysia: true)
+        let driver = try await Chromedriver.start()
+        do {
+            let page = try await driver.session(width: 360, height: 640)
+            _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
+            try await page.open(server.baseURL + "/scan")
+            try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
+            try await page.screenshotIfAsked("phone-login.png")
+            try await page.find("#login-password").sendKeys("secret-pass")
+            try await page.find("#login-submit").click()
+            try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys("Ann's phone")
+            try await page.screenshotIfAsked("phone-device.png")
+            try await page.find("#device-form button").click()
+            try await page.waitUntilShown("#screen-audits", timeout: 20, "the list of running audits")
+            try await page.waitUntil(timeout: 10, "both audits listed", js: "document.querySelectorAll('#audits-list button').length === 2")
+            let names =
+                try await page.execute("return Array.from(document.querySelectorAll('#audits-list strong')).map(e => e.textContent)")
+                .arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(Set(names) == ["SG", "MY"], "\(names)")
+            try await page.screenshotIfAsked("phone-audits.png")
+            try await page.execute(
+                "Array.from(document.querySelectorAll('#audits-list button')).find(b => b.querySelector('strong').textContent === 'MY').click()")
+            try await page.waitUntilShown("#screen-scan", timeout: 20, "the audit picked")
+            try await page.find("#entry").gunKeys("MY-1")
+            try await page.waitUntil(
+                timeout: 15, "MY-1 found in the audit of MY",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'MY-1')")
+            // After a reload the phone goes back to the audit it was scanning into, without asking again.
+            try await page.refresh()
+            try await page.waitUntilShown("#screen-scan", timeout: 20, "the same audit again")
+            #expect(try await page.execute("return window.scanPage.state.audit.country").stringValue == "MY")
             await page.quit()
         } catch {
             await driver.stop()
@@ -164,14 +252,25 @@ struct PhoneScanTests {
             try await page.find("#entry").gunKeys("SG-2")
             try await page.waitUntil(
                 timeout: 15, "SG-2 found", js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-2')")
+            // The page's files are kept on the phone by its service worker.
+            try await page.waitUntil(timeout: 20, "the service worker in charge", js: "navigator.serviceWorker.controller !== null")
 
             await server.kill()
             try await page.find("#entry").gunKeys("SG-3")
             try await page.find("#entry").gunKeys("SG-2")
             try await page.waitUntil(
                 timeout: 30, "the page says the scans wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
-            try await page.screenshot(to: Self.docs.appendingPathComponent("phone-offline.png").path)
+            try await page.screenshotIfAsked("phone-offline.png")
             #expect(try await Self.outcomes(page, "found_expected", "SG-3") == 0)
+
+            // A reload with the server still gone opens the page from the phone, with its scans waiting.
+            try await page.refresh()
+            try await page.waitUntilShown("#screen-scan", timeout: 20, "the page opened without the server")
+            try await page.waitUntil(
+                timeout: 30, "the scans still wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
+            try await page.find("#entry").gunKeys("SG-3")
+            try await page.waitUntil(
+                timeout: 30, "a third scan kept too", js: "document.getElementById('link').textContent.includes('scans wait here (3)')")
 
             // The server back, and the page reloaded at once: the scans kept in the phone are sent
             // (by the page before the reload, or after it), each once.
@@ -179,11 +278,14 @@ struct PhoneScanTests {
             try await page.refresh()
             try await page.waitUntil(timeout: 40, "the waiting scans delivered", js: "document.getElementById('link').textContent === 'Connected'")
             try await page.waitUntil(timeout: 20, "SG-3 in the server's trail") { try await Self.trail(page).contains("SG-3") }
-            // Shown at most once on this page (it may have been shown before the reload).
+            // Each scan's outcome is shown at most once on this page (it may have been shown before the reload).
             #expect(try await Self.outcomes(page, "found_expected", "SG-3") <= 1)
-            #expect(try await page.execute("return localStorage.getItem('auditstation.scan.queue')").stringValue == "[]")
+            // The queue is emptied once the page has taken the last answer, which may come just
+            // after the server stored the scan.
+            try await page.waitUntil(
+                timeout: 20, "the phone's queue emptied", js: "JSON.parse(localStorage.getItem('auditstation.scan.queue') || '[]').length === 0")
             let trail = try await Self.trail(page)
-            #expect(trail.filter { $0 == "SG-3" }.count == 1 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
+            #expect(trail.filter { $0 == "SG-3" }.count == 2 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
             await page.quit()
         } catch {
             await driver.stop()

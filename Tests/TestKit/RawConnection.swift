@@ -99,8 +99,11 @@ public final class RawConnection: @unchecked Sendable {
     }
 
     /// Everything the server sends until it closes the connection (or `limit` passes), read
-    /// without blocking: when nothing is there yet, the task sleeps 10 ms and looks again.
-    public func answer(within limit: Duration = .seconds(10)) async throws -> String {
+    /// without blocking: when nothing is there yet, the task sleeps 10 ms and looks again. The
+    /// default limit is long (30 s) because the answer ends when the server closes: a loaded
+    /// machine may take more than a few seconds to answer, and a test must not read its delay
+    /// as "no answer". A test that expects silence passes a short limit.
+    public func answer(within limit: Duration = .seconds(30)) async throws -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + limit

@@ -6,8 +6,10 @@ import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';
 import * as users from './users.js';
+import * as plans from './plans.js';
+import * as webhooks from './webhooks.js';
 
-const screens = ['login-view', 'audits-view', 'audit-view', 'records-view', 'users-view', 'devices-view'];
+const screens = ['login-view', 'audits-view', 'audit-view', 'records-view', 'users-view', 'devices-view', 'due-view', 'webhooks-view'];
 
 function show(id, hash) {
   screens.forEach(function (s) { $(s).hidden = s !== id; });
@@ -24,6 +26,7 @@ function signedIn(user) {
   // Administration is for ADMIN users only (the API refuses anyone else too).
   $('nav-devices').hidden = user.user_type !== 'ADMIN';
   $('nav-users').hidden = user.user_type !== 'ADMIN';
+  $('nav-webhooks').hidden = user.user_type !== 'ADMIN';
 }
 
 async function route() {
@@ -59,6 +62,12 @@ async function route() {
     } else if (hash === '#/users' && s.user.user_type === 'ADMIN') {
       show('users-view');
       await users.show();
+    } else if (hash === '#/due') {
+      show('due-view');
+      await plans.show();
+    } else if (hash === '#/webhooks' && s.user.user_type === 'ADMIN') {
+      show('webhooks-view');
+      await webhooks.show();
     } else if (hash === '#/devices' && s.user.user_type === 'ADMIN') {
       show('devices-view');
       await views.devices();
@@ -91,6 +100,8 @@ function bind() {
   views.bindAudit();
   records.bind();
   users.bind();
+  plans.bind();
+  webhooks.bind();
   window.addEventListener('hashchange', route);
   // Any answer of 401 (the user disabled, the token revoked or expired): the login, which says why.
   window.addEventListener('office:signed-out', function (e) {

@@ -16,6 +16,9 @@ const BOX = { x: 0.08, y: 0.2, w: 0.84, h: 0.6 };   // the viewfinder, as parts 
 const hooks = window.scanPage = window.scanPage || {};
 hooks.frames = 0;
 hooks.frameTimes = [];
+/** For the frame-to-outcome figure (Benchmarks/phone): each confirmed code, with the time
+ *  (performance.timeOrigin based, ms) its first frame and its confirming frame were grabbed. */
+hooks.reads = [];
 
 export class Camera {
   /** `video`: the element; `onCode(text, frame, symbology)`: a confirmed code with the frame
@@ -31,6 +34,7 @@ export class Camera {
     this.timer = null;
     this.busy = false;
     this.previous = new Set();
+    this.firstSeen = new Map();  // text -> when the frame that first read it (in a row) was grabbed
     this.present = new Map();   // text -> last time seen in a confirmed frame
     this.canvas = document.createElement('canvas');
     this.detector = null;
@@ -72,6 +76,7 @@ export class Camera {
       try { this.detector = new window.BarcodeDetector(); } catch (e) { this.detector = null; }
     }
     this.previous = new Set();
+    this.firstSeen = new Map();  // text -> when the frame that first read it (in a row) was grabbed
     this.onState('on', '');
     this.timer = setInterval(this.tick.bind(this), FRAME_MS);
   }
@@ -132,6 +137,7 @@ export class Camera {
         try { seen = arr(await this.detector.detect(this.video)); } catch (e) { this.detector = null; }
         if (this.detector && seen.length === 0 && hooks.frames % 5 !== 0) { hooks.frames++; return; }
       }
+      const grabbed = performance.timeOrigin + performance.now();
       const blob = await this.frame();
       if (!blob) return;
       const started = performance.now();
@@ -150,15 +156,20 @@ export class Camera {
       const now = Date.now();
       const texts = new Set(codes.map(function (c) { return str(c.text); }));
       const self = this;
+      const firstSeen = new Map();
       codes.forEach(function (c) {
         const text = str(c.text);
-        if (!self.previous.has(text)) return;       // read once: wait for the next frame
+        if (!self.previous.has(text)) { firstSeen.set(text, grabbed); return; }   // read once: wait for the next frame
+        firstSeen.set(text, self.firstSeen.get(text) || grabbed);
         const last = self.present.get(text);
         self.present.set(text, now);
         if (last !== undefined && now - last <= GONE_MS) return;   // still in view: counted already
+        hooks.reads.push({ text: text, first: firstSeen.get(text), confirmed: grabbed });
+        if (hooks.reads.length > 2000) hooks.reads.shift();
         self.onCode(text, blob, str(c.symbology));
       });
       this.previous = texts;
+      this.firstSeen = firstSeen;
     } finally {
       this.busy = false;
     }

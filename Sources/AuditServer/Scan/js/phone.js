@@ -374,6 +374,11 @@ function renderMute() {
 }
 
 function init() {
+  // The page's files kept on the phone (worker.js): a reload without Wi-Fi still opens it. Only
+  // where the browser allows it (HTTPS, or the phone's own loopback).
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('/scan/sw.js', { scope: '/scan' }).catch(function () { /* the page works without it */ });
+  }
   bind();
   setMuted(storageGet(MUTE_KEY) === '1');
   renderMute();

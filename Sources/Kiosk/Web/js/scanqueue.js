@@ -1,12 +1,14 @@
-/* The scan queue. A typed scan goes into a localStorage queue before it is sent, and stays
- * there until the kiosk answers; after a reload or in another tab it is sent again with the same
- * scan_id (the kiosk never counts a scan_id twice). One request is on its way at a time, with
+/* The kiosk's scan queue. A typed scan goes into a localStorage queue before it is sent, and
+ * stays there until the kiosk answers; after a reload or in another tab it is sent again with the
+ * same scan_id (the kiosk never counts a scan_id twice). One request is on its way at a time, with
  * every scan queued meanwhile (up to 50) in the order they were typed; after a failure they are
- * retried with a growing delay. */
+ * retried with a growing delay. The storage and the delay are the shared queue.js's (the phone
+ * page's too); the batches, and the pushed events held for the batch on its way, are the kiosk's. */
 
 import { app } from './app.js';
 import { el, setText } from './dom.js';
-import { arr, newScanId, num, obj, parseJSON, storageGet, storageSet, str } from './format.js';
+import { arr, newScanId, num, obj, str } from './format.js';
+import { Backoff, StoredScans } from './queue.js';
 import { api, errorMessage } from './api.js';
 import { handleScan, outcomesShown, showPending, wasShown } from './outcomes.js';
 import { emit } from './bus.js';
@@ -17,32 +19,24 @@ const QUEUE_KEY = 'auditstation.kiosk.queue.v1';
 const BATCH_LIMIT = 50;       // scans in one request at most (the kiosk's limit too)
 const SCAN_TIMEOUT_MS = 15000;
 
-let queue = loadQueue();
+const stored = new StoredScans(QUEUE_KEY, function (i) {
+  return obj(i) && typeof i.identifier === 'string' && typeof i.scan_id === 'string';
+});
+const backoff = new Backoff(500, 8000);
+let queue = stored.load();
 const inFlight = new Set();
 let retryTimer = null;
-let failures = 0;
 let lastLocalScanId = null;   // the scan typed last on this page
 let sending = [];             // the batch on its way, in the order typed
 let held = new Map();         // scan_id → the newest pushed event held for the batch's answer
 
-function loadQueue() {
-  var raw = parseJSON(storageGet(QUEUE_KEY) || '[]');
-  return arr(raw).filter(function (i) { return obj(i) && typeof i.identifier === 'string' && typeof i.scan_id === 'string'; });
-}
-
-function saveQueue() { storageSet(QUEUE_KEY, JSON.stringify(queue)); }
+function saveQueue() { stored.save(queue); }
 
 /** Takes the answered scans out of the queue: once for a whole batch (localStorage is read and
- *  written once, not once a scan). */
+ *  written once, not once a scan), keeping what other tabs added meanwhile. */
 function removeFromQueue(scanIds) {
   if (!scanIds.length) return;
-  var answered = new Set(scanIds);
-  // Other tabs may have changed the queue: start from what is stored.
-  var stored = loadQueue();
-  var known = new Set(queue.map(function (i) { return i.scan_id; }));
-  stored.forEach(function (i) { if (!known.has(i.scan_id)) queue.push(i); });
-  queue = queue.filter(function (i) { return !answered.has(i.scan_id); });
-  saveQueue();
+  queue = stored.remove(queue, scanIds);
   renderSending();
 }
 
@@ -125,7 +119,7 @@ function send(batch) {
     inFlight.clear();
     var s = res.status;
     if (s >= 200 && s < 300) {
-      failures = 0;
+      backoff.reset();
       var results = arr(obj(res.data) && res.data.results);
       var stopped = false;
       var answered = [];
@@ -152,7 +146,7 @@ function send(batch) {
       failed(batch[0], errorMessage(res, 'The kiosk could not record it yet'));
     } else {
       // The batch itself was refused (it should not be): each scan is refused, in order.
-      failures = 0;
+      backoff.reset();
       held.clear();
       var d = obj(res.data) || {};
       removeFromQueue(batch.map(function (item) { return item.scan_id; }));
@@ -175,13 +169,10 @@ function send(batch) {
 }
 
 function failed(item, message) {
-  failures++;
+  var delay = backoff.next();
   if (!item) return;
   if (item.scan_id === lastLocalScanId && !wasShown(item.scan_id) && app.screen === 'scan') showPending(item, message);
-  if (!retryTimer) {
-    var delay = Math.min(10000, 500 * Math.pow(2, Math.min(failures - 1, 5)));
-    retryTimer = setTimeout(function () { retryTimer = null; pump(); }, delay);
-  }
+  if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; pump(); }, delay);
 }
 
 /** A pushed scan: shown at once (answers true), or held for the answer of the batch on its way.
@@ -227,8 +218,7 @@ function showHeld() {
 /** Another tab of this kiosk changed the queue: its new scans join this tab's queue too. */
 export function onStorageChange(e) {
   if (e.key === QUEUE_KEY) {
-    var known = new Set(queue.map(function (i) { return i.scan_id; }));
-    loadQueue().forEach(function (i) { if (!known.has(i.scan_id)) queue.push(i); });
+    queue = stored.merged(queue);
     renderSending();
   }
 }
