@@ -147,7 +147,7 @@ let package = Package(
                 + ["index.html", "office.css", "js/main.js", "js/api.js", "js/dom.js", "js/views.js", "js/chart.js", "js/form.js", "js/records.js", "js/users.js", "js/labels.js",
                    "js/plans.js", "js/webhooks.js"]
                 .map { Resource.embedInCode("Office/\($0)") }
-                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
+                + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/count.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
         // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
         .target(
@@ -164,6 +164,12 @@ let package = Package(
             name: "reconcile-benchmark",
             dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/reconcile"
+        ),
+        // `assets list --not-audited-since 180d` over 1,000,000 assets, on SQLite or PostgreSQL.
+        .executableTarget(
+            name: "last-audited-benchmark",
+            dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/lastaudited"
         ),
         // `audit due` over 10,000 plans, and what webhooks add to ending an audit (SQLite).
         .executableTarget(
@@ -210,7 +216,7 @@ let package = Package(
                 "index.html", "kiosk.css", "js/main.js", "js/app.js", "js/dom.js", "js/api.js", "js/screens.js",
                 "js/connection.js", "js/pin.js", "js/start.js", "js/scanqueue.js", "js/outcomes.js", "js/progress.js", "js/recent.js",
                 "js/lists.js", "js/focus.js", "js/dialogs.js", "js/summary.js", "js/camera.js", "js/gun.js", "js/place.js",
-                "js/bus.js", "js/dialog.js", "js/mute.js",
+                "js/bus.js", "js/dialog.js", "js/mute.js", "js/count.js",
             ].map { Resource.embedInCode("Web/\($0)") }
         ),
 

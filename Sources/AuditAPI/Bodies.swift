@@ -112,6 +112,7 @@ public struct ReconcileBody: Codable, Sendable, Equatable {
     public var markMissing: Bool?
     public var registerUnknown: Bool?
     public var restoreFound: Bool?
+    public var setQuantities: Bool?
 
     public init(preview: Bool? = nil, actions: Set<ReconcileAction>) {
         self.preview = preview
@@ -119,6 +120,7 @@ public struct ReconcileBody: Codable, Sendable, Equatable {
         markMissing = actions.contains(.markMissing) ? true : nil
         registerUnknown = actions.contains(.registerUnknown) ? true : nil
         restoreFound = actions.contains(.restoreFound) ? true : nil
+        setQuantities = actions.contains(.setQuantities) ? true : nil
     }
 
     public var actions: Set<ReconcileAction> {
@@ -127,6 +129,7 @@ public struct ReconcileBody: Codable, Sendable, Equatable {
         if markMissing == true { chosen.insert(.markMissing) }
         if registerUnknown == true { chosen.insert(.registerUnknown) }
         if restoreFound == true { chosen.insert(.restoreFound) }
+        if setQuantities == true { chosen.insert(.setQuantities) }
         return chosen
     }
 }
@@ -254,5 +257,15 @@ public struct MovementBody: Codable, Sendable, Equatable {
 
     public var movement: AccessoryMovement {
         AccessoryMovement(customerId: customerId, quantity: quantity ?? 1, condition: condition, notes: notes)
+    }
+}
+
+/// The accessories an audit expects, with what was counted (`GET /api/v1/audit/{id}/accessories`).
+public struct AccessoriesResponse: Codable, Sendable, Equatable {
+    public var auditId: AuditID
+    public var accessories: [AccessoryTally]
+    public init(auditId: AuditID, accessories: [AccessoryTally]) {
+        self.auditId = auditId
+        self.accessories = accessories
     }
 }

@@ -26,6 +26,8 @@ public enum Routes {
     public static let auditPhotoFind = "/api/v1/audit/{audit_id}/photos/find"
     public static let auditReconcile = "/api/v1/audit/{audit_id}/reconcile"
     public static let auditStations = "/api/v1/audit/{audit_id}/stations"
+    public static let auditCount = "/api/v1/audit/count"
+    public static let auditAccessories = "/api/v1/audit/{audit_id}/accessories"
     public static let auditPlans = "/api/v1/audit/plans"
     public static let auditPlan = "/api/v1/audit/plans/{id}"
     public static let auditDue = "/api/v1/audit/due"

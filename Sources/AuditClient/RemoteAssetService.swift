@@ -15,6 +15,7 @@ public struct RemoteAssetService: AssetService {
         items["status"] = filter.status?.rawValue
         items["country"] = filter.country
         items["customer_id"] = filter.customerId.map(String.init)
+        items["not_audited_since"] = filter.notAuditedSince.map(ISOTime.string)
         return try await client.send(.GET, Routes.assets, query: items, as: ListResponse<Asset>.self).page
     }
 

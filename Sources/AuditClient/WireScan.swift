@@ -73,6 +73,9 @@ extension ScanResult: LenientDecodable {
             firstScan: fields.optional("firstScan", as: FirstScan.self), progress: progress,
             auditId: fields.text("auditId") ?? "", scanId: fields.text("scanId") ?? "",
             missingSinceAudit: fields.text("missingSinceAudit"))
+        // Optional, and only for `accessory_counted`: a server that does not count accessories
+        // never sends it, and one this station cannot read is left out.
+        accessory = fields.optional("accessory", as: AccessoryTally.self)
     }
 
     /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,
@@ -85,10 +88,12 @@ extension ScanResult: LenientDecodable {
         // A station's pending is never an answer: a server that says it, or says nothing, about
         // a scan shown pending leaves it decided as unknown.
         let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
-        return ScanResult(
+        var result = ScanResult(
             identifier: entry.identifier, status: status == .pending ? local : status,
             message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
             firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID, missingSinceAudit: missingSinceAudit)
+        result.accessory = accessory
+        return result
     }
 }
 

@@ -46,6 +46,13 @@ struct AssetController {
             var filter = AssetFilter(
                 status: status, country: request.query("country"),
                 customerId: try request.intQuery("customer_id").map(Int64.init))
+            if let since = request.query("not_audited_since") {
+                do throws(ValidationError) {
+                    filter.notAuditedSince = try AuditAge.cutoff(since)
+                } catch {
+                    throw InventoryError.invalid(error)
+                }
+            }
             if let allowed = user.auditableCountries {
                 if let country = filter.country {
                     let code: String

@@ -226,6 +226,7 @@ struct AuditController {
                 }
             }
         }
+        addAccessoryRoutes(to: routes, on: router)
     }
 
     /// A scan's answer as `user` may read it: an asset of a country they may not read shows
@@ -320,7 +321,7 @@ struct AuditController {
     }
 
     /// The audit of the `{audit_id}` path parameter, if the user may see it.
-    private func viewable(_ context: AuditRequestContext) async throws -> AuditSession {
+    func viewable(_ context: AuditRequestContext) async throws -> AuditSession {
         let user = try context.requireUser()
         let audit = try await audits.audit(id: context.parameters.get("audit_id") ?? "")
         try user.requireViewing(audit.country)
@@ -329,7 +330,7 @@ struct AuditController {
 
     /// The audit a call acts on: the one named, else the running one of `country`, else the only
     /// running audit among the user's countries.
-    private func resolve(auditID: AuditID?, country: String?, user: UserInfo) async throws -> AuditSession {
+    func resolve(auditID: AuditID?, country: String?, user: UserInfo) async throws -> AuditSession {
         if let auditID, !auditID.isEmpty { return try await audits.audit(id: auditID) }
         let running = try await audits.activeAudits().filter { user.mayAudit($0.country) }
         return try AuditSession.onlyRunning(among: running, country: country)

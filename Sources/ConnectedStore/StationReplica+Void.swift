@@ -212,7 +212,7 @@ extension StationReplica {
         case .unexpected, .unknown:
             guard let key = decision.unexpectedKey else { return nil }
             return (.unexpected(key), decision)
-        case .pending:
+        case .pending, .accessoryCounted:
             return nil
         }
     }

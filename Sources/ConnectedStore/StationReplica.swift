@@ -131,7 +131,8 @@ public struct StationReplica: Sendable {
                 db, auditID: result.auditId,
                 AuditSnapshot.Unexpected(
                     key: key, identifier: result.identifier, reason: result.reason ?? .unknown, asset: asset, firstScan: first), encoder: encoder)
-        case .pending:
+        case .pending, .accessoryCounted:
+            // An accessory's count is the server's: the copy holds only the audit's assets.
             break
         }
     }

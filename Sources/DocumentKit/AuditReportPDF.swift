@@ -57,7 +57,10 @@ public enum AuditReportPDF {
         try reader.finish()
         try spool.flush()
         guard let summary = reader.summary else { throw DocumentError("the report had no summary") }
-        let document = ReportDocument(summary: summary, spool: spool, voids: voids, missingLimit: full ? nil : shortListLimit)
+        // The accessories the audit counted (none from a service that does not count them).
+        let accessories = (try? await service.accessories(auditID: auditID)) ?? []
+        let document = ReportDocument(
+            summary: summary, spool: spool, voids: voids, missingLimit: full ? nil : shortListLimit, accessories: accessories)
         let pages = try document.render(on: nil)
         let canvas = try PDFCanvas(width: ReportDocument.pageWidth, height: ReportDocument.pageHeight, output: output)
         let date = ISOTime.string(summary.endedAt ?? summary.startedAt)
@@ -107,12 +110,18 @@ final class ReportDocument: @unchecked Sendable {
     /// The voided scans (nil: the service keeps no trail) and the most missing listed a location (nil: all).
     let voids: (total: Int, scans: [ScanRecord])?
     let missingLimit: Int?
+    /// The accessories the audit counted: a table of their own, only when there are any.
+    let accessories: [AccessoryTally]
 
-    init(summary: ReportSummary, spool: ReportSpool, voids: (total: Int, scans: [ScanRecord])? = nil, missingLimit: Int? = nil) {
+    init(
+        summary: ReportSummary, spool: ReportSpool, voids: (total: Int, scans: [ScanRecord])? = nil, missingLimit: Int? = nil,
+        accessories: [AccessoryTally] = []
+    ) {
         self.summary = summary
         self.spool = spool
         self.voids = voids
         self.missingLimit = missingLimit
+        self.accessories = accessories
         missingGroups = spool.groupMissing()
     }
 
@@ -131,6 +140,7 @@ final class ReportDocument: @unchecked Sendable {
         try unexpectedList()
         try misplacedList()
         voidList()
+        accessoryList()
         signOff()
         return page
     }
@@ -485,6 +495,24 @@ final class ReportDocument: @unchecked Sendable {
         if voids.scans.count < voids.total {
             none("… and \(voids.total - voids.scans.count) more voided scans: the audit's scan trail lists them all.")
         }
+    }
+
+    /// The accessories counted: apart from the assets' numbers, each with expected, counted and
+    /// the difference.
+    private func accessoryList() {
+        guard !accessories.isEmpty else { return }
+        let columns = [
+            TableColumn("Tag", 90), TableColumn("Name", 150), TableColumn("Location", 110), TableColumn("Expected", 60),
+            TableColumn("Counted", 60), TableColumn("Difference", width - 90 - 150 - 110 - 60 - 60)
+        ]
+        y += 6
+        section("Accessories counted (\(accessories.count)): not in the asset numbers above", keep: 40)
+        table(columns, continued: "Accessories counted")
+        for item in accessories {
+            let difference = item.difference > 0 ? "+\(item.difference)" : String(item.difference)
+            textRow([item.tag, item.name, item.location, String(item.expected), String(item.counted), difference], columns)
+        }
+        continuation = nil
     }
 
     private func signOff() {

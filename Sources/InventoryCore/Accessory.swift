@@ -16,11 +16,17 @@ public struct Accessory: Codable, Sendable, Equatable, Identifiable {
     public var companyId: Int64?
     public var createdAt: Date
     public var updatedAt: Date
+    /// The tag an audit counts it by (unique among assets' tags and serials and accessories'
+    /// tags); nil for an accessory no audit counts.
+    public var tag: String?
+    /// Where it is kept: an audit narrowed to locations expects the accessories of those.
+    public var location: String?
 
     public init(
         id: Int64 = 0, name: String, category: String, manufacturer: String? = nil, modelNo: String? = nil,
         totalQuantity: Int = 0, availableQuantity: Int? = nil, country: String? = nil, notes: String? = nil,
-        imageUrl: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date()
+        imageUrl: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date(), tag: String? = nil,
+        location: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -35,6 +41,8 @@ public struct Accessory: Codable, Sendable, Equatable, Identifiable {
         self.companyId = companyId
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.tag = tag
+        self.location = location
     }
 }
 
@@ -49,10 +57,14 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
     public var notes: String?
     public var imageUrl: String?
     public var companyId: Int64?
+    /// An empty string clears it, as for other optional text.
+    public var tag: String?
+    public var location: String?
 
     public init(
         name: String? = nil, category: String? = nil, manufacturer: String? = nil, modelNo: String? = nil, totalQuantity: Int? = nil,
-        country: String? = nil, notes: String? = nil, imageUrl: String? = nil, companyId: Int64? = nil
+        country: String? = nil, notes: String? = nil, imageUrl: String? = nil, companyId: Int64? = nil, tag: String? = nil,
+        location: String? = nil
     ) {
         self.name = name
         self.category = category
@@ -63,6 +75,8 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
         self.notes = notes
         self.imageUrl = imageUrl
         self.companyId = companyId
+        self.tag = tag
+        self.location = location
     }
 
     public func makeAccessory(now: Date = Date()) throws(ValidationError) -> Accessory {
@@ -94,12 +108,19 @@ public struct AccessoryInput: Codable, Sendable, Equatable {
         }
         let texts: [(String, String?, WritableKeyPath<Accessory, String?>)] = [
             ("manufacturer", manufacturer, \.manufacturer), ("model_no", modelNo, \.modelNo),
-            ("notes", notes, \.notes), ("image_url", imageUrl, \.imageUrl)
+            ("notes", notes, \.notes), ("image_url", imageUrl, \.imageUrl), ("location", location, \.location)
         ]
         for (field, value, path) in texts {
             guard let value else { continue }
             if let text = errors.collect({ () throws(ValidationError) in try FreeText.normalize(value, field: field) }) {
                 accessory[keyPath: path] = text
+            }
+        }
+        if let tag {
+            if tag.isEmpty {
+                accessory.tag = nil
+            } else if let text = errors.collect({ () throws(ValidationError) in try Identifier.normalize(tag, field: "tag") }) {
+                accessory.tag = text
             }
         }
         if let country {

@@ -44,13 +44,16 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var hasCharger: Bool = false
     public var createdAt: Date = Date()
     public var updatedAt: Date = Date()
+    /// When an ended audit last found it: the time of its last found scan in that audit (read-only;
+    /// set by the end of an audit, and by a late scan of an ended one). Nil if none has.
+    public var lastAuditedAt: Date?
 
     public init(
         id: Int64 = 0, assetTag: String, serialNum: String? = nil, name: String, model: String? = nil, status: AssetStatus = .inStock,
         condition: AssetCondition? = nil, manufacturer: String? = nil, assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil,
         memory: String? = nil, harddrive: String? = nil, country: String, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
         customer: String? = nil, notes: String? = nil, techNotes: String? = nil, isErased: Bool = false, hasKeyboard: Bool = false,
-        hasCharger: Bool = false, createdAt: Date = Date(), updatedAt: Date = Date()
+        hasCharger: Bool = false, createdAt: Date = Date(), updatedAt: Date = Date(), lastAuditedAt: Date? = nil
     ) {
         self.id = id
         self.assetTag = assetTag
@@ -77,6 +80,7 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
         self.hasCharger = hasCharger
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.lastAuditedAt = lastAuditedAt
     }
 }
 

@@ -121,6 +121,8 @@ public enum AuditRules {
         case .pending:
             text =
                 "Pending: '\(identifier)' is not in this station's copy of the expected set; the server decides whether it is unexpected or unknown"
+        case .accessoryCounted:
+            text = "Counted: '\(identifier)'"
         }
         if decision.asset?.status == .missing, decision.status != .unknown, decision.status != .pending {
             text += missingSince.map { "; it was missing since audit \($0)" } ?? "; it is registered as MISSING"

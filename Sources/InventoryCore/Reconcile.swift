@@ -10,6 +10,9 @@ public enum ReconcileAction: String, Codable, Sendable, CaseIterable, Comparable
     case registerUnknown = "register_unknown"
     /// Each `MISSING` asset this audit found gets back the status it had before it was marked.
     case restoreFound = "restore_found"
+    /// Each accessory the audit expects gets the total quantity that was counted, plus what
+    /// customers hold now (each change one entry of the accessory's history).
+    case setQuantities = "set_quantities"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
@@ -71,8 +74,13 @@ public struct ReconcileChange: Codable, Sendable, Equatable {
     public var field: String
     public var from: String?
     public var to: String?
+    /// For `set_quantities`: the accessory changed (`assetTag` is then its tag, `assetId` nil).
+    public var accessoryId: Int64?
 
-    public init(assetId: Int64?, assetTag: String, action: ReconcileAction, field: String, from: String?, to: String?) {
+    public init(
+        assetId: Int64?, assetTag: String, action: ReconcileAction, field: String, from: String?, to: String?, accessoryId: Int64? = nil
+    ) {
+        self.accessoryId = accessoryId
         self.assetId = assetId
         self.assetTag = assetTag
         self.action = action
@@ -152,6 +160,7 @@ public struct ReconcileCounts: Codable, Sendable, Equatable {
     public var markMissing: Int?
     public var registerUnknown: Int?
     public var restoreFound: Int?
+    public var setQuantities: Int?
 
     public init() {}
 
@@ -162,6 +171,7 @@ public struct ReconcileCounts: Codable, Sendable, Equatable {
             case .markMissing: markMissing
             case .registerUnknown: registerUnknown
             case .restoreFound: restoreFound
+            case .setQuantities: setQuantities
             }
         }
         set {
@@ -170,6 +180,7 @@ public struct ReconcileCounts: Codable, Sendable, Equatable {
             case .markMissing: markMissing = newValue
             case .registerUnknown: registerUnknown = newValue
             case .restoreFound: restoreFound = newValue
+            case .setQuantities: setQuantities = newValue
             }
         }
     }

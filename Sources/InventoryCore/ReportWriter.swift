@@ -226,9 +226,31 @@ public struct ReportWriter {
     private static let jsonNull = Array("null".utf8)
     private static let jsonKeys: [[UInt8]] = columns.map { Array("\"\($0)\":".utf8) }
 
-    /// Closes the document (JSON); call once after the last row.
-    public mutating func finish() {
-        if format == .json { buffer += Array("]}\n".utf8) }
+    /// The columns of the accessories' part (`AccessoryTally`).
+    public static let accessoryColumns = ["accessory_tag", "name", "location", "expected", "counted", "difference"]
+
+    /// Closes the document; call once after the last row. `accessories`, the audit's counted
+    /// accessories, follow the assets: in JSON as `"accessories": [{tag, name, location,
+    /// expected, counted, difference}]` (always present, empty when none); in CSV, only when
+    /// there are any, as a second table after one empty line, with its own header row
+    /// (`accessoryColumns`), so a report of an audit without accessories stays one table.
+    public mutating func finish(accessories: [AccessoryTally] = []) {
+        switch format {
+        case .json, .pdf:
+            let list = (try? JSONEncoder.auditStation().encode(accessories.map(ReportAccessory.init))) ?? Data("[]".utf8)
+            buffer += Array("],\"accessories\":".utf8) + Array(list) + Array("}\n".utf8)
+        case .csv:
+            guard !accessories.isEmpty else { return }
+            buffer += [13, 10] + Array(Self.accessoryColumns.joined(separator: ",").utf8) + [13, 10]
+            for item in accessories {
+                for (index, cell) in [item.tag, item.name, item.location ?? ""].enumerated() {
+                    if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                    CSV.appendCell(cell, to: &buffer)
+                }
+                // Numbers as they are: a difference of -1 is a number, not a formula to defuse.
+                buffer += Array(",\(item.expected),\(item.counted),\(item.difference)".utf8) + [13, 10]
+            }
+        }
     }
 
     /// Hands over the buffered bytes and empties the buffer.

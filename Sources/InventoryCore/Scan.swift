@@ -8,9 +8,13 @@ public enum ScanStatus: String, Codable, Sendable, CaseIterable {
     /// Shown by a connected station for an identifier outside its local copy (not expected,
     /// not a recorded unexpected entry) until the server decides it; a server never answers it.
     case pending
+    /// The tag of an accessory the audit expects: one more of it counted at the station's
+    /// location (`ScanResult.accessory`). It changes none of the audit's asset numbers. A client
+    /// that does not know it reads it as `pending` (the lenient decoding of any unknown status).
+    case accessoryCounted = "accessory_counted"
 
     /// True for outcomes a person at the kiosk should look at.
-    public var isProblem: Bool { self != .foundExpected }
+    public var isProblem: Bool { self != .foundExpected && self != .accessoryCounted }
 }
 
 /// A scan as a station submits it. `scanId` makes it idempotent: the same id twice is one scan.
@@ -64,6 +68,8 @@ public struct ScanResult: Codable, Sendable, Equatable {
     /// The scan reached the server after the audit had ended and was accepted, having been
     /// made before the end (`LateScans`); absent otherwise.
     public var late: Bool?
+    /// For `accessory_counted`: the accessory with its counts after this scan; absent otherwise.
+    public var accessory: AccessoryTally?
 
     public init(
         identifier: String, status: ScanStatus, message: String, asset: AuditAsset?, reason: UnexpectedReason?,

@@ -65,7 +65,7 @@ public struct ScanPhoto: Sendable, Equatable {
         switch result.status {
         case .unexpected, .unknown: true
         case .foundExpected, .alreadyScanned: result.misplaced == true
-        case .pending: false
+        case .pending, .accessoryCounted: false
         }
     }
 }

@@ -45,6 +45,10 @@ public protocol AuditService: Sendable {
     /// The audit's numbers and its expected assets by registered location, from one read, so
     /// the two always agree.
     func locationProgress(auditID: AuditID) async throws -> LocationProgress
+    /// Sets what is counted of an accessory at a location in a running audit (`CountRequest`).
+    func count(_ request: CountRequest) async throws -> CountResult
+    /// The accessories the audit expects, with what was counted of each (`AccessoryTally`).
+    func accessories(auditID: AuditID) async throws -> [AccessoryTally]
 }
 
 extension AuditService {
@@ -62,6 +66,14 @@ extension AuditService {
     public func locations(country: String) async throws -> [LocationCount] {
         throw InventoryError.unavailable("this station's audit service cannot list locations")
     }
+
+    /// A service that counts no accessories says so.
+    public func count(_ request: CountRequest) async throws -> CountResult {
+        throw InventoryError.unavailable("this station's audit service cannot count accessories")
+    }
+
+    /// A service that counts no accessories has none in its audits.
+    public func accessories(auditID: AuditID) async throws -> [AccessoryTally] { [] }
 
     /// A service that keeps no trail says so.
     public func scans(auditID: AuditID, query: ListQuery) async throws -> Page<ScanRecord> {
@@ -136,12 +148,18 @@ public struct AssetFilter: Codable, Sendable, Equatable {
     public var customerId: Int64?
     /// Only assets of these countries (ISO codes); nil for every country.
     public var countries: [String]?
+    /// Only assets that no ended audit has found since this moment (`last_audited_at` before
+    /// it, or never found), listed least recently found first: never found, then oldest.
+    public var notAuditedSince: Date?
 
-    public init(status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil, countries: [String]? = nil) {
+    public init(
+        status: AssetStatus? = nil, country: String? = nil, customerId: Int64? = nil, countries: [String]? = nil, notAuditedSince: Date? = nil
+    ) {
         self.status = status
         self.country = country
         self.customerId = customerId
         self.countries = countries
+        self.notAuditedSince = notAuditedSince
     }
 }
 

@@ -20,7 +20,8 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
             customerId: row["customer_id"], customer: row.hasColumn("customer") ? row["customer"] : nil,
             notes: row["notes"], techNotes: row["tech_notes"], isErased: row["is_erased"],
             hasKeyboard: row["has_keyboard"], hasCharger: row["has_charger"],
-            createdAt: row["created_at"], updatedAt: row["updated_at"])
+            createdAt: row["created_at"], updatedAt: row["updated_at"],
+            lastAuditedAt: row.hasColumn("last_audited_at") ? row["last_audited_at"] : nil)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -83,7 +84,8 @@ extension Accessory: FetchableRecord, MutablePersistableRecord {
             modelNo: row["model_no"], totalQuantity: row["total_quantity"],
             availableQuantity: row.hasColumn("available_quantity") ? row["available_quantity"] : nil,
             country: row["country"], notes: row["notes"], imageUrl: row["image_url"], companyId: row["company_id"],
-            createdAt: row["created_at"], updatedAt: row["updated_at"])
+            createdAt: row["created_at"], updatedAt: row["updated_at"], tag: row.hasColumn("tag") ? row["tag"] : nil,
+            location: row.hasColumn("location") ? row["location"] : nil)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -91,7 +93,7 @@ extension Accessory: FetchableRecord, MutablePersistableRecord {
         container.set([
             "name": name, "category": category, "manufacturer": manufacturer, "model_no": modelNo, "total_quantity": totalQuantity,
             "country": country, "notes": notes, "image_url": imageUrl, "company_id": companyId, "created_at": createdAt,
-            "updated_at": updatedAt
+            "updated_at": updatedAt, "tag": tag, "location": location
         ])
     }
 

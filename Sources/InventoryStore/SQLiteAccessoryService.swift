@@ -52,6 +52,7 @@ public struct SQLiteAccessoryService: AccessoryService {
         let newAccessory = try checked { try input.makeAccessory() }
         return try await database.write { db in
             var accessory = newAccessory
+            try AccessoryTags.checkUnique(db, accessory.tag, except: nil)
             try accessory.insert(db)
             return try Self.fetch(db, id: accessory.id)
         }
@@ -61,6 +62,7 @@ public struct SQLiteAccessoryService: AccessoryService {
         try await database.write { db in
             var accessory = try Self.fetch(db, id: id)
             try input.apply(to: &accessory, checkedOut: try Self.checkedOut(db, id: id))
+            try AccessoryTags.checkUnique(db, accessory.tag, except: id)
             try accessory.update(db)
             return try Self.fetch(db, id: id)
         }

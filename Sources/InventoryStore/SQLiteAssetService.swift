@@ -42,6 +42,13 @@ public struct SQLiteAssetService: AssetService {
                 clauses.append("assets.country IN (" + (["''"] + countries.map { _ in "?" }).joined(separator: ", ") + ")")
                 arguments += StatementArguments(countries)
             }
+            if let cutoff = filter.notAuditedSince {
+                clauses.append(LastAudited.notSinceClause)
+                arguments += [cutoff]
+            }
+            let order = filter.notAuditedSince == nil ? " ORDER BY assets.id" : LastAudited.notSinceOrder
+            let from = LastAudited.table(for: filter)
+            let select = Asset.selectSQL.replacingOccurrences(of: "FROM assets ", with: "FROM \(from) ")
             if let search = query.search {
                 // Texts of 3 or more characters take their candidates from the search index
                 // (these four fields only: the assets' search does not read the location); the
@@ -61,19 +68,21 @@ public struct SQLiteAssetService: AssetService {
             if query.search != nil {
                 // A search reads the matching ids once, in order: they give the total and the
                 // page, whose rows are then read by id.
-                let ids = try Int64.fetchAll(db, sql: "SELECT assets.id FROM assets" + whereSQL + " ORDER BY assets.id", arguments: arguments)
+                let ids = try Int64.fetchAll(db, sql: "SELECT assets.id FROM \(from)" + whereSQL + order, arguments: arguments)
                 let page = Array(ids.dropFirst(query.offset).prefix(query.perPage))
-                let items =
+                let found =
                     page.isEmpty
                     ? []
                     : try Asset.fetchAll(
-                        db, sql: Asset.selectSQL + " WHERE assets.id IN (\(page.map { _ in "?" }.joined(separator: ", "))) ORDER BY assets.id",
+                        db, sql: Asset.selectSQL + " WHERE assets.id IN (\(page.map { _ in "?" }.joined(separator: ", ")))",
                         arguments: StatementArguments(page))
+                let byID = Dictionary(uniqueKeysWithValues: found.map { ($0.id, $0) })
+                let items = page.compactMap { byID[$0] }
                 return Page(items: items, pagination: Pagination(query: query, total: ids.count))
             }
-            let total = try db.count(sql: "SELECT assets.id FROM assets" + whereSQL, arguments: arguments)
+            let total = try db.count(sql: "SELECT assets.id FROM \(from)" + whereSQL, arguments: arguments)
             let items = try Asset.fetchAll(
-                db, sql: Asset.selectSQL + whereSQL + " ORDER BY assets.id LIMIT ? OFFSET ?",
+                db, sql: select + whereSQL + order + " LIMIT ? OFFSET ?",
                 arguments: arguments + [query.perPage, query.offset])
             return Page(items: items, pagination: Pagination(query: query, total: total))
         }
@@ -182,6 +191,7 @@ public struct SQLiteAssetService: AssetService {
         {
             throw InventoryError.duplicate(field: "serial_num", value: serial)
         }
+        try AccessoryTags.checkAsset(db, asset)
     }
 
     static func checkCustomer(_ db: Database, _ customerId: Int64?) throws {

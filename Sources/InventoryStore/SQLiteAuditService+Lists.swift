@@ -124,7 +124,7 @@ extension SQLiteAuditService {
                     if writer.buffer.count >= flushSize { try chunks.put(writer.drain()) }
                 }
             }
-            writer.finish()
+            writer.finish(accessories: try AccessoryCounts.tallies(db, auditID: auditID))
             try chunks.put(writer.drain())
         }
     }

@@ -137,17 +137,26 @@ extension SQLiteAuditService {
                         UPDATE assets SET status = h.to_value, updated_at = ? FROM asset_history h
                         WHERE h.id > ? AND h.kind = ? AND h.asset_id = assets.id
                         """, arguments: [now, mark, action.rawValue])
+            case .setQuantities:
+                break // accessories, after the assets
             }
         }
-        return try changesAnswer(db, auditID: auditID, since: mark, actions: actions, preview: preview, skipped: skipped)
+        var quantities: [ReconcileChange] = []
+        if actions.contains(.setQuantities) {
+            let set = try AccessoryCounts.setQuantities(db, auditID: auditID, country: audit.country, user: user, countries: countries, now: now)
+            quantities = set.changes
+            skipped += set.skipped
+        }
+        return try changesAnswer(db, auditID: auditID, since: mark, actions: actions, preview: preview, skipped: skipped, quantities: quantities)
     }
 
     /// The answer: the history entries made since `mark`, counted per action, the first
     /// `ReconcileResult.changeLimit` listed.
     private static func changesAnswer(
-        _ db: Database, auditID: AuditID, since mark: Int64, actions: Set<ReconcileAction>, preview: Bool, skipped: [ReconcileSkip]
+        _ db: Database, auditID: AuditID, since mark: Int64, actions: Set<ReconcileAction>, preview: Bool, skipped: [ReconcileSkip],
+        quantities: [ReconcileChange]
     ) throws -> ReconcileResult {
-        var counts: [ReconcileAction: Int] = [:]
+        var counts: [ReconcileAction: Int] = [.setQuantities: quantities.count]
         for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM asset_history WHERE id > ? GROUP BY kind", arguments: [mark]) {
             if let action = ReconcileAction(rawValue: row["kind"]) { counts[action] = row["n"] }
         }
@@ -163,7 +172,8 @@ extension SQLiteAuditService {
                 assetId: preview && action == .registerUnknown ? nil : row["asset_id"], assetTag: row["asset_tag"], action: action,
                 field: row["field"], from: row["from_value"], to: row["to_value"])
         }
-        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes, skipped: skipped)
+        return ReconcileResult(
+            auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes + quantities, skipped: skipped)
     }
 }
 

@@ -29,9 +29,13 @@ extension SQLiteAuditService {
             }
             return try Self.replay(db, stored: stored)
         }
+        if let counted = try Self.accessoryReplay(db, scan) { return counted }
         let (audit, late) = try Self.auditForScan(db, auditID: scan.auditID, scannedAt: scannedAt, timeGiven: scan.timeGiven)
         let lookup = SQLAuditLookup(db: db, auditID: audit.id, caseSensitive: caseSensitive)
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
+        if decision.status == .unknown, let accessoryID = try AccessoryCounts.expected(db, auditID: audit.id, tag: scan.identifier) {
+            return try Self.countScan(db, scan, audit: audit, accessoryID: accessoryID, late: late)
+        }
         let missingSince = try MissingMark.audit(db, assetID: decision.asset?.id, status: decision.asset?.status)
         let message = AuditRules.message(
             for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location, missingSince: missingSince)
@@ -50,6 +54,7 @@ extension SQLiteAuditService {
         try Self.count(db, decision, auditID: audit.id, identifier: scan.identifier, scanRowID: rowID)
         if late {
             try db.cachedStatement(sql: "UPDATE audits SET late_count = late_count + 1 WHERE id = ?").execute(arguments: [audit.id])
+            if decision.unexpectedKey == nil, let asset = decision.asset { try LastAudited.found(db, assetID: asset.id, at: scannedAt) }
         }
         let progress = try AuditRows.fetchSession(db, id: audit.id).progress
         let entry = try decision.asset.flatMap { try Self.entry(db, auditID: audit.id, assetID: $0.id, expected: decision.unexpectedKey == nil) }

@@ -87,6 +87,7 @@ public struct SQLiteAuditService: ServerAuditService {
                         AND (?3 IS NULL OR location IN (SELECT value FROM json_each(?3))) ORDER BY id
                     """, arguments: [id, code, scope])
             try db.execute(sql: "UPDATE audits SET total_assets = ? WHERE id = ?", arguments: [db.changesCount, id])
+            try AccessoryCounts.expect(db, auditID: id, country: code, scope: scope)
             try db.execute(
                 sql: """
                     INSERT INTO audit_location_expected (audit_id, location, expected)
@@ -104,6 +105,7 @@ public struct SQLiteAuditService: ServerAuditService {
             guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
             let endedAt = Date()
             try db.execute(sql: "UPDATE audits SET ended_at = ?, ended_by = ? WHERE id = ?", arguments: [endedAt, actor.user, auditID])
+            try LastAudited.audited(db, auditID: auditID)
             try PlanRows.audited(db, audit: audit, endedAt: endedAt)
             let summary = try Self.summary(db, auditID: auditID)
             try WebhookRows.queue(

@@ -142,6 +142,8 @@ enum Schema {
         migrator.registerMigration("assets_search_catch_up", migrate: assetsSearchCatchUp)
         migrator.registerMigration("audit_plans", migrate: PlanSchema.auditPlans)
         migrator.registerMigration("webhooks", migrate: PlanSchema.webhooks)
+        migrator.registerMigration("last_audited", migrate: LastAudited.migrate)
+        migrator.registerMigration("accessory_counts", migrate: AccessoryCounts.migrate)
         return migrator
     }
 

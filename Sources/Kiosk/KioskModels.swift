@@ -39,6 +39,9 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var hasPhoto: Bool?
     /// The matched asset's name when `asset` is not known (a scan read back from the trail).
     var assetName: String?
+    /// For `accessory_counted`: the accessory with its counts after the scan (the page asks
+    /// "How many?").
+    var accessory: AccessoryTally?
 
     init(_ result: ScanResult, origin: ScanOrigin, pending: Bool) {
         kind = .result
@@ -59,6 +62,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
         misplaced = result.misplaced
         registeredLocation = result.registeredLocation
         foundLocation = result.foundLocation
+        accessory = result.accessory
     }
 
     /// A location label the station took: it stands at `location` from now on.
@@ -130,7 +134,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case kind, scanId, identifier, status, message, asset, reason, firstScan, progress, auditId, error, source, user, station, at, pending
-        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto, assetName
+        case misplaced, registeredLocation, foundLocation, voided, didYouMean, location, hasPhoto, assetName, accessory
     }
 
     /// Every key is written, null when absent, so the page never meets a missing field.
@@ -160,6 +164,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
             try container.encode(didYouMean, forKey: .didYouMean)
             try container.encode(hasPhoto ?? false, forKey: .hasPhoto)
             try container.encode(assetName ?? asset?.name, forKey: .assetName)
+            try container.encode(accessory, forKey: .accessory)
         case .rejected:
             try container.encode(error, forKey: .error)
             // A scan counted here that the server then refused: the audit's numbers without it.
@@ -356,6 +361,11 @@ struct LocationAnswer: Encodable, Sendable {
 }
 struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
 struct UndoBody: Decodable, Sendable { var scanId: String }
+/// `POST /api/count`: how many of the accessory `tag` stand where the station stands.
+struct CountBody: Decodable, Sendable {
+    var tag: String
+    var quantity: Int
+}
 /// A scan undone: pushed to every page as the `void` event, and the answer to `POST /api/undo`.
 struct UndoAnswer: Encodable, Sendable {
     var scanId: String

@@ -24,7 +24,7 @@ struct KioskRoutes: Sendable {
         "/api/details/missing": [.get], "/api/details/unexpected": [.get],
         "/api/pin": [.post], "/api/user": [.post], "/api/start": [.post], "/api/join": [.post],
         "/api/scan": [.post], "/api/end": [.post], "/api/leave": [.post], "/api/scans": [.post], "/api/location": [.post],
-        "/api/locations": [.get], "/api/undo": [.post], "/api/progress": [.get], "/api/photo": [.get]
+        "/api/locations": [.get], "/api/undo": [.post], "/api/progress": [.get], "/api/photo": [.get], "/api/count": [.post]
     ]) { file, _ in file }
 
     func add(to router: Router<KioskRequestContext>) {
@@ -92,6 +92,12 @@ struct KioskRoutes: Sendable {
             let body = try await Self.decode(UndoBody.self, from: request, context: context)
             let station = station
             let task = Task { try await station.undo(scanID: body.scanId) }
+            return try Self.json(try await task.value)
+        }
+        router.post("/api/count") { request, context in
+            let body = try await Self.decode(CountBody.self, from: request, context: context)
+            let station = station
+            let task = Task { try await station.count(tag: body.tag, quantity: body.quantity) }
             return try Self.json(try await task.value)
         }
         router.post("/api/end") { request, context in

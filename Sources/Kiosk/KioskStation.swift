@@ -587,6 +587,18 @@ actor KioskStation {
         return try await fromServer { try await service.locations(country: code) }
     }
 
+    /// Sets how many of an accessory stand where this station stands, in its running audit (the
+    /// answer to the page's "How many?"); every page is told (`count`).
+    func count(tag: String, quantity: Int) async throws -> CountResult {
+        guard let current = audit, current.isActive else { throw Self.noAudit }
+        let place = await session?.location ?? location
+        let result = try await context.audit.count(
+            CountRequest(
+                tag: tag, quantity: quantity, auditId: current.id, location: place, deviceName: context.actor.station, user: recordedUser))
+        hub.publish("count", result)
+        return result
+    }
+
     /// Undoes one scan of this kiosk's running audit through the audit's void: the void is its
     /// own record in the trail (who, where, when, why), and the numbers are corrected.
     func undo(scanID: String) async throws -> UndoAnswer {

@@ -31,6 +31,7 @@ struct WebAssets: Sendable {
         "/js/lists.js": script(PackageResources.lists_js),
         "/js/focus.js": script(PackageResources.focus_js),
         "/js/dialogs.js": script(PackageResources.dialogs_js),
+        "/js/count.js": script(PackageResources.count_js),
         "/js/summary.js": script(PackageResources.summary_js),
         "/js/camera.js": script(PackageResources.camera_js),
         "/js/gun.js": script(PackageResources.gun_js),

@@ -24,7 +24,7 @@ export function setMuted(off) { muted = !!off; }
 /** How long each sound lasts, in seconds. */
 const LENGTH = {
   found_expected: 0.24, misplaced: 0.56, already_scanned: 0.23, unexpected: 0.64, unknown: 0.4, rejected: 0.4,
-  location: 0.3, camera_lost: 1.2
+  location: 0.3, camera_lost: 1.2, accessory_counted: 0.3
 };
 
 /** The AudioContext, asked to resume when it is suspended (it may start so until the page gets
@@ -120,6 +120,10 @@ export function playSound(status) {
       case 'location':             // soft two-note chime
         tone(ctx, t, 0.12, 660, 'sine', 0.25);
         tone(ctx, t + 0.14, 0.16, 880, 'sine', 0.25);
+        break;
+      case 'accessory_counted':    // one short tick per item counted
+        tone(ctx, t, 0.06, 1175, 'sine', 0.3);
+        tone(ctx, t + 0.12, 0.06, 1175, 'sine', 0.3);
         break;
       case 'unknown':
       case 'rejected':             // low buzz

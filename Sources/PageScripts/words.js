@@ -14,6 +14,8 @@ export const STATUS = {
   // A connected station's scan of a tag outside its copy: the server decides it.
   awaiting: { symbol: '\u25F7', title: 'PENDING', word: 'Pending' },
   location: { symbol: '\u25CE', title: 'LOCATION', word: 'Location' },
+  // The tag of an accessory the audit expects: one more counted here (the page asks "How many?").
+  accessory_counted: { symbol: '#', title: 'COUNTED', word: 'Counted' },
   idle: { symbol: '\u25B8', title: 'READY', word: 'Ready' }
 };
 

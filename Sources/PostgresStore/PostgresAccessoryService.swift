@@ -57,13 +57,15 @@ public struct PostgresAccessoryService: AccessoryService {
     public func create(_ input: AccessoryInput) async throws -> Accessory {
         let new = try checked { try input.makeAccessory() }
         return try await database.transaction { c in
+            try await PGAccessoryTags.checkUnique(c, new.tag, except: nil)
             guard
                 let row = try await c.row(
                     """
                     INSERT INTO accessories (name, category, manufacturer, model_no, total_quantity, country, notes, image_url, company_id,
-                        created_at, updated_at)
+                        created_at, updated_at, tag, location)
                     VALUES (\(new.name), \(new.category), \(new.manufacturer), \(new.modelNo), \(new.totalQuantity), \(new.country),
-                            \(new.notes), \(new.imageUrl), \(new.companyId), \(new.createdAt), \(new.updatedAt)) RETURNING id
+                            \(new.notes), \(new.imageUrl), \(new.companyId), \(new.createdAt), \(new.updatedAt), \(new.tag),
+                            \(new.location)) RETURNING id
                     """)
             else { throw InventoryError.storage("the new accessory could not be read back") }
             return try await Self.fetch(c, id: try row.get("id"))
@@ -74,12 +76,13 @@ public struct PostgresAccessoryService: AccessoryService {
         try await database.transaction { c in
             var accessory = try await Self.fetch(c, id: id, lock: true)
             try input.apply(to: &accessory, checkedOut: try await Self.checkedOut(c, id: id))
+            try await PGAccessoryTags.checkUnique(c, accessory.tag, except: id)
             try await c.run(
                 """
                 UPDATE accessories SET name = \(accessory.name), category = \(accessory.category), manufacturer = \(accessory.manufacturer),
                     model_no = \(accessory.modelNo), total_quantity = \(accessory.totalQuantity), country = \(accessory.country),
                     notes = \(accessory.notes), image_url = \(accessory.imageUrl), company_id = \(accessory.companyId),
-                    updated_at = \(accessory.updatedAt) WHERE id = \(id)
+                    updated_at = \(accessory.updatedAt), tag = \(accessory.tag), location = \(accessory.location) WHERE id = \(id)
                 """)
             return try await Self.fetch(c, id: id)
         }

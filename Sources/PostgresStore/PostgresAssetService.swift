@@ -25,6 +25,8 @@ public struct PostgresAssetService: AssetService {
             if let countries = filter.countries {
                 clauses.append("assets.country IN (" + (["''"] + countries.map { binds.add($0) }).joined(separator: ", ") + ")")
             }
+            if let cutoff = filter.notAuditedSince { clauses.append(PGLastAudited.notSinceClause(binds.add(cutoff))) }
+            let order = filter.notAuditedSince == nil ? " ORDER BY assets.id" : PGLastAudited.notSinceOrder
             if let search = query.search {
                 let p = binds.add(likePattern(search))
                 clauses.append("(assets.asset_tag ILIKE \(p) OR assets.serial_num ILIKE \(p) OR assets.name ILIKE \(p) OR assets.model ILIKE \(p))")
@@ -34,7 +36,7 @@ public struct PostgresAssetService: AssetService {
             let limit = binds.add(query.perPage), offset = binds.add(query.offset)
             let items = try await c.rows(
                 PostgresQuery(
-                    unsafeSQL: PGRows.assetSQL + whereSQL + " ORDER BY assets.id LIMIT \(limit) OFFSET \(offset)",
+                    unsafeSQL: PGRows.assetSQL + whereSQL + order + " LIMIT \(limit) OFFSET \(offset)",
                     binds: binds.bindings)
             ).map(PGRows.asset)
             return Page(items: items, pagination: Pagination(query: query, total: total))
@@ -160,6 +162,7 @@ public struct PostgresAssetService: AssetService {
                 throw InventoryError.duplicate(field: "serial_num", value: serial)
             }
         }
+        try await PGAccessoryTags.checkAsset(c, asset)
     }
 
     static func checkCustomer(_ c: PostgresConnection, _ customerId: Int64?) async throws {

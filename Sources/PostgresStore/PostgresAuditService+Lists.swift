@@ -87,7 +87,7 @@ extension PostgresAuditService {
                     if writer.buffer.count >= flushSize { try await output(writer.drain()) }
                 }
             }
-            writer.finish()
+            writer.finish(accessories: try await PGAccessoryCounts.tallies(c, auditID: auditID, accessoryID: nil))
             try await output(writer.drain())
         }
     }

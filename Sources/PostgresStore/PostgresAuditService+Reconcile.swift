@@ -143,10 +143,18 @@ extension PostgresAuditService {
                         RETURNING asset_id, to_value)
                     UPDATE assets SET status = changes.to_value, updated_at = $2 FROM changes WHERE assets.id = changes.asset_id
                     """
+            case .setQuantities:
+                continue // accessories, after the assets
             }
             try await c.run(PostgresQuery(unsafeSQL: sql, binds: binds))
         }
-        var counts: [ReconcileAction: Int] = [:]
+        var quantities: [ReconcileChange] = []
+        if actions.contains(.setQuantities) {
+            let set = try await PGAccessoryCounts.setQuantities(c, auditID: auditID, country: country, user: user, countries: countries, now: now)
+            quantities = set.changes
+            skipped += set.skipped
+        }
+        var counts: [ReconcileAction: Int] = [.setQuantities: quantities.count]
         for row in try await c.rows(
             "SELECT kind, count(*) AS n FROM asset_history WHERE id > \(mark) AND audit_id = \(auditID) GROUP BY kind")
         {
@@ -164,7 +172,8 @@ extension PostgresAuditService {
                 assetId: preview && action == .registerUnknown ? nil : try row.get("asset_id", as: Int64.self), assetTag: try row.get("asset_tag"),
                 action: action, field: try row.get("field"), from: try row.get("from_value"), to: try row.get("to_value"))
         }
-        return ReconcileResult(auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes, skipped: skipped)
+        return ReconcileResult(
+            auditId: auditID, preview: preview, actions: actions, counts: counts, changes: changes + quantities, skipped: skipped)
     }
 }
 

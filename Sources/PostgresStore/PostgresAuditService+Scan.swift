@@ -87,6 +87,9 @@ extension PostgresAuditService {
             late = true
         }
         let decision = try AuditRules.decide(scan.identifier, country: audit.country, locations: audit.locations, lookup: lookup)
+        if decision.status == .unknown, let accessoryID = try await PGAccessoryCounts.expected(c, auditID: auditID, tag: scan.identifier) {
+            return try await countScan(c, scan, auditID: auditID, accessoryID: accessoryID, late: late)
+        }
         let missingSince = try await PGMissingMark.audit(c, assetID: decision.asset?.id, status: decision.asset?.status)
         let message = AuditRules.message(
             for: decision, identifier: scan.identifier, auditCountry: audit.country, location: scan.location, missingSince: missingSince)
@@ -97,6 +100,9 @@ extension PostgresAuditService {
             // once), or the audit ended (or went) since it was read. The facts as they are now say which.
             if let stored = try await storedScan(c, scanID: scan.scanID) { return try await replay(c, scan, stored: stored) }
             throw ScanWrite.Stale()
+        }
+        if late, decision.unexpectedKey == nil, let asset = decision.asset {
+            try await PGLastAudited.found(c, assetID: asset.id, at: scan.scannedAt)
         }
         let progress = AuditProgress(
             totalAssets: try row.get("total_assets"), scannedCount: try row.get("scanned_count"),

@@ -115,6 +115,7 @@ public struct PostgresAuditService: ServerAuditService {
                 INSERT INTO audit_location_expected (audit_id, location, expected)
                 SELECT audit_id, location, count(*) FROM audit_expected WHERE audit_id = \(id) GROUP BY audit_id, location
                 """)
+            try await PGAccessoryCounts.expect(c, auditID: id, country: code, locations: wanted)
             let session = try await PGRows.fetchSession(c, id: id)
             try await PGWebhookRows.queue(c, .auditStarted, subject: ReportSummary(session), at: session.startedAt)
             return session
@@ -131,6 +132,7 @@ public struct PostgresAuditService: ServerAuditService {
             guard try row.get("ended_at", as: Date?.self) == nil else { throw InventoryError.auditEnded(auditID) }
             let endedAt = Date()
             try await c.run("UPDATE audits SET ended_at = \(endedAt), ended_by = \(actor.user) WHERE id = \(auditID)")
+            try await PGLastAudited.audited(c, auditID: auditID)
             try await PGPlanRows.audited(
                 c, auditID: auditID, country: try row.get("country"), locations: AuditLocations.list(try row.get("locations")), endedAt: endedAt)
             let summary = try await Self.summary(c, auditID: auditID)

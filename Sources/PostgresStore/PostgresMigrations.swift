@@ -25,7 +25,10 @@ enum PostgresMigrations {
         (12, "audit revision", auditRevision),
         (13, "void answers", voidAnswers),
         (14, "audit plans", PostgresPlanMigrations.auditPlans),
-        (15, "webhooks", PostgresPlanMigrations.webhooks)
+        (15, "webhooks", PostgresPlanMigrations.webhooks),
+        // 16 is not used; the runner applies each version it lacks, gaps or not.
+        (17, "last audited", PGLastAudited.migration),
+        (18, "accessory counts", PGAccessoryCounts.migration)
     ]
 
     static func run(on connection: PostgresConnection) async throws {

@@ -107,7 +107,8 @@ enum PGRows {
             customerId: try row.get("customer_id"), customer: row.contains("customer") ? try row.get("customer") : nil,
             notes: try row.get("notes"), techNotes: try row.get("tech_notes"), isErased: try row.get("is_erased"),
             hasKeyboard: try row.get("has_keyboard"), hasCharger: try row.get("has_charger"),
-            createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+            createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"),
+            lastAuditedAt: row.contains("last_audited_at") ? try row.get("last_audited_at") : nil)
     }
 
     static func customer(_ row: PostgresRandomAccessRow) throws -> Customer {
@@ -128,7 +129,8 @@ enum PGRows {
             modelNo: try row.get("model_no"), totalQuantity: try row.get("total_quantity"),
             availableQuantity: row.contains("available_quantity") ? try row.get("available_quantity") : nil,
             country: try row.get("country"), notes: try row.get("notes"), imageUrl: try row.get("image_url"),
-            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
+            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"),
+            tag: row.contains("tag") ? try row.get("tag") : nil, location: row.contains("location") ? try row.get("location") : nil)
     }
 
     static func user(_ row: PostgresRandomAccessRow) throws -> StoredUser {

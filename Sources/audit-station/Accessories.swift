@@ -22,11 +22,13 @@ struct AccessoryFields: ParsableArguments {
     @Option var notes: String?
     @Option(name: .customLong("image-url")) var imageUrl: String?
     @Option(name: .customLong("company-id"), parsing: .unconditional) var companyId: Int64?
+    @Option(help: "The tag an audit counts it by (unique among assets' tags and serials); an empty value clears it.") var tag: String?
+    @Option(help: "Where it is kept; an audit narrowed to locations expects the accessories of those.") var location: String?
 
     var input: AccessoryInput {
         AccessoryInput(
             name: name, category: category, manufacturer: manufacturer, modelNo: modelNo, totalQuantity: totalQuantity,
-            country: country, notes: notes, imageUrl: imageUrl, companyId: companyId)
+            country: country, notes: notes, imageUrl: imageUrl, companyId: companyId, tag: tag, location: location)
     }
 }
 
@@ -37,12 +39,12 @@ extension AuditStation.Accessories: RecordKind {
     static let abstracts = RecordAbstracts(
         list: "List accessories.", show: "Show one accessory.", create: "Create an accessory (name and category are required).",
         update: "Change fields of an accessory.", delete: "Delete an accessory (refused while any are checked out).")
-    static let columns = ["ID", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY"]
+    static let columns = ["ID", "TAG", "NAME", "CATEGORY", "AVAILABLE", "TOTAL", "COUNTRY", "LOCATION"]
 
     static func row(_ accessory: Accessory) -> [String] {
         [
-            String(accessory.id), accessory.name, accessory.category, String(accessory.availableQuantity), String(accessory.totalQuantity),
-            accessory.country ?? ""
+            String(accessory.id), accessory.tag ?? "", accessory.name, accessory.category, String(accessory.availableQuantity),
+            String(accessory.totalQuantity), accessory.country ?? "", accessory.location ?? ""
         ]
     }
 

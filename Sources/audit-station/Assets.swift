@@ -60,7 +60,7 @@ func show(_ asset: Asset, json: Bool) throws {
         ("customer", asset.customerId.map { "\($0)\(asset.customer.map { " (\($0))" } ?? "")" }),
         ("notes", asset.notes), ("tech_notes", asset.techNotes), ("is_erased", String(asset.isErased)),
         ("has_keyboard", String(asset.hasKeyboard)), ("has_charger", String(asset.hasCharger)),
-        ("updated_at", ISOTime.string(asset.updatedAt))
+        ("updated_at", ISOTime.string(asset.updatedAt)), ("last_audited", asset.lastAuditedAt.map(ISOTime.string) ?? "never")
     ]
     for case let (label, value?) in fields { Terminal.line("\(label.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
 }
@@ -82,11 +82,22 @@ extension AuditStation.Assets {
         @Option var status: String?
         @Option var country: String?
         @Option(name: .customLong("customer-id"), parsing: .unconditional) var customerId: Int64?
+        @Option(
+            name: .customLong("not-audited-since"),
+            help: "Only assets no ended audit has found since then: an age such as 180d, or an ISO 8601 time; least recently found first.")
+        var notAuditedSince: String?
 
         func run() async throws {
             try await runReportingErrors {
                 let context = try StationContext.make(global)
                 var filter = AssetFilter(country: country, customerId: customerId)
+                if let notAuditedSince {
+                    do throws(InventoryCore.ValidationError) {
+                        filter.notAuditedSince = try AuditAge.cutoff(notAuditedSince, field: "not-audited-since")
+                    } catch {
+                        throw InventoryError.invalid(error)
+                    }
+                }
                 if let status {
                     guard let value = AssetStatus(rawValue: status.uppercased()) else {
                         throw InventoryError.invalid(
@@ -99,9 +110,12 @@ extension AuditStation.Assets {
                 let page = try await context.assets.list(filter, query: paging.query)
                 if paging.json { return try Terminal.json(ListResponse(page, key: "assets")) }
                 Terminal.table(
-                    ["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION"],
+                    ["ID", "TAG", "SERIAL", "NAME", "STATUS", "COUNTRY", "LOCATION", "LAST AUDITED"],
                     page.items.map {
-                        [String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? ""]
+                        [
+                            String($0.id), $0.assetTag, $0.serialNum ?? "", $0.name, $0.status.rawValue, $0.country, $0.location ?? "",
+                            $0.lastAuditedAt.map(ISOTime.string) ?? "never"
+                        ]
                     })
                 Terminal.line(page.pagination.footer)
             }

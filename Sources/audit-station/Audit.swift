@@ -10,8 +10,8 @@ extension AuditStation {
             commandName: "audit",
             abstract: "Run an audit: start it, scan tags, follow progress, end it and export reports.",
             subcommands: [
-                Countries.self, Locations.self, Start.self, Status.self, Scan.self, VoidScan.self, End.self, Details.self, Scans.self, Report.self,
-                History.self, Photo.self, Reconcile.self, Plan.self, Due.self
+                Countries.self, Locations.self, Start.self, Status.self, Scan.self, Count.self, VoidScan.self, End.self, Details.self, Scans.self,
+                Report.self, History.self, Photo.self, Reconcile.self, Plan.self, Due.self
             ])
     }
 }
@@ -237,6 +237,7 @@ extension AuditStation.Audit {
         @Flag(help: "Set each missing asset's status to MISSING (its earlier status is kept in its history).") var markMissing = false
         @Flag(help: "Register each unknown tag as a new asset of the audit's country, at the location it was found.") var registerUnknown = false
         @Flag(help: "Give each MISSING asset this audit found its status from before it was marked.") var restoreFound = false
+        @Flag(help: "Set each counted accessory's total quantity to what was counted plus what is checked out.") var setQuantities = false
         @Flag(help: "Every action above.") var all = false
         @Option(help: "Who reconciles (default: your login name).") var user: String?
         @Flag var json = false
@@ -248,6 +249,7 @@ extension AuditStation.Audit {
             if markMissing { chosen.insert(.markMissing) }
             if registerUnknown { chosen.insert(.registerUnknown) }
             if restoreFound { chosen.insert(.restoreFound) }
+            if setQuantities { chosen.insert(.setQuantities) }
             return chosen
         }
 

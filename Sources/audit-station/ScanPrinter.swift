@@ -30,6 +30,7 @@ struct ScanPrinter: Sendable {
             case .unexpected: ("⚠ UNEXPECTED", .magenta)
             case .unknown: ("✖ UNKNOWN", .red)
             case .pending: ("◷ PENDING", .bold)
+            case .accessoryCounted: ("# COUNTED", .cyan)
             }
         let bell = result.status.isProblem && result.status != .pending && Terminal.stdoutIsTTY ? "\u{07}" : ""
         let prefix = decided ? Terminal.paint("decided: ", .dim) : ""

@@ -12,7 +12,7 @@ enum Terminal {
     static let stdinIsTTY = isatty(STDIN_FILENO) == 1
     static let useColor = stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
-    enum Color: String { case green = "32", yellow = "33", red = "31", magenta = "35", bold = "1", dim = "2" }
+    enum Color: String { case green = "32", yellow = "33", red = "31", magenta = "35", cyan = "36", bold = "1", dim = "2" }
 
     static func paint(_ text: String, _ color: Color) -> String {
         useColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text

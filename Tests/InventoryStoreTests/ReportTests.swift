@@ -100,7 +100,9 @@ struct ReportTests {
         let (_, service, audit) = try await Self.audited()
         let object = try await JSONSerialization.jsonObject(with: Self.report(service, audit, .json).0)
         let root = try #require(object as? [String: Any])
-        #expect(Set(root.keys) == ["summary", "assets"])
+        // The spec's two parts, and the audit's counted accessories (none here: an empty list).
+        #expect(Set(root.keys) == ["summary", "assets", "accessories"])
+        #expect((root["accessories"] as? [Any])?.isEmpty == true)
         let summary = try #require(root["summary"] as? [String: Any])
         #expect(Set(summary.keys) == Self.summaryKeys)
         #expect(summary["audit_id"] as? String == audit && summary["country"] as? String == "SG")

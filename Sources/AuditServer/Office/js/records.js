@@ -12,13 +12,16 @@ function area(name, label) { return { name: name, label: label, type: 'area', ma
 function check(name, label) { return { name: name, label: label, type: 'check' }; }
 const country = text('country', 'Country (ISO code, such as SG)', { max: 2 });
 
+/** When an ended audit last found the asset, or "never". */
+function lastAudited(iso) { return iso ? when(iso) : 'never'; }
+
 function mayEditAssets(u) { return u.user_type === 'ADMIN' || u.can_edit_assets === true; }
 
 export const kinds = {
   assets: {
     title: 'Assets', noun: 'Asset', path: '/api/v2/assets', key: 'assets', statuses: true, may: mayEditAssets,
     columns: [['Tag', 'asset_tag'], ['Serial', 'serial_num'], ['Name', 'name'], ['Model', 'model'], ['Status', 'status'],
-      ['Location', 'location'], ['Country', 'country'], ['Customer', 'customer']],
+      ['Location', 'location'], ['Country', 'country'], ['Customer', 'customer'], ['Last audited', 'last_audited_at', '', lastAudited]],
     describe: function (a) { return a.asset_tag + ' (' + a.name + ')'; },
     fields: [
       text('asset_tag', 'Tag', { required: true }), text('serial_num', 'Serial number'), text('name', 'Name', { required: true, wide: true }),
@@ -34,10 +37,11 @@ export const kinds = {
   accessories: {
     title: 'Accessories', noun: 'Accessory', path: '/api/v2/accessories', key: 'accessories', may: mayEditAssets, movements: true,
     columns: [['Name', 'name'], ['Category', 'category'], ['Manufacturer', 'manufacturer'], ['Model', 'model_no'],
-      ['Total', 'total_quantity', 'num'], ['Available', 'available_quantity', 'num'], ['Country', 'country']],
+      ['Total', 'total_quantity', 'num'], ['Available', 'available_quantity', 'num'], ['Country', 'country'], ['Tag', 'tag'], ['Location', 'location']],
     describe: function (a) { return a.name + ' (' + a.category + ')'; },
     fields: [
       text('name', 'Name', { required: true, wide: true }), text('category', 'Category', { required: true }),
+      text('tag', 'Tag (an audit counts it by scans of this)', { max: 128 }), text('location', 'Location'),
       text('manufacturer', 'Manufacturer'), text('model_no', 'Model number'),
       { name: 'total_quantity', label: 'Total quantity', type: 'number', initial: 0 }, country, area('notes', 'Notes')
     ],
@@ -72,11 +76,13 @@ export async function show(name) {
     state.page = 1;
     $('records-query').value = '';
     $('records-status').value = '';
+    $('records-not-audited').value = '';
     say('');
   }
   const kind = kinds[name];
   $('records-title').textContent = kind.title;
   $('records-status-filter').hidden = !kind.statuses;
+  $('records-audit-filter').hidden = !kind.statuses;
   $('records-new').textContent = 'New ' + kind.noun.toLowerCase();
   $('records-new').hidden = !kind.may(session().user);
   $('records-labels').hidden = name !== 'assets';
@@ -88,17 +94,24 @@ export async function list(page) {
   const kind = kinds[state.kind];
   const params = { search: $('records-query').value.trim(), page: state.page, per_page: 50 };
   if (kind.statuses) params.status = $('records-status').value;
+  // Assets no ended audit has found for that many days, least recently found first.
+  const days = kind.statuses ? $('records-not-audited').value.trim() : '';
+  if (days !== '') params.not_audited_since = days + 'd';
   const data = await call('GET', kind.path + query(params));
   const items = data[kind.key];
   state.countries = kind === kinds.assets ? items.map(function (a) { return a.country; }) : [];
   const editable = kind.may(session().user);
   const table = $('records-table');
   caption(table, kind.title + (params.search ? ' · search "' + params.search + '"' : '') + (params.status ? ' · status ' + params.status : '') +
+    (days !== '' ? ' · not audited for ' + days + ' days' : '') +
     ' · page ' + state.page + ' · printed ' + when(new Date().toISOString()));
   header(table.tHead, kind.columns.map(function (c) { return c[0]; }).concat(editable ? [''] : []));
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) { if (kind.columns[i] && kind.columns[i][2]) th.className = kind.columns[i][2]; });
   fill(table.tBodies[0], items.map(function (item) {
-    const cells = kind.columns.map(function (c) { return c[2] ? { text: item[c[1]], cls: c[2] } : item[c[1]]; });
+    const cells = kind.columns.map(function (c) {
+      const value = c[3] ? c[3](item[c[1]]) : item[c[1]];
+      return c[2] ? { text: value, cls: c[2] } : value;
+    });
     if (editable) cells.push(actions(kind, item));
     return row(cells);
   }), 'Nothing matches.', kind.columns.length + 1);

@@ -349,12 +349,22 @@ async function breakdown() {
       return row([t.name, { text: t.scans, cls: 'num' }, { text: t.found, cls: 'num' }, { text: t.unexpected, cls: 'num' }]);
     }), 'No scans yet.', 4);
   });
+  // The accessories the audit expects: apart from the assets' numbers. A server that does not
+  // count accessories has no such call: the table then stays empty.
+  let counted = { accessories: [] };
+  try { counted = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id) + '/accessories'); } catch (e) { /* none */ }
+  fill($('audit-accessories').tBodies[0], counted.accessories.map(function (a) {
+    const diff = a.difference > 0 ? '+' + a.difference : String(a.difference);
+    return row([a.tag, a.name, a.location === null || a.location === undefined ? { text: '(no location)', cls: 'muted' } : a.location,
+      { text: a.expected, cls: 'num' }, { text: a.counted, cls: 'num' }, { text: diff, cls: 'num' + (a.difference !== 0 ? ' bad' : '') }]);
+  }), 'No accessories in this audit.', 6);
 }
 
 function chosenActions() {
   return {
     move_misplaced: $('act-move').checked, mark_missing: $('act-missing').checked,
-    register_unknown: $('act-register').checked, restore_found: $('act-restore').checked
+    register_unknown: $('act-register').checked, restore_found: $('act-restore').checked,
+    set_quantities: $('act-quantities').checked
   };
 }
 
@@ -409,7 +419,7 @@ export function bindAudit() {
   });
   $('reconcile-preview').addEventListener('click', function () { reconcile(true); });
   $('reconcile-apply').addEventListener('click', function () { reconcile(false); });
-  ['act-move', 'act-missing', 'act-register', 'act-restore'].forEach(function (id) {
+  ['act-move', 'act-missing', 'act-register', 'act-restore', 'act-quantities'].forEach(function (id) {
     // A changed choice needs a new preview before it can be applied.
     $(id).addEventListener('change', function () { $('reconcile-apply').disabled = true; });
   });

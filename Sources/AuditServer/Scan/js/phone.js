@@ -15,6 +15,7 @@ import { call, forget, logIn, logOut, session, useKey } from './server.js';
 import { Camera } from './camera.js';
 import { ScanQueue } from './queue.js';
 import { $, make, recentLimit, renderNumbers, renderRecent, show, showResult } from './outcome.js';
+import { askHowMany, bindCount } from './count.js';
 import { ensureAudio, isMuted, playSound, setMuted } from './sound.js';
 import { statusOf } from './words.js';
 
@@ -187,6 +188,7 @@ function answered(item, result, first) {
   const status = statusOf(result);
   remember({ scan_id: item.scan_id, identifier: item.identifier, status: status, at: item.scanned_at, name: str(obj(result.asset) && result.asset.name) });
   if (first) showResult(result, true);
+  if (first && result.status === 'accessory_counted') askHowMany(result);
   const frame = frames.get(item.scan_id);
   frames.delete(item.scan_id);
   if (frame && EVIDENCE.indexOf(status) >= 0) keepPhoto(item, frame);
@@ -314,6 +316,7 @@ function onKeyDown(e) {
 }
 
 function bind() {
+  bindCount(function () { return state.location; });
   $('login-form').addEventListener('submit', async function (e) {
     e.preventDefault();
     $('login-error').textContent = '';

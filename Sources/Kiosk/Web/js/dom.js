@@ -26,7 +26,8 @@ export function bindElements() {
     'location-choices', 'location-error', 'location-cancel', 'scope-dialog', 'scope-title', 'scope-choices', 'scope-error',
     'scope-cancel', 'scope-start', 'missing-heading', 'unexpected-heading', 'print-button', 'print-sheet', 'summary-missing-count', 'summary-unexpected-count',
     'places-card', 'places-body', 'places-foot', 'places-note', 'summary-places-card', 'summary-places-body', 'summary-places-foot',
-    'summary-places-note', 'user-dialog-hint', 'photo-dialog', 'photo-title', 'photo-text', 'photo-image', 'photo-error', 'photo-close'
+    'summary-places-note', 'user-dialog-hint', 'photo-dialog', 'photo-title', 'photo-text', 'photo-image', 'photo-error', 'photo-close',
+    'count-dialog', 'count-title', 'count-text', 'count-form', 'count-quantity', 'count-error', 'count-done', 'count-set'
   ].forEach(function (id) {
     el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
   });

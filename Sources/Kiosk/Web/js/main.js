@@ -21,6 +21,7 @@
  *   place.js       where the station stands (top bar, location dialog) and the start dialog's locations
  *   dialog.js      a dialog with the focus kept inside it; a scan's camera photo
  *   dialogs.js     ending the audit, undoing the last scan, changing the scanner's name, leaving
+ *   count.js       "How many?" after the scan of an accessory the audit counts
  *   summary.js     the summary screen of an ended audit
  *   camera.js      the camera preview and the outlines of the codes it reads
  *   mute.js        the mute button
@@ -40,6 +41,7 @@ import { onPreviewError, onPreviewLoad, placeOutlines } from './camera.js';
 import { on } from './bus.js';
 import { closeDialog, onDialogClosed, trapTab } from './dialog.js';
 import { confirmEnd, confirmUndo, leave, openConfirm, openUndo, openUserDialog, submitUserDialog } from './dialogs.js';
+import { askHowMany, closeCount, submitCount } from './count.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
@@ -107,7 +109,9 @@ function bind() {
   el.userDialogForm.addEventListener('submit', submitUserDialog);
   el.userDialogCancel.addEventListener('click', function () { closeDialog(el.userDialog); });
   el.photoClose.addEventListener('click', function () { closeDialog(el.photoDialog); });
-  [el.confirmDialog, el.userDialog, el.undoDialog, el.locationDialog, el.scopeDialog, el.photoDialog].forEach(function (d) {
+  el.countForm.addEventListener('submit', submitCount);
+  el.countDone.addEventListener('click', closeCount);
+  [el.confirmDialog, el.userDialog, el.undoDialog, el.locationDialog, el.scopeDialog, el.photoDialog, el.countDialog].forEach(function (d) {
     d.addEventListener('keydown', trapTab);
     d.addEventListener('close', onDialogClosed);
     d.addEventListener('cancel', function () { /* Escape: the safe choice */ });
@@ -131,6 +135,7 @@ function route() {
   on('topbar', renderTopbar);
   on('screen', showScreen);
   on('enter-audit', enterAudit);
+  on('accessory-counted', askHowMany);
   // The undo command label, from a gun, the field or the camera: the first scan opens the undo of
   // the last scan, a second one while its confirmation is open confirms it.
   on('undo-command', function () {

@@ -15,6 +15,7 @@
  * its line in Last scans are there already), so the box never falls behind a burst of FOUNDs. */
 
 import { app } from './app.js';
+import { emit } from './bus.js';
 import { el, make, setText } from './dom.js';
 import { obj, str } from './format.js';
 import { scheduleLists } from './lists.js';
@@ -258,6 +259,8 @@ export function handleScan(ev, fromPost) {
   }
   if (ev.kind === 'location' && app.state) { app.state.location = ev.location; renderLocation(); }
   mergeRecent([ev], false);
+  // An accessory's tag: the page asks how many (count.js; each scan is asked about once).
+  if (app.screen === 'scan' && ev.kind === 'result' && ev.status === 'accessory_counted') emit('accessory-counted', ev);
   if (ev.scan_id && ev.status !== 'pending' && settleWaiting(ev)) return;
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending, or refused one (it is not in the server's
