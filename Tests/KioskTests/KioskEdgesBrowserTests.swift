@@ -35,6 +35,10 @@ extension InBrowser {
                 }
                 try await page.waitUntil(timeout: 15, "20 to sync", js: "(text('#pending') || '').includes('20 to sync')")
                 #expect(try await page.find("body").attribute("data-screen") == "scan")
+                // The held scans' outcomes follow one another, each shown at least 600 ms.
+                try await page.waitUntil(timeout: 30, "an outcome for every tag") {
+                    Set(try await page.outcomes().compactMap { $0["identifier"]?.stringValue }).isSuperset(of: tags)
+                }
                 let outcomes = try await page.outcomes()
                 let shown = outcomes.filter { $0["status"]?.stringValue == "found_expected" }.compactMap { $0["identifier"]?.stringValue }
                 #expect(
