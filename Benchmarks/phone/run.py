@@ -153,7 +153,13 @@ def main():
     print(f"{len(shown)} of {len(tags)} tags found, {frames} frames sent")
     for name, values in (("confirming frame -> outcome", confirmed), ("first frame that read it -> outcome", first)):
         if values:
-            print(f"{name}: p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms")
+            slowest = ", ".join(f"{v:.0f}" for v in sorted(values)[-3:])
+            print(f"{name}: p50 {percentile(values, 50):.1f} ms, p90 {percentile(values, 90):.1f} ms, "
+                  f"p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms (slowest three: {slowest} ms)")
+    if confirmed:
+        order = [r["text"] for r in reads if r["text"] in shown]
+        worst = max(range(len(confirmed)), key=lambda i: confirmed[i])
+        print(f"the slowest was tag {worst + 1} of {len(confirmed)} ({order[worst]})")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -79,6 +79,9 @@ struct ImportTests {
         #expect(try await tags("p-sn-2999") == ["IMP-2999"])
         #expect(try await tags("ojector ze") == ["IMP-5"])
         #expect(try await tags("ate-7") == ["LATE-7"])
+        // The insert trigger, set aside during the import, is back: a new asset is indexed at once.
+        try await store.addAsset("AFTER-9")
+        #expect(try await indexed("AFTER-9") == 1, "the import put the index's insert trigger back")
         // The index agrees with the rows: FTS5's own check of an external-content index.
         try await store.database.writer.write { db in
             try db.execute(sql: "INSERT INTO assets_fts (assets_fts, rank) VALUES ('integrity-check', 1)")
