@@ -85,7 +85,7 @@ extension TimingSensitive {
             let limits = ConnectionLimits(maxConnections: 100, maxPerAddress: 2, headerTimeout: .seconds(300))
             try await TestServer.with(settings: ServerSettings(host: "127.0.0.1", port: 0, limits: limits)) { server in
                 let held = try (0..<2).map { _ in try RawConnection(port: server.port) }
-                let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health")
+                let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health", held: held)
                 #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
                 #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
                 for connection in held { connection.close() }

@@ -14,7 +14,7 @@ struct SlowClientTests {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, limits: ConnectionLimits(maxConnections: 3, headerTimeout: .seconds(300)))
         try await TestServer.with(settings: settings) { server in
             let held = try (0..<3).map { _ in try RawConnection(port: server.port) }
-            let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health")
+            let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: server.port, path: "/health", held: held)
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
             #expect(answer.lowercased().contains("retry-after: 2"))
             #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")

@@ -17,7 +17,7 @@ struct KioskGuardTests {
         // test task that a busy machine leaves unscheduled for a while still finds them held.
         try await kiosk.start(["--no-camera", "--max-connections", "3", "--header-timeout", "300"])
         let held = try (0..<3).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
+        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state", held: held)
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(RawConnection.jsonBody(of: answer)["error"] as? String == "SERVER_BUSY")
         for connection in held { connection.close() }
@@ -30,7 +30,7 @@ struct KioskGuardTests {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera", "--max-connections-per-address", "2", "--header-timeout", "300"])
         let held = try (0..<2).map { _ in try RawConnection(port: kiosk.port) }
-        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state")
+        let answer = try await RawConnection.answerOnceItIs("HTTP/1.1 503", port: kiosk.port, path: "/api/state", held: held)
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         withExtendedLifetime(held) {}
     }

@@ -21,13 +21,25 @@ extension InBrowser {
                 try await page.waitUntil(timeout: 20, "the missing list", js: "count('#missing-list li') === 6")
                 try await page.devTools("DOM.enable")
                 try await page.devTools("CSS.enable")
-                let root = try await page.devTools("DOM.getDocument", ["depth": 1])["root"]?["nodeId"]?.intValue ?? 0
-                let nodes = try await page.devTools("DOM.querySelectorAll", ["nodeId": .number(Double(root)), "selector": "#missing-list .a-name"])
+                // The list is drawn again now and then: a node may be gone between two DevTools
+                // calls ("Could not find node"), and then the whole reading starts again.
                 var drawn: [String: [String]] = [:]
-                for node in nodes["nodeIds"]?.arrayValue ?? [] {
-                    let text = try await page.devTools("DOM.getOuterHTML", ["nodeId": node])["outerHTML"]?.stringValue ?? ""
-                    let fonts = try await page.devTools("CSS.getPlatformFontsForNode", ["nodeId": node])["fonts"]?.arrayValue ?? []
-                    drawn[text] = fonts.compactMap { $0["familyName"]?.stringValue }
+                var root = 0
+                for attempt in 1...5 {
+                    do {
+                        drawn = [:]
+                        root = try await page.devTools("DOM.getDocument", ["depth": 1])["root"]?["nodeId"]?.intValue ?? 0
+                        let nodes = try await page.devTools(
+                            "DOM.querySelectorAll", ["nodeId": .number(Double(root)), "selector": "#missing-list .a-name"])
+                        for node in nodes["nodeIds"]?.arrayValue ?? [] {
+                            let text = try await page.devTools("DOM.getOuterHTML", ["nodeId": node])["outerHTML"]?.stringValue ?? ""
+                            let fonts = try await page.devTools("CSS.getPlatformFontsForNode", ["nodeId": node])["fonts"]?.arrayValue ?? []
+                            drawn[text] = fonts.compactMap { $0["familyName"]?.stringValue }
+                        }
+                        break
+                    } catch  where attempt < 5 {
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
                 }
                 for entry in Self.names {
                     let fonts = drawn.first { $0.key.contains(entry.name) }?.value
@@ -35,6 +47,7 @@ extension InBrowser {
                 }
                 // The outcome box, in its own bold face, too.
                 try await page.type("TA-1", expect: "found_expected")
+                root = try await page.devTools("DOM.getDocument", ["depth": 1])["root"]?["nodeId"]?.intValue ?? 0
                 let outcome = try await page.devTools("DOM.querySelector", ["nodeId": .number(Double(root)), "selector": "#outcome-detail"])
                 let fonts = try await page.devTools("CSS.getPlatformFontsForNode", ["nodeId": outcome["nodeId"] ?? 0])["fonts"]?.arrayValue ?? []
                 let families = fonts.compactMap { $0["familyName"]?.stringValue }

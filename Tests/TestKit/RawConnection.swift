@@ -11,8 +11,17 @@ public final class RawConnection: @unchecked Sendable {
 
     /// `source`: the local address to connect from (another loopback address such as
     /// 127.0.0.7, so the server sees a different peer); nil for the system's choice.
+    private let port: Int
+    private let source: String?
+
     public init(port: Int, from source: String? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.port = port
+        self.source = source
+        descriptor = try Self.connect(port: port, from: source)
+    }
+
+    private static func connect(port: Int, from source: String?) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         if let source {
             var local = sockaddr_in()
@@ -31,7 +40,7 @@ public final class RawConnection: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
             Glibc.close(descriptor)
@@ -39,6 +48,21 @@ public final class RawConnection: @unchecked Sendable {
         }
         // Reads never block: `answer()` polls, so a test that waits for an answer holds no thread.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return descriptor
+    }
+
+    /// Whether the server has sent something on this connection, or closed it, without taking
+    /// what it sent: a connection held open to fill a cap that the server refused instead.
+    public var wasAnswered: Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count >= 0 || !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+    }
+
+    /// Closes the connection and opens a new one to the same port, in its place.
+    public func reopen() throws {
+        close()
+        descriptor = try Self.connect(port: port, from: source)
     }
 
     deinit { close() }
@@ -86,9 +110,15 @@ public final class RawConnection: @unchecked Sendable {
     /// fill a server's cap; `"HTTP/1.1 200"`: a slot freed once the server has seen a held
     /// connection close); the last answer. A server counts a connection when it handles its
     /// accept, which a loaded machine may delay, so a single try right after may come too soon.
-    public static func answerOnceItIs(_ status: String, port: Int, path: String) async throws -> String {
+    ///
+    /// `held`: connections the test holds open to fill a cap. A server counts each connection
+    /// as it sets it up, and on a busy machine it may set up a held one after a probe: that
+    /// held one is refused (answered 503 and closed) and the probe taken. So before each try,
+    /// a held connection the server answered is opened again.
+    public static func answerOnceItIs(_ status: String, port: Int, path: String, held: [RawConnection] = []) async throws -> String {
         var answer = ""
         for _ in 0..<100 {
+            for connection in held where connection.wasAnswered { try connection.reopen() }
             let connection = try RawConnection(port: port)
             connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             answer = try await connection.answer()
