@@ -109,10 +109,13 @@ extension TimingSensitive {
 
         @Test func frameRateFasterThanTheDecoderNeverBuildsABacklog() async throws {
             let camera = try await FakeCamera()
-            let empty = try await camera.frame("empty", width: 1280, height: 720)
-            let tagA = try await camera.frame("a", width: 1280, height: 720, ["--qr", "TAG-A"])
+            // 1920×1080 at 240 frames a second: more than the decoder takes, even on an idle
+            // machine (at 1280×720 it once kept up with every frame).
+            let empty = try await camera.frame("empty", width: 1920, height: 1080)
+            let tagA = try await camera.frame("a", width: 1920, height: 1080, ["--qr", "TAG-A"])
             try camera.play([(tagA, 240), (empty, 240), (tagA, 240)], fps: 240)
-            let output = try await camera.probe(config: ["goneAfterSeconds": 0.5, "selectTimeoutSeconds": 0.5, "fps": 240])
+            let output = try await camera.probe(
+                config: ["goneAfterSeconds": 0.5, "selectTimeoutSeconds": 0.5, "fps": 240, "width": 1920, "height": 1080])
             let captured = output.stat("framesCaptured")
             let decoded = output.stat("framesDecoded")
             let stale = output.stat("framesDroppedStale")

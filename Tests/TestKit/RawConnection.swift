@@ -51,14 +51,6 @@ public final class RawConnection: @unchecked Sendable {
         return descriptor
     }
 
-    /// Whether the server has sent something on this connection, or closed it, without taking
-    /// what it sent: a connection held open to fill a cap that the server refused instead.
-    public var wasAnswered: Bool {
-        var byte: UInt8 = 0
-        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        return count >= 0 || !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-    }
-
     /// Closes the connection and opens a new one to the same port, in its place.
     public func reopen() throws {
         close()
@@ -112,13 +104,18 @@ public final class RawConnection: @unchecked Sendable {
     /// accept, which a loaded machine may delay, so a single try right after may come too soon.
     ///
     /// `held`: connections the test holds open to fill a cap. A server counts each connection
-    /// as it sets it up, and on a busy machine it may set up a held one after a probe: that
-    /// held one is refused (answered 503 and closed) and the probe taken. So before each try,
-    /// a held connection the server answered is opened again.
+    /// as it sets it up, each on its own event loop, and on a busy machine it may set up a held
+    /// one after the probe: that held one is then the refused one (it would get its 503 only
+    /// once it sent a request) and the probe is taken, and so is every probe after it. So every
+    /// fifth try opens the held connections again, and each try waits 100 ms after the held
+    /// connections were opened before its probe.
     public static func answerOnceItIs(_ status: String, port: Int, path: String, held: [RawConnection] = []) async throws -> String {
         var answer = ""
-        for _ in 0..<100 {
-            for connection in held where connection.wasAnswered { try connection.reopen() }
+        for attempt in 0..<100 {
+            if !held.isEmpty {
+                if attempt > 0 && attempt % 5 == 0 { for connection in held { try connection.reopen() } }
+                try await Task.sleep(for: .milliseconds(100))
+            }
             let connection = try RawConnection(port: port)
             connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             answer = try await connection.answer()
