@@ -139,6 +139,20 @@ struct PhoneScanTests {
             try await page.waitUntil(
                 timeout: 15, "SG-2 undone", js: "document.querySelector('#recent-list li[data-voided=\"true\"]') !== null")
             #expect(try await Self.trail(page).contains("CMD:UNDO") == false)
+
+            // The undo asked again, then a gun's tag instead of the confirmation: the dialog closes,
+            // the tag is a scan of its own, and the earlier confirmation does not undo anything more.
+            try await page.gunKeys("SG-3")
+            try await page.waitUntil(
+                timeout: 15, "SG-3 found", js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-3')")
+            try await page.gunKeys("CMD:UNDO")
+            try await page.waitUntil(timeout: 10, "the undo asked again", js: "document.getElementById('undo-dialog').open === true")
+            try await page.gunKeys("GHOST-2")
+            try await page.waitUntil(
+                timeout: 15, "the gun's tag recorded",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'GHOST-2')")
+            #expect(try await page.execute("return document.getElementById('undo-dialog').open").boolValue == false)
+            #expect(try await page.execute("return document.querySelectorAll('#recent-list li[data-voided=\"true\"]').length").intValue == 1)
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
             await page.quit()

@@ -243,6 +243,9 @@ function openUndo() {
   $('undo-text').textContent = 'It no longer counts in this audit; the trail keeps it, marked undone by you.';
   $('undo-error').textContent = '';
   $('undo-dialog').setAttribute('data-scan-id', last.scan_id);
+  // A dialog keeps its last returnValue: an earlier confirmation must not confirm this one when
+  // it is closed otherwise (Escape, or a gun's burst).
+  $('undo-dialog').returnValue = '';
   $('undo-dialog').showModal();
 }
 
@@ -356,6 +359,7 @@ function bind() {
     select.appendChild(make('option', null, 'Not set'));
     select.firstChild.value = '';
     state.locations.forEach(function (l) { const o = make('option', null, l); o.value = l; o.selected = l === state.location; select.appendChild(o); });
+    $('place-dialog').returnValue = '';
     $('place-dialog').showModal();
   });
   $('place-dialog').addEventListener('close', function () { if ($('place-dialog').returnValue === 'ok') setPlace($('place-select').value); });
