@@ -64,6 +64,20 @@ struct PhoneScanTests {
         return page
     }
 
+    /// Runs `body` with a Chromedriver of its own, then stops it and `server`, also when `body` throws.
+    static func withDriver(_ server: KioskProcess, _ body: (Chromedriver) async throws -> Void) async throws {
+        let driver = try await Chromedriver.start()
+        do {
+            try await body(driver)
+        } catch {
+            await driver.stop()
+            await server.stop()
+            throw error
+        }
+        await driver.stop()
+        await server.stop()
+    }
+
     /// The page's outcomes of `status` (window.scanPage.outcomes).
     static func outcomes(_ page: BrowserSession, _ status: String, _ tag: String) async throws -> Int {
         try await page.execute(
@@ -92,8 +106,7 @@ struct PhoneScanTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder))
             try await page.find("#camera-start").click()
             try await page.waitUntil(
@@ -156,13 +169,7 @@ struct PhoneScanTests {
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 
     @Test("An unknown tag read by the camera keeps its frame as the scan's evidence photo; a typed one has none")
@@ -171,8 +178,7 @@ struct PhoneScanTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             // AST-000456 is in no inventory: unknown.
             let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-code128.jpg", in: folder))
             try await page.find("#entry").gunKeys("TYPED-9")
@@ -200,20 +206,13 @@ struct PhoneScanTests {
             let typed = try await page.executeAsync(photo.replacingOccurrences(of: "TAG", with: "'TYPED-9'")).stringValue ?? ""
             #expect(typed.hasPrefix("404"), "a typed scan has no frame: \(typed)")
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 
     @Test("With two audits running the phone lists them, opens the one picked, and opens it again after a reload")
     func severalAuditsAreListed() async throws {
         let server = try await Self.server(alsoMalaysia: true)
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             let page = try await driver.session(width: 360, height: 640)
             _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
             try await page.open(server.baseURL + "/scan")
@@ -243,13 +242,7 @@ struct PhoneScanTests {
             try await page.waitUntilShown("#screen-scan", timeout: 20, "the same audit again")
             #expect(try await page.execute("return window.scanPage.state.audit.country").stringValue == "MY")
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 
     @Test("With the server gone mid-walk, typed scans wait on the phone and are delivered once when it is back")
@@ -259,8 +252,7 @@ struct PhoneScanTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             let page = try await Self.phone(
                 driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), width: 360, height: 640)
             try await page.find("#entry").gunKeys("SG-2")
@@ -301,13 +293,7 @@ struct PhoneScanTests {
             let trail = try await Self.trail(page)
             #expect(trail.filter { $0 == "SG-3" }.count == 2 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 
     @Test("Two phones on one audit: the second sees the first's find as already scanned, and both show the same numbers")
@@ -362,8 +348,7 @@ struct PhoneScanTests {
         let maker = try await KioskProcess(inventory: [])
         try await maker.run(["tls", "self-signed", "--host", "localhost", "--ip", "127.0.0.1", "--out", tls])
         let server = try await Self.server(arguments: ["--tls-cert", tls + "/server.crt", "--tls-key", tls + "/server.key"])
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             // The phone trusts no authority of ours here: Chromium is told to take the certificate.
             let page = try await Self.phone(
                 driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder),
@@ -374,20 +359,13 @@ struct PhoneScanTests {
                 timeout: 30, "the camera's tag found over HTTPS",
                 js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'AST-000123')")
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 
     @Test("A gun's burst before login is refused aloud, keeps what was typed, and sends no form")
     func aBurstBeforeLoginPressesNothing() async throws {
         let server = try await Self.server()
-        let driver = try await Chromedriver.start()
-        do {
+        try await Self.withDriver(server) { driver in
             let page = try await driver.session(width: 390, height: 844)
             try await page.open(server.baseURL + "/scan")
             let email = try await page.waitFor("#login-email", displayed: true, timeout: 20)
@@ -405,12 +383,6 @@ struct PhoneScanTests {
             try await page.waitUntil(timeout: 10, "the second refusal", js: "document.getElementById('login-error').textContent.includes('SG-3')")
             #expect(try await page.execute("return sessionStorage.getItem('auditstation.scan')").stringValue == nil)
             await page.quit()
-        } catch {
-            await driver.stop()
-            await server.stop()
-            throw error
         }
-        await driver.stop()
-        await server.stop()
     }
 }
