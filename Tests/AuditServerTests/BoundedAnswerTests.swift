@@ -10,9 +10,16 @@ import TestKit
 /// are dropped with their files, and JSON imports are limited in size and number.
 @Suite("Reports and imports in bounded memory")
 struct BoundedAnswerTests {
-    static func spooledFiles() -> Set<String> {
-        let folder = FileManager.default.temporaryDirectory.path
-        return Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("audit-answer-") })
+    /// The spooled reports of one audit. Tests running alongside spool reports of their own into
+    /// the same folder, so a file counts only when it holds this audit's id.
+    static func spooledFiles(of audit: String) -> Set<String> {
+        let folder = FileManager.default.temporaryDirectory
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix("audit-answer-") }
+        return Set(
+            names.filter { name in
+                guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return false }
+                return String(decoding: data, as: UTF8.self).contains(audit)
+            })
     }
 
     @Test("Stalled report downloads are dropped after the write timeout, with their temporary files")
@@ -25,17 +32,24 @@ struct BoundedAnswerTests {
             let id = try #require((start.data?["audit"] as? [String: Any])?["id"] as? String)
             let whole = try await server.call("GET", "/api/v1/audit/\(id)/report?format=csv", token: token)
             #expect(whole.status == 200 && whole.text.contains("R-0,") && whole.text.contains("R-399,"), "every row, from the spooled file")
-            let before = Self.spooledFiles()
+            let before = Self.spooledFiles(of: id)
             let request = "GET /api/v1/audit/\(id)/report?format=json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
             let stalled = try (0..<2).map { _ in try RawConnection(port: server.port) }
             for connection in stalled { connection.send(String(repeating: request, count: 200)) }
-            try await Task.sleep(for: .milliseconds(500))
+            // Each stalled answer keeps its file for at least the write timeout.
+            var seen = Set<String>()
+            let spooling = ContinuousClock.now + .seconds(10)
+            while seen.isEmpty && ContinuousClock.now < spooling {
+                try await Task.sleep(for: .milliseconds(50))
+                seen = Self.spooledFiles(of: id).subtracting(before)
+            }
+            #expect(!seen.isEmpty, "the stalled answers were spooled to files of this audit")
             #expect(try await TimingSensitive.SlowBodyTests.healthRecovers(server, within: 10), "the stalled readers were dropped")
-            var left = Self.spooledFiles().subtracting(before)
-            let deadline = ContinuousClock.now + .seconds(5)
+            var left = Self.spooledFiles(of: id).subtracting(before)
+            let deadline = ContinuousClock.now + .seconds(15)
             while !left.isEmpty && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
-                left = Self.spooledFiles().subtracting(before)
+                left = Self.spooledFiles(of: id).subtracting(before)
             }
             #expect(left.isEmpty, "every spooled report was removed: \(left)")
             withExtendedLifetime(stalled) {}
