@@ -36,20 +36,20 @@ public enum APIFailure: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .malformed: "BAD_REQUEST"
-        case .bodyTooLarge: "BODY_TOO_LARGE"
-        case .routeNotFound: "NOT_FOUND"
-        case .methodNotAllowed: "METHOD_NOT_ALLOWED"
-        case .tooManyAttempts: "TOO_MANY_ATTEMPTS"
-        case .serverBusy: "SERVER_BUSY"
-        case .requestTimeout: "REQUEST_TIMEOUT"
-        case .internalError: "INTERNAL_ERROR"
-        case .unsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE"
-        case .frameTooLarge: "FRAME_TOO_LARGE"
-        case .frameTooManyPixels: "FRAME_TOO_MANY_PIXELS"
-        case .tooManyFrames: "TOO_MANY_FRAMES"
+        case .malformed: .badRequest
+        case .bodyTooLarge: .bodyTooLarge
+        case .routeNotFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .tooManyAttempts: .tooManyAttempts
+        case .serverBusy: .serverBusy
+        case .requestTimeout: .requestTimeout
+        case .internalError: .internalError
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .frameTooLarge: .frameTooLarge
+        case .frameTooManyPixels: .frameTooManyPixels
+        case .tooManyFrames: .tooManyFrames
         }
     }
 
@@ -113,7 +113,11 @@ extension InventoryError {
 }
 
 extension FailureEnvelope {
-    /// The envelope of a domain error.
+    public init(code: ErrorCode, message: String, errors: [String: [String]]? = nil, data: FailureDetail? = nil) {
+        self.init(error: code.rawValue, message: message, errors: errors, data: data)
+    }
+
+    /// The envelope of a domain error. What a client needs to rebuild it goes in `data`.
     public init(_ error: InventoryError) {
         var detail: FailureDetail?
         switch error {
@@ -123,37 +127,41 @@ extension FailureEnvelope {
         case .noActiveAudit(let country): detail = country.map { FailureDetail(country: $0) }
         case .ambiguousAudit(let countries): detail = FailureDetail(countries: countries)
         case .duplicate(let field, let value): detail = FailureDetail(field: field, value: value)
+        case .notFound(let subject), .forbidden(let subject), .storage(let subject): detail = FailureDetail(subject: subject)
         default: break
         }
         var fields: [String: [String]]?
         if case .invalid(let validation) = error { fields = validation.fields }
-        self.init(error: error.code, message: error.errorDescription ?? error.code, errors: fields, data: detail)
+        self.init(code: error.code, message: error.errorDescription ?? error.code.rawValue, errors: fields, data: detail)
     }
 
     public init(_ failure: APIFailure) {
-        self.init(error: failure.code, message: failure.errorDescription ?? failure.code)
+        self.init(code: failure.code, message: failure.errorDescription ?? failure.code.rawValue)
     }
 
-    /// The domain error this envelope stands for, as a client rebuilds it. Codes a client does
-    /// not know become `.unavailable` with the server's message.
-    public func inventoryError(status: Int) -> InventoryError {
+    /// The domain error this envelope stands for, as a client rebuilds it from the code and
+    /// `data` (a server that sends no `data` is read from its message as a whole). Nil for a code
+    /// that is not a service's error: the client reads that one by the HTTP status.
+    public func inventoryError() -> InventoryError? {
         let detail = data ?? FailureDetail()
-        switch error {
-        case "VALIDATION_ERROR": return .invalid(ValidationError(fields: errors ?? ["request": [message]]))
-        case "NOT_FOUND": return .notFound(message.hasPrefix("Not found: ") ? String(message.dropFirst(11)) : message)
-        case "DUPLICATE": return .duplicate(field: detail.field ?? "value", value: detail.value ?? "")
-        case "AUDIT_ALREADY_ACTIVE": return .auditAlreadyActive(country: detail.country ?? "?", auditID: detail.auditId ?? "?")
-        case "NO_ACTIVE_AUDIT": return .noActiveAudit(country: detail.country)
-        case "AMBIGUOUS_AUDIT": return .ambiguousAudit(countries: detail.countries ?? [])
-        case "AUDIT_ENDED": return .auditEnded(detail.auditId ?? "?")
-        case "AUDIT_RUNNING": return .auditRunning(detail.auditId ?? "?")
-        case "STATIONS_OUT": return .stationsOut(auditID: detail.auditId ?? "?", stations: detail.stations ?? [message])
-        case "IN_USE": return .inUse(message)
-        case "FORBIDDEN": return .forbidden(message.hasPrefix("Not allowed: ") ? String(message.dropFirst(13)) : message)
-        case "UNAUTHORIZED": return .unauthorized(message)
-        case "STORAGE_ERROR": return .storage(message.hasPrefix("Database error: ") ? String(message.dropFirst(16)) : message)
-        case "BAD_REQUEST", "BODY_TOO_LARGE": return .invalid(ValidationError(field: "request", message: message))
-        default: return .unavailable("The server answered \(status) \(error): \(message)")
+        let subject = detail.subject ?? message
+        switch ErrorCode(rawValue: error) {
+        case .validationError: return .invalid(ValidationError(fields: errors ?? ["request": [message]]))
+        case .notFound: return .notFound(subject)
+        case .duplicate: return .duplicate(field: detail.field ?? "value", value: detail.value ?? "")
+        case .auditAlreadyActive: return .auditAlreadyActive(country: detail.country ?? "?", auditID: detail.auditId ?? "?")
+        case .noActiveAudit: return .noActiveAudit(country: detail.country)
+        case .ambiguousAudit: return .ambiguousAudit(countries: detail.countries ?? [])
+        case .auditEnded: return .auditEnded(detail.auditId ?? "?")
+        case .auditRunning: return .auditRunning(detail.auditId ?? "?")
+        case .stationsOut: return .stationsOut(auditID: detail.auditId ?? "?", stations: detail.stations ?? [message])
+        case .inUse: return .inUse(message)
+        case .forbidden: return .forbidden(subject)
+        case .unauthorized: return .unauthorized(message)
+        case .storageError: return .storage(subject)
+        case .unavailable: return .unavailable(message)
+        case .badRequest, .bodyTooLarge: return .invalid(ValidationError(field: "request", message: message))
+        default: return nil
         }
     }
 }

@@ -41,13 +41,17 @@ public struct FailureDetail: Codable, Sendable, Equatable {
     public var value: String?
     /// `STATIONS_OUT`: each station that may still hold scans, as a sentence.
     public var stations: [String]?
+    /// `NOT_FOUND`, `FORBIDDEN`, `STORAGE_ERROR`: what the error is about, without the words the
+    /// message puts around it ("asset 12" of "Not found: asset 12").
+    public var subject: String?
 
     public init(
         auditId: AuditID? = nil, country: String? = nil, countries: [String]? = nil, field: String? = nil, value: String? = nil,
-        stations: [String]? = nil
+        stations: [String]? = nil, subject: String? = nil
     ) {
         self.auditId = auditId
         self.stations = stations
+        self.subject = subject
         self.country = country
         self.countries = countries
         self.field = field

@@ -138,9 +138,7 @@ public struct APIClient: Sendable {
             return .unavailable(
                 "The server at \(baseURL) answered \(path) with HTTP \(status) and no audit API error; is this the audit API's address?")
         }
-        if let code = envelope.error, WireFailure.knownCodes.contains(code) {
-            return envelope.failure(code: code, message: message).inventoryError(status: status)
-        }
+        if let known = envelope.inventoryError(message: message) { return known }
         switch status {
         case 400, 422: return .invalid(ValidationError(fields: envelope.errors ?? ["request": [message]]))
         case 403: return .forbidden(message)

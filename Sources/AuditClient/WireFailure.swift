@@ -11,12 +11,6 @@ struct WireFailure: Decodable, Sendable {
     var errors: [String: [String]]?
     var data: FailureDetail?
 
-    /// The codes this station turns back into its own errors; any other is read from the status.
-    static let knownCodes: Set<String> = [
-        "VALIDATION_ERROR", "NOT_FOUND", "DUPLICATE", "AUDIT_ALREADY_ACTIVE", "NO_ACTIVE_AUDIT", "AMBIGUOUS_AUDIT",
-        "AUDIT_ENDED", "AUDIT_RUNNING", "STATIONS_OUT", "IN_USE", "FORBIDDEN", "UNAUTHORIZED", "STORAGE_ERROR", "BAD_REQUEST", "BODY_TOO_LARGE"
-    ]
-
     init(from decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         error = fields.text("error")?.uppercased()
@@ -25,7 +19,10 @@ struct WireFailure: Decodable, Sendable {
         data = fields.optional("data", as: FailureDetail.self)
     }
 
-    func failure(code: String, message: String) -> FailureEnvelope {
-        FailureEnvelope(error: code, message: message, errors: errors, data: data)
+    /// The service error this failure stands for, when its code is one (`ErrorCode.services`,
+    /// and the HTTP layer's refusals of the request); nil for any other code.
+    func inventoryError(message: String) -> InventoryError? {
+        guard let error else { return nil }
+        return FailureEnvelope(error: error, message: message, errors: errors, data: data).inventoryError()
     }
 }

@@ -61,7 +61,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             default:
                 if httpError.status.code < 500 {
                     return .failure(
-                        FailureEnvelope(error: "HTTP_\(httpError.status.code)", message: httpError.status.reasonPhrase),
+                        FailureEnvelope(code: ErrorCode(refusedWith: httpError.status.code), message: httpError.status.reasonPhrase),
                         status: httpError.status.code)
                 }
             }

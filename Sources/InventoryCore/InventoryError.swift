@@ -33,22 +33,22 @@ public enum InventoryError: Error, Sendable, Equatable, LocalizedError {
     case unavailable(String)
 
     /// The error code of the API envelope.
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .invalid: "VALIDATION_ERROR"
-        case .notFound: "NOT_FOUND"
-        case .duplicate: "DUPLICATE"
-        case .auditAlreadyActive: "AUDIT_ALREADY_ACTIVE"
-        case .noActiveAudit: "NO_ACTIVE_AUDIT"
-        case .ambiguousAudit: "AMBIGUOUS_AUDIT"
-        case .auditEnded: "AUDIT_ENDED"
-        case .auditRunning: "AUDIT_RUNNING"
-        case .stationsOut: "STATIONS_OUT"
-        case .inUse: "IN_USE"
-        case .forbidden: "FORBIDDEN"
-        case .unauthorized: "UNAUTHORIZED"
-        case .storage: "STORAGE_ERROR"
-        case .unavailable: "UNAVAILABLE"
+        case .invalid: .validationError
+        case .notFound: .notFound
+        case .duplicate: .duplicate
+        case .auditAlreadyActive: .auditAlreadyActive
+        case .noActiveAudit: .noActiveAudit
+        case .ambiguousAudit: .ambiguousAudit
+        case .auditEnded: .auditEnded
+        case .auditRunning: .auditRunning
+        case .stationsOut: .stationsOut
+        case .inUse: .inUse
+        case .forbidden: .forbidden
+        case .unauthorized: .unauthorized
+        case .storage: .storageError
+        case .unavailable: .unavailable
         }
     }
 

@@ -7,13 +7,13 @@ import InventoryCore
 /// A refusal the kiosk answers with `{"error": CODE, "message": …}` and an HTTP status.
 struct KioskError: Error, Sendable {
     var status: HTTPResponse.Status
-    var code: String
+    var code: ErrorCode
     var message: String
     var headers: HTTPFields = [:]
 
-    static func badRequest(_ message: String) -> KioskError { KioskError(status: .badRequest, code: "BAD_REQUEST", message: message) }
-    static func invalid(_ message: String) -> KioskError { KioskError(status: .unprocessableContent, code: "INVALID_INPUT", message: message) }
-    static func notFound(_ message: String) -> KioskError { KioskError(status: .notFound, code: "NOT_FOUND", message: message) }
+    static func badRequest(_ message: String) -> KioskError { KioskError(status: .badRequest, code: .badRequest, message: message) }
+    static func invalid(_ message: String) -> KioskError { KioskError(status: .unprocessableContent, code: .validationError, message: message) }
+    static func notFound(_ message: String) -> KioskError { KioskError(status: .notFound, code: .notFound, message: message) }
 
     /// The scan was not decided (the store or the server out of reach, a timeout, too many
     /// requests): the page keeps it and sends it again.
@@ -27,14 +27,13 @@ struct KioskError: Error, Sendable {
             return
         }
         guard let inventory = InventoryError(error) else {
-            self.init(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
+            self.init(status: .internalServerError, code: .internalError, message: "The kiosk could not do that; see the kiosk's log")
             return
         }
-        let code = if case .invalid = inventory { "INVALID_INPUT" } else { inventory.code }
-        self.init(status: HTTPResponse.Status(code: inventory.httpStatus), code: code, message: inventory.errorDescription ?? "\(inventory)")
+        self.init(status: HTTPResponse.Status(code: inventory.httpStatus), code: inventory.code, message: inventory.errorDescription ?? "\(inventory)")
     }
 
-    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    init(status: HTTPResponse.Status, code: ErrorCode, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -43,7 +42,7 @@ struct KioskError: Error, Sendable {
 }
 
 struct ErrorBody: Encodable {
-    var error: String
+    var error: ErrorCode
     var message: String
 }
 
@@ -52,9 +51,9 @@ extension KioskError {
     @Sendable static func refusal(_ refusal: Refusal) -> RefusalAnswer {
         let (code, message) =
             switch refusal {
-            case .busy(let seconds): ("SERVER_BUSY", "The kiosk has too many connections open; try again in \(seconds) s")
-            case .timeout(let seconds): ("REQUEST_TIMEOUT", "The request did not arrive within \(seconds) s")
-            case .malformed(let detail): ("BAD_REQUEST", detail)
+            case .busy(let seconds): (ErrorCode.serverBusy, "The kiosk has too many connections open; try again in \(seconds) s")
+            case .timeout(let seconds): (ErrorCode.requestTimeout, "The request did not arrive within \(seconds) s")
+            case .malformed(let detail): (ErrorCode.badRequest, detail)
             }
         return RefusalAnswer(body: Array((try? JSONEncoder.auditStation().encode(ErrorBody(error: code, message: message))) ?? Data()))
     }

@@ -35,10 +35,10 @@ struct KioskGuard: RouterMiddleware {
     func check(_ request: Request, peer: String?) throws {
         let path = request.uri.path
         if !Self.openPaths.contains(path) && !gate.admits(peer: peer, cookieHeader: request.headers[.cookie]) {
-            throw KioskError(status: .unauthorized, code: "PIN_REQUIRED", message: "Enter the station's PIN first")
+            throw KioskError(status: .unauthorized, code: .pinRequired, message: "Enter the station's PIN first")
         }
         guard let host = request.head.authority, hostAllowed(host) else {
-            throw KioskError(status: .forbidden, code: "FOREIGN_HOST", message: "This kiosk answers only to its own address")
+            throw KioskError(status: .forbidden, code: .foreignHost, message: "This kiosk answers only to its own address")
         }
         guard let methods = KioskRoutes.methods[path] else {
             throw KioskError.notFound("There is no \(path) on this kiosk")
@@ -46,16 +46,16 @@ struct KioskGuard: RouterMiddleware {
         guard methods.contains(request.method) else {
             let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
             throw KioskError(
-                status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
+                status: .methodNotAllowed, code: .methodNotAllowed,
                 message: "\(path) takes \(allowed), not \(request.method.rawValue)", headers: [.allow: allowed])
         }
         if request.method == .post {
             guard request.headers[HTTPField.Name("X-Kiosk")!] == "1" else {
-                throw KioskError(status: .forbidden, code: "NOT_FROM_KIOSK_PAGE", message: "Send the header X-Kiosk: 1 with every POST")
+                throw KioskError(status: .forbidden, code: .notFromKioskPage, message: "Send the header X-Kiosk: 1 with every POST")
             }
             let type = request.headers[.contentType]?.lowercased() ?? ""
             guard type.hasPrefix("application/json") else {
-                throw KioskError(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json")
+                throw KioskError(status: .unsupportedMediaType, code: .unsupportedMediaType, message: "Send the body as application/json")
             }
         }
     }
@@ -83,21 +83,21 @@ struct KioskGuard: RouterMiddleware {
             kiosk = kioskError
         } else if let refusal = error as? Refusal {
             // The connection guard stopped the body (too slow) and has answered the client itself.
-            kiosk = KioskError(status: .init(code: refusal.status), code: "REQUEST_TIMEOUT", message: "The request did not arrive in time")
+            kiosk = KioskError(status: .init(code: refusal.status), code: .requestTimeout, message: "The request did not arrive in time")
         } else if let http = error as? any HTTPResponseError {
             // Hummingbird's own refusals: a body over the limit, a malformed request.
             let detail = (http as? HTTPError)?.body
             kiosk =
                 switch http.status {
                 case .contentTooLarge:
-                    KioskError(status: .contentTooLarge, code: "BODY_TOO_LARGE", message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
+                    KioskError(status: .contentTooLarge, code: .bodyTooLarge, message: "The body is over \(KioskRoutes.maxBody / 1024) KiB")
                 case .notFound: .notFound("There is no \(path) on this kiosk")
                 case .methodNotAllowed:
-                    KioskError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "\(path) does not take that method")
+                    KioskError(status: .methodNotAllowed, code: .methodNotAllowed, message: "\(path) does not take that method")
                 default:
                     http.status.code < 500
-                        ? KioskError(status: .badRequest, code: "BAD_REQUEST", message: detail ?? "The request is malformed")
-                        : KioskError(status: .internalServerError, code: "INTERNAL", message: "The kiosk could not do that; see the kiosk's log")
+                        ? KioskError(status: .badRequest, code: .badRequest, message: detail ?? "The request is malformed")
+                        : KioskError(status: .internalServerError, code: .internalError, message: "The kiosk could not do that; see the kiosk's log")
                 }
         } else {
             kiosk = KioskError(error)

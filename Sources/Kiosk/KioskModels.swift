@@ -18,7 +18,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
     var firstScan: FirstScan?
     var progress: AuditProgress?
     var auditId: AuditID?
-    var error: String?
+    var error: ErrorCode?
     var source: ScanSource
     var user: String
     var station: String
@@ -104,7 +104,7 @@ struct KioskScan: Encodable, Sendable, Equatable {
         scanId = entry.scanID
         identifier = entry.identifier
         if entry.state == .rejected {
-            error = "REFUSED_BY_SERVER"
+            error = .refusedByServer
             message = "The server refused this scan: \(entry.lastError ?? "refused")"
         } else {
             status = entry.serverStatus ?? entry.localStatus

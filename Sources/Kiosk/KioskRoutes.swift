@@ -173,11 +173,11 @@ struct KioskRoutes: Sendable {
 
     private func previewResponse() throws -> Response {
         guard let preview else {
-            throw KioskError(status: .serviceUnavailable, code: "NO_CAMERA", message: "This kiosk runs without a camera")
+            throw KioskError(status: .serviceUnavailable, code: .noCamera, message: "This kiosk runs without a camera")
         }
         guard preview.claim() else {
             throw KioskError(
-                status: .serviceUnavailable, code: "TOO_MANY_VIEWERS",
+                status: .serviceUnavailable, code: .tooManyViewers,
                 message: "\(preview.maxViewers) pages already show the preview", headers: [.retryAfter: "5"])
         }
         return Response(

@@ -71,7 +71,7 @@ actor KioskStation {
     func fromServer<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         guard isConnected else { return try await work() }
         let offline = KioskError(
-            status: .serviceUnavailable, code: "OFFLINE",
+            status: .serviceUnavailable, code: .offline,
             message: "The server cannot be reached, so this comes back when it does; scans are still taken and kept here")
         guard connection.state != .offline else { throw offline }
         return try await withThrowingTaskGroup(of: T.self) { group in
@@ -205,7 +205,7 @@ actor KioskStation {
     func end(auditID: String?, force: Bool = false) async throws -> AuditSummary {
         guard let current = audit else { throw Self.noAudit }
         if let auditID, auditID != current.id {
-            throw KioskError(status: .conflict, code: "NOT_THIS_AUDIT", message: "This kiosk scans into audit \(current.id), not \(auditID)")
+            throw KioskError(status: .conflict, code: .notThisAudit, message: "This kiosk scans into audit \(current.id), not \(auditID)")
         }
         try await sendWaitingScans(of: current)
         let summary: AuditSummary
@@ -214,7 +214,7 @@ actor KioskStation {
         } catch InventoryError.stationsOut(_, let stations) {
             // The server's own words speak of a terminal's --force; the page offers END ANYWAY.
             throw KioskError(
-                status: .conflict, code: "STATIONS_OUT",
+                status: .conflict, code: .stationsOut,
                 message: "Not ended: \(stations.joined(separator: "; ")). Their scans made before the end still count when they arrive. "
                     + "Press END ANYWAY to end it now.")
         }
@@ -236,11 +236,11 @@ actor KioskStation {
         let waiting = (try? await link.status())?.pendingByAudit[current.id] ?? remaining
         if waiting > 0 || !reachable { await refreshConnection() }
         if waiting > 0 {
-            throw KioskError(status: .conflict, code: "SCANS_WAITING", message: Self.waitingMessage(waiting, reachable: reachable))
+            throw KioskError(status: .conflict, code: .scansWaiting, message: Self.waitingMessage(waiting, reachable: reachable))
         }
         if !reachable {
             throw KioskError(
-                status: .serviceUnavailable, code: "OFFLINE",
+                status: .serviceUnavailable, code: .offline,
                 message:
                     "The server cannot be reached, so the audit cannot be ended now; try again when it is back. Scans are still taken and kept here.")
         }
@@ -356,12 +356,12 @@ actor KioskStation {
     /// The kiosk has not yet looked for its audit (it has just started): the page keeps its scans
     /// and sends them again.
     static let stillOpening = KioskError(
-        status: .serviceUnavailable, code: "STARTING",
+        status: .serviceUnavailable, code: .starting,
         message: "The kiosk is still opening its audit; the scan is kept on this screen and sent again")
 
     /// No audit is open here: said in the kiosk's words (the store's names a terminal command).
     static let noAudit = KioskError(
-        status: .conflict, code: "NO_ACTIVE_AUDIT", message: "No audit is open on this kiosk: start or join one on the start screen")
+        status: .conflict, code: .noActiveAudit, message: "No audit is open on this kiosk: start or join one on the start screen")
 
     /// A scan with a scan_id that is not one, or no session: one scan after the other.
     private func scanOneByOne(_ batch: [ScanBody]) async throws -> [KioskScan] {
@@ -471,7 +471,7 @@ actor KioskStation {
                     "scan",
                     KioskScan(
                         ScanRefusal(
-                            identifier: text, scanID: nil, code: "NO_ACTIVE_AUDIT",
+                            identifier: text, scanID: nil, code: .noActiveAudit,
                             message: "No audit is running: start or join one first", origin: origin)))
             }
             return

@@ -39,16 +39,16 @@ final class PinGate: Sendable {
 
     /// Checks a PIN from `peer`; a session token when it is right.
     func check(_ candidate: String, peer: String) throws(KioskError) -> String {
-        guard let pin else { throw KioskError(status: .notFound, code: "NO_PIN", message: "This kiosk has no PIN: it listens on this machine only") }
+        guard let pin else { throw KioskError(status: .notFound, code: .noPin, message: "This kiosk has no PIN: it listens on this machine only") }
         if let seconds = guesses.wait(peer) {
             throw KioskError(
-                status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
+                status: .tooManyRequests, code: .tooManyAttempts,
                 message: "Too many wrong PINs from this address; try again in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])
         }
         if let seconds = allGuesses.wait(Self.everyone) {
             throw KioskError(
-                status: .tooManyRequests, code: "TOO_MANY_ATTEMPTS",
+                status: .tooManyRequests, code: .tooManyAttempts,
                 message: "Too many wrong PINs on this kiosk; try again in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])
         }
@@ -56,7 +56,7 @@ final class PinGate: Sendable {
         guard Data(SHA256.hash(data: Data(candidate.utf8))) == Data(SHA256.hash(data: Data(pin.utf8))) else {
             guesses.failed(peer)
             allGuesses.failed(Self.everyone)
-            throw KioskError(status: .unauthorized, code: "WRONG_PIN", message: "That PIN is not this station's PIN")
+            throw KioskError(status: .unauthorized, code: .wrongPin, message: "That PIN is not this station's PIN")
         }
         guesses.succeeded(peer)
         var generator = SystemRandomNumberGenerator()

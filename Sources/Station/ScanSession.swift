@@ -25,8 +25,8 @@ public struct ScanOrigin: Sendable, Equatable {
 public struct ScanRefusal: Sendable, Equatable {
     public var identifier: String?
     public var scanID: String?
-    /// An error code such as INVALID_INPUT, AUDIT_ENDED or BAD_IMAGE.
-    public var code: String
+    /// An error code such as VALIDATION_ERROR, AUDIT_ENDED or BAD_IMAGE.
+    public var code: ErrorCode
     public var message: String
     public var origin: ScanOrigin
     /// The store's or the server's refusal, when it was one (nil for input that never got there).
@@ -36,7 +36,7 @@ public struct ScanRefusal: Sendable, Equatable {
     public var progress: AuditProgress?
 
     public init(
-        identifier: String?, scanID: String?, code: String, message: String, origin: ScanOrigin,
+        identifier: String?, scanID: String?, code: ErrorCode, message: String, origin: ScanOrigin,
         cause: InventoryError? = nil
     ) {
         self.identifier = identifier
@@ -274,7 +274,7 @@ public actor ScanSession {
         failures += 1
         return .refused(
             ScanRefusal(
-                identifier: identifier, scanID: scanID, code: inventoryError?.code ?? "ERROR",
+                identifier: identifier, scanID: scanID, code: inventoryError?.code ?? .scanFailed,
                 message: describe(error), origin: origin, cause: inventoryError))
     }
 
@@ -333,7 +333,7 @@ public actor ScanSession {
             let inventoryError = InventoryError(error)
             event = .refused(
                 ScanRefusal(
-                    identifier: locationLabelPrefix + name, scanID: nil, code: inventoryError?.code ?? "ERROR",
+                    identifier: locationLabelPrefix + name, scanID: nil, code: inventoryError?.code ?? .scanFailed,
                     message: "Location label not taken: \(describe(error))", origin: origin, cause: inventoryError))
         }
         await observer(event)
@@ -360,7 +360,7 @@ public actor ScanSession {
         if let progress { lastProgress = progress }
         let origin = ScanOrigin(source: first.source, place: nil, user: first.user, station: first.station, at: first.scannedAt)
         var refusal = ScanRefusal(
-            identifier: identifier, scanID: scanID, code: "REFUSED_BY_SERVER",
+            identifier: identifier, scanID: scanID, code: .refusedByServer,
             message: "The server refused this scan: \(message)", origin: origin)
         refusal.progress = progress
         await observeNews(.refused(refusal), of: scanID)
@@ -382,7 +382,7 @@ public actor ScanSession {
     @discardableResult
     public func refuse(
         _ message: String, identifier: String? = nil, source: ScanSource, place: String? = nil,
-        code: String = "INVALID_INPUT"
+        code: ErrorCode = .validationError
     ) async -> ScanEvent {
         failures += 1
         let origin = ScanOrigin(source: source, place: place, user: actor.user, station: actor.station, at: Date())
@@ -430,7 +430,7 @@ public actor ScanSession {
             case .success(let codes):
                 for code in codes { await record(code.text, source: .image, place: result.path) }
             case .failure(let error):
-                await refuse(error.localizedDescription, source: .image, code: "BAD_IMAGE")
+                await refuse(error.localizedDescription, source: .image, code: .badImage)
             }
             if stopped != nil { return }
         }

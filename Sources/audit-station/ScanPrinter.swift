@@ -59,7 +59,7 @@ struct ScanErrorLine: Encodable {
     /// which earlier outcome line it replaces.
     var scanId: String?
     var status: String
-    var error: String
+    var error: ErrorCode
     var message: String
 }
 

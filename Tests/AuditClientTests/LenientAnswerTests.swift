@@ -87,6 +87,21 @@ struct LenientAnswerTests {
     @Test(arguments: [(404, ""), (405, "<html>no</html>"), (422, "not json")])
     func anAnswerThatIsNoAuditAPIErrorIsRetried(status: Int, body: String) {
         let client = APIClient(baseURL: "http://127.0.0.1:1")
-        #expect(client.failure(status: status, data: Data(body.utf8), path: "/p").code == "UNAVAILABLE")
+        #expect(client.failure(status: status, data: Data(body.utf8), path: "/p").code == .unavailable)
+    }
+
+    /// Our server's envelope of each error, read back by the station: the same error, from the
+    /// code and `data`, whatever the message says around it.
+    @Test(arguments: [
+        InventoryError.notFound("asset 12"), .forbidden("editing assets"), .duplicate(field: "asset_tag", value: "SG-1"),
+        .auditAlreadyActive(country: "SG", auditID: "3f2a"), .noActiveAudit(country: "MY"), .noActiveAudit(country: nil),
+        .ambiguousAudit(countries: ["MY", "SG"]), .auditEnded("3f2a"), .auditRunning("3f2a"),
+        .stationsOut(auditID: "3f2a", stations: ["kiosk-2, last heard from 5 minutes ago"]), .inUse("Customer Acme still has 1 asset"),
+        .invalid(ValidationError(field: "country", message: "is required")),
+    ])
+    func eachErrorComesBackAsItWasSent(error: InventoryError) throws {
+        let body = try JSONEncoder.auditStation().encode(FailureEnvelope(error))
+        let client = APIClient(baseURL: "http://127.0.0.1:1")
+        #expect(client.failure(status: error.httpStatus, data: body, path: "/p") == error)
     }
 }

@@ -15,7 +15,7 @@ struct ScanSessionBatchTests {
         switch event {
         case .recorded(let result, _), .decided(let result, _):
             "\(result.status.rawValue)\(result.misplaced == true ? " misplaced" : "") \(result.identifier) at \(result.foundLocation ?? "-")"
-        case .refused(let refusal): "refused \(refusal.code) \(refusal.identifier ?? "")"
+        case .refused(let refusal): "refused \(refusal.code.rawValue) \(refusal.identifier ?? "")"
         case .note(let text): "note \(text.prefix(24))"
         }
     }

@@ -8,15 +8,15 @@ struct ErrorAndPagingTests {
         .invalid(ValidationError(field: "country", message: "'XX' is not an ISO 3166-1 alpha-2 country code")),
         .notFound("asset 12"), .duplicate(field: "asset_tag", value: "SG-1"),
         .auditAlreadyActive(country: "SG", auditID: "3f2a"), .noActiveAudit(country: nil), .noActiveAudit(country: "MY"),
-        .ambiguousAudit(countries: ["MY", "SG"]), .auditEnded("3f2a"), .inUse("Customer Acme still has 1 asset assigned"),
+        .ambiguousAudit(countries: ["MY", "SG"]), .auditEnded("3f2a"), .auditRunning("3f2a"), .stationsOut(auditID: "3f2a", stations: ["kiosk-2"]),
+        .inUse("Customer Acme still has 1 asset assigned"),
         .forbidden("editing assets"), .unauthorized("Log in again"), .storage("the disk is full"), .unavailable("server down")
     ]
 
     @Test("Every error has a stable code and a message naming what went wrong", arguments: everyError)
     func messages(error: InventoryError) {
         let message = error.errorDescription ?? ""
-        #expect(!message.isEmpty && !error.code.isEmpty)
-        #expect(error.code == error.code.uppercased())
+        #expect(!message.isEmpty && ErrorCode.services.contains(error.code))
         switch error {
         case .auditAlreadyActive(let country, let id): #expect(message.contains(country) && message.contains(id))
         case .ambiguousAudit: #expect(message.contains("MY, SG") && message.contains("--country"))
@@ -25,6 +25,14 @@ struct ErrorAndPagingTests {
         case .invalid: #expect(message.contains("country 'XX'"))
         default: break
         }
+    }
+
+    @Test("Error codes are one list: each code once, in capitals and underscores")
+    func codesAreOneList() {
+        let raw = ErrorCode.allCases.map(\.rawValue)
+        #expect(Set(raw).count == raw.count)
+        #expect(raw.allSatisfy { $0.allSatisfy { $0.isUppercase || $0 == "_" } })
+        #expect(Set(Self.everyError.map(\.code)) == ErrorCode.services)
     }
 
     @Test func fieldErrorsBecomeInvalidAndOtherErrorsStayUnknown() {

@@ -80,7 +80,7 @@ struct AccessoryServiceTests {
             Issue.record("expected inUse, got \(String(describing: error))")
             return
         }
-        #expect(message.contains("USB-C charger") && error?.code == "IN_USE")
+        #expect(message.contains("USB-C charger") && error?.code == .inUse)
         #expect(try await store.accessories.get(id: charger.id).availableQuantity == 4)
         _ = try await store.accessories.checkin(id: charger.id, AccessoryMovement(customerId: acme.id))
         try await store.accessories.delete(id: charger.id)

@@ -43,7 +43,7 @@ struct AssetServiceTests {
         let store = try TemporaryStore()
         let error = await failure { _ = try await store.assets.create(input) }
         #expect(error?.fields.keys.sorted() == fields)
-        #expect(error?.code == "VALIDATION_ERROR")
+        #expect(error?.code == .validationError)
         #expect(try await store.count("assets") == 0)
     }
 

@@ -35,7 +35,7 @@ struct AuditLifecycleTests {
         let first = try await store.audits().start(country: "SG", by: alice)
         let error = await failure { _ = try await store.audits().start(country: "sg", by: bob) }
         #expect(error == .auditAlreadyActive(country: "SG", auditID: first.id))
-        #expect(error?.code == "AUDIT_ALREADY_ACTIVE")
+        #expect(error?.code == .auditAlreadyActive)
         // A second kiosk joins the running audit instead.
         #expect(try await store.audits().activeAudits().map(\.id) == [first.id])
         #expect(try await store.count("audits") == 1)

@@ -68,7 +68,7 @@ struct CustomerServiceTests {
             Issue.record("expected inUse, got \(String(describing: error))")
             return
         }
-        #expect(message.contains("1 asset") && error?.code == "IN_USE")
+        #expect(message.contains("1 asset") && error?.code == .inUse)
         #expect(try await store.customers.get(id: acme.id).name == "Acme")
         _ = try await store.assets.transfer(id: laptop.id, TransferRequest(customerId: globex.id))
         try await store.customers.delete(id: acme.id)

@@ -172,7 +172,7 @@ struct ReconcileTests {
         #expect(
             await failure {
                 _ = try await fixture.audits.reconcile(ReconcileRequest(auditId: audit, actions: Self.all, preview: false, user: "x\u{7}"))
-            }?.code == "VALIDATION_ERROR")
+            }?.code == .validationError)
         #expect(try await fixture.inventory() == before)
     }
 

@@ -55,7 +55,7 @@ struct KioskGuardTests {
             try check.check(request, peer: "192.168.1.20")
             Issue.record("\(path) passed without a PIN")
         } catch let error as KioskError {
-            #expect(error.code == "PIN_REQUIRED", "\(path): \(error.code)")
+            #expect(error.code == .pinRequired, "\(path): \(error.code)")
         }
         #expect(throws: Never.self) { try check.check(request.withPath("/api/state", method: .get, authority: "10.0.0.5"), peer: "192.168.1.20") }
     }

@@ -110,7 +110,7 @@ struct KioskPollRaceTests {
         let voided = try await store.void(VoidRequest(scanId: "scan-1", auditId: audit.id, reason: "Refused by the server"))
         let origin = ScanOrigin(source: .manual, place: nil, user: "Kim", station: "kiosk-1", at: Date())
         var refusal = ScanRefusal(
-            identifier: "SG-1", scanID: "scan-1", code: "REFUSED_BY_SERVER", message: "The server refused SG-1", origin: origin)
+            identifier: "SG-1", scanID: "scan-1", code: .refusedByServer, message: "The server refused SG-1", origin: origin)
         // The refusal's numbers carry the revision of the change that made them, as every
         // store's and copy's numbers do; the held reading's is lower.
         refusal.progress = voided.progress
