@@ -54,7 +54,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     /// code and the envelope's `data`, never from the message's words.
     public static let services: Set<ErrorCode> = [
         .validationError, .notFound, .duplicate, .auditAlreadyActive, .noActiveAudit, .ambiguousAudit, .auditEnded, .auditRunning,
-        .stationsOut, .inUse, .forbidden, .unauthorized, .storageError, .unavailable,
+        .stationsOut, .inUse, .forbidden, .unauthorized, .storageError, .unavailable
     ]
 
     /// The code of a refusal that carries only an HTTP status (the framework's own, below the

@@ -30,7 +30,8 @@ struct KioskError: Error, Sendable {
             self.init(status: .internalServerError, code: .internalError, message: "The kiosk could not do that; see the kiosk's log")
             return
         }
-        self.init(status: HTTPResponse.Status(code: inventory.httpStatus), code: inventory.code, message: inventory.errorDescription ?? "\(inventory)")
+        self.init(
+            status: HTTPResponse.Status(code: inventory.httpStatus), code: inventory.code, message: inventory.errorDescription ?? "\(inventory)")
     }
 
     init(status: HTTPResponse.Status, code: ErrorCode, message: String, headers: HTTPFields = [:]) {

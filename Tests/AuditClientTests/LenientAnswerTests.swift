@@ -97,7 +97,7 @@ struct LenientAnswerTests {
         .auditAlreadyActive(country: "SG", auditID: "3f2a"), .noActiveAudit(country: "MY"), .noActiveAudit(country: nil),
         .ambiguousAudit(countries: ["MY", "SG"]), .auditEnded("3f2a"), .auditRunning("3f2a"),
         .stationsOut(auditID: "3f2a", stations: ["kiosk-2, last heard from 5 minutes ago"]), .inUse("Customer Acme still has 1 asset"),
-        .invalid(ValidationError(field: "country", message: "is required")),
+        .invalid(ValidationError(field: "country", message: "is required"))
     ])
     func eachErrorComesBackAsItWasSent(error: InventoryError) throws {
         let body = try JSONEncoder.auditStation().encode(FailureEnvelope(error))
