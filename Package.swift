@@ -149,14 +149,24 @@ let package = Package(
                 .map { Resource.embedInCode("Office/\($0)") }
                 + ["scan.html", "scan.css", "js/phone.js", "js/server.js", "js/camera.js", "js/outcome.js", "js/count.js", "js/worker.js"].map { Resource.embedInCode("Scan/\($0)") }
         ),
-        // The HTTP client, the remote services and the connected station (its sync, over ConnectedStore).
+        // The HTTP client of the audit API and the remote services over it.
         .target(
             name: "AuditClient",
             dependencies: [
-                "InventoryCore", "InventoryStore", "ConnectedStore", "AuditAPI",
+                "InventoryCore", "InventoryStore", "AuditAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The connected station: its copy of the audit (ConnectedStore), its outbox and their sync
+        // with a server through AuditClient.
+        .target(
+            name: "ConnectedStation",
+            dependencies: [
+                "InventoryCore", "InventoryStore", "ConnectedStore", "AuditAPI", "AuditClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // Reconciling an ended audit of 1,000,000 assets with 100,000 changes, on SQLite or PostgreSQL.
@@ -181,7 +191,7 @@ let package = Package(
         // POST /api/v1/decode (`server-benchmark decode`).
         .executableTarget(
             name: "server-benchmark",
-            dependencies: ["AuditServer", "AuditClient", "AuditAPI", "InventoryCore", "InventoryStore", "Scanning",
+            dependencies: ["AuditServer", "AuditClient", "ConnectedStation", "AuditAPI", "InventoryCore", "InventoryStore", "Scanning",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
@@ -193,7 +203,7 @@ let package = Package(
         // MARK: front-end targets
         // The one scan path every front end drives (typed lines, images, camera → ScanSession),
         // the station configuration, and the station context with its connection capability.
-        .target(name: "Station", dependencies: ["InventoryCore", "InventoryStore", "Scanning", "AuditClient"]),
+        .target(name: "Station", dependencies: ["InventoryCore", "InventoryStore", "Scanning", "AuditClient", "ConnectedStation"]),
         // The kiosk: a local web page (embedded HTML, CSS and JS), its JSON calls, pushed events
         // and the camera preview, over Station.
         // Script modules both pages load (the kiosk and the back office): one file, one rule.
@@ -201,7 +211,7 @@ let package = Package(
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
+                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStation", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
                 "DocumentKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -224,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "audit-station",
             dependencies: [
-                "InventoryCore", "InventoryStore", "Scanning", "AuditAPI", "AuditServer", "AuditClient", "Station", "Kiosk", "PostgresStore",
+                "InventoryCore", "InventoryStore", "Scanning", "AuditAPI", "AuditServer", "AuditClient", "ConnectedStation", "Station", "Kiosk", "PostgresStore",
                 "HTTPGuard", "DocumentKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -241,9 +251,12 @@ let package = Package(
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/csv"),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntries", "CFuzzDriver"], path: "Fuzz/json"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "fuzz-images", "AuditTestSupport", "TestKit"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore", "TestKit"]),
+        // The in-memory audit engine: the tests' reference model of the audit rules.
+        .target(name: "AuditModel", dependencies: ["InventoryCore"], path: "Tests/AuditModel"),
+        .testTarget(name: "InventoryCoreTests", dependencies: ["InventoryCore", "AuditModel", "TestKit"]),
         .testTarget(name: "InventoryStoreTests", dependencies: ["TestKit",
-            "InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "InventoryCore", "InventoryStore", "ConnectedStore", "PostgresStore", "AuditTestSupport", "AuditModel",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CLITests", dependencies: [
             "audit-station", "TestKit", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
@@ -280,7 +293,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "AuditClientTests", dependencies: [
-            "TestKit", "AuditClient", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport", "Station",
+            "TestKit", "AuditClient", "ConnectedStation", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
+            "Station",
             "Scanning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -303,6 +317,7 @@ let package = Package(
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
             "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore", "Station",
+            "ConnectedStation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import AuditAPI
 import AuditClient
+import ConnectedStation
 import AuditServer
 import Foundation
 import Hummingbird

@@ -42,7 +42,7 @@ public struct APIClient: Sendable {
 
     /// The same for a call only some servers offer (our extensions): nil when the server
     /// answers 404 or 405, so the caller falls back to the calls every server has.
-    func sendIfOffered<Payload: Decodable & Sendable>(
+    package func sendIfOffered<Payload: Decodable & Sendable>(
         _ method: HTTPMethod, _ path: String, query: [String: String?] = [:],
         body: (some Encodable & Sendable)? = Empty?.none,
         as type: Payload.Type = Payload.self, timeout: Duration? = nil
@@ -75,7 +75,7 @@ public struct APIClient: Sendable {
     }
 
     /// One request and its answer, whatever the status; only a network failure throws.
-    func exchange(
+    package func exchange(
         _ method: HTTPMethod, _ path: String, query: [String: String?],
         body: (some Encodable & Sendable)?, timeout: Duration?
     ) async throws -> (status: Int, data: Data) {
@@ -93,7 +93,7 @@ public struct APIClient: Sendable {
         return try decode(Payload.self, data, status: status)
     }
 
-    func exchange(
+    package func exchange(
         _ method: HTTPMethod, _ path: String, query: [String: String?], bytes: (ByteBuffer, String)?, timeout: Duration?
     ) async throws -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: baseURL + path + Self.queryString(query))
@@ -121,7 +121,7 @@ public struct APIClient: Sendable {
     /// The error of a refused call, from the envelope's `error` code; a code this station does
     /// not know is read from the HTTP status, and an answer with no envelope at all is
     /// `.unavailable` (retried), as it says nothing about the request.
-    func failure(status: Int, data: Data, path: String) -> InventoryError {
+    package func failure(status: Int, data: Data, path: String) -> InventoryError {
         let envelope = try? JSONDecoder.auditStation().decode(WireFailure.self, from: data)
         let message = envelope?.message ?? "HTTP \(status) from \(path)"
         if status == 401 {
@@ -162,7 +162,7 @@ public struct APIClient: Sendable {
         return items.isEmpty ? "" : "?" + items.joined(separator: "&")
     }
 
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
             if error == .deadlineExceeded || error == .readTimeout { return "no answer in time" }
             if error == .remoteConnectionClosed { return "the connection was closed" }
@@ -179,7 +179,7 @@ private struct Enveloped<Payload: Decodable>: Decodable {
 
 extension APIClient {
     /// `page`, `per_page` and `search` as query items.
-    static func listItems(_ query: ListQuery) -> [String: String?] {
+    package static func listItems(_ query: ListQuery) -> [String: String?] {
         ["page": String(query.page), "per_page": String(query.perPage), "search": query.search]
     }
 }
@@ -187,7 +187,7 @@ extension APIClient {
 extension APIClient {
     /// Opens a GET whose answer is read as it arrives (our snapshot stream): nil when the
     /// server answers 404 or 405 (it does not offer the call); a refusal throws as `send` does.
-    func openStream(_ path: String, accept: String, timeout: Duration) async throws -> HTTPClientResponse? {
+    package func openStream(_ path: String, accept: String, timeout: Duration) async throws -> HTTPClientResponse? {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .GET
         request.headers.add(name: "Accept", value: accept)

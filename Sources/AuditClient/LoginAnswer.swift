@@ -7,12 +7,12 @@ import InventoryCore
 /// Only `token` and `user` are needed (an empty name or email is filled from the login); `expires_at`,
 /// `user.countries`, `user.can_edit_assets` and `abilities` may be missing or null, and a
 /// `user_type` this station does not know (such as seed 000's "standard") reads as STAFF.
-struct LoginAnswer: Decodable, Sendable {
-    var token: String
-    var expiresAt: Date?
-    var user: UserInfo
+package struct LoginAnswer: Decodable, Sendable {
+    package var token: String
+    package var expiresAt: Date?
+    package var user: UserInfo
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let top = try decoder.lenient()
         let body = top.has("token") ? top : try top.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("data"))
         token = try body.required("token")
@@ -29,7 +29,7 @@ struct LoginAnswer: Decodable, Sendable {
     }
 
     /// Decodes a login answer; a body without a token is an error that says what came back.
-    static func read(_ data: Data, server: String, status: Int) throws -> LoginAnswer {
+    package static func read(_ data: Data, server: String, status: Int) throws -> LoginAnswer {
         do {
             return try JSONDecoder.auditStation().decode(LoginAnswer.self, from: data)
         } catch {
@@ -40,7 +40,7 @@ struct LoginAnswer: Decodable, Sendable {
         }
     }
 
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "\(key.stringValue) is missing"
         case DecodingError.dataCorrupted: "the body is not JSON"

@@ -7,7 +7,7 @@ import InventoryCore
 /// is_active`; seed 004 sends `started_by` as a user id and no `ended_by`. The counts the
 /// station can work out (missing, completion) and `is_active` may be missing.
 extension AuditSession: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         guard let id = fields.text("id") else {
             throw DecodingError.keyNotFound(AnyKey("id"), .init(codingPath: fields.codingPath, debugDescription: "an audit without an id"))
@@ -28,12 +28,12 @@ extension AuditSession: LenientDecodable {
 /// `GET /status`: `{active, audit}` by SPEC. Our server adds `audits`, every running audit the
 /// user may see; `offersAudits` says whether it came. Not `StatusResponse`, which has no place
 /// for that: the station learns from it whether the server is ours.
-struct WireStatus: Decodable, Sendable {
-    var audit: AuditSession?
-    var audits: [AuditSession]
-    var offersAudits: Bool
+package struct WireStatus: Decodable, Sendable {
+    package var audit: AuditSession?
+    package var audits: [AuditSession]
+    package var offersAudits: Bool
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let audit = fields.lenient("audit", as: AuditSession.self)
         let active = fields.flag("active") ?? (audit != nil)
@@ -46,7 +46,7 @@ struct WireStatus: Decodable, Sendable {
 
 /// `POST /start` and our `GET /audit/{id}`: `{audit}`.
 extension AuditResponse: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         self.init(audit: try decoder.lenient().required("audit", as: Lenient<AuditSession>.self).value)
     }
 }
@@ -54,7 +54,7 @@ extension AuditResponse: LenientDecodable {
 /// `POST /end`: `{audit, summary}`. SPEC does not give the summary's fields, so its lists are
 /// read when they are ours and left empty otherwise.
 extension EndResponse: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let details = (try? fields.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("summary")))
         guard let audit = fields.lenient("audit", as: AuditSession.self) ?? details?.lenient("audit", as: AuditSession.self) else {
@@ -71,7 +71,7 @@ extension EndResponse: LenientDecodable {
 
 /// `GET /countries`: `{countries: […]}` or the array itself.
 extension CountriesResponse: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         if let list = try? decoder.singleValueContainer().decode([Lenient<CountryCount>].self) {
             self.init(countries: list.map(\.value))
         } else {
@@ -83,7 +83,7 @@ extension CountriesResponse: LenientDecodable {
 /// A country of `GET /countries`: an object with `country` (or `code`) and `expected_assets`
 /// (or `count`), or just a code.
 extension CountryCount: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         if let code = try? decoder.singleValueContainer().decode(String.self) {
             self.init(country: code.uppercased(), expectedAssets: 0)
             return

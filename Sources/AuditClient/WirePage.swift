@@ -4,11 +4,11 @@ import InventoryCore
 /// A page of a list as any server sends it: one array (`assets`, `audits`, …, or `data`/`items`)
 /// and `pagination` `{page, per_page, total, last_page}`. Missing pagination fields are worked
 /// out from what came, so a server that leaves them out still pages to the end.
-struct WirePage<Item: Decodable & Sendable>: Decodable, Sendable {
-    var items: [Item]
-    var pagination: Pagination
+package struct WirePage<Item: Decodable & Sendable>: Decodable, Sendable {
+    package var items: [Item]
+    package var pagination: Pagination
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let preferred = ["assets", "audits", "items", "data", "accessories", "customers"]
         let names = preferred.filter(fields.has) + fields.allKeys.map(\.stringValue).filter { !preferred.contains($0) && $0 != "pagination" }
@@ -26,5 +26,5 @@ struct WirePage<Item: Decodable & Sendable>: Decodable, Sendable {
         self.pagination = pagination
     }
 
-    var page: Page<Item> { Page(items: items, pagination: pagination) }
+    package var page: Page<Item> { Page(items: items, pagination: pagination) }
 }

@@ -1,18 +1,17 @@
 import Foundation
 import InventoryCore
-import ConnectedStore
 
 /// An entry of an audit list or a scan answer as any server sends it. SPEC's Asset in audit
 /// lists is `id, asset_tag, serial_num?, name, model?, status, location?, company?` (and in the
 /// unexpected list `identifier` and `reason`, with the asset fields null for an unknown
 /// identifier); our server adds the outcome and the first scan. An asset status outside SPEC's
 /// list reads as IN_STOCK.
-struct WireAuditAsset: Decodable, Sendable {
-    var asset: AuditAsset
+package struct WireAuditAsset: Decodable, Sendable {
+    package var asset: AuditAsset
     /// Whether the server said how the audit stands with it (our lists do; SPEC's need not).
-    var hasOutcome: Bool
+    package var hasOutcome: Bool
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let id = fields.integer("id").map(Int64.init)
         let tag = fields.text("assetTag")
@@ -39,7 +38,7 @@ struct WireAuditAsset: Decodable, Sendable {
 
 extension AuditAsset {
     /// The entry with the outcome its list implies, for a server whose lists do not say it.
-    func inferringOutcome(from list: AuditList) -> AuditAsset {
+    package func inferringOutcome(from list: AuditList) -> AuditAsset {
         var entry = self
         switch list {
         case .scanned, .misplaced: entry.outcome = .scanned
@@ -58,7 +57,7 @@ extension AuditAsset {
 /// `.pending` (which a server never answers), no message as "", no progress as zeros, no ids
 /// as "".
 extension ScanResult: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         let asset = fields.optional("asset", as: WireAuditAsset.self)?.asset
         var progress = AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
@@ -80,31 +79,5 @@ extension ScanResult: LenientDecodable {
 
     /// Whether the server sent the audit's numbers. Once it has stored a scan they count it,
     /// as scanned or as unexpected, so numbers that are all zero are numbers it did not send.
-    var givesProgress: Bool { progress != AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
-
-    /// The result for `entry`: the server's outcome where it gave one, the station's otherwise;
-    /// `progress` is the server's when it sent it.
-    func answer(for entry: OutboxEntry, progress: AuditProgress) -> ScanResult {
-        // A station's pending is never an answer: a server that says it, or says nothing, about
-        // a scan shown pending leaves it decided as unknown.
-        let local = entry.localStatus == .pending ? ScanStatus.unknown : entry.localStatus
-        var result = ScanResult(
-            identifier: entry.identifier, status: status == .pending ? local : status,
-            message: message.isEmpty ? entry.localMessage : message, asset: asset, reason: reason,
-            firstScan: firstScan, progress: progress, auditId: entry.auditID, scanId: entry.scanID, missingSinceAudit: missingSinceAudit)
-        result.accessory = accessory
-        return result
-    }
-}
-
-extension ScanRequest {
-    /// `POST /scan` of a queued scan, with only the fields SPEC defines: `{identifier, audit_id,
-    /// scan_id, source, scanned_at, device_name}`, and `location` when the station knows where
-    /// it stands and `withLocation` (a server of the seeds' API may refuse that field: see
-    /// `SyncEngine.push`). The user comes from the token.
-    init(_ entry: OutboxEntry, withLocation: Bool = true) {
-        self.init(
-            identifier: entry.identifier, auditId: entry.auditID, scanId: entry.scanID, source: entry.source,
-            scannedAt: entry.scannedAt, deviceName: entry.station, location: withLocation ? entry.location : nil)
-    }
+    package var givesProgress: Bool { progress != AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0) }
 }

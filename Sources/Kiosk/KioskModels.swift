@@ -1,4 +1,5 @@
 import AuditClient
+import ConnectedStation
 import ConnectedStore
 import Foundation
 import InventoryCore

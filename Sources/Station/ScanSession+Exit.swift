@@ -1,4 +1,5 @@
 import AuditClient
+import ConnectedStation
 import Foundation
 import InventoryCore
 

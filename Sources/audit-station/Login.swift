@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditClient
+import ConnectedStation
 import Foundation
 import Station
 

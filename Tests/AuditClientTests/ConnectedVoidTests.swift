@@ -1,5 +1,6 @@
 import AuditAPI
 import AuditClient
+import ConnectedStation
 import AuditTestSupport
 import Foundation
 import InventoryCore

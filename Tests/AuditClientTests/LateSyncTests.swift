@@ -1,5 +1,6 @@
 import AuditAPI
 import AuditClient
+import ConnectedStation
 import AuditServer
 import AuditTestSupport
 import Foundation

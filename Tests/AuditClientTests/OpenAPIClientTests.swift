@@ -1,4 +1,5 @@
 @testable import AuditClient
+@testable import ConnectedStation
 import AuditAPI
 import AuditTestSupport
 import ConnectedStore

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import AuditAPI
 import AuditClient
+import ConnectedStation
 import AuditTestSupport
 import Foundation
 import InventoryCore

@@ -1,3 +1,4 @@
+import AuditModel
 import Foundation
 import InventoryCore
 import Testing

@@ -1,4 +1,5 @@
 import AuditTestSupport
+import AuditModel
 import Foundation
 import InventoryCore
 import InventoryStore

@@ -1,3 +1,4 @@
+import AuditClient
 import AuditAPI
 import Foundation
 import InventoryCore

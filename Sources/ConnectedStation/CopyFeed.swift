@@ -1,3 +1,4 @@
+import AuditClient
 import Foundation
 import InventoryCore
 import ConnectedStore

@@ -1,4 +1,5 @@
 import Foundation
+import InventoryCore
 
 /// The audit state held in memory: the expected set by tag and by serial number, the scanned
 /// set and the unexpected set, with an O(1) outcome per scan.

@@ -1,3 +1,4 @@
+import AuditClient
 import AuditAPI
 import Foundation
 import InventoryCore
@@ -74,13 +75,13 @@ extension SyncEngine {
 /// and the outcome in `data`, read as `/scan`'s answer is. A `data` that is there but is no
 /// answer at all makes the whole batch unreadable, so its scans are sent again.
 extension BatchScanResponse: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         self.init(results: try decoder.lenient().required("results", as: [Lenient<BatchScanItem>].self).map(\.value))
     }
 }
 
 extension BatchScanItem: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         self.init(
             scanId: fields.text("scanId"), success: try fields.required("success", as: Bool.self), status: fields.integer("status") ?? 0,

@@ -1,3 +1,4 @@
+import AuditClient
 import AuditAPI
 import Foundation
 import InventoryCore
@@ -33,7 +34,7 @@ extension ConnectedAuditService {
 
 /// `{audit, stations}`: the audit read leniently, and the stations as our server writes them.
 extension AuditStationsResponse: LenientDecodable {
-    init(lenient decoder: any Decoder) throws {
+    package init(lenient decoder: any Decoder) throws {
         let fields = try decoder.lenient()
         self.init(
             audit: try fields.required("audit", as: Lenient<AuditSession>.self).value,

@@ -1,3 +1,4 @@
+import AuditClient
 import Foundation
 
 /// How the SyncEngine retries: exponential backoff with jitter, and how many failures in a

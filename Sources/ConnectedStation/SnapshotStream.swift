@@ -1,3 +1,4 @@
+import AuditClient
 import AsyncHTTPClient
 import AuditAPI
 import Foundation
