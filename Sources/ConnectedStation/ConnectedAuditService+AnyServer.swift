@@ -21,7 +21,7 @@ extension ConnectedAuditService {
         let answer = try await status()
         guard !answer.offersAudits else { return answer.audits }
         var running = answer.audits
-        let held = Set(try await replica.audits().filter(\.isActive).map(\.country)).subtracting(running.map(\.country))
+        let held = Set(try await copies.audits().filter(\.isActive).map(\.country)).subtracting(running.map(\.country))
         for country in held.sorted() {
             for audit in try await status(country: country).audits where !running.contains(where: { $0.id == audit.id }) {
                 running.append(audit)
@@ -36,7 +36,7 @@ extension ConnectedAuditService {
         let answer = try await status()
         if let found = answer.audits.first(where: { $0.id == id }) { return found }
         var country = known?.country
-        if country == nil { country = try await replica.session(auditID: id)?.country }
+        if country == nil { country = try await copies.session(auditID: id)?.country }
         if !answer.offersAudits, let country, let found = try await status(country: country).audits.first(where: { $0.id == id }) {
             return found
         }
@@ -53,11 +53,11 @@ extension ConnectedAuditService {
     /// `refreshHeld` does, so a station that asks (the kiosk's poll) sees the end.
     func findAudit(id: AuditID) async throws -> AuditSession {
         do { return try await runningAudit(id) } catch InventoryError.notFound {}
-        if var held = try await replica.session(auditID: id) {
+        if var held = try await copies.session(auditID: id) {
             if held.isActive {
                 held.isActive = false
                 held.endedAt = held.endedAt ?? Date()
-                try await replica.update(held)
+                try await copies.update(held)
             }
             return try await localSession(held)
         }
@@ -75,7 +75,7 @@ extension ConnectedAuditService {
     /// read from the local database only, so it answers at once with any network or none.
     public func heldAudits() async throws -> [AuditSession] {
         var sessions: [AuditSession] = []
-        for audit in try await replica.audits() where audit.isActive { sessions.append(try await localSession(audit)) }
+        for audit in try await copies.audits() where audit.isActive { sessions.append(try await localSession(audit)) }
         return sessions.sorted { $0.country < $1.country }
     }
 
@@ -83,7 +83,7 @@ extension ConnectedAuditService {
     /// audit the server no longer shows running has ended, and then refuses scans here. Meant
     /// to run beside scanning: it changes nothing when the server cannot be reached.
     public func refreshHeld() async {
-        guard let held = try? await replica.audits().filter(\.isActive), !held.isEmpty, let reading = try? await startReading(),
+        guard let held = try? await copies.audits().filter(\.isActive), !held.isEmpty, let reading = try? await startReading(),
             let running = try? await runningAudits()
         else { return }
         for audit in held {
@@ -93,7 +93,7 @@ extension ConnectedAuditService {
                 var ended = audit
                 ended.isActive = false
                 ended.endedAt = ended.endedAt ?? Date()
-                try? await replica.update(ended)
+                try? await copies.update(ended)
             }
         }
     }

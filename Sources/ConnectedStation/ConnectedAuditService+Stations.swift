@@ -11,7 +11,7 @@ import InventoryCore
 extension ConnectedAuditService {
     /// The audit as the server describes it, or nil when the server has no call for one audit.
     func serverAudit(id: AuditID) async throws -> AuditSession? {
-        if stationReportOffered != false, try await replica.session(auditID: id) != nil {
+        if stationReportOffered != false, try await copies.session(auditID: id) != nil {
             let waiting = (try? await outbox.counts()).map { $0.pendingByAudit[id] ?? 0 }
             do {
                 if let answer = try await client.sendIfOffered(

@@ -8,7 +8,7 @@ extension ConnectedAuditService {
     /// Voids a scan. Online, the server decides: a scan still waiting in the outbox is pushed
     /// first, then the void is sent with its own id (a resend after a lost answer is the same
     /// void) and the copy follows the server's answer. While the server cannot be reached, a
-    /// scan this station made is voided here (`StationReplica.queueVoid`): the copy counts as if
+    /// scan this station made is voided here (`StationCopy.queueVoid`): the copy counts as if
     /// the scan had not been made, and the void waits in the outbox behind its scan. A seeds-only
     /// server has no void; the station says so and records nothing.
     public func void(_ request: VoidRequest) async throws -> VoidResult {
@@ -31,9 +31,9 @@ extension ConnectedAuditService {
             deviceName: prepared.station)
         do {
             var result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": prepared.scanID]), body: body, as: VoidResult.self)
-            try await replica.applyVoid(result, caseSensitive: caseSensitive)
+            try await copies.applyVoid(result, caseSensitive: caseSensitive)
             // The numbers this station shows, on its own revision scale, like every other answer.
-            result.progress = try await replica.localSession(auditID: result.void.auditId)?.progress ?? result.progress.unordered
+            result.progress = try await copies.localSession(auditID: result.void.auditId)?.progress ?? result.progress.unordered
             return result
         } catch InventoryError.unavailable(let message) {
             do { return try await queue(prepared) } catch InventoryError.unavailable(let local) {
@@ -46,7 +46,7 @@ extension ConnectedAuditService {
     /// known to speak only the seeds' API.
     private func queue(_ prepared: PreparedVoid) async throws -> VoidResult {
         if extended == false { throw seedsOnly(prepared.scanID) }
-        return try await replica.queueVoid(prepared, caseSensitive: caseSensitive)
+        return try await copies.queueVoid(prepared, caseSensitive: caseSensitive)
     }
 
     private func seedsOnly(_ scanID: String) -> InventoryError {

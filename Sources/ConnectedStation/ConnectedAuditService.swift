@@ -5,16 +5,16 @@ import Foundation
 import InventoryCore
 import InventoryStore
 
-/// The audit workflow of a connected station. Scans are decided at once from the replica (its
+/// The audit workflow of a connected station. Scans are decided at once from the copy (its
 /// indexed copy of the expected set and the unexpected entries, never loaded into memory) and
 /// written to the durable outbox in one transaction, then pushed by the SyncEngine; the
-/// server's answers correct the replica. An identifier the copy does not know is shown
+/// server's answers correct the copy. An identifier the copy does not know is shown
 /// pending, and the server's answer decides it (`onDecided`). Everything else asks the
-/// server, and falls back to the replica for the running audits when it cannot be reached.
+/// server, and falls back to the copy for the running audits when it cannot be reached.
 public actor ConnectedAuditService: AuditService {
     let client: APIClient
     let outbox: StationOutbox
-    let replica: StationReplica
+    let copies: StationCopy
     public let sync: SyncEngine
     let caseSensitive: Bool
     /// The station's name and the logged-in user, recorded with each scan.
@@ -52,8 +52,8 @@ public actor ConnectedAuditService: AuditService {
         self.autoSync = autoSync
         self.client = client
         self.outbox = try StationOutbox(database: database)
-        self.replica = try StationReplica(database: database)
-        self.sync = SyncEngine(client: client, outbox: outbox, replica: replica, policy: policy, caseSensitive: caseSensitive)
+        self.copies = try StationCopy(database: database)
+        self.sync = SyncEngine(client: client, outbox: outbox, copies: copies, policy: policy, caseSensitive: caseSensitive)
         self.caseSensitive = caseSensitive
         self.actor = actor
     }
@@ -67,7 +67,7 @@ public actor ConnectedAuditService: AuditService {
             let reading = try await startReading()
             var running = try await runningAudits()
             for (index, audit) in running.enumerated() {
-                guard try await replica.session(auditID: audit.id) != nil else {
+                guard try await copies.session(auditID: audit.id) != nil else {
                     running[index] = audit.unordered
                     continue
                 }
@@ -76,7 +76,7 @@ public actor ConnectedAuditService: AuditService {
             }
             return running
         } catch InventoryError.unavailable(let message) {
-            let held = try await replica.audits().filter(\.isActive)
+            let held = try await copies.audits().filter(\.isActive)
             guard !held.isEmpty else { throw InventoryError.unavailable(message) }
             var sessions: [AuditSession] = []
             for audit in held { sessions.append(try await localSession(audit)) }
@@ -115,11 +115,11 @@ public actor ConnectedAuditService: AuditService {
             // The copy takes the server's numbers, as `activeAudits` does, so the station's own
             // view moves with other stations' scans; what is answered is that view: the server's
             // numbers plus this station's scans not answered yet, the numbers its screen shows.
-            guard found.isActive, try await replica.session(auditID: id) != nil else { return found.unordered }
+            guard found.isActive, try await copies.session(auditID: id) != nil else { return found.unordered }
             try await takeDescription(found, readSince: reading)
             return try await localSession(found)
         } catch InventoryError.unavailable(let message) {
-            guard let held = try await replica.session(auditID: id) else { throw InventoryError.unavailable(message) }
+            guard let held = try await copies.session(auditID: id) else { throw InventoryError.unavailable(message) }
             return try await localSession(held)
         }
     }
@@ -132,7 +132,7 @@ public actor ConnectedAuditService: AuditService {
     }
 
     func startReading() async throws -> ServerReading {
-        ServerReading(answers: try await replica.answerMark(), pushes: await sync.quietMark)
+        ServerReading(answers: try await copies.answerMark(), pushes: await sync.quietMark)
     }
 
     /// Takes the server's description of an audit, asked for since `reading`, into the copy. Its
@@ -145,7 +145,7 @@ public actor ConnectedAuditService: AuditService {
         let now = await sync.quietMark
         let quiet = reading.pushes != nil && reading.pushes == now
         // A mark below every count of answers keeps the copy's numbers.
-        try await replica.update(session, unlessAnsweredSince: quiet ? reading.answers : -1)
+        try await copies.update(session, unlessAnsweredSince: quiet ? reading.answers : -1)
     }
 
     /// Starts the audit on the server and pulls its expected set.
@@ -168,13 +168,13 @@ public actor ConnectedAuditService: AuditService {
         return answer.locations
     }
 
-    /// Joins an audit that is running: pulls its expected set into the replica.
+    /// Joins an audit that is running: pulls its expected set into the copy.
     public func join(auditID: AuditID) async throws {
         try await pull(auditID: auditID)
     }
 
     /// Pulls the copy of an audit, one pull at a time: our snapshot stream when the server
-    /// offers it, else SPEC's lists; written into the replica as it arrives, and in use only
+    /// offers it, else SPEC's lists; written into the copy as it arrives, and in use only
     /// once complete.
     func pull(auditID: AuditID, session: AuditSession? = nil) async throws {
         while let running = pulling { _ = await running.result }
@@ -185,8 +185,8 @@ public actor ConnectedAuditService: AuditService {
     }
 
     private func copy(auditID: AuditID, session: AuditSession?) async throws {
-        let copy = try await replica.beginCopy(auditID: auditID)
-        let feed = CopyFeed(replica: replica, copy: copy)
+        let copy = try await copies.beginCopy(auditID: auditID)
+        let feed = CopyFeed(copies: copies, copy: copy)
         let held: AuditSession
         if let streamed = try await SnapshotStream(client: client).read(auditID: auditID, into: feed) {
             held = streamed
@@ -195,7 +195,7 @@ public actor ConnectedAuditService: AuditService {
             try await ListedSnapshot(client: client, caseSensitive: caseSensitive).stream(held, into: feed)
             try await feed.finish()
         }
-        try await replica.completeCopy(copy, session: held, unexpected: feed.unexpected, caseSensitive: caseSensitive)
+        try await copies.completeCopy(copy, session: held, unexpected: feed.unexpected, caseSensitive: caseSensitive)
     }
 
     /// Decides the scan from the local copy, stores it in the outbox, and returns at once; the
@@ -215,12 +215,12 @@ public actor ConnectedAuditService: AuditService {
             station: scan.deviceName ?? actor.station, user: actor.user, scannedAt: scan.scannedAt ?? Date(),
             localStatus: .pending, localMessage: "", addsScanned: false, addsUnexpected: false,
             location: try Self.location(scan.location))
-        var local = try await replica.record(draft, caseSensitive: caseSensitive)
+        var local = try await copies.record(draft, caseSensitive: caseSensitive)
         if local == nil {
             do { try await pull(auditID: auditID) } catch InventoryError.unavailable(let message) {
                 throw InventoryError.unavailable("This station has no copy of audit \(auditID) yet and cannot fetch one: \(message)")
             }
-            local = try await replica.record(draft, caseSensitive: caseSensitive)
+            local = try await copies.record(draft, caseSensitive: caseSensitive)
         }
         guard let local else { throw InventoryError.notFound("audit \(auditID)") }
         if autoSync { await startSync() }
@@ -263,7 +263,7 @@ public actor ConnectedAuditService: AuditService {
         let summary = try await client.send(
             .POST, Routes.auditEnd, body: EndRequest(auditId: auditID, force: force ? true : nil), as: Lenient<EndResponse>.self
         ).value.summary
-        if try await replica.session(auditID: auditID) != nil { try await replica.update(summary.audit) }
+        if try await copies.session(auditID: auditID) != nil { try await copies.update(summary.audit) }
         return summary
     }
 

@@ -6,7 +6,7 @@ import InventoryCore
 import InventoryStore
 
 /// A station logged in to a server: the four services over the API, the audit one with its
-/// replica, outbox and SyncEngine.
+/// copy, outbox and SyncEngine.
 public struct ConnectedStation: Sendable {
     public let login: StationLogin
     public let client: APIClient

@@ -61,7 +61,7 @@ extension SyncEngine {
                 outcomes.append(.rejected)
             }
         }
-        do { try await replica.applyServerResults(stored) } catch {
+        do { try await copies.applyServerResults(stored) } catch {
             // Not taken locally: the scans stay pending and are sent again (the server counts them once).
             return entries.map { _ in .retry(error.localizedDescription) }
         }

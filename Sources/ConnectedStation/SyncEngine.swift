@@ -15,7 +15,7 @@ public actor SyncEngine {
     public typealias RefusalHandler = @Sendable (OutboxEntry, String) async -> Void
     let client: APIClient
     let outbox: StationOutbox
-    let replica: StationReplica
+    let copies: StationCopy
     let policy: SyncPolicy
     /// How the copy matches tags, for the voids it takes back.
     let caseSensitive: Bool
@@ -32,16 +32,16 @@ public actor SyncEngine {
     private var locationTaken = true
 
     public init(
-        client: APIClient, outbox: StationOutbox, replica: StationReplica, policy: SyncPolicy = SyncPolicy(), caseSensitive: Bool = true
+        client: APIClient, outbox: StationOutbox, copies: StationCopy, policy: SyncPolicy = SyncPolicy(), caseSensitive: Bool = true
     ) {
         self.caseSensitive = caseSensitive
         self.client = client
         self.outbox = outbox
-        self.replica = replica
+        self.copies = copies
         self.policy = policy
     }
 
-    /// Called with every answer the server gives, after the replica has taken it.
+    /// Called with every answer the server gives, after the copy has taken it.
     public func setResultHandler(_ handler: @escaping ResultHandler) { onResult = handler }
 
     /// Called with every scan the server refused, once it is marked rejected in the outbox.
@@ -241,7 +241,7 @@ public actor SyncEngine {
             for item in ready {
                 let void = item.void
                 if item.scanRejected {
-                    try? await replica.rejectVoid(
+                    try? await copies.rejectVoid(
                         voidID: void.voidID, error: "Scan \(void.scanID) was refused by the server, so there is nothing to void")
                     report.voidsRejected += 1
                     continue
@@ -251,7 +251,7 @@ public actor SyncEngine {
                 do {
                     let result = try await client.send(
                         .POST, Routes.path(Routes.auditVoid, ["scan_id": void.scanID]), body: body, as: VoidResult.self)
-                    try await replica.takeVoidAnswer(result, voidID: void.voidID, caseSensitive: caseSensitive)
+                    try await copies.takeVoidAnswer(result, voidID: void.voidID, caseSensitive: caseSensitive)
                     report.voidsPushed += 1
                     failures = 0
                 } catch let error as InventoryError {
@@ -269,7 +269,7 @@ public actor SyncEngine {
                         }
                         try? await Task.sleep(for: policy.delay(afterFailures: failures))
                     default:
-                        try? await replica.rejectVoid(voidID: void.voidID, error: error.localizedDescription)
+                        try? await copies.rejectVoid(voidID: void.voidID, error: error.localizedDescription)
                         report.voidsRejected += 1
                     }
                 } catch {
@@ -323,7 +323,7 @@ public actor SyncEngine {
 
     /// The audit's numbers with `entry` counted, for a server whose answer leaves them out.
     func progressWith(_ entry: OutboxEntry) async throws -> AuditProgress {
-        guard let session = try await replica.session(auditID: entry.auditID) else {
+        guard let session = try await copies.session(auditID: entry.auditID) else {
             return AuditProgress(totalAssets: 0, scannedCount: 0, unexpectedCount: 0)
         }
         return AuditProgress(
@@ -347,7 +347,7 @@ public actor SyncEngine {
                 locationTaken = false
             }
             let result = answer.answer(for: entry, progress: try await progress(of: answer, for: entry))
-            try await replica.applyServerResult(result, for: entry)
+            try await copies.applyServerResult(result, for: entry)
             await onResult(entry, result)
             return .stored
         } catch let error as InventoryError {

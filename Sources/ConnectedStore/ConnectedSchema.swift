@@ -2,8 +2,8 @@ import GRDB
 import InventoryStore
 
 /// The connected station's tables: the outbox of scans waiting for the server and the copy
-/// (replica) of the audits it works on. They share the station's SQLite file with the inventory
-/// (`AppDatabase`) under a migrator of their own, which the outbox and the replica apply when
+/// of the audits it works on (its tables and migrations keep their first name, `replica_…`). They share the station's SQLite file with the inventory
+/// (`AppDatabase`) under a migrator of their own, which the outbox and the copy apply when
 /// they open the file; like every migration, these never change once shipped.
 ///
 /// The identifiers are the ones these migrations had when every database ran them, so a file
@@ -15,12 +15,12 @@ enum ConnectedSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("station_outbox", migrate: outbox)
-        migrator.registerMigration("station_replica", migrate: replica)
-        migrator.registerMigration("station_replica_lookup", migrate: replicaLookup)
+        migrator.registerMigration("station_replica", migrate: copies)
+        migrator.registerMigration("station_replica_lookup", migrate: copyLookup)
         migrator.registerMigration("station_outbox_location", migrate: outboxLocation)
         migrator.registerMigration("station_outbox_voids", migrate: outboxVoids)
         migrator.registerMigration("station_outbox_photos", migrate: outboxPhotos)
-        migrator.registerMigration("station_replica_revision", migrate: replicaRevision)
+        migrator.registerMigration("station_replica_revision", migrate: copyRevision)
         return migrator
     }
 
@@ -118,7 +118,7 @@ enum ConnectedSchema {
     /// transaction of every change to them: the server's numbers taken, a scan or a void shown
     /// here, a scan the server refused, a new copy. It lives apart from the copy's row, which a
     /// new copy replaces, so it never goes back.
-    static func replicaRevision(_ db: Database) throws {
+    static func copyRevision(_ db: Database) throws {
         let raise = """
             INSERT INTO replica_revisions (audit_id, revision) VALUES (new.id, 1)
                 ON CONFLICT (audit_id) DO UPDATE SET revision = revision + 1;
@@ -141,7 +141,7 @@ enum ConnectedSchema {
     }
 
     /// Station side: the local copy of each audit it works on, as the server last told it.
-    static func replica(_ db: Database) throws {
+    static func copies(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE replica_audits (
@@ -171,7 +171,7 @@ enum ConnectedSchema {
     /// so a repeat is decided here. Other assets of the inventory are no longer kept: a scan of
     /// one is decided by the server. Each copy keeps running counts of what its pending scans
     /// add, so the progress shown after a scan does not count the outbox.
-    static func replicaLookup(_ db: Database) throws {
+    static func copyLookup(_ db: Database) throws {
         let briefFields = ["asset_tag", "serial_num", "name", "model", "status", "location", "company", "country"]
         let fromBrief = briefFields.map { "json_extract(a.brief, '$.\($0)')" }.joined(separator: ", ")
         let pendingSum = { (column: String) in

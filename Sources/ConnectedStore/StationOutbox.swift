@@ -218,7 +218,7 @@ public struct StationOutbox: Sendable {
     public func reject(scanID: String, error: String, caseSensitive: Bool = true) async throws {
         try await database.write { db in
             if let scan = try Self.fetch(db, scanID: scanID), scan.state == .pending {
-                try StationReplica.forget(db, refused: scan, caseSensitive: caseSensitive)
+                try StationCopy.forget(db, refused: scan, caseSensitive: caseSensitive)
             }
             try Self.settle(db, scanID: scanID)
             try db.execute(

@@ -147,7 +147,7 @@ enum Schema {
         return migrator
     }
 
-    /// The connected station's outbox and replica have a module and a migrator of their own
+    /// The connected station's outbox and copy have a module and a migrator of their own
     /// (ConnectedStore), so a server's or a standalone station's file no longer gets them. A
     /// file that has them from before loses them where they are all empty, with the identifiers
     /// of the migrations that made them, so a station that connects later makes them again. A

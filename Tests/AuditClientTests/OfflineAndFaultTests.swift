@@ -27,7 +27,7 @@ struct OfflineAndFaultTests {
         let failed = await station.audit.syncNow()
         #expect(failed.pushed == 0 && failed.remaining == 11 && failed.stoppedBy?.contains("Cannot reach the server") == true)
 
-        // The station restarts while offline: its engine comes back from the replica and the outbox.
+        // The station restarts while offline: its engine comes back from the copy and the outbox.
         let restarted = try await Station.make(server, email: "night@example.com", name: "kiosk-1", path: station.path)
         #expect(try await restarted.scan("T15").status == .alreadyScanned)
         #expect(try await restarted.scan("T21").status == .foundExpected)

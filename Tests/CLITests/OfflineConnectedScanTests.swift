@@ -93,6 +93,6 @@ import TestKit
                     id: Int64($0), assetTag: "A\($0)", serialNum: "SN-A\($0)",
                     name: "Laptop \($0)", country: "SG"), firstScan: nil)
         }
-        try await StationReplica(database: try AppDatabase(path: database)).store(audit: audit, expected: expected)
+        try await StationCopy(database: try AppDatabase(path: database)).store(audit: audit, expected: expected)
     }
 }

@@ -151,7 +151,7 @@ struct ConnectedTablesTests {
     func connectedFileHasThem() async throws {
         let store = try TemporaryStore()
         let outbox = try StationOutbox(database: store.database)
-        let replica = try StationReplica(database: store.database)
+        let copies = try StationCopy(database: store.database)
         #expect(try await Self.layout(store.database) == (Self.connectedLayout, Self.connectedMigrations))
 
         let expected = (1...3).map {
@@ -160,15 +160,15 @@ struct ConnectedTablesTests {
                     id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)",
                     country: "SG"), firstScan: nil)
         }
-        try await replica.store(audit: Self.audit, expected: expected)
-        let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1"), caseSensitive: true))
+        try await copies.store(audit: Self.audit, expected: expected)
+        let local = try #require(try await copies.record(Self.scan("A1", id: "scan-1"), caseSensitive: true))
         #expect(local.decision.status == .foundExpected)
         #expect(try await outbox.pending().map(\.scanID) == ["scan-1"])
 
         let again = try store.openAgain()
         #expect(try await Self.layout(again) == (Self.connectedLayout, Self.connectedMigrations))
         #expect(try await StationOutbox(database: again).pending().map(\.scanID) == ["scan-1"])
-        #expect(try await StationReplica(database: again).localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        #expect(try await StationCopy(database: again).localSession(auditID: Self.audit.id)?.scannedCount == 1)
     }
 
     @Test("An older file's empty tables are dropped, and made again when the station connects")
@@ -221,14 +221,14 @@ struct ConnectedTablesTests {
 
         // The connected station finds its queued scans and its copy, and goes on scanning.
         let outbox = try StationOutbox(database: reopened)
-        let replica = try StationReplica(database: reopened)
+        let copies = try StationCopy(database: reopened)
         #expect(try await outbox.pending().map(\.scanID) == ["scan-1", "scan-2"])
         let counts = try await outbox.counts()
         #expect([counts.pending, counts.synced, counts.rejected] == [2, 0, 0] && counts.lastError == "no network")
-        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
-        let again = try #require(try await replica.record(Self.scan("A1", id: "scan-3"), caseSensitive: true))
+        #expect(try await copies.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        let again = try #require(try await copies.record(Self.scan("A1", id: "scan-3"), caseSensitive: true))
         #expect(again.decision.status == .alreadyScanned)
-        let next = try #require(try await replica.record(Self.scan("A2", id: "scan-4"), caseSensitive: true))
+        let next = try #require(try await copies.record(Self.scan("A2", id: "scan-4"), caseSensitive: true))
         #expect(next.decision.status == .foundExpected)
         #expect(next.session.scannedCount == 2)
         #expect(try await outbox.pending().map(\.scanID) == ["scan-1", "scan-2", "scan-3", "scan-4"])
@@ -252,11 +252,11 @@ struct ConnectedTablesTests {
         let reopened = try store.openAgain()
         #expect(try await Self.layout(reopened).migrations == ["station_outbox", "station_replica"])
 
-        let replica = try StationReplica(database: reopened)
+        let copies = try StationCopy(database: reopened)
         #expect(try await Self.layout(reopened) == (Self.connectedLayout, Self.connectedMigrations))
         #expect(try await StationOutbox(database: reopened).pending().map(\.scanID) == ["scan-1"])
-        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
-        let next = try #require(try await replica.record(Self.scan("A3", id: "scan-2"), caseSensitive: true))
+        #expect(try await copies.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        let next = try #require(try await copies.record(Self.scan("A3", id: "scan-2"), caseSensitive: true))
         #expect(next.decision.status == .foundExpected)
         #expect(next.decision.asset?.name == "Laptop 3")
     }

@@ -20,25 +20,25 @@ import Testing
             localMessage: "", addsScanned: false, addsUnexpected: false)
     }
 
-    static func station() async throws -> (TemporaryStore, StationOutbox, StationReplica) {
+    static func station() async throws -> (TemporaryStore, StationOutbox, StationCopy) {
         let store = try TemporaryStore()
         let outbox = try StationOutbox(database: store.database)
-        let replica = try StationReplica(database: store.database)
+        let copies = try StationCopy(database: store.database)
         let expected = (1...3).map {
             AuditSnapshot.Expected(asset: AssetBrief(id: Int64($0), assetTag: "A\($0)", name: "Laptop \($0)", country: "SG"), firstScan: nil)
         }
-        try await replica.store(audit: audit, expected: expected)
-        return (store, outbox, replica)
+        try await copies.store(audit: audit, expected: expected)
+        return (store, outbox, copies)
     }
 
     @Test("A refused first scan passes the find to the station's next scan of the asset; refused too, the asset is missing again")
     func refusedFindsAreUndone() async throws {
-        let (store, outbox, replica) = try await Self.station()
+        let (store, outbox, copies) = try await Self.station()
         defer { withExtendedLifetime(store) {} }
         func record(_ tag: String, _ id: String, _ second: Int) async throws -> ScanStatus {
-            try #require(try await replica.record(Self.scan(tag, id: id, second: second), caseSensitive: true)).decision.status
+            try #require(try await copies.record(Self.scan(tag, id: id, second: second), caseSensitive: true)).decision.status
         }
-        func scanned() async throws -> Int { try #require(try await replica.localSession(auditID: Self.audit.id)).scannedCount }
+        func scanned() async throws -> Int { try #require(try await copies.localSession(auditID: Self.audit.id)).scannedCount }
 
         #expect(try await record("A1", "scan-1", 0) == .foundExpected)
         #expect(try await record("A1", "scan-2", 5) == .alreadyScanned)
@@ -48,7 +48,7 @@ import Testing
         // The first scan of A1 is refused: the repeat made at this station takes the find over.
         try await outbox.reject(scanID: "scan-1", error: "not in this audit")
         #expect(try await scanned() == 2)
-        let passed = try #require(try await replica.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
+        let passed = try #require(try await copies.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
         #expect(passed.status == .alreadyScanned)
         #expect(passed.firstScan?.scannedAt == Self.scan("A1", id: "scan-2", second: 5).scannedAt)
         #expect(try await outbox.entry(scanID: "scan-2")?.addsScanned == true)
@@ -70,51 +70,51 @@ import Testing
 
     @Test("A description the copy holds already writes no row; a changed one does")
     func anUnchangedDescriptionWritesNothing() async throws {
-        let (store, _, replica) = try await Self.station()
+        let (store, _, copies) = try await Self.station()
         defer { withExtendedLifetime(store) {} }
         func rowsWritten(_ body: () async throws -> Void) async throws -> Int {
             let before = try await store.database.writer.write { $0.totalChangesCount }
             try await body()
             return try await store.database.writer.write { $0.totalChangesCount } - before
         }
-        #expect(try await rowsWritten { try await replica.update(Self.audit) } == 0)
+        #expect(try await rowsWritten { try await copies.update(Self.audit) } == 0)
         var more = Self.audit
         more.progress = AuditProgress(totalAssets: 3, scannedCount: 2, unexpectedCount: 0)
         // The description, and the revision of the numbers the station shows (its trigger).
-        #expect(try await rowsWritten { try await replica.update(more) } == 2)
-        #expect(try await replica.session(auditID: Self.audit.id)?.scannedCount == 2)
-        #expect(try await rowsWritten { try await replica.update(more) } == 0)
+        #expect(try await rowsWritten { try await copies.update(more) } == 2)
+        #expect(try await copies.session(auditID: Self.audit.id)?.scannedCount == 2)
+        #expect(try await rowsWritten { try await copies.update(more) } == 0)
     }
 
     @Test("The server's description of an audit, asked before a scan's answer came, does not take the answer's numbers back")
     func anOlderDescriptionKeepsNewerNumbers() async throws {
-        let (store, _, replica) = try await Self.station()
+        let (store, _, copies) = try await Self.station()
         defer { withExtendedLifetime(store) {} }
         // The station asks the server how the audit stands (it says: nothing scanned yet)...
-        let mark = try await replica.answerMark()
+        let mark = try await copies.answerMark()
         // ...and meanwhile its scan of A1 reaches the server, whose answer counts it.
-        let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
+        let local = try #require(try await copies.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
         let answer = ScanResult(
             identifier: "A1", status: .foundExpected, message: "Found", asset: nil, reason: nil, firstScan: nil,
             progress: AuditProgress(totalAssets: 3, scannedCount: 1, unexpectedCount: 0), auditId: Self.audit.id, scanId: "scan-1")
-        try await replica.applyServerResult(answer, for: local.entry)
+        try await copies.applyServerResult(answer, for: local.entry)
         // The description, read on the server before the scan, comes last: its numbers are older.
-        try await replica.update(Self.audit, unlessAnsweredSince: mark)
-        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        try await copies.update(Self.audit, unlessAnsweredSince: mark)
+        #expect(try await copies.localSession(auditID: Self.audit.id)?.scannedCount == 1)
         // Its end is taken all the same.
         var ended = Self.audit
         ended.isActive = false
-        try await replica.update(ended, unlessAnsweredSince: mark)
-        let after = try #require(try await replica.session(auditID: Self.audit.id))
+        try await copies.update(ended, unlessAnsweredSince: mark)
+        let after = try #require(try await copies.session(auditID: Self.audit.id))
         #expect(!after.isActive && after.scannedCount == 1)
         // Asked after the answer, the server's numbers are taken as they are.
-        try await replica.update(Self.audit, unlessAnsweredSince: try await replica.answerMark())
-        #expect(try await replica.session(auditID: Self.audit.id)?.scannedCount == 0)
+        try await copies.update(Self.audit, unlessAnsweredSince: try await copies.answerMark())
+        #expect(try await copies.session(auditID: Self.audit.id)?.scannedCount == 0)
     }
 
     @Test("A refused scan of an asset another station found first takes nothing off the copy")
     func refusedRepeatsChangeNothing() async throws {
-        let (store, outbox, replica) = try await Self.station()
+        let (store, outbox, copies) = try await Self.station()
         defer { withExtendedLifetime(store) {} }
         let other = FirstScan(scannedAt: Date(timeIntervalSince1970: 1_700_000_050), station: "kiosk-2", user: "Bo", source: .camera)
         let expected = (1...3).map {
@@ -123,12 +123,12 @@ import Testing
         }
         var session = Self.audit
         session.progress = AuditProgress(totalAssets: 3, scannedCount: 1, unexpectedCount: 0)
-        try await replica.store(audit: session, expected: expected)
-        let local = try #require(try await replica.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
+        try await copies.store(audit: session, expected: expected)
+        let local = try #require(try await copies.record(Self.scan("A1", id: "scan-1", second: 0), caseSensitive: true))
         #expect(local.decision.status == .alreadyScanned)
         try await outbox.reject(scanID: "scan-1", error: "not in this audit")
-        #expect(try await replica.localSession(auditID: Self.audit.id)?.scannedCount == 1)
-        let still = try #require(try await replica.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
+        #expect(try await copies.localSession(auditID: Self.audit.id)?.scannedCount == 1)
+        let still = try #require(try await copies.decision(for: Self.scan("A1", id: "probe", second: 20), caseSensitive: true))
         #expect(still.status == .alreadyScanned && still.firstScan == other)
     }
 }

@@ -6,9 +6,9 @@ import InventoryStore
 /// A connected station's local copy of the audits it works on: the expected set and the
 /// unexpected entries the server streamed, kept up to date with every answer the server gives
 /// and with this station's own scans. The copy answers the audit rules from indexed queries
-/// (`ReplicaLookup`), so it is never loaded into memory: a scan after a restart is as quick
+/// (`CopyLookup`), so it is never loaded into memory: a scan after a restart is as quick
 /// as any other, with or without a network.
-public struct StationReplica: Sendable {
+public struct StationCopy: Sendable {
     let database: AppDatabase
 
     /// The copy in `database`'s file, its tables made or brought up to date (`ConnectedSchema`).

@@ -4,7 +4,7 @@ import InventoryCore
 import InventoryStore
 
 /// A piece of an audit's expected set, as it arrives from the server.
-public enum ReplicaPart: Sendable {
+public enum CopyPart: Sendable {
     case expected([AuditSnapshot.Expected])
     /// First scans of expected assets, for a server whose expected pages did not tell them
     /// (SPEC's `/details/scanned`).
@@ -23,24 +23,24 @@ public struct ExpectedFirstScan: Sendable, Equatable {
 /// A copy being made: its rows go in a chunk at a time under a number no held copy has, and
 /// become the audit's copy in one transaction at the end (`completeCopy`). A copy cut short
 /// (no network, a crash) leaves rows under an unused number, removed by the next copy made.
-public struct ReplicaCopy: Sendable {
+public struct NewCopy: Sendable {
     public let auditID: AuditID
     let ref: Int64
 }
 
-extension StationReplica {
+extension StationCopy {
     /// Starts a copy of `auditID`; the one held (if any) stays in use until `completeCopy`.
-    public func beginCopy(auditID: AuditID) async throws -> ReplicaCopy {
+    public func beginCopy(auditID: AuditID) async throws -> NewCopy {
         try await database.write { db in
             let held = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(ref), 0) FROM replica_audits") ?? 0
             try db.execute(sql: "DELETE FROM replica_expected WHERE ref > ?", arguments: [held])
-            return ReplicaCopy(auditID: auditID, ref: held + 1)
+            return NewCopy(auditID: auditID, ref: held + 1)
         }
     }
 
     /// Adds a chunk to a copy being made, in one transaction. Unexpected entries are given at
     /// the end instead (`completeCopy`): they are few, and kept under the audit's id.
-    public func add(_ part: ReplicaPart, to copy: ReplicaCopy) async throws {
+    public func add(_ part: CopyPart, to copy: NewCopy) async throws {
         switch part {
         case .expected(let entries):
             try await write(entries, ref: copy.ref)
@@ -81,7 +81,7 @@ extension StationReplica {
     /// unexpected entries are written, and this station's pending scans of the audit are
     /// decided again on the new copy (marked in it and counted), so none is lost or counted twice.
     public func completeCopy(
-        _ copy: ReplicaCopy, session: AuditSession, unexpected: [AuditSnapshot.Unexpected],
+        _ copy: NewCopy, session: AuditSession, unexpected: [AuditSnapshot.Unexpected],
         caseSensitive: Bool
     ) async throws {
         let encoder = JSONEncoder.auditStation()
@@ -97,7 +97,7 @@ extension StationReplica {
                 arguments: [id, try Self.text(encoder, session), Date(), copy.ref])
             for entry in unexpected { try Self.insertUnexpected(db, auditID: id, entry, encoder: encoder) }
             guard let held = try Self.held(db, auditID: id, decoder: decoder) else { return }
-            let lookup = ReplicaLookup(db: db, auditID: id, ref: held.ref, caseSensitive: caseSensitive, decoder: decoder)
+            let lookup = CopyLookup(db: db, auditID: id, ref: held.ref, caseSensitive: caseSensitive, decoder: decoder)
             let pending = try Row.fetchAll(
                 db, sql: "SELECT * FROM outbox WHERE state = 'pending' AND audit_id = ? ORDER BY seq",
                 arguments: [id]
@@ -124,7 +124,7 @@ extension StationReplica {
     }
 }
 
-extension StationReplica {
+extension StationCopy {
     /// Replaces the copy of an audit with rows given at once (a small copy, or a test's).
     public func store(
         audit: AuditSession, expected: [AuditSnapshot.Expected], unexpected: [AuditSnapshot.Unexpected] = [],

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import InventoryCore
 
-extension StationReplica {
+extension StationCopy {
     /// The audit as this station sees it (the server's last numbers and its own pending scans)
     /// with the copy's expected assets by registered location, in one read. Finds the copy does
     /// not know yet (other stations' since it was pulled) are counted in `foundElsewhere`, so

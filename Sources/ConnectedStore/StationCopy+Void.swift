@@ -56,7 +56,7 @@ public struct ReadyVoid: Sendable {
     public var scanRejected: Bool
 }
 
-extension StationReplica {
+extension StationCopy {
     /// Records a void while the server cannot be reached, in one transaction: the void goes into
     /// the outbox (sent once its scan is on the server, with its own id, so a resend is the same
     /// void) and the copy counts as if the scan had not been made, by the rules of `VoidEffect`
@@ -84,7 +84,7 @@ extension StationReplica {
                 throw InventoryError.notFound(
                     "Scan \(void.scanID) was refused by the server (\(scan.lastError ?? "refused")), so it never counted; there is nothing to void")
             }
-            let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
+            let lookup = CopyLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
             if let stored = try Self.standingVoid(db, scanID: void.scanID, voidID: void.voidID) {
                 return try Self.answer(db, stored, scan: scan, decoder: decoder)
             }
@@ -203,7 +203,7 @@ extension StationReplica {
         }
     }
 
-    static func entry(of scan: OutboxEntry, lookup: ReplicaLookup, copy: Held) throws -> (Entry, ScanDecision)? {
+    static func entry(of scan: OutboxEntry, lookup: CopyLookup, copy: Held) throws -> (Entry, ScanDecision)? {
         let decision = try lookup.decide(scan.identifier, country: copy.session.country, locations: copy.session.locations)
         switch decision.status {
         case .foundExpected, .alreadyScanned:
@@ -219,7 +219,7 @@ extension StationReplica {
 
     /// The station's other scans of the same entry that still count (neither refused nor voided),
     /// before or after `scan`, oldest first.
-    static func standingScans(_ db: Database, besides scan: OutboxEntry, after: Bool, entry: Entry, lookup: ReplicaLookup, copy: Held) throws
+    static func standingScans(_ db: Database, besides scan: OutboxEntry, after: Bool, entry: Entry, lookup: CopyLookup, copy: Held) throws
         -> [OutboxEntry]
     {
         let rows = try Row.fetchAll(
@@ -243,7 +243,7 @@ extension StationReplica {
     /// What voiding `scan` does, from the copy and this station's scans: it was its entry's
     /// first when the copy's first scan is this one and no earlier scan of this station's
     /// stands; a later scan of this station's takes the find over.
-    static func localEffect(_ db: Database, of scan: OutboxEntry, copy: Held, lookup: ReplicaLookup) throws -> VoidEffect? {
+    static func localEffect(_ db: Database, of scan: OutboxEntry, copy: Held, lookup: CopyLookup) throws -> VoidEffect? {
         guard let (entry, decision) = try entry(of: scan, lookup: lookup, copy: copy) else { return nil }
         let earlier = try standingScans(db, besides: scan, after: false, entry: entry, lookup: lookup, copy: copy)
         let later = try standingScans(db, besides: scan, after: true, entry: entry, lookup: lookup, copy: copy)
@@ -253,7 +253,7 @@ extension StationReplica {
 
     /// Makes the copy's marks follow a void: the entry loses its find, or the next scan of
     /// this station's takes it over.
-    static func unmark(_ db: Database, _ queued: QueuedVoid, copy: Held, lookup: ReplicaLookup, encoder: JSONEncoder) throws {
+    static func unmark(_ db: Database, _ queued: QueuedVoid, copy: Held, lookup: CopyLookup, encoder: JSONEncoder) throws {
         guard let effect = queued.effect, let scan = try StationOutbox.fetch(db, scanID: queued.scanID) else { return }
         _ = try unmark(db, scan, effect: effect, copy: copy, lookup: lookup, encoder: encoder)
     }
@@ -261,7 +261,7 @@ extension StationReplica {
     /// Takes `scan` off the copy's marks by `effect`; returns the scan of this station's that
     /// takes the find over, if one does.
     @discardableResult
-    static func unmark(_ db: Database, _ scan: OutboxEntry, effect: VoidEffect, copy: Held, lookup: ReplicaLookup, encoder: JSONEncoder) throws
+    static func unmark(_ db: Database, _ scan: OutboxEntry, effect: VoidEffect, copy: Held, lookup: CopyLookup, encoder: JSONEncoder) throws
         -> OutboxEntry?
     {
         guard effect != .repeatRemoved, let (entry, _) = try entry(of: scan, lookup: lookup, copy: copy) else { return nil }
@@ -350,6 +350,6 @@ extension StationOutbox {
     }
 
     public func queuedVoid(voidID: String) async throws -> QueuedVoid? {
-        try await database.read { db in try StationReplica.queuedVoid(db, voidID: voidID) }
+        try await database.read { db in try StationCopy.queuedVoid(db, voidID: voidID) }
     }
 }

@@ -7,7 +7,7 @@ import InventoryStore
 /// the expected set by tag, then by serial number (exact matches first when tags fold case),
 /// and the unexpected entries with their assets. Nothing else of the inventory is held, so an
 /// identifier it does not know is left for the server (`ScanStatus.pending`).
-struct ReplicaLookup: AuditLookup {
+struct CopyLookup: AuditLookup {
     let db: Database
     let auditID: AuditID
     let ref: Int64
@@ -33,7 +33,7 @@ struct ReplicaLookup: AuditLookup {
                     FROM replica_expected WHERE ref = ? AND \(match(column)) ORDER BY \(order(column))asset_id LIMIT 1
                     """)
             if let row = try Row.fetchOne(statement, arguments: arguments([ref], identifier)) {
-                return (AssetBrief(row: row), try (row["first_scan"] as String?).map { try StationReplica.value(decoder, $0, as: FirstScan.self) })
+                return (AssetBrief(row: row), try (row["first_scan"] as String?).map { try StationCopy.value(decoder, $0, as: FirstScan.self) })
             }
         }
         return nil
@@ -59,7 +59,7 @@ struct ReplicaLookup: AuditLookup {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT first_scan FROM replica_unexpected WHERE audit_id = ? AND key = ?"),
             arguments: [auditID, key]
-        ).map { try StationReplica.value(decoder, $0, as: FirstScan.self) }
+        ).map { try StationCopy.value(decoder, $0, as: FirstScan.self) }
     }
 
     /// The rules' decision, with an identifier the copy does not know at all left pending.
@@ -78,7 +78,7 @@ public struct LocalScan: Sendable {
     public var session: AuditSession
 }
 
-extension StationReplica {
+extension StationCopy {
     /// Decides a scan from the copy and stores it, in one transaction: the outbox entry, the
     /// copy's mark (a first scan, a new unexpected entry) and the running count of what pending
     /// scans add. Returns nil when the station holds no copy of the audit. A `scan_id` stored
@@ -92,7 +92,7 @@ extension StationReplica {
             guard copy.session.isActive || copy.session.endedAt.map({ scan.scannedAt <= $0 }) == true else {
                 throw InventoryError.auditEnded(scan.auditID)
             }
-            let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
+            let lookup = CopyLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
             if let stored = try StationOutbox.fetch(db, scanID: scan.scanID) {
                 return LocalScan(
                     entry: stored, decision: try lookup.decide(stored.identifier, country: copy.session.country, locations: copy.session.locations),
@@ -147,7 +147,7 @@ extension StationReplica {
     static func forget(_ db: Database, refused scan: OutboxEntry, caseSensitive: Bool) throws {
         let decoder = JSONDecoder.auditStation()
         guard let copy = try held(db, auditID: scan.auditID, decoder: decoder) else { return }
-        let lookup = ReplicaLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
+        let lookup = CopyLookup(db: db, auditID: scan.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
         guard let effect = try localEffect(db, of: scan, copy: copy, lookup: lookup),
             let next = try unmark(db, scan, effect: effect, copy: copy, lookup: lookup, encoder: JSONEncoder.auditStation()),
             next.state == .pending, scan.addsScanned || scan.addsUnexpected
@@ -165,7 +165,7 @@ extension StationReplica {
         let decoder = JSONDecoder.auditStation()
         return try await database.read { db in
             guard let copy = try Self.held(db, auditID: entry.auditID, decoder: decoder) else { return nil }
-            return try ReplicaLookup(db: db, auditID: entry.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
+            return try CopyLookup(db: db, auditID: entry.auditID, ref: copy.ref, caseSensitive: caseSensitive, decoder: decoder)
                 .decide(entry.identifier, country: copy.session.country, locations: copy.session.locations)
         }
     }

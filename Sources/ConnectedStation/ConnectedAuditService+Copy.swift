@@ -9,7 +9,7 @@ extension ConnectedAuditService {
     /// else (it holds none) the only one running as the server, or the copy, says.
     func auditForScan(_ auditID: AuditID?) async throws -> AuditID {
         if let auditID { return auditID }
-        var running = try await replica.audits().filter(\.isActive)
+        var running = try await copies.audits().filter(\.isActive)
         if running.isEmpty { running = try await activeAudits() }
         return try AuditSession.onlyRunning(among: running).id
     }
@@ -17,14 +17,14 @@ extension ConnectedAuditService {
     /// Readies the copy of an audit this station holds: nothing is loaded (the copy answers
     /// from indexed queries), so this only brings its pages into SQLite's cache.
     public func prepare(auditID: AuditID) async {
-        _ = try? await replica.localSession(auditID: auditID)
+        _ = try? await copies.localSession(auditID: auditID)
     }
 
     /// The audit as this station sees it: the server's last numbers plus its own pending scans.
     /// Its revision is the copy's (this station's scale); a session it holds no copy of is
     /// passed on without one (`unordered`).
     func localSession(_ session: AuditSession) async throws -> AuditSession {
-        try await replica.localSession(auditID: session.id) ?? session.unordered
+        try await copies.localSession(auditID: session.id) ?? session.unordered
     }
 
     /// The outcome of a stored scan: the server's when it answered, else the one shown then.
@@ -42,12 +42,12 @@ extension ConnectedAuditService {
             foundLocation: entry.location)
     }
 
-    /// A server answer (the replica has taken it): a scan shown pending is now decided, and
+    /// A server answer (the copy has taken it): a scan shown pending is now decided, and
     /// whoever showed it is told, with the audit's numbers as this station sees them.
     func take(_ result: ScanResult, for entry: OutboxEntry) async {
         guard entry.localStatus == .pending, let handler = decisionHandler else { return }
         var decided = result
-        if let local = try? await replica.localSession(auditID: result.auditId) { decided.progress = local.progress }
+        if let local = try? await copies.localSession(auditID: result.auditId) { decided.progress = local.progress }
         await handler(decided, entry.firstScan)
     }
 
@@ -55,7 +55,7 @@ extension ConnectedAuditService {
     /// is told, with the audit's numbers as this station sees them now.
     func refused(_ entry: OutboxEntry, _ message: String) async {
         guard let handler = refusalHandler else { return }
-        let progress = try? await replica.localSession(auditID: entry.auditID)?.progress
+        let progress = try? await copies.localSession(auditID: entry.auditID)?.progress
         await handler(entry.auditID, entry.scanID, entry.identifier, message, entry.firstScan, progress)
     }
 
@@ -65,7 +65,7 @@ extension ConnectedAuditService {
     public func ownScans(auditID: AuditID, limit: Int) async throws -> [OwnScan] {
         var scans: [OwnScan] = []
         for entry in try await outbox.latest(auditID: auditID, limit: limit) {
-            let decision = try? await replica.decision(for: entry, caseSensitive: caseSensitive)
+            let decision = try? await copies.decision(for: entry, caseSensitive: caseSensitive)
             scans.append(OwnScan(entry: entry, asset: decision?.asset))
         }
         return scans
@@ -138,7 +138,7 @@ extension ConnectedAuditService {
     /// The audit's numbers and its expected assets by location, from this station's copy: the
     /// same numbers the station shows, with any network or none.
     public func locationProgress(auditID: AuditID) async throws -> LocationProgress {
-        guard let counted = try await replica.locationProgress(auditID: auditID) else {
+        guard let counted = try await copies.locationProgress(auditID: auditID) else {
             throw InventoryError.unavailable("This station holds no copy of audit \(auditID) to count by location")
         }
         return counted
