@@ -66,7 +66,7 @@ extension ConnectedAuditService {
         var scans: [OwnScan] = []
         for entry in try await outbox.latest(auditID: auditID, limit: limit) {
             let decision = try? await copies.decision(for: entry, caseSensitive: caseSensitive)
-            scans.append(OwnScan(entry: entry, asset: decision?.asset))
+            scans.append(OwnScan(entry, asset: decision?.asset))
         }
         return scans
     }
@@ -112,8 +112,48 @@ extension ConnectedAuditService {
 
 /// One scan of this station's outbox, with the asset its copy matches it to.
 public struct OwnScan: Sendable, Equatable {
-    public var entry: OutboxEntry
+    /// Where the scan stands with the server.
+    public enum State: Sendable, Equatable {
+        /// Not yet taken by the server: shown as the station decided it.
+        case pending
+        /// Taken by the server, with its outcome.
+        case synced
+        /// Refused by the server, for this reason; it counts nowhere.
+        case refused(String)
+    }
+
+    public var scanID: String
+    public var identifier: String
+    public var state: State
+    /// The server's outcome once it has one, the station's own until then.
+    public var status: ScanStatus
+    public var message: String
+    public var location: String?
+    public var source: ScanSource
+    public var user: String
+    public var station: String
+    public var scannedAt: Date
+    /// The asset the station's copy matches the scan to, when it does.
     public var asset: AssetBrief?
+
+    init(_ entry: OutboxEntry, asset: AssetBrief?) {
+        scanID = entry.scanID
+        identifier = entry.identifier
+        state =
+            switch entry.state {
+            case .pending: .pending
+            case .synced: .synced
+            case .rejected: .refused(entry.lastError ?? "refused")
+            }
+        status = entry.serverStatus ?? entry.localStatus
+        message = entry.serverMessage ?? entry.localMessage
+        location = entry.location
+        source = entry.source
+        user = entry.user
+        station = entry.station
+        scannedAt = entry.scannedAt
+        self.asset = asset
+    }
 }
 
 /// How a connected station stands, for `audit status` and `sync`.

@@ -1,6 +1,5 @@
 import AuditClient
 import ConnectedStation
-import ConnectedStore
 import Foundation
 import InventoryCore
 import Station
@@ -100,25 +99,25 @@ struct KioskScan: Encodable, Sendable, Equatable {
     /// A scan of this station's outbox (connected): what it showed, the server's answer when one
     /// came, or the server's refusal.
     init(own scan: OwnScan, auditID: AuditID) {
-        let entry = scan.entry
-        kind = entry.state == .rejected ? .rejected : .result
-        scanId = entry.scanID
-        identifier = entry.identifier
-        if entry.state == .rejected {
+        scanId = scan.scanID
+        identifier = scan.identifier
+        if case .refused(let reason) = scan.state {
+            kind = .rejected
             error = .refusedByServer
-            message = "The server refused this scan: \(entry.lastError ?? "refused")"
+            message = "The server refused this scan: \(reason)"
         } else {
-            status = entry.serverStatus ?? entry.localStatus
-            message = entry.serverMessage ?? entry.localMessage
-            pending = entry.state == .pending ? true : nil
+            kind = .result
+            status = scan.status
+            message = scan.message
+            pending = scan.state == .pending ? true : nil
             assetName = scan.asset?.name
-            foundLocation = entry.location
+            foundLocation = scan.location
         }
         auditId = auditID
-        source = entry.source
-        user = entry.user
-        station = entry.station
-        at = entry.scannedAt
+        source = scan.source
+        user = scan.user
+        station = scan.station
+        at = scan.scannedAt
     }
 
     init(_ refusal: ScanRefusal) {
