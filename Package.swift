@@ -23,6 +23,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "audit-station", targets: ["audit-station"]),
+        // For the benchmarks' own package (Benchmarks/Package.swift), which depends on this one by path.
+        .library(name: "InventoryCore", targets: ["InventoryCore"]),
+        .library(name: "InventoryStore", targets: ["InventoryStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        .library(name: "Scanning", targets: ["Scanning"]),
+        .library(name: "AuditAPI", targets: ["AuditAPI"]),
+        .library(name: "AuditServer", targets: ["AuditServer"]),
+        .library(name: "AuditClient", targets: ["AuditClient"]),
+        .library(name: "ConnectedStation", targets: ["ConnectedStation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -86,11 +95,6 @@ let package = Package(
         // Optimized in debug builds too, as all our targets are (the end of this file): its pixel loops
         // (resizing, thresholds, box means, rotations) run 10–30 times slower unoptimized.
         .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CV4L2"]),
-        // Decode speed (ours vs pyzbar) and read quality (ours vs zbarimg); run with -c release.
-        // Evidence photo storage per 1,000 unexpected scans; run with -c release.
-        .executableTarget(name: "photo-benchmark", dependencies: ["Scanning", "InventoryCore", "InventoryStore"], path: "Benchmarks/photos"),
-        .executableTarget(name: "decode-benchmark", dependencies: ["Scanning"], path: "Benchmarks/decode",
-                         exclude: ["pyzbar_speed.py"]),
 
         // MARK: document targets
         // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,
@@ -169,35 +173,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // Reconciling an ended audit of 1,000,000 assets with 100,000 changes, on SQLite or PostgreSQL.
-        .executableTarget(
-            name: "reconcile-benchmark",
-            dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks/reconcile"
-        ),
-        // `assets list --not-audited-since 180d` over 1,000,000 assets, on SQLite or PostgreSQL.
-        .executableTarget(
-            name: "last-audited-benchmark",
-            dependencies: ["InventoryCore", "InventoryStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks/lastaudited"
-        ),
-        // `audit due` over 10,000 plans, and what webhooks add to ending an audit (SQLite).
-        .executableTarget(
-            name: "plans-benchmark",
-            dependencies: ["InventoryCore", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks/plans"
-        ),
-        // Scans/s of the server from 32 connections, and the time to sync 10,000 queued scans; frames/s and reads of
-        // POST /api/v1/decode (`server-benchmark decode`).
-        .executableTarget(
-            name: "server-benchmark",
-            dependencies: ["AuditServer", "AuditClient", "ConnectedStation", "AuditAPI", "InventoryCore", "InventoryStore", "Scanning",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOCore", package: "swift-nio")],
-            path: "Benchmarks/server"
-        ),
 
 
         // MARK: front-end targets
@@ -211,7 +186,7 @@ let package = Package(
         .target(
             name: "Kiosk",
             dependencies: [
-                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStation", "ConnectedStore", "Scanning", "HTTPGuard", "PageScripts",
+                "Station", "InventoryCore", "AuditAPI", "AuditClient", "ConnectedStation", "Scanning", "HTTPGuard", "PageScripts",
                 "DocumentKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

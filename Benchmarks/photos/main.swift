@@ -7,7 +7,7 @@ import Scanning
 // from the photographs in SampleImages/ scaled to a 1280×720 camera frame, stored beside
 // 1,000 unknown scans in a fresh SQLite file.
 //
-//   swift run -c release photo-benchmark [SCANS] [SampleImages]
+//   swift run -c release --package-path Benchmarks photo-benchmark [SCANS] [SampleImages]
 
 let arguments = CommandLine.arguments
 let scans = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000

@@ -7,7 +7,7 @@ import InventoryStore
 // over PLANS plans, and what webhooks add to ending an audit (its transaction queues one
 // delivery a webhook; nothing is sent in it).
 //
-//   swift run -c release plans-benchmark [PLANS] [ROUNDS]
+//   swift run -c release --package-path Benchmarks plans-benchmark [PLANS] [ROUNDS]
 
 let arguments = CommandLine.arguments
 let planCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000

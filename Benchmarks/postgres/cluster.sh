@@ -3,7 +3,7 @@
 # with one database whose URL is $URL. Everything is stopped and removed at exit, along with
 # the processes whose pids are in $W/*.pid. Extra server settings: PG_SETTINGS.
 B=${AUDIT_STATION:-.build/release/audit-station}
-LOAD=${SERVER_BENCHMARK:-.build/release/server-benchmark}
+LOAD=${SERVER_BENCHMARK:-Benchmarks/.build/release/server-benchmark}
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
 W=$(mktemp -d /tmp/audit-pg-bench.XXXXXX)
 chmod 755 "$W"

@@ -4,7 +4,7 @@
 # PostgreSQL process and of the load generator, and each statement's mean execution and
 # planning time from pg_stat_statements.
 #
-#   swift build -c release --product audit-station && swift build -c release --product server-benchmark
+#   swift build -c release --product audit-station && swift build -c release --package-path Benchmarks --product server-benchmark
 #   Benchmarks/postgres/cpu.sh [N=20000]
 set -euo pipefail
 N=${1:-20000}

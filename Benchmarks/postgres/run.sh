@@ -4,7 +4,7 @@
 # Each run is a fresh audit of N expected assets scanned once each; every server is asked for
 # the counts afterwards, which must be exact.
 #
-#   swift build -c release --product audit-station && swift build -c release --product server-benchmark
+#   swift build -c release --product audit-station && swift build -c release --package-path Benchmarks --product server-benchmark
 #   Benchmarks/postgres/run.sh [N=20000]
 #
 # Needs Debian's postgresql (scripts/setup.sh). The cluster is private (cluster.sh).

@@ -11,8 +11,8 @@ import PostgresStore
 // (which must change nothing). Each step prints its time and the process's peak RSS during the
 // step (VmHWM, reset before each step through /proc/self/clear_refs).
 //
-//   swift build -c release --product reconcile-benchmark
-//   .build/release/reconcile-benchmark [--assets N] [--postgres URL]
+//   swift build -c release --package-path Benchmarks --product reconcile-benchmark
+//   Benchmarks/.build/release/reconcile-benchmark [--assets N] [--postgres URL]
 //
 // Without --postgres it runs on a fresh SQLite file in a temporary folder. With it, on the
 // PostgreSQL database at URL (a fresh one: Benchmarks/postgres/cluster.sh makes one); the RSS

@@ -12,7 +12,7 @@ import Scanning
 /// 2. reads: every SampleImages image with its .txt, scaled to at most 1280 px wide as the phone
 ///    page sends it, as JPEG (quality 80), read through the route. With `--frames-out DIR` the
 ///    frames and their .txt are written there, for Benchmarks/peers/decode_frames.py DIR (zxing-cpp on the same files).
-/// Run: swift run -c release --scratch-path .build-release server-benchmark decode [seconds=10] [--frames-out DIR]
+/// Run: swift run -c release --package-path Benchmarks server-benchmark decode [seconds=10] [--frames-out DIR]
 enum DecodeBenchmark {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SampleImages")

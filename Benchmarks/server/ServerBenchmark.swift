@@ -15,7 +15,7 @@ import NIOCore
 /// 2. voids of half of those scans from 32 connections (POST /api/v1/audit/scans/{id}/void),
 ///    with the same latencies, to set beside the scans';
 /// 3. the time a connected station takes to sync 10,000 queued scans.
-/// Run: swift run -c release server-benchmark [scans=20000] [queued=10000]
+/// Run: swift run -c release --package-path Benchmarks server-benchmark [scans=20000] [queued=10000]
 enum ServerBenchmark {
     static func main() async {
         do { try await run() } catch {
