@@ -13,8 +13,7 @@ struct AccessoryController {
     let accessories: any AccessoryService
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.get, Routes.accessories, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.accessories, on: router) { request, context, user in
             let page = try await accessories.list(query: try request.listQuery(), countries: user.auditableCountries)
             return try Response.envelope(ListResponse(page, key: "accessories"))
         }
@@ -31,24 +30,21 @@ struct AccessoryController {
                 if let country = input.country { try user.requireAccessoryCountry(country) }
                 return try await accessories.update(id: id, input)
             })
-        routes.add(.delete, Routes.accessory, on: router) { _, context in
-            let user = try context.requireUser()
+        routes.add(.delete, Routes.accessory, on: router) { _, context, user in
             try user.requireAssetEditing()
             _ = try await changeable(try context.id(), by: user)
             try await accessories.delete(id: try context.id())
             return try Response.envelope(Empty(), message: "Accessory deleted")
         }
-        routes.add(.post, Routes.accessoryCheckout, on: router) { request, context in
+        routes.add(.post, Routes.accessoryCheckout, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try user.requireAssetEditing()
             _ = try await changeable(try context.id(), by: user)
             let movement = try await request.decodeJSON(MovementBody.self).movement
             return try Response.envelope(try await accessories.checkout(id: try context.id(), movement), message: "Checked out")
         }
-        routes.add(.post, Routes.accessoryCheckin, on: router) { request, context in
+        routes.add(.post, Routes.accessoryCheckin, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try user.requireAssetEditing()
             _ = try await changeable(try context.id(), by: user)
             let movement = try await request.decodeJSON(MovementBody.self).movement

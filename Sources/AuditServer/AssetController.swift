@@ -31,8 +31,7 @@ struct AssetController {
     }
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.get, Routes.assets, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.assets, on: router) { request, context, user in
             let statusText = request.query("status")
             let status = try statusText.map { text in
                 guard let status = AssetStatus(rawValue: text.uppercased()) else {
@@ -68,8 +67,7 @@ struct AssetController {
             }
             return try Response.envelope(ListResponse(try await assets.list(filter, query: try request.listQuery()), key: "assets"))
         }
-        routes.add(.get, Routes.assetFind, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.assetFind, on: router) { request, context, user in
             guard let identifier = request.query("identifier"), !identifier.isEmpty else {
                 throw InventoryError.invalid(ValidationError(field: "identifier", message: "is required"))
             }
@@ -88,8 +86,7 @@ struct AssetController {
                     if let country = input.country, let code = try? Country.normalize(country) { try user.requireAssetCountry(code) }
                     return try await withDuplicates(of: input, except: id) { try await assets.update(id: id, input) }
                 })
-        routes.add(.delete, Routes.asset, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.delete, Routes.asset, on: router) { request, context, user in
             try user.requireAssetEditing()
             _ = try await visible(try context.id(), to: user)
             let modeText = request.query("mode") ?? "archive"
@@ -99,16 +96,14 @@ struct AssetController {
             let asset = try await assets.delete(id: try context.id(), mode: mode)
             return try Response.envelope(DeleteAssetResponse(asset: asset), message: asset == nil ? "Asset deleted" : "Asset archived")
         }
-        routes.add(.post, Routes.assetTransfer, on: router) { request, context in
+        routes.add(.post, Routes.assetTransfer, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try user.requireAssetEditing()
             _ = try await visible(try context.id(), to: user)
             let transfer = try await request.decodeJSON(TransferRequest.self)
             return try Response.envelope(try await assets.transfer(id: try context.id(), transfer), message: "Asset transferred")
         }
-        routes.add(.get, Routes.assetHistory, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.assetHistory, on: router) { request, context, user in
             let id = try context.id()
             _ = try await visible(id, to: user)
             return try Response.envelope(ListResponse(try await assets.history(assetID: id, query: try request.listQuery()), key: "history"))
@@ -116,9 +111,8 @@ struct AssetController {
         // JSON rows (collected, up to `BodyLimits.importRows`, two imports at once), or the CSV file itself as
         // `text/csv`, spooled to a temporary file and then streamed into the service chunk by
         // chunk, so no write lock waits on the network.
-        routes.add(.post, Routes.assetImport, on: router) { request, context in
+        routes.add(.post, Routes.assetImport, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try user.requireAssetEditing()
             let count: Int
             if request.isCSV {

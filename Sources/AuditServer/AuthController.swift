@@ -41,8 +41,8 @@ struct AuthController {
             if let token = context.token { try await store.revoke(tokenID: token.jti.value, expiresAt: token.expiresAt) }
             return try Response.envelope(Empty(), message: "Logged out")
         }
-        routes.add(.get, Routes.me, on: router) { _, context in
-            try Response.envelope(try context.requireUser())
+        routes.add(.get, Routes.me, on: router) { _, _, user in
+            try Response.envelope(user)
         }
     }
 }

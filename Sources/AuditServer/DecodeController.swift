@@ -11,11 +11,11 @@ struct DecodeController {
     let rate: FrameRate
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.post, Routes.decode, on: router) { request, context in
-            try await decode(request, user: try context.requireUser())
+        routes.add(.post, Routes.decode, on: router) { request, _, user in
+            try await decode(request, user: user)
         }
-        routes.add(.get, Routes.decodeFigures, on: router) { _, context in
-            guard try context.requireUser().userType == .admin else { throw InventoryError.forbidden("the decode figures are for ADMIN users") }
+        routes.add(.get, Routes.decodeFigures, on: router) { _, _, user in
+            guard user.userType == .admin else { throw InventoryError.forbidden("the decode figures are for ADMIN users") }
             return try Response.envelope(frames.counted)
         }
     }

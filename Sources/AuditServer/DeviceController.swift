@@ -8,15 +8,13 @@ struct DeviceController {
     let devices: any DeviceStore
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.get, Routes.devices, on: router) { _, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.devices, on: router) { _, context, user in
             // An admin sees every user's devices; anyone else sees their own.
             let list = try await devices.list(userID: user.userType == .admin ? nil : user.id)
             return try Response.envelope(DevicesResponse(devices: list.map(DeviceRow.init)))
         }
-        routes.add(.post, Routes.devicePushToken, on: router) { request, context in
+        routes.add(.post, Routes.devicePushToken, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             let body = try await request.decodeJSON(PushTokenRequest.self)
             var errors = ValidationError()
             if body.token.isEmpty || body.token.utf8.count > 4096 { errors.add("token", "must be 1 to 4096 bytes") }

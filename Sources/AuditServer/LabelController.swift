@@ -32,9 +32,8 @@ struct LabelController {
     static let route = "/api/v2/assets/labels"
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.post, Self.route, on: router) { request, context in
+        routes.add(.post, Self.route, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             let body = try await request.decodeJSON(Body.self)
             let symbology = try Self.choice(body.symbology, field: "symbology", as: LabelSymbology.self)
             let layout = try Self.choice(body.layout, field: "layout", as: LabelLayout.self)

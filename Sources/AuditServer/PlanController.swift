@@ -9,27 +9,23 @@ struct PlanController {
     let plans: any AuditPlanService
 
     func addRoutes(to routes: RouteTable, on router: some RouterMethods<AuditRequestContext>) {
-        routes.add(.get, Routes.auditPlans, on: router) { _, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.auditPlans, on: router) { _, context, user in
             return try Response.envelope(PlansResponse(plans: try await plans.list().filter { user.mayAudit($0.country) }))
         }
-        routes.add(.post, Routes.auditPlans, on: router) { request, context in
+        routes.add(.post, Routes.auditPlans, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             let body = try await request.decodeJSON(AuditPlanInput.self)
             try user.requireAuditing(try Country.normalize(body.country))
             let plan = try await plans.add(body)
             return try Response.envelope(PlanResponse(plan: plan), status: .created, message: "Plan \(plan.id) added")
         }
-        routes.add(.delete, Routes.auditPlan, on: router) { _, context in
-            let user = try context.requireUser()
+        routes.add(.delete, Routes.auditPlan, on: router) { _, context, user in
             let plan = try await plans.plan(id: try context.id())
             try user.requireAuditing(plan.country)
             try await plans.remove(id: plan.id)
             return try Response.envelope(Empty(), message: "Plan \(plan.id) removed")
         }
-        routes.add(.get, Routes.auditDue, on: router) { request, context in
-            let user = try context.requireUser()
+        routes.add(.get, Routes.auditDue, on: router) { request, context, user in
             let window = try request.intQuery("within", range: 0...AuditPlanInput.maxDays) ?? DuePlan.defaultWindowDays
             let due = try await plans.due(at: Date(), windowDays: window).filter { user.mayAudit($0.country) }
             return try Response.envelope(

@@ -24,20 +24,17 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
         update: @escaping @Sendable (Int64, Input, UserInfo) async throws -> Record
     ) {
         let noun = noun, mayChange = mayChange
-        routes.add(.get, one, on: router) { _, context in
-            let user = try context.requireUser()
+        routes.add(.get, one, on: router) { _, context, user in
             return try Response.envelope(try await get(try context.id(), user))
         }
-        routes.add(.post, collection, on: router) { request, context in
+        routes.add(.post, collection, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try mayChange(user)
             let input = try await request.decodeJSON(Input.self)
             return try Response.envelope(try await create(input, user), status: .created, message: "\(noun) created")
         }
-        routes.add(.put, one, on: router) { request, context in
+        routes.add(.put, one, on: router) { request, context, user in
             var request = request
-            let user = try context.requireUser()
             try mayChange(user)
             let input = try await request.decodeJSON(Input.self)
             return try Response.envelope(try await update(try context.id(), input, user), message: "\(noun) updated")
@@ -50,15 +47,14 @@ struct RecordRoutes<Record: Codable & Sendable, Input: Decodable & Sendable> {
         on router: some RouterMethods<AuditRequestContext>
     ) {
         let noun = noun, mayChange = mayChange
-        routes.add(.get, collection, on: router) { request, context in
-            _ = try context.requireUser()
+        routes.add(.get, collection, on: router) { request, _, _ in
             return try Response.envelope(ListResponse(try await service.list(query: try request.listQuery()), key: key))
         }
         addOne(
             to: routes, on: router, get: { id, _ in try await service.get(id: id) }, create: { input, _ in try await service.create(input) },
             update: { id, input, _ in try await service.update(id: id, input) })
-        routes.add(.delete, one, on: router) { _, context in
-            try mayChange(try context.requireUser())
+        routes.add(.delete, one, on: router) { _, context, user in
+            try mayChange(user)
             try await service.delete(id: try context.id())
             return try Response.envelope(Empty(), message: "\(noun) deleted")
         }

@@ -1,3 +1,4 @@
+import AuditAPI
 import Hummingbird
 
 /// One route the router serves: method and path template (`/api/v2/assets/{id}`).
@@ -19,5 +20,14 @@ final class RouteTable {
     ) {
         entries.append(RouteEntry(method: method.rawValue, path: path))
         router.on(RouterPath(path), method: method, use: handler)
+    }
+
+    /// A route for logged-in users only. The login is checked here, the one place for every
+    /// route that needs one, and the handler gets its user.
+    func add(
+        _ method: HTTPRequest.Method, _ path: String, on router: some RouterMethods<AuditRequestContext>,
+        signedIn handler: @escaping @Sendable (Request, AuditRequestContext, UserInfo) async throws -> Response
+    ) {
+        add(method, path, on: router) { request, context in try await handler(request, context, try context.requireUser()) }
     }
 }
