@@ -32,123 +32,179 @@ struct KioskRoutes: Sendable {
             router.get(RouterPath(path)) { _, _ in asset.response() }
             router.head(RouterPath(path)) { _, _ in asset.response() }
         }
-        router.get("/api/state") { request, context in
-            guard gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) else {
-                return try Self.json(LockedState(station: station.context.actor.station))
-            }
-            return try Self.json(await station.state())
-        }
-        router.post("/api/pin") { request, context in
-            let body = try await Self.decode(PinBody.self, from: request, context: context)
-            let token = try gate.check(body.pin, peer: context.peer ?? "unknown")
-            return Response(status: .noContent, headers: [.setCookie: PinGate.setCookie(token)])
-        }
+        router.get("/api/state", use: state)
+        router.post("/api/pin", use: pin)
         router.get("/api/events") { _, _ in events() }
         router.get("/api/preview.mjpg") { _, _ in try previewResponse() }
-        router.post("/api/user") { request, context in
-            let body = try await Self.decode(UserBody.self, from: request, context: context)
-            return try Self.json(UserAnswer(user: try await station.setUser(body.name)))
+        router.post("/api/user", use: setUser)
+        router.post("/api/start", use: start)
+        router.post("/api/join", use: join)
+        router.post("/api/leave", use: leave)
+        router.post("/api/scan", use: scan)
+        router.post("/api/scans", use: scanBatch)
+        router.post("/api/location", use: setLocation)
+        router.get("/api/locations", use: locations)
+        router.post("/api/undo", use: undo)
+        router.post("/api/count", use: count)
+        router.post("/api/end", use: end)
+        router.get("/api/summary", use: summary)
+        router.get("/api/details/{list}", use: details)
+        router.get("/api/progress", use: progress)
+        router.get("/api/photo", use: photo)
+        router.get("/api/report", use: download)
+    }
+
+    // MARK: calls
+
+    /// `GET /api/state`.
+    func state(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        guard gate.admits(peer: context.peer, cookieHeader: request.headers[.cookie]) else {
+            return try Self.json(LockedState(station: station.context.actor.station))
         }
-        router.post("/api/start") { request, context in
-            let body = try await Self.decode(StartBody.self, from: request, context: context)
-            return try Self.json(AuditAnswer(audit: try await station.start(country: body.country, locations: body.locations ?? [])))
+        return try Self.json(await station.state())
+    }
+
+    /// `POST /api/pin`.
+    func pin(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(PinBody.self, from: request, context: context)
+        let token = try gate.check(body.pin, peer: context.peer ?? "unknown")
+        return Response(status: .noContent, headers: [.setCookie: PinGate.setCookie(token)])
+    }
+
+    /// `POST /api/user`.
+    func setUser(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(UserBody.self, from: request, context: context)
+        return try Self.json(UserAnswer(user: try await station.setUser(body.name)))
+    }
+
+    /// `POST /api/start`.
+    func start(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(StartBody.self, from: request, context: context)
+        return try Self.json(AuditAnswer(audit: try await station.start(country: body.country, locations: body.locations ?? [])))
+    }
+
+    /// `POST /api/join`.
+    func join(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(JoinBody.self, from: request, context: context)
+        return try Self.json(AuditAnswer(audit: try await station.join(auditID: body.auditId)))
+    }
+
+    /// `POST /api/leave`.
+    func leave(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        _ = try await request.body.collect(upTo: Self.maxBody)
+        await station.leave()
+        return try Self.json(AuditAnswer(audit: nil))
+    }
+
+    /// `POST /api/scan`.
+    func scan(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(ScanBody.self, from: request, context: context)
+        // The scan is stored even if the page goes away meanwhile (a reload, a closed tab):
+        // it runs in a task of its own, and the page asks again with the same scan_id.
+        let station = station
+        let task = Task { try await station.scan(body.identifier, scanID: body.scanId) }
+        return try Self.json(try await task.value)
+    }
+
+    /// `POST /api/scans`.
+    func scanBatch(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(ScansBody.self, from: request, context: context)
+        guard !body.scans.isEmpty, body.scans.count <= ScansBody.limit else {
+            throw KioskError.invalid("scans: from 1 to \(ScansBody.limit) scans at a time")
         }
-        router.post("/api/join") { request, context in
-            let body = try await Self.decode(JoinBody.self, from: request, context: context)
-            return try Self.json(AuditAnswer(audit: try await station.join(auditID: body.auditId)))
+        // As for one scan: the scans are stored even if the page goes away meanwhile.
+        let station = station
+        let task = Task { try await station.scan(batch: body.scans) }
+        return try Self.json(ScansAnswer(results: try await task.value))
+    }
+
+    /// `POST /api/location`.
+    func setLocation(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(LocationBody.self, from: request, context: context)
+        return try Self.json(LocationAnswer(location: try await station.setLocation(body.location)))
+    }
+
+    /// `GET /api/locations`.
+    func locations(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let country = try Self.required("country", in: request)
+        return try Self.json(LocationsAnswer(locations: try await station.locations(country: country)))
+    }
+
+    /// `POST /api/undo`.
+    func undo(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(UndoBody.self, from: request, context: context)
+        let station = station
+        let task = Task { try await station.undo(scanID: body.scanId) }
+        return try Self.json(try await task.value)
+    }
+
+    /// `POST /api/count`.
+    func count(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(CountBody.self, from: request, context: context)
+        let station = station
+        let task = Task { try await station.count(tag: body.tag, quantity: body.quantity) }
+        return try Self.json(try await task.value)
+    }
+
+    /// `POST /api/end`.
+    func end(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let body = try await Self.decode(EndBody.self, from: request, context: context)
+        let station = station
+        let task = Task { try await station.end(auditID: body.auditId, force: body.force == true) }
+        return try Self.json(SummaryAnswer(summary: try await task.value))
+    }
+
+    /// `GET /api/summary`.
+    func summary(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let id = try Self.required("audit_id", in: request)
+        return try Self.json(SummaryAnswer(summary: try await station.summary(auditID: id)))
+    }
+
+    /// `GET /api/details/{list}`.
+    func details(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let name = context.parameters.get("list") ?? ""
+        guard let list = AuditList(rawValue: name) else {
+            throw KioskError.notFound("No list '\(name)': all, scanned, missing, unexpected or misplaced")
         }
-        router.post("/api/leave") { request, context in
-            _ = try await request.body.collect(upTo: Self.maxBody)
-            await station.leave()
-            return try Self.json(AuditAnswer(audit: nil))
+        let id = try Self.required("audit_id", in: request)
+        let query = ListQuery(
+            search: try ListQuery.search(request.uri.queryParameters.get("search")),
+            page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
+            perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
+        let service = station.context.audit
+        let page = try await station.fromServer { try await service.details(auditID: id, list: list, query: query) }
+        let photos = list == .unexpected ? await station.photoScans(auditID: id, identifiers: page.items.map(\.identifier)) : [:]
+        return try Self.json(
+            ListAnswer(
+                assets: page.items.map { ListEntry(asset: $0, photoScanId: photos[$0.identifier]) }, pagination: page.pagination))
+    }
+
+    /// `GET /api/progress`.
+    func progress(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+        return try Self.json(try await station.context.audit.locationProgress(auditID: id))
+    }
+
+    /// `GET /api/photo`.
+    func photo(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+        let scanID = try Identifier.normalize(try Self.required("scan_id", in: request), field: "scan_id")
+        guard let photo = try await station.photo(scanID: scanID, auditID: id) else {
+            throw KioskError.notFound("No photo is kept for scan \(scanID)")
         }
-        router.post("/api/scan") { request, context in
-            let body = try await Self.decode(ScanBody.self, from: request, context: context)
-            // The scan is stored even if the page goes away meanwhile (a reload, a closed tab):
-            // it runs in a task of its own, and the page asks again with the same scan_id.
-            let station = station
-            let task = Task { try await station.scan(body.identifier, scanID: body.scanId) }
-            return try Self.json(try await task.value)
+        return Response(
+            status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=3600"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
+    }
+
+    /// `GET /api/report`.
+    func download(_ request: Request, _ context: KioskRequestContext) async throws -> Response {
+        let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
+        let formatName = request.uri.queryParameters.get("format") ?? "csv"
+        guard let format = ReportFormat(rawValue: formatName) else {
+            throw KioskError.invalid("format: csv, json or pdf, not '\(formatName)'")
         }
-        router.post("/api/scans") { request, context in
-            let body = try await Self.decode(ScansBody.self, from: request, context: context)
-            guard !body.scans.isEmpty, body.scans.count <= ScansBody.limit else {
-                throw KioskError.invalid("scans: from 1 to \(ScansBody.limit) scans at a time")
-            }
-            // As for one scan: the scans are stored even if the page goes away meanwhile.
-            let station = station
-            let task = Task { try await station.scan(batch: body.scans) }
-            return try Self.json(ScansAnswer(results: try await task.value))
-        }
-        router.post("/api/location") { request, context in
-            let body = try await Self.decode(LocationBody.self, from: request, context: context)
-            return try Self.json(LocationAnswer(location: try await station.setLocation(body.location)))
-        }
-        router.get("/api/locations") { request, _ in
-            let country = try Self.required("country", in: request)
-            return try Self.json(LocationsAnswer(locations: try await station.locations(country: country)))
-        }
-        router.post("/api/undo") { request, context in
-            let body = try await Self.decode(UndoBody.self, from: request, context: context)
-            let station = station
-            let task = Task { try await station.undo(scanID: body.scanId) }
-            return try Self.json(try await task.value)
-        }
-        router.post("/api/count") { request, context in
-            let body = try await Self.decode(CountBody.self, from: request, context: context)
-            let station = station
-            let task = Task { try await station.count(tag: body.tag, quantity: body.quantity) }
-            return try Self.json(try await task.value)
-        }
-        router.post("/api/end") { request, context in
-            let body = try await Self.decode(EndBody.self, from: request, context: context)
-            let station = station
-            let task = Task { try await station.end(auditID: body.auditId, force: body.force == true) }
-            return try Self.json(SummaryAnswer(summary: try await task.value))
-        }
-        router.get("/api/summary") { request, _ in
-            let id = try Self.required("audit_id", in: request)
-            return try Self.json(SummaryAnswer(summary: try await station.summary(auditID: id)))
-        }
-        router.get("/api/details/{list}") { request, context in
-            let name = context.parameters.get("list") ?? ""
-            guard let list = AuditList(rawValue: name) else {
-                throw KioskError.notFound("No list '\(name)': all, scanned, missing, unexpected or misplaced")
-            }
-            let id = try Self.required("audit_id", in: request)
-            let query = ListQuery(
-                search: try ListQuery.search(request.uri.queryParameters.get("search")),
-                page: try Self.number("page", in: request, default: 1, range: 1...1_000_000),
-                perPage: try Self.number("per_page", in: request, default: 20, range: 1...ListQuery.maxPerPage))
-            let service = station.context.audit
-            let page = try await station.fromServer { try await service.details(auditID: id, list: list, query: query) }
-            let photos = list == .unexpected ? await station.photoScans(auditID: id, identifiers: page.items.map(\.identifier)) : [:]
-            return try Self.json(
-                ListAnswer(
-                    assets: page.items.map { ListEntry(asset: $0, photoScanId: photos[$0.identifier]) }, pagination: page.pagination))
-        }
-        router.get("/api/progress") { request, _ in
-            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
-            return try Self.json(try await station.context.audit.locationProgress(auditID: id))
-        }
-        router.get("/api/photo") { request, _ in
-            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
-            let scanID = try Identifier.normalize(try Self.required("scan_id", in: request), field: "scan_id")
-            guard let photo = try await station.photo(scanID: scanID, auditID: id) else {
-                throw KioskError.notFound("No photo is kept for scan \(scanID)")
-            }
-            return Response(
-                status: .ok, headers: [.contentType: ScanPhoto.contentType, .cacheControl: "private, max-age=3600"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: photo.jpeg)))
-        }
-        router.get("/api/report") { request, _ in
-            let id = try Identifier.normalize(try Self.required("audit_id", in: request), field: "audit_id")
-            let formatName = request.uri.queryParameters.get("format") ?? "csv"
-            guard let format = ReportFormat(rawValue: formatName) else {
-                throw KioskError.invalid("format: csv, json or pdf, not '\(formatName)'")
-            }
-            return try await report(auditID: id, format: format)
-        }
+        return try await report(auditID: id, format: format)
     }
 
     // MARK: streams
