@@ -33,7 +33,8 @@ enum OfficePage {
         "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script),
         "/office/js/plans.js": File(bytes: PackageResources.plans_js, type: script),
         "/office/js/webhooks.js": File(bytes: PackageResources.webhooks_js, type: script),
-        "/office/js/burst.js": File(bytes: PageScripts.burst, type: script)
+        "/office/js/burst.js": File(bytes: PageScripts.burst, type: script),
+        "/office/js/format.js": File(bytes: PageScripts.format, type: script)
     ]
 
     /// Only the server's own files and calls; no inline script or style; photos come as blobs.

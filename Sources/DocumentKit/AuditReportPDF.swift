@@ -236,7 +236,7 @@ final class ReportDocument: @unchecked Sendable {
         let numbers: [(String, String)] = [
             ("Expected assets", "\(summary.totalAssets)"), ("Found", "\(found)"), ("Missing", "\(summary.missingCount)"),
             ("Unexpected", "\(summary.unexpectedCount)"), ("Misplaced (found elsewhere)", "\(misplaced)"),
-            ("Completion", String(format: "%.1f%%", summary.completionPercentage))
+            ("Completion", Completion.text(summary.completionPercentage))
         ]
         var line = y + 34
         for (label, value) in numbers {
@@ -264,7 +264,7 @@ final class ReportDocument: @unchecked Sendable {
         }
         canvas.color(.black)
         canvas.text(
-            String(format: "%.0f%%", summary.completionPercentage), x: centerX - 30, baseline: centerY + 4, width: 60, font: .bold, size: 11,
+            Completion.text(summary.completionPercentage), x: centerX - 30, baseline: centerY + 4, width: 60, font: .bold, size: 11,
             align: .center)
         var legend = y + 52
         for (label, count, color) in slices {

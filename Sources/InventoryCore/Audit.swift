@@ -318,3 +318,15 @@ public struct LocationCount: Codable, Sendable, Equatable {
         self.expectedAssets = expectedAssets
     }
 }
+
+/// An audit's completion as every page, report and PDF writes it (and the pages' `fmtCompletion`):
+/// one decimal, 100.0% only when nothing is missing and 0.0% only when nothing is scanned, so
+/// 99.96 is 99.9% and 0.004 is 0.1%: a count that is not done never reads as done.
+public enum Completion {
+    public static func text(_ percentage: Double) -> String {
+        guard percentage.isFinite, percentage > 0 else { return "0.0%" }
+        guard percentage < 100 else { return "100.0%" }
+        let tenths = min(999, max(1, Int((percentage * 10 + 1e-9).rounded(.down))))
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+}

@@ -7,7 +7,15 @@ export function obj(v) { return v && typeof v === 'object' && !Array.isArray(v) 
 export function arr(v) { return Array.isArray(v) ? v : []; }
 export function num(v) { var n = Number(v); return isFinite(n) ? n : 0; }
 export function fmtInt(v) { return Math.round(num(v)).toLocaleString('en-US'); }
-export function fmtPercent(v) { return String(Math.round(num(v) * 100) / 100); }
+/* An audit's completion as every page, report and PDF writes it (InventoryCore's
+ * `Completion.text`): one decimal, 100.0 only when nothing is missing and 0.0 only when
+ * nothing is scanned, so 99.96 is 99.9 and 0.004 is 0.1. Without the % sign. */
+export function fmtCompletion(v) {
+  var p = num(v);
+  if (p >= 100) return '100.0';
+  if (p <= 0) return '0.0';
+  return Math.min(99.9, Math.max(0.1, Math.floor(p * 10 + 1e-9) / 10)).toFixed(1);
+}
 
 export function parseTime(iso) {
   if (!iso) return null;

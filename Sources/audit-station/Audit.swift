@@ -19,7 +19,7 @@ extension AuditStation {
 
 /// Formats a session's numbers for people.
 enum AuditText {
-    static func percent(_ value: Double) -> String { String(format: "%.2f%%", value) }
+    static func percent(_ value: Double) -> String { Completion.text(value) }
 
     static func progress(_ p: AuditProgress) -> String {
         "\(p.scannedCount)/\(p.totalAssets) scanned (\(percent(p.completionPercentage))), \(p.missingCount) missing, \(p.unexpectedCount) unexpected"

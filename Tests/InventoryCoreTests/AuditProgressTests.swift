@@ -55,3 +55,16 @@ struct AuditProgressTests {
         #expect(!ended.isActive)
     }
 }
+
+@Suite("Completion as people read it")
+struct CompletionTextTests {
+    @Test(
+        "One decimal; 100.0% only when nothing is missing, 0.0% only when nothing is scanned",
+        arguments: [
+            (0.0, "0.0%"), (-1, "0.0%"), (Double.nan, "0.0%"), (0.004, "0.1%"), (12.5, "12.5%"), (12.56, "12.5%"), (13.333, "13.3%"),
+            (99.96, "99.9%"), (99.9, "99.9%"), (100, "100.0%"), (50, "50.0%")
+        ])
+    func completionText(percentage: Double, text: String) {
+        #expect(Completion.text(percentage) == text)
+    }
+}

@@ -1,5 +1,7 @@
 /* Small DOM helpers. Every value from the server goes in as text, never as HTML. */
 
+import { fmtCompletion } from './format.js';
+
 export function $(id) { return document.getElementById(id); }
 
 export function make(tag, cls, text) {
@@ -79,7 +81,8 @@ export function ago(iso, now) {
   return Math.floor(s / 86400) + ' d ago';
 }
 
-export function percent(value) { return (Math.round((value || 0) * 100) / 100).toFixed(2) + '%'; }
+/** An audit's completion, as every page, report and PDF writes it (format.js). */
+export function percent(value) { return fmtCompletion(value) + '%'; }
 
 export function save(blob, name) {
   const url = URL.createObjectURL(blob);

@@ -8,7 +8,7 @@
 
 import { app, soonest } from './app.js';
 import { el, make, setText } from './dom.js';
-import { arr, fmtInt, fmtPercent, num, obj, str } from './format.js';
+import { arr, fmtCompletion, fmtInt, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { renderListHeaders } from './lists.js';
 
@@ -165,9 +165,9 @@ export function renderProgress() {
   setText(el.countScanned, fmtInt(p.scanned_count));
   setText(el.countMissing, fmtInt(p.missing_count));
   setText(el.countUnexpected, fmtInt(p.unexpected_count));
-  setText(el.percent, fmtPercent(pct));
-  el.progressBar.setAttribute('aria-valuenow', fmtPercent(pct));
-  el.progressBar.setAttribute('aria-valuetext', fmtPercent(pct) + '% complete: ' + fmtInt(p.scanned_count) + ' of ' +
+  setText(el.percent, fmtCompletion(pct));
+  el.progressBar.setAttribute('aria-valuenow', fmtCompletion(pct));
+  el.progressBar.setAttribute('aria-valuetext', fmtCompletion(pct) + '% complete: ' + fmtInt(p.scanned_count) + ' of ' +
     fmtInt(p.total_assets) + ' scanned');
   el.progressFill.style.width = pct + '%';
 }

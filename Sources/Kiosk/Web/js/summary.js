@@ -3,7 +3,7 @@
 
 import { app } from './app.js';
 import { $, el, make, setText } from './dom.js';
-import { arr, fmtDuration, fmtInt, fmtPercent, fmtTime, num, obj, parseTime, plural, str } from './format.js';
+import { arr, fmtCompletion, fmtDuration, fmtInt, fmtTime, num, obj, parseTime, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { loadSummaryLists } from './lists.js';
 import { loadSummaryPlaces } from './progress.js';
@@ -68,7 +68,7 @@ export function renderSummary() {
   setText(el.summaryScanned, fmtInt(a.scanned_count));
   setText(el.summaryMissing, fmtInt(a.missing_count));
   setText(el.summaryUnexpected, fmtInt(a.unexpected_count));
-  setText(el.summaryPercent, fmtPercent(a.completion_percentage));
+  setText(el.summaryPercent, fmtCompletion(a.completion_percentage));
   var seconds = s.duration_seconds;
   if (seconds === null || seconds === undefined) {
     var st = parseTime(a.started_at), en = parseTime(a.ended_at);
