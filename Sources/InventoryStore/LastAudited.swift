@@ -75,10 +75,10 @@ enum LastAudited {
     /// part of its time not yet written. Read from `scans_expected_asset`, one range a pending
     /// audit: `CROSS JOIN` keeps the pending audits as the outer loop, which SQLite would
     /// otherwise put inside a scan of the whole index (155 s instead of 47 ms for a page over
-    /// 40,000 assets). Assets up to the cursor are written already, and not looked up.
+    /// 40,000 assets).
     static let pendingTime = """
         (SELECT max(s.scanned_at) FROM last_audited_pending p CROSS JOIN scans s ON s.audit_id = p.audit_id AND s.asset_id = assets.id
-            AND assets.id > p.after_asset_id AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned'))
+            AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned'))
         """
 
     /// The column an asset's select adds, merged with `last_audited_at` when the row is read.
@@ -102,7 +102,7 @@ enum LastAudited {
         guard try isPending(db) else { return ("\(key) < ?", [cutoff], " ORDER BY \(key), assets.id") }
         let foundSince = """
             EXISTS (SELECT 1 FROM last_audited_pending p CROSS JOIN scans s ON s.audit_id = p.audit_id AND s.asset_id = assets.id
-                AND assets.id > p.after_asset_id AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned') AND s.scanned_at >= ?)
+                AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned') AND s.scanned_at >= ?)
             """
         return ("\(key) < ? AND NOT \(foundSince)", [cutoff, cutoff], " ORDER BY max(\(key), coalesce(\(pendingTime), '')), assets.id")
     }

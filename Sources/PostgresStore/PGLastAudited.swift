@@ -70,7 +70,7 @@ enum PGLastAudited {
     /// written (nil when nothing is pending).
     static let pendingTime = """
         (SELECT max(s.scanned_at) FROM last_audited_pending p JOIN scans s ON s.audit_id = p.audit_id AND s.asset_id = assets.id
-            AND assets.id > p.after_asset_id AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned'))
+            AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned'))
         """
 
     /// The column an asset's select adds, merged with `last_audited_at` when the row is read.
@@ -92,7 +92,7 @@ enum PGLastAudited {
         guard try await isPending(c) else { return ("\(key) < \(cutoff)", " ORDER BY \(key), assets.id") }
         let foundSince = """
             EXISTS (SELECT 1 FROM last_audited_pending p JOIN scans s ON s.audit_id = p.audit_id AND s.asset_id = assets.id
-                AND assets.id > p.after_asset_id AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned') AND s.scanned_at >= \(cutoff))
+                AND s.entry_key IS NULL WHERE NOT s.voided AND s.status IN ('found_expected', 'already_scanned') AND s.scanned_at >= \(cutoff))
             """
         return ("\(key) < \(cutoff) AND NOT \(foundSince)", " ORDER BY greatest(\(key), \(pendingTime)), assets.id")
     }
