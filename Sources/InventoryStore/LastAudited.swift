@@ -20,9 +20,11 @@ import InventoryCore
 /// batch is harmless: each write keeps the later time. A late scan of an ended audit moves
 /// the column on at once (`found`), pending or not, for the same reason.
 enum LastAudited {
-    /// Assets (scans, at most) a catch-up batch writes in one transaction: about 70 ms of a
-    /// busy 2-core machine, so a scan waits no longer than that for the writer.
-    static let batch = 2_000
+    /// Assets (scans, at most) a catch-up batch writes in one transaction: 100–300 ms of a busy
+    /// 2-core machine, so a scan waits no longer than that for the writer.
+    /// `AUDIT_STATION_LAST_AUDITED_BATCH` sets another size (a test makes it small, so that a
+    /// kill lands midway).
+    static let batch = ProcessInfo.processInfo.environment["AUDIT_STATION_LAST_AUDITED_BATCH"].flatMap(Int.init).map { max($0, 1) } ?? 2_000
 
     /// A scan that counts: found (or found again), of an expected asset, not voided.
     static let foundCondition = "entry_key IS NULL AND asset_id IS NOT NULL AND NOT voided AND status IN ('found_expected', 'already_scanned')"

@@ -128,11 +128,16 @@ public struct SQLiteAuditService: ServerAuditService {
     public func startLastAuditedCatchUp() {
         let database = database
         Task.detached(priority: .utility) {
-            do {
-                guard try await database.read({ db in try LastAudited.isPending(db) }) else { return }
-                while try await database.write({ db in try LastAudited.catchUp(db) }) { await Task.yield() }
-            } catch {
-                // Left for the next catch-up: the pending rows stand, and reads merge them.
+            // A failed batch (the file busy beyond its timeout) is tried again a few times, then
+            // left for the next catch-up: the pending rows stand, and reads merge them.
+            for attempt in 0..<5 {
+                do {
+                    guard try await database.read({ db in try LastAudited.isPending(db) }) else { return }
+                    while try await database.write({ db in try LastAudited.catchUp(db) }) { await Task.yield() }
+                    return
+                } catch {
+                    try? await Task.sleep(for: .seconds(1 << attempt))
+                }
             }
         }
     }

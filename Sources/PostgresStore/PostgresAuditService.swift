@@ -155,12 +155,17 @@ public struct PostgresAuditService: ServerAuditService {
     public func startLastAuditedCatchUp() {
         let database = database
         Task.detached(priority: .utility) {
-            do {
-                guard try await database.read({ c in try await PGLastAudited.isPending(c) }) else { return }
-                while try await database.transaction(.readCommitted, { c in try await PGLastAudited.catchUp(c) }) { await Task.yield() }
-            } catch {
-                // Left for the next catch-up (a lock conflict, the database going away): the
-                // pending rows stand, and reads merge them.
+            // A failed batch (a deadlock with a transaction writing the same assets, the database
+            // out of reach) is tried again a few times, then left for the next catch-up: the
+            // pending rows stand, and reads merge them.
+            for attempt in 0..<5 {
+                do {
+                    guard try await database.read({ c in try await PGLastAudited.isPending(c) }) else { return }
+                    while try await database.transaction(.readCommitted, { c in try await PGLastAudited.catchUp(c) }) { await Task.yield() }
+                    return
+                } catch {
+                    try? await Task.sleep(for: .seconds(1 << attempt))
+                }
             }
         }
     }

@@ -38,7 +38,9 @@ import TestKit
 
         let child = try await Child.start(
             StationProcess.executable.path, ["--database", scratch.database, "audit", "end", "--json", "--user", "lead"],
-            log: scratch.folder.appendingPathComponent("end.log"))
+            // Batches of 20 scans: about 1,900 commits, seconds of them, so that the kill lands
+            // midway even when this process polls slowly beside other tests.
+            environment: ["AUDIT_STATION_LAST_AUDITED_BATCH": "20"], log: scratch.folder.appendingPathComponent("end.log"))
         // Killed once a batch has moved the pending audit's cursor on, and before the last.
         var cursor: Int64 = 0
         while child.isRunning {
