@@ -6,8 +6,10 @@ import InventoryCore
 extension Asset: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "assets"
 
-    /// Selects the asset columns plus the assigned customer's name.
-    static let selectSQL = "SELECT assets.*, customers.name AS customer FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
+    /// Selects the asset columns plus the assigned customer's name, and the part of its
+    /// `last_audited_at` that an ended audit's catch-up has not written yet (`LastAudited`).
+    static let selectSQL =
+        "SELECT assets.*, customers.name AS customer, \(LastAudited.pendingColumn) FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
     public init(row: Row) throws {
         self.init(
@@ -21,7 +23,15 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
             notes: row["notes"], techNotes: row["tech_notes"], isErased: row["is_erased"],
             hasKeyboard: row["has_keyboard"], hasCharger: row["has_charger"],
             createdAt: row["created_at"], updatedAt: row["updated_at"],
-            lastAuditedAt: row.hasColumn("last_audited_at") ? row["last_audited_at"] : nil)
+            lastAuditedAt: Self.later(
+                row.hasColumn("last_audited_at") ? row["last_audited_at"] : nil, row.hasColumn("pending_audited_at") ? row["pending_audited_at"] : nil
+            ))
+    }
+
+    /// The later of two times, either of which may be missing.
+    static func later(_ a: Date?, _ b: Date?) -> Date? {
+        guard let a, let b else { return a ?? b }
+        return max(a, b)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

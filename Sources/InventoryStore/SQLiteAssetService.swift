@@ -42,11 +42,13 @@ public struct SQLiteAssetService: AssetService {
                 clauses.append("assets.country IN (" + (["''"] + countries.map { _ in "?" }).joined(separator: ", ") + ")")
                 arguments += StatementArguments(countries)
             }
+            var order = " ORDER BY assets.id"
             if let cutoff = filter.notAuditedSince {
-                clauses.append(LastAudited.notSinceClause)
-                arguments += [cutoff]
+                let notSince = try LastAudited.notSince(db, cutoff: cutoff)
+                clauses.append(notSince.clause)
+                arguments += notSince.arguments
+                order = notSince.order
             }
-            let order = filter.notAuditedSince == nil ? " ORDER BY assets.id" : LastAudited.notSinceOrder
             let from = LastAudited.table(for: filter)
             let select = Asset.selectSQL.replacingOccurrences(of: "FROM assets ", with: "FROM \(from) ")
             if let search = query.search {

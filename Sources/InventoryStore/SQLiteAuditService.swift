@@ -10,11 +10,15 @@ public struct SQLiteAuditService: ServerAuditService {
     let caseSensitive: Bool
     /// The station name recorded when a scan does not name one.
     let defaultStation: String
+    /// Whether the end of an audit starts writing its `last_audited_at` times once it has
+    /// committed (`startLastAuditedCatchUp`); a test turns it off to read them while pending.
+    let lastAuditedCatchUp: Bool
 
-    public init(database: AppDatabase, caseSensitive: Bool = true, defaultStation: String = "station") {
+    public init(database: AppDatabase, caseSensitive: Bool = true, defaultStation: String = "station", lastAuditedCatchUp: Bool = true) {
         self.database = database
         self.caseSensitive = caseSensitive
         self.defaultStation = defaultStation
+        self.lastAuditedCatchUp = lastAuditedCatchUp
     }
 
     public func countries() async throws -> [CountryCount] {
@@ -99,8 +103,10 @@ public struct SQLiteAuditService: ServerAuditService {
         }
     }
 
+    /// Ends the audit and marks it pending for `last_audited_at` (`LastAudited`), whose times
+    /// are written after the commit, in batches, by `startLastAuditedCatchUp`.
     public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
-        try await database.write { db in
+        let summary = try await database.write { db in
             let audit = try AuditRows.fetchSession(db, id: auditID)
             guard audit.isActive else { throw InventoryError.auditEnded(auditID) }
             let endedAt = Date()
@@ -112,6 +118,47 @@ public struct SQLiteAuditService: ServerAuditService {
                 db, .auditEnded, subject: ReportSummary(summary.audit, byStation: summary.byStation ?? [], byUser: summary.byUser ?? []), at: endedAt)
             return summary
         }
+        if lastAuditedCatchUp { startLastAuditedCatchUp() }
+        return summary
+    }
+
+    /// Writes, in the background, the `last_audited_at` times of the ended audits still pending
+    /// (`LastAudited.catchUp`), a batch a write transaction, so scans take turns with it. A
+    /// process that ends before leaves the rest to the next one; reads merge it meanwhile.
+    public func startLastAuditedCatchUp() {
+        let database = database
+        Task.detached(priority: .utility) {
+            // A failed batch (the file busy beyond its timeout) is tried again a few times, then
+            // left for the next catch-up: the pending rows stand, and reads merge them.
+            for attempt in 0..<5 {
+                do {
+                    guard try await database.read({ db in try LastAudited.isPending(db) }) else { return }
+                    while try await database.write({ db in try LastAudited.catchUp(db) }) { await Task.yield() }
+                    return
+                } catch {
+                    try? await Task.sleep(for: .seconds(1 << attempt))
+                }
+            }
+        }
+    }
+
+    /// Whether an ended audit's `last_audited_at` times are not all written yet.
+    public func lastAuditedPending() async throws -> Bool {
+        try await database.read { db in try LastAudited.isPending(db) }
+    }
+
+    /// Writes up to `batches` batches (every one when nil) of `batch` assets (`LastAudited.batch`
+    /// when nil) of the pending `last_audited_at` times now: `audit end` before it exits, and
+    /// tests. Whether any remain.
+    @discardableResult
+    public func catchUpLastAudited(batch: Int? = nil, batches: Int? = nil) async throws -> Bool {
+        let size = batch ?? LastAudited.batch
+        var done = 0
+        while batches.map({ done < $0 }) ?? true {
+            guard try await database.write({ db in try LastAudited.catchUp(db, batch: size) }) else { return false }
+            done += 1
+        }
+        return true
     }
 
     static func summary(_ db: Database, auditID: AuditID) throws -> AuditSummary {

@@ -11,8 +11,11 @@ extension ServerBackend {
         // An import that ended before the search index took its rows (a station's `assets
         // import`, or a server stopped meanwhile): the serving process indexes them now.
         assets.startSearchCatchUp()
+        // Likewise the `last_audited_at` times of an audit ended by a process that stopped first.
+        let audits = SQLiteAuditService(database: database, caseSensitive: caseSensitive, defaultStation: defaultStation)
+        audits.startLastAuditedCatchUp()
         return ServerBackend(
-            audits: SQLiteAuditService(database: database, caseSensitive: caseSensitive, defaultStation: defaultStation),
+            audits: audits,
             assets: assets,
             accessories: SQLiteAccessoryService(database: database),
             customers: SQLiteCustomerService(database: database),

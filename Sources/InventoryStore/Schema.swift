@@ -144,6 +144,7 @@ enum Schema {
         migrator.registerMigration("webhooks", migrate: PlanSchema.webhooks)
         migrator.registerMigration("last_audited", migrate: LastAudited.migrate)
         migrator.registerMigration("accessory_counts", migrate: AccessoryCounts.migrate)
+        migrator.registerMigration("last_audited_pending", migrate: LastAudited.migratePending)
         return migrator
     }
 

@@ -25,8 +25,12 @@ public struct PostgresAssetService: AssetService {
             if let countries = filter.countries {
                 clauses.append("assets.country IN (" + (["''"] + countries.map { binds.add($0) }).joined(separator: ", ") + ")")
             }
-            if let cutoff = filter.notAuditedSince { clauses.append(PGLastAudited.notSinceClause(binds.add(cutoff))) }
-            let order = filter.notAuditedSince == nil ? " ORDER BY assets.id" : PGLastAudited.notSinceOrder
+            var order = " ORDER BY assets.id"
+            if let cutoff = filter.notAuditedSince {
+                let notSince = try await PGLastAudited.notSince(c, cutoff: binds.add(cutoff))
+                clauses.append(notSince.clause)
+                order = notSince.order
+            }
             if let search = query.search {
                 let p = binds.add(likePattern(search))
                 clauses.append("(assets.asset_tag ILIKE \(p) OR assets.serial_num ILIKE \(p) OR assets.name ILIKE \(p) OR assets.model ILIKE \(p))")

@@ -11,11 +11,15 @@ public struct PostgresAuditService: ServerAuditService {
     let caseSensitive: Bool
     /// The station name recorded when a scan does not name one.
     let defaultStation: String
+    /// Whether the end of an audit starts writing its `last_audited_at` times once it has
+    /// committed (`startLastAuditedCatchUp`); a test turns it off to read them while pending.
+    let lastAuditedCatchUp: Bool
 
-    public init(database: PostgresDatabase, caseSensitive: Bool = true, defaultStation: String = "server") {
+    public init(database: PostgresDatabase, caseSensitive: Bool = true, defaultStation: String = "server", lastAuditedCatchUp: Bool = true) {
         self.database = database
         self.caseSensitive = caseSensitive
         self.defaultStation = defaultStation
+        self.lastAuditedCatchUp = lastAuditedCatchUp
     }
 
     public func countries() async throws -> [CountryCount] {
@@ -123,9 +127,10 @@ public struct PostgresAuditService: ServerAuditService {
     }
 
     /// Ends the audit under its row lock, so it waits for scans in flight, and scans waiting for
-    /// the lock find it ended.
+    /// the lock find it ended. Its `last_audited_at` times are written after the commit
+    /// (`PGLastAudited`).
     public func end(auditID: AuditID, by actor: Actor) async throws -> AuditSummary {
-        try await database.transaction { c in
+        let summary = try await database.transaction { c in
             guard let row = try await c.row("SELECT ended_at, country, locations FROM audits WHERE id = \(auditID) FOR UPDATE") else {
                 throw InventoryError.notFound("audit \(auditID)")
             }
@@ -140,6 +145,47 @@ public struct PostgresAuditService: ServerAuditService {
                 c, .auditEnded, subject: ReportSummary(summary.audit, byStation: summary.byStation ?? [], byUser: summary.byUser ?? []), at: endedAt)
             return summary
         }
+        if lastAuditedCatchUp { startLastAuditedCatchUp() }
+        return summary
+    }
+
+    /// Writes, in the background, the `last_audited_at` times of the ended audits still pending
+    /// (`PGLastAudited.catchUp`), a batch a transaction. A process that ends before leaves the
+    /// rest to the next one; reads merge it meanwhile.
+    public func startLastAuditedCatchUp() {
+        let database = database
+        Task.detached(priority: .utility) {
+            // A failed batch (a deadlock with a transaction writing the same assets, the database
+            // out of reach) is tried again a few times, then left for the next catch-up: the
+            // pending rows stand, and reads merge them.
+            for attempt in 0..<5 {
+                do {
+                    guard try await database.read({ c in try await PGLastAudited.isPending(c) }) else { return }
+                    while try await database.transaction(.readCommitted, { c in try await PGLastAudited.catchUp(c) }) { await Task.yield() }
+                    return
+                } catch {
+                    try? await Task.sleep(for: .seconds(1 << attempt))
+                }
+            }
+        }
+    }
+
+    /// Whether an ended audit's `last_audited_at` times are not all written yet.
+    public func lastAuditedPending() async throws -> Bool {
+        try await database.read { c in try await PGLastAudited.isPending(c) }
+    }
+
+    /// Writes up to `batches` batches (every one when nil) of `batch` assets (`PGLastAudited.batch`
+    /// when nil) of the pending `last_audited_at` times now (tests, tools). Whether any remain.
+    @discardableResult
+    public func catchUpLastAudited(batch: Int? = nil, batches: Int? = nil) async throws -> Bool {
+        let size = batch ?? PGLastAudited.batch
+        var done = 0
+        while batches.map({ done < $0 }) ?? true {
+            guard try await database.transaction(.readCommitted, { c in try await PGLastAudited.catchUp(c, batch: size) }) else { return false }
+            done += 1
+        }
+        return true
     }
 
     /// The summary of an audit, running or ended.

@@ -28,7 +28,8 @@ enum PostgresMigrations {
         (15, "webhooks", PostgresPlanMigrations.webhooks),
         // 16 is not used; the runner applies each version it lacks, gaps or not.
         (17, "last audited", PGLastAudited.migration),
-        (18, "accessory counts", PGAccessoryCounts.migration)
+        (18, "accessory counts", PGAccessoryCounts.migration),
+        (19, "last audited pending", PGLastAudited.pendingMigration)
     ]
 
     static func run(on connection: PostgresConnection) async throws {

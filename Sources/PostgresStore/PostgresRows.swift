@@ -94,7 +94,10 @@ enum PGRows {
         WHERE u.audit_id = $1
         """
 
-    static let assetSQL = "SELECT assets.*, customers.name AS customer FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
+    /// The asset columns, the assigned customer's name, and the part of `last_audited_at` that
+    /// an ended audit's catch-up has not written yet (`PGLastAudited`).
+    static let assetSQL =
+        "SELECT assets.*, customers.name AS customer, \(PGLastAudited.pendingColumn) FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
     static func asset(_ row: PostgresRandomAccessRow) throws -> Asset {
         Asset(
@@ -108,7 +111,15 @@ enum PGRows {
             notes: try row.get("notes"), techNotes: try row.get("tech_notes"), isErased: try row.get("is_erased"),
             hasKeyboard: try row.get("has_keyboard"), hasCharger: try row.get("has_charger"),
             createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"),
-            lastAuditedAt: row.contains("last_audited_at") ? try row.get("last_audited_at") : nil)
+            lastAuditedAt: later(
+                row.contains("last_audited_at") ? try row.get("last_audited_at") : nil,
+                row.contains("pending_audited_at") ? try row.get("pending_audited_at") : nil))
+    }
+
+    /// The later of two times, either of which may be missing.
+    static func later(_ a: Date?, _ b: Date?) -> Date? {
+        guard let a, let b else { return a ?? b }
+        return max(a, b)
     }
 
     static func customer(_ row: PostgresRandomAccessRow) throws -> Customer {

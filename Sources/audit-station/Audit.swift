@@ -3,6 +3,7 @@ import AuditClient
 import ConnectedStation
 import Foundation
 import InventoryCore
+import InventoryStore
 import Station
 
 extension AuditStation {
@@ -214,8 +215,11 @@ extension AuditStation.Audit {
                 let audit = try await context.audit.resolveActive(auditID: choice.auditID, country: choice.country)
                 let summary = try await context.audit.end(auditID: audit.id, by: context.actor, force: force)
                 if let webhooks = context.webhooks { await WebhookCommands.tryOnce(webhooks) }
-                if json { return try Terminal.json(summary) }
-                AuditText.summary(summary)
+                if json { try Terminal.json(summary) } else { AuditText.summary(summary) }
+                // A standalone station writes the found assets' last-audited times after the
+                // summary is out, a batch a transaction; stopped meanwhile, it leaves the rest to
+                // the next process (reads count them until then).
+                if let local = context.audit as? SQLiteAuditService { try? await local.catchUpLastAudited() }
             }
         }
     }

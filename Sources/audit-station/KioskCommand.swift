@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPGuard
+import InventoryStore
 import AuditServer
 import Kiosk
 import Logging
@@ -70,6 +71,8 @@ extension AuditStation {
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
                 // A standalone kiosk serves its own database, so it delivers its webhooks.
                 let beside = context.webhooks.map { [WebhookDeliverer(webhooks: $0, logger: logger)] } ?? []
+                // And finishes the last-audited times of an audit whose end was stopped before.
+                (context.audit as? SQLiteAuditService)?.startLastAuditedCatchUp()
                 try await server.run(beside: beside) { port in
                     Terminal.error(
                         "Kiosk on \(tls.scheme)://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")
