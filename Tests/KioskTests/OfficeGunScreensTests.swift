@@ -19,6 +19,16 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await Task.sleep(for: .milliseconds(500))
     }
 
+    /// Focuses the button `label` of `table` once the table shows it (a table drawn again has none for a moment).
+    static func focusButton(_ browser: BrowserSession, _ label: String, in table: String) async throws {
+        try await browser.waitUntil(
+            "the \(label) button focused",
+            js: """
+                (() => { const b = Array.from(document.querySelectorAll('\(table) tbody button')).find(b => b.textContent === '\(label)');
+                  if (b) b.focus(); return !!b && document.activeElement === b; })()
+                """)
+    }
+
     /// A gun on the Due and Webhooks screens: a location label's space does not press the focused
     /// Start or Remove, a burst's Enter submits no form, and its characters come back out of the
     /// form's field (a later Save never sends them).
@@ -36,16 +46,15 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-due").click()
                 try await browser.waitUntil("the plan with its buttons", js: "count('#due-table tbody button') === 2")
                 // Start has the focus: neither the label's space nor a tag's Enter presses it.
-                _ = try await browser.execute(
-                    "Array.from(document.querySelectorAll('#due-table button')).find(b => b.textContent === 'Start').focus()")
+                try await Self.focusButton(browser, "Start", in: "#due-table")
                 try await Self.refusedBurst(browser, "LOC:Dock A")
                 try await Self.refusedBurst(browser, "SG-1")
                 #expect(try await server.parts.audits.activeAudits().isEmpty, "no audit was started")
                 #expect(try await browser.find("#due-view").isDisplayed())
+                #expect(try await browser.find("#due-message").text().contains("barcode scan"), "said above the plans too")
                 if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil { try await browser.screenshotIfAsked("office-due-burst.png") }
                 // Nor Remove.
-                _ = try await browser.execute(
-                    "Array.from(document.querySelectorAll('#due-table button')).find(b => b.textContent === 'Remove').focus()")
+                try await Self.focusButton(browser, "Remove", in: "#due-table")
                 try await Self.refusedBurst(browser, "LOC:Dock A")
                 #expect(try await browser.execute("return document.querySelectorAll('#due-table tbody tr').length").intValue == 1)
 
@@ -69,7 +78,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#webhooks-new").click()
                 try await Self.submit(browser, [("url", "http://127.0.0.1:9/hook"), ("events", "audit.ended"), ("secret", "office-secret-123456")])
                 try await browser.waitUntil("the new webhook", js: "count('#webhooks-table tbody tr') === 1")
-                _ = try await browser.execute("document.querySelector('#webhooks-table tbody button').focus()")
+                try await Self.focusButton(browser, "Remove", in: "#webhooks-table")
                 try await Self.refusedBurst(browser, "LOC:Dock A")
                 try await Self.refusedBurst(browser, "SG-1")
                 #expect(try await browser.execute("return document.querySelectorAll('#webhooks-table tbody tr').length").intValue == 1)

@@ -159,6 +159,13 @@ window.addEventListener('keydown', function (e) {
   scan.restore();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
   $('page-error').textContent = said;
+  // Also on the screen's own message line, above its table (the page's error line is under it,
+  // out of sight below a long table).
+  ['records', 'users', 'due', 'webhooks'].forEach(function (view) {
+    if ($(view + '-view').hidden) return;
+    $(view + '-message').className = 'error';
+    $(view + '-message').textContent = said;
+  });
   if (!$('login-view').hidden) $('login-error').textContent = said;
   if ($('void-dialog').open) $('void-error').textContent = said;
   if ($('end-dialog').open) $('end-error').textContent = said;
