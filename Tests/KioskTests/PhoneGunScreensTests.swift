@@ -23,6 +23,58 @@ struct PhoneGunScreensTests {
         return page
     }
 
+    /// A server over two assets of SG and the accessory CABLE-1 (10 at Dock A), with Ann and a
+    /// running audit of SG.
+    static func serverWithCable(port: Int = 0) async throws -> KioskProcess {
+        let server = try await KioskProcess(rows: [
+            .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
+            .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
+        ])
+        try await server.run([
+            "accessories", "create", "--name", "Cable", "--category", "Cables", "--total-quantity", "10", "--country", "SG", "--tag", "CABLE-1",
+            "--location", "Dock A"
+        ])
+        try await server.run(
+            ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
+        try await server.run(["audit", "start", "--country", "SG"])
+        try await server.serve(port: port)
+        return server
+    }
+
+    /// Logged in, the phone named, on the scanning screen of the one running audit.
+    static func scanning(_ driver: Chromedriver, _ server: KioskProcess) async throws -> BrowserSession {
+        let page = try await logIn(driver, server)
+        try await page.find("#device-name").sendKeys("Ann's phone")
+        try await page.find("#device-form button").click()
+        try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
+        return page
+    }
+
+    @Test("How many? with the server gone: the typed count is kept on the phone and reaches the server, before the scan made after it")
+    func countKeptOnThePhone() async throws {
+        let port = try Loopback.freePort()
+        let server = try await Self.serverWithCable(port: port)
+        try await PhoneScanTests.withDriver(server) { driver in
+            let page = try await Self.scanning(driver, server)
+            try await page.gunKeys("LOC:Dock A")
+            try await page.waitUntil(timeout: 15, "at Dock A", js: "document.getElementById('place-name').textContent === 'Dock A'")
+            try await page.gunKeys("CABLE-1")
+            try await page.waitUntil(timeout: 15, "How many? asked", js: "document.getElementById('count-dialog').open === true")
+            await server.kill()
+            try await page.find("#count-quantity").gunKeys("4", gap: BrowserSession.personKeyGap)
+            try await page.waitUntil(timeout: 5, "the dialog closed at once", js: "document.getElementById('count-dialog').open === false")
+            try await page.gunKeys("CABLE-1")
+            try await page.waitUntil(
+                timeout: 30, "the count and the scan wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
+            try await server.serve(port: port)
+            try await page.waitUntil(timeout: 40, "both delivered", js: "document.getElementById('link').textContent === 'Connected'")
+            await page.quit()
+        }
+        let report = try jsonObject(try await server.run(["audit", "report", "--format", "json"]))
+        let accessories = try #require(report["accessories"] as? [[String: Any]])
+        #expect(accessories.first?["counted"] as? Int == 5, "4 typed at Dock A, then one more scanned: \(accessories)")
+    }
+
     @Test("Naming the phone and picking an audit: a burst is refused aloud and never saves the name or opens an audit")
     func burstBeforeAnAuditIsOpen() async throws {
         let server = try await PhoneScanTests.server(alsoMalaysia: true)
@@ -73,23 +125,9 @@ struct PhoneGunScreensTests {
 
     @Test("Scanning: a burst on a focused button, in the location dialog and in How many? is a scan, and presses or sets nothing")
     func burstWhileScanning() async throws {
-        let server = try await KioskProcess(rows: [
-            .init(tag: "SG-2", name: "Laptop", country: "SG", location: "Dock A"),
-            .init(tag: "SG-3", name: "Monitor", country: "SG", location: "Dock B")
-        ])
-        try await server.run([
-            "accessories", "create", "--name", "Cable", "--category", "Cables", "--total-quantity", "10", "--country", "SG", "--tag", "CABLE-1",
-            "--location", "Dock A"
-        ])
-        try await server.run(
-            ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"], input: "secret-pass\n")
-        try await server.run(["audit", "start", "--country", "SG"])
-        try await server.serve()
+        let server = try await Self.serverWithCable()
         try await PhoneScanTests.withDriver(server) { driver in
-            let page = try await Self.logIn(driver, server)
-            try await page.find("#device-name").sendKeys("Ann's phone")
-            try await page.find("#device-form button").click()
-            try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
+            let page = try await Self.scanning(driver, server)
 
             // "Log out" has the focus: a location label's space does not press it.
             _ = try await page.execute("document.getElementById('logout').focus()")
