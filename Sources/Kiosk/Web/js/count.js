@@ -70,3 +70,10 @@ export function submitCount(e) {
 }
 
 export function closeCount() { closeDialog(el.countDialog); }
+
+/** A gun's tag scanned while the dialog may be open: another tag than the one asked about means
+ *  the person went on scanning, so the dialog gives way (what was typed in it is not set) and
+ *  that scan's outcome is seen. The tag asked about counts one more and the dialog stays. */
+export function scannedWhileAsking(text) {
+  if (el.countDialog.open && (!asked || text !== asked.tag)) closeDialog(el.countDialog);
+}
