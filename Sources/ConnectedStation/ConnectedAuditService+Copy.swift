@@ -45,6 +45,7 @@ extension ConnectedAuditService {
     /// A server answer (the copy has taken it): a scan shown pending is now decided, and
     /// whoever showed it is told, with the audit's numbers as this station sees them.
     func take(_ result: ScanResult, for entry: OutboxEntry) async {
+        if let accessory = result.accessory { lastTallies[accessory.tag] = accessory }
         guard entry.localStatus == .pending, let handler = decisionHandler else { return }
         var decided = result
         if let local = try? await copies.localSession(auditID: result.auditId) { decided.progress = local.progress }

@@ -37,6 +37,8 @@ public actor ConnectedAuditService: AuditService {
     /// after it did not answer.
     var photoFindOffered: Bool?
     var photoFindAfter: ContinuousClock.Instant?
+    /// The accessories as the server last counted them, by tag: what a count kept here answers with.
+    var lastTallies: [String: AccessoryTally] = [:]
     /// How long a list waits for the server's answer about other stations' photos.
     public internal(set) var photoFindTimeout: Duration = .milliseconds(500)
     /// One scan is decided and stored at a time, so scans made at the same moment (camera and
@@ -255,6 +257,12 @@ public actor ConnectedAuditService: AuditService {
         await ensureHandler()
         let report = await sync.pushNow()
         let waiting = try await outbox.pending(limit: 1, auditID: auditID)
+        let counts = try await outbox.pendingCounts(auditID: auditID)
+        if counts > 0, waiting.isEmpty {
+            throw InventoryError.unavailable(
+                "\(counts) typed \(counts == 1 ? "count is" : "counts are") not on the server yet (\(report.stoppedBy ?? "not delivered")); the audit can end once \(counts == 1 ? "it is" : "they are") sent"
+            )
+        }
         if !waiting.isEmpty {
             throw InventoryError.unavailable(
                 "\(report.remaining) scans are not on the server yet (\(report.stoppedBy ?? "not delivered")); run `audit-station sync` when the server is reachable, then end the audit"

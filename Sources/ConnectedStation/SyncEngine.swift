@@ -145,11 +145,19 @@ public actor SyncEngine {
         var failures = 0
         while !Task.isCancelled {
             let batch: [OutboxEntry]
-            do { batch = try await outbox.pending(limit: max(policy.batchSize, 200)) } catch {
+            let countMark: Int64?
+            do {
+                // A count kept here goes in its place: the scans made after it wait until it is sent.
+                countMark = try await outbox.firstCountMark()
+                batch = try await outbox.pending(limit: max(policy.batchSize, 200)).filter { countMark == nil || $0.seq <= countMark ?? 0 }
+            } catch {
                 report.stoppedBy = error.localizedDescription
                 break
             }
-            if batch.isEmpty { break }
+            if batch.isEmpty {
+                if countMark != nil, await pushCounts(into: &report) { continue }
+                break
+            }
             if batch.count > 1, policy.batchSize > 1, batchOffered != false {
                 let batch = Array(batch.prefix(policy.batchSize))
                 if let outcomes = await pushBatch(batch) {

@@ -21,6 +21,7 @@ enum ConnectedSchema {
         migrator.registerMigration("station_outbox_voids", migrate: outboxVoids)
         migrator.registerMigration("station_outbox_photos", migrate: outboxPhotos)
         migrator.registerMigration("station_replica_revision", migrate: copyRevision)
+        migrator.registerMigration("station_outbox_counts", migrate: outboxCounts)
         return migrator
     }
 
@@ -93,6 +94,33 @@ enum ConnectedSchema {
                     synced_at DATETIME);
                 CREATE INDEX outbox_voids_state ON outbox_voids(state, seq);
                 CREATE UNIQUE INDEX outbox_voids_scan ON outbox_voids(scan_id) WHERE state != 'rejected';
+                """)
+    }
+
+    /// Station side: typed counts of accessories ("How many?", `audit count`) made while the
+    /// server could not take them, or behind scans still waiting. `after_scan_seq` is the newest
+    /// scan of the outbox when the count was made: the count goes after it and before the scans
+    /// made after it, so a scan that counts one more lands on the count as it did here.
+    static func outboxCounts(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE outbox_counts (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    count_id TEXT NOT NULL UNIQUE,
+                    audit_id TEXT NOT NULL,
+                    tag TEXT NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (quantity >= 0),
+                    location TEXT,
+                    station TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    counted_at DATETIME NOT NULL,
+                    after_scan_seq INTEGER NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','synced','rejected')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    server_message TEXT,
+                    synced_at DATETIME);
+                CREATE INDEX outbox_counts_state ON outbox_counts(state, seq);
                 """)
     }
 

@@ -91,6 +91,9 @@ public struct CountResult: Codable, Sendable, Equatable {
     public var location: String?
     public var countedHere: Int
     public var message: String
+    /// True when a connected station kept the count for its server, which has not counted it
+    /// yet (the accessory's numbers are then as the station last heard them); absent otherwise.
+    public var pending: Bool?
 
     public init(auditId: AuditID, countId: String, accessory: AccessoryTally, location: String?, countedHere: Int) {
         self.auditId = auditId

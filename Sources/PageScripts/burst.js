@@ -50,3 +50,80 @@ export class Burst {
     return this.text.length >= MIN_LENGTH && t - this.at <= END_GAP_MS;
   }
 }
+
+/** Whether keys typed into `node` go into it as text (a text field or a text area). */
+export function takesText(node) {
+  if (!node || !node.tagName) return false;
+  if (node.tagName === 'TEXTAREA' || node.isContentEditable) return true;
+  if (node.tagName !== 'INPUT') return false;
+  return ['text', 'search', 'password', 'number', 'email', 'tel', 'url'].indexOf((node.getAttribute('type') || 'text').toLowerCase()) >= 0;
+}
+
+/** A password field: what is typed into it is a password, never a tag (a password manager's
+ *  auto-type or a badge reader types as fast as a gun). */
+export function isSecret(node) {
+  return !!node && node.tagName === 'INPUT' && (node.getAttribute('type') || '').toLowerCase() === 'password';
+}
+
+/** What a field held (its value and selection), to give it back after a burst. */
+export function snapshot(node) {
+  if (!node || !/^(INPUT|TEXTAREA|SELECT)$/.test(node.tagName || '') || typeof node.value !== 'string') return null;
+  let start = null, end = null;
+  try { start = node.selectionStart; end = node.selectionEnd; } catch (e) { /* a type without a selection */ }
+  return { node: node, value: node.value, start: start, end: end };
+}
+
+/** Gives a field back what `snapshot` kept of it. */
+export function restore(snap) {
+  if (!snap || snap.node.value === snap.value) return;
+  snap.node.value = snap.value;
+  try { if (snap.start !== null) snap.node.setSelectionRange(snap.start, snap.end); } catch (e) { /* no selection */ }
+  snap.node.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** A gun's keys as a page meets them wherever the focus is (the phone page and the back office;
+ *  the kiosk's gun.js follows the same rule with its entry field). Window keydown and keyup, in
+ *  the capture phase. A burst's characters never act on a control: inside a burst a space does
+ *  not press the focused button or tick a box (on its keyup), and a letter does not pick a
+ *  list's choice. `keydown` answers `{tag, restore}` when the key ends a gun's tag (else null):
+ *  the page decides what the tag is there, and `restore()` gives the focused field back what it
+ *  held before the burst's first key. Keys in a password field are never a burst. */
+export class GunKeys {
+  constructor() {
+    this.burst = new Burst();
+    this.before = null;
+    this.swallowSpaceUp = false;
+  }
+
+  keydown(e) {
+    if (e.isComposing) return null;
+    const target = document.activeElement;
+    if (isSecret(target)) { this.burst.clear(); return null; }
+    const t = e.timeStamp;
+    if (isPrintable(e)) {
+      const fast = this.burst.add(e.key, t);
+      if (!fast) this.before = snapshot(target);
+      // On a control that takes no text (a button, a link, a box, a list), a burst's key does nothing.
+      if (fast && target && target !== document.body && !takesText(target)) {
+        e.preventDefault();
+        if (e.key === ' ') this.swallowSpaceUp = true;
+      }
+      return null;
+    }
+    if (isBurstModifier(e)) return null;
+    const isTag = endsBurst(e) && this.burst.endsTagAt(t);
+    const tag = this.burst.text.trim(), snap = this.before;
+    this.burst.clear();
+    this.before = null;
+    if (!isTag || !tag) return null;
+    return { tag: tag, restore: function () { restore(snap); } };
+  }
+
+  keyup(e) {
+    if (e.key === ' ' && this.swallowSpaceUp) {
+      this.swallowSpaceUp = false;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }
+}

@@ -219,7 +219,7 @@ extension AuditStation.Audit {
                 // A standalone station writes the found assets' last-audited times after the
                 // summary is out, a batch a transaction; stopped meanwhile, it leaves the rest to
                 // the next process (reads count them until then).
-                if let local = context.audit as? SQLiteAuditService { try? await local.catchUpLastAudited() }
+                if let local = context.audit as? SQLiteAuditService { _ = try? await local.catchUpLastAudited() }
             }
         }
     }

@@ -49,3 +49,37 @@ struct ConnectedAccessoryTests {
         #expect(other.status == .pending && other.accessory == nil)
     }
 }
+
+/// A typed count on a connected station behind scans that still wait: kept on the station at once
+/// (the server is not asked), and sent in its place among the scans, so a scan made after it
+/// counts on top of it. (A count made while the server is gone: KioskGunScreensTests.)
+@Suite("Connected stations: counts kept for the server")
+struct ConnectedCountOutboxTests {
+    @Test(arguments: Backend.allCases) func aCountKeptHereGoesInItsPlaceAmongTheScans(backend: Backend) async throws {
+        try await TestServer.with(backend) { server in
+            try await server.admin("kiosk@example.com")
+            try await server.seed([("A1", "SG")])
+            _ = try await server.parts.backend.accessories.create(
+                AccessoryInput(name: "Cable", category: "Cables", totalQuantity: 9, country: "SG", tag: "CABLE", location: "Dock A"))
+            // The count calls the station makes, counted on their way (none is held up).
+            let proxy = try FaultProxy(upstreamPort: server.port, plan: [], only: "/audit/count")
+            defer { proxy.stop() }
+            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)")
+            let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
+            func counted() async throws -> Int? { try await server.parts.audits.accessories(auditID: audit.id).first?.counted }
+
+            // A scan still waiting here: the count goes behind it, kept, without asking the server.
+            _ = try await station.scan("CABLE")
+            let behind = try await station.audit.count(CountRequest(tag: "CABLE", quantity: 4, auditId: audit.id))
+            #expect(behind.pending == true && behind.countedHere == 4)
+            #expect(proxy.applied.isEmpty, "the server was not asked")
+            _ = try await station.scan("CABLE")
+            _ = await station.audit.syncNow()
+            #expect(try await counted() == 5, "one scanned, 4 typed in its place, then one more scanned")
+
+            // With the server there, a count is answered by it.
+            let online = try await station.audit.count(CountRequest(tag: "CABLE", quantity: 2, auditId: audit.id))
+            #expect(online.pending == nil && online.accessory.counted == 2 && proxy.applied == [.pass, .pass])
+        }
+    }
+}

@@ -64,7 +64,7 @@ struct ConnectedTablesTests {
     static let oldMigrations = ["station_outbox", "station_replica", "station_replica_lookup"]
     /// The connected station's migrations now: those, and the outbox's location.
     static let connectedMigrations = [
-        "station_outbox", "station_outbox_location", "station_outbox_photos", "station_outbox_voids", "station_replica",
+        "station_outbox", "station_outbox_counts", "station_outbox_location", "station_outbox_photos", "station_outbox_voids", "station_replica",
         "station_replica_lookup", "station_replica_revision"
     ]
 
@@ -105,7 +105,8 @@ struct ConnectedTablesTests {
     ]
 
     static let connectedLayout = [
-        "outbox", "outbox_photos", "outbox_photos_state", "outbox_state", "outbox_voids", "outbox_voids_scan", "outbox_voids_state",
+        "outbox", "outbox_counts", "outbox_counts_state", "outbox_photos", "outbox_photos_state", "outbox_state", "outbox_voids", "outbox_voids_scan",
+        "outbox_voids_state",
         "replica_audits", "replica_audits_ref", "replica_expected",
         "replica_expected_serial", "replica_expected_tag", "replica_revision_copy", "replica_revision_numbers", "replica_revisions",
         "replica_unexpected", "replica_unexpected_serial", "replica_unexpected_tag", "sync_state"

@@ -2,7 +2,7 @@
  * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
 import { $ } from './dom.js';
-import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
+import { GunKeys } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';
 import * as users from './users.js';
@@ -111,8 +111,10 @@ function bind() {
 
 /* A barcode gun types its tag and Enter (or Tab) a few milliseconds apart, wherever the focus
  * is; what a burst is comes from burst.js, the rule the kiosk follows too. The back office
- * records no scans, so such an Enter never submits a form, answers a dialog or presses a button:
- * it is refused aloud, and nothing is done. In a search box it is what the user meant, a look-up
+ * records no scans, so such an Enter never submits a form, answers a dialog or presses a button
+ * (a space inside the tag, as in a location label "LOC:Dock B", does not press the focused Start
+ * or Remove either): it is refused aloud, the field it landed in gets back what it held, and
+ * nothing is done. In a search box it is what the user meant, a look-up
  * of the tag: the box holds the scanned tag alone (not appended to what it held) and the search
  * runs. In a text area (the labels form's tags, one a line) the end of the burst is the new line
  * after the tag, which is what scanning tags into a list means.
@@ -121,7 +123,7 @@ function bind() {
  * manager's auto-type, about 25 ms a key and then Enter; a badge reader), are typed input, and
  * their Enter submits the form (logs in). So is the Tab of an auto-type from the login's email to
  * its password; a burst that ends with Enter in the email field is still refused as a scan. */
-const burst = new Burst();
+const gun = new GunKeys();
 
 function isTypedInput(node, key) {
   if (!node || node.tagName !== 'INPUT') return false;
@@ -129,22 +131,13 @@ function isTypedInput(node, key) {
   return key === 'Tab' && node.form !== null && node.form === $('login-form');
 }
 window.addEventListener('keydown', function (e) {
-  if (e.isComposing) return;
-  const t = e.timeStamp;
-  if (isPrintable(e)) {
-    burst.add(e.key, t);
-    return;
-  }
-  if (isBurstModifier(e)) return;
-  const scanned = burst.text;
-  const isTag = endsBurst(e) && burst.endsTagAt(t);
-  burst.clear();
-  if (!isTag) return;
+  const scan = gun.keydown(e);
+  if (!scan) return;
   const box = document.activeElement;
   if (isTypedInput(box, e.key)) return;
   const tab = e.key === 'Tab';
   if (box && box.tagName === 'INPUT' && box.type === 'search' && box.form) {
-    box.value = scanned;
+    box.value = scan.tag;
     $('page-error').textContent = '';
     if (tab) {
       e.preventDefault();
@@ -159,15 +152,26 @@ window.addEventListener('keydown', function (e) {
     }
     return;
   }
+  // Anywhere else the tag's characters come back out of the field they landed in (a form's
+  // URL, a country, a number), so a later Save never sends them.
   e.preventDefault();
   e.stopPropagation();
+  scan.restore();
   const said = 'That was a barcode scan. The back office does not record scans (use a kiosk); nothing was done.';
   $('page-error').textContent = said;
+  // Also on the screen's own message line, above its table (the page's error line is under it,
+  // out of sight below a long table).
+  ['records', 'users', 'due', 'webhooks'].forEach(function (view) {
+    if ($(view + '-view').hidden) return;
+    $(view + '-message').className = 'error';
+    $(view + '-message').textContent = said;
+  });
   if (!$('login-view').hidden) $('login-error').textContent = said;
   if ($('void-dialog').open) $('void-error').textContent = said;
   if ($('end-dialog').open) $('end-error').textContent = said;
   if ($('record-dialog').open) $('record-error').textContent = said;
 }, true);
+window.addEventListener('keyup', function (e) { gun.keyup(e); }, true);
 
 bind();
 route();

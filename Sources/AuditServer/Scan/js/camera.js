@@ -181,3 +181,25 @@ export class Camera {
     setTimeout(function () { self.paused = false; }, ms);
   }
 }
+
+const PHOTO_LIMIT = 200 * 1024;
+
+/** The frame a problem was read in, kept as the scan's evidence photo (at most 200 KB). */
+export async function keepPhoto(item, frame) {
+  let blob = frame;
+  if (blob.size > PHOTO_LIMIT && window.createImageBitmap) {
+    try {
+      const bitmap = await createImageBitmap(blob);
+      const c = document.createElement('canvas');
+      const scale = Math.min(1, 800 / bitmap.width);
+      c.width = Math.round(bitmap.width * scale);
+      c.height = Math.round(bitmap.height * scale);
+      c.getContext('2d').drawImage(bitmap, 0, 0, c.width, c.height);
+      blob = await new Promise(function (resolve) { c.toBlob(resolve, 'image/jpeg', 0.7); });
+    } catch (e) { return; }
+  }
+  if (!blob || blob.size > PHOTO_LIMIT) return;
+  const path = '/api/v1/audit/' + encodeURIComponent(item.audit_id) + '/scans/' + encodeURIComponent(item.scan_id) +
+    '/photo?taken_at=' + encodeURIComponent(item.scanned_at);
+  await call('PUT', path, blob, 15000);
+}

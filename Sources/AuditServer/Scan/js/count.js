@@ -1,12 +1,12 @@
 /* "How many?" on the phone: after a scan of an accessory the audit counts, the page asks how many
  * stand where the phone stands. A typed number, sent with Set count, replaces what was counted
  * here (POST /api/v1/audit/count); scanning the tag again counts one more each time. A gun's
- * burst is always a scan (phone.js takes it out of the field), so a burst in the dialog counts
- * and never types a number. */
+ * burst is always a scan (phone.js takes it out of the field), so a burst of the tag in the
+ * dialog counts one more and never types a number; a burst of any other tag is a scan that moves
+ * on: the dialog closes (nothing typed in it is set) so that scan's outcome is seen. */
 
-import { call } from './server.js';
 import { $ } from './outcome.js';
-import { obj, str } from './format.js';
+import { newScanId, obj, str } from './format.js';
 
 let asked = null;   // {tag, name, auditId}
 
@@ -31,10 +31,20 @@ export function askHowMany(result) {
   }
 }
 
-/** Binds the dialog; `where` gives the phone's location now. */
-export function bindCount(where) {
+/** A gun's scan of `text` while the dialog may be open: another tag than the one asked about
+ *  closes it. */
+export function scannedWhileAsking(text) {
+  const dialog = $('count-dialog');
+  if (dialog.open && (!asked || text !== asked.tag)) dialog.close();
+}
+
+/** Binds the dialog; `where` gives the phone's location now, `keep(item)` puts a count in the
+ *  phone's queue (answers false when the phone could not keep it). A count waits in the queue
+ *  with the scans, in its place among them: with the Wi-Fi gone it is kept on the phone and sent
+ *  when the server can be reached, and a scan made after it counts on top of it. */
+export function bindCount(where, keep) {
   $('count-done').addEventListener('click', function () { $('count-dialog').close(); });
-  $('count-form').addEventListener('submit', async function (e) {
+  $('count-form').addEventListener('submit', function (e) {
     e.preventDefault();
     if (!asked) { $('count-dialog').close(); return; }
     const text = $('count-quantity').value.trim();
@@ -42,14 +52,24 @@ export function bindCount(where) {
       $('count-error').textContent = '\u2716 Type a whole number, such as 12.';
       return;
     }
-    const body = { tag: asked.tag, quantity: parseInt(text, 10), audit_id: asked.auditId };
-    const place = where();
-    if (place) body.location = place;
-    $('count-set').disabled = true;
-    const res = await call('POST', '/api/v1/audit/count', body, 10000);
-    $('count-set').disabled = false;
-    if (!res.ok) { $('count-error').textContent = '\u2716 ' + res.message; return; }
-    $('count-text').textContent = describe(obj(res.data.accessory) || {});
+    const item = {
+      kind: 'count', scan_id: newScanId(), identifier: asked.tag, name: asked.name, quantity: parseInt(text, 10), audit_id: asked.auditId,
+      location: where() || null, scanned_at: new Date().toISOString()
+    };
+    if (!keep(item)) { $('count-error').textContent = '\u2716 This phone could not keep the count (its storage is full).'; return; }
     $('count-dialog').close();
   });
+}
+
+/** The body of a kept count's call. */
+export function countBody(item) {
+  const body = { tag: item.identifier, quantity: item.quantity, audit_id: item.audit_id, count_id: item.scan_id };
+  if (item.location) body.location = item.location;
+  return body;
+}
+
+/** The server's answer to a count: the dialog, if it still asks about that accessory, says so. */
+export function countAnswered(data) {
+  const tally = obj(obj(data) && data.accessory);
+  if (tally && asked && asked.tag === tally.tag) $('count-text').textContent = describe(tally);
 }

@@ -10,12 +10,12 @@
  * kept in localStorage until the server answered each scan). */
 
 import { arr, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
-import { Burst, endsBurst, isPrintable } from './burst.js';
+import { GunKeys } from './burst.js';
 import { call, forget, logIn, logOut, session, useKey } from './server.js';
-import { Camera } from './camera.js';
+import { Camera, keepPhoto } from './camera.js';
 import { ScanQueue } from './queue.js';
 import { $, make, recentLimit, renderNumbers, renderRecent, show, showResult } from './outcome.js';
-import { askHowMany, bindCount } from './count.js';
+import { askHowMany, bindCount, countAnswered, countBody, scannedWhileAsking } from './count.js';
 import { ensureAudio, isMuted, playSound, setMuted } from './sound.js';
 import { statusOf } from './words.js';
 
@@ -23,7 +23,6 @@ const DEVICE_KEY = 'auditstation.scan.device';
 const AUDIT_KEY = 'auditstation.scan.audit';
 const MUTE_KEY = 'auditstation.scan.muted';
 const POLL_MS = 5000;
-const PHOTO_LIMIT = 200 * 1024;
 const EVIDENCE = ['unexpected', 'unknown', 'misplaced'];
 
 const state = { screen: 'loading', audit: null, progress: null, location: null, locations: [], recent: [], pollTimer: null };
@@ -173,7 +172,15 @@ function record(text, source, frame) {
   else show('pending', text, 'Sending…', false, item.scan_id);
 }
 
+/** A typed count, kept in the queue with the scans (count.js). */
+function keepCount(item) {
+  if (!queue.add(item)) return false;
+  if (queue.offline) show('pending', item.identifier, item.quantity + ' counted here: kept on this phone, it goes when the server can be reached.', true, item.scan_id, 'KEPT HERE');
+  return true;
+}
+
 function sendScan(item) {
+  if (item.kind === 'count') return call('POST', '/api/v1/audit/count', countBody(item), 10000);
   const body = {
     identifier: item.identifier, audit_id: item.audit_id, scan_id: item.scan_id, scanned_at: item.scanned_at,
     source: item.source === 'camera' ? 'camera' : 'manual', device_name: item.device_name
@@ -184,6 +191,7 @@ function sendScan(item) {
 
 function answered(item, result, first) {
   result = obj(result) || {};
+  if (item.kind === 'count') { countAnswered(result); return; }
   if (state.audit && result.audit_id === state.audit.id) renderNumbers(state, state.audit.id, result.progress);
   const status = statusOf(result);
   remember({ scan_id: item.scan_id, identifier: item.identifier, status: status, at: item.scanned_at, name: str(obj(result.asset) && result.asset.name) });
@@ -195,30 +203,14 @@ function answered(item, result, first) {
 }
 
 function refused(item, answer, first) {
+  if (item.kind === 'count') {
+    if (first) show('rejected', item.identifier, 'Count of ' + item.quantity + ' not set: ' + answer.message, true, item.scan_id, 'COUNT NOT SET');
+    return;
+  }
   remember({ scan_id: item.scan_id, identifier: item.identifier, status: 'rejected', at: item.scanned_at, name: answer.message });
   frames.delete(item.scan_id);
   if (first) show('rejected', item.identifier, answer.message, true, item.scan_id);
   if (answer.code === 'AUDIT_ENDED' && state.audit) state.audit.is_active = false;
-}
-
-/** The frame a problem was read in, kept as the scan's evidence photo (at most 200 KB). */
-async function keepPhoto(item, frame) {
-  let blob = frame;
-  if (blob.size > PHOTO_LIMIT && window.createImageBitmap) {
-    try {
-      const bitmap = await createImageBitmap(blob);
-      const c = document.createElement('canvas');
-      const scale = Math.min(1, 800 / bitmap.width);
-      c.width = Math.round(bitmap.width * scale);
-      c.height = Math.round(bitmap.height * scale);
-      c.getContext('2d').drawImage(bitmap, 0, 0, c.width, c.height);
-      blob = await new Promise(function (resolve) { c.toBlob(resolve, 'image/jpeg', 0.7); });
-    } catch (e) { return; }
-  }
-  if (!blob || blob.size > PHOTO_LIMIT) return;
-  const path = '/api/v1/audit/' + encodeURIComponent(item.audit_id) + '/scans/' + encodeURIComponent(item.scan_id) +
-    '/photo?taken_at=' + encodeURIComponent(item.scanned_at);
-  await call('PUT', path, blob, 15000);
 }
 
 function remember(entry) {
@@ -288,38 +280,42 @@ function cameraState(name, message) {
 
 // MARK: keys: a gun's burst is a scan wherever the focus is
 
-const burst = new Burst();
+const gun = new GunKeys();
 
-/** Where a screen without an audit says that a gun's scan was not recorded. */
-const REFUSED_ON = { login: 'login-error', device: 'device-error', audits: 'audits-note', loading: null };
+/** Where a screen that cannot take a scan says that a gun's scan was not recorded, and what to do
+ *  first. Such a burst is dropped aloud, never kept: no audit is open, and with several running
+ *  the phone cannot know which one it was meant for. */
+const REFUSED_ON = {
+  login: ['login-error', 'log in and open an audit first'],
+  device: ['device-error', 'name this phone first (then its audit opens)'],
+  audits: ['audits-error', 'pick the audit you are counting first'],
+  loading: [null, '']
+};
 
 function onKeyDown(e) {
-  const target = e.target;
-  // A password is never a tag: a password manager's or badge reader's fast keys stay typed input.
-  if (target && target.type === 'password') return;
-  if (isPrintable(e)) { burst.add(e.key, e.timeStamp); return; }
-  if (!endsBurst(e) || !burst.endsTagAt(e.timeStamp)) return;
-  const text = burst.text;
-  burst.clear();
-  // A burst never presses a button or sends a form, on any screen.
+  const scan = gun.keydown(e);
+  if (!scan) return;
+  // A burst never presses a button or sends a form, on any screen, and its characters come back
+  // out of the field they landed in; what was typed there before stays.
   e.preventDefault();
   e.stopPropagation();
-  // The burst's characters come back out of the field they landed in; what was typed before stays.
-  if (target && typeof target.value === 'string' && target.value.endsWith(text)) target.value = target.value.slice(0, -text.length);
+  scan.restore();
+  const text = scan.tag;
   if (state.screen !== 'scan' || !state.audit) {
     ensureAudio();
     playSound('rejected');
-    const where = REFUSED_ON[state.screen] ? $(REFUSED_ON[state.screen]) : null;
-    if (where) where.textContent = '\u2716 Not recorded: ' + text + ' \u2014 log in and open an audit first, then scan it again.';
+    const refusal = REFUSED_ON[state.screen] || [null, ''];
+    if (refusal[0]) $(refusal[0]).textContent = '\u2716 Not recorded: ' + text + ' \u2014 ' + refusal[1] + ', then scan it again.';
     return;
   }
   if ($('undo-dialog').open && text.toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
   if ($('place-dialog').open) $('place-dialog').close();
+  scannedWhileAsking(text);
   record(text, 'manual');
 }
 
 function bind() {
-  bindCount(function () { return state.location; });
+  bindCount(function () { return state.location; }, keepCount);
   $('login-form').addEventListener('submit', async function (e) {
     e.preventDefault();
     $('login-error').textContent = '';
@@ -369,6 +365,7 @@ function bind() {
     renderMute();
   });
   window.addEventListener('keydown', onKeyDown, true);
+  window.addEventListener('keyup', function (e) { gun.keyup(e); }, true);
   window.addEventListener('online', function () { queue.pump(); });
 }
 

@@ -1,7 +1,8 @@
 /* "How many?": after a scan of an accessory the audit expects, the page asks how many stand where
  * the station stands. A person types the number and presses Set count (POST /api/count, which
  * replaces what was counted here); or scans the tag again, once for each, and each scan counts
- * one. A gun's burst in the dialog is a scan (gun.js takes it out of the field), never a number:
+ * one. On a connected kiosk whose server is gone the count is kept on the station and sent in
+ * its place among the scans once the server is back; the dialog closes at once all the same. A gun's burst in the dialog is a scan (gun.js takes it out of the field), never a number:
  * so a burst there counts, and only a person's typing sets a quantity. */
 
 import { el, setText } from './dom.js';
@@ -54,7 +55,8 @@ export function submitCount(e) {
     el.countSet.disabled = false;
     var d = obj(res.data);
     if (res.ok && d && obj(d.accessory)) {
-      setText(el.countText, describe(d.accessory, d.counted_here, d.location));
+      // A connected kiosk whose server is gone keeps the count and sends it later (pending).
+      setText(el.countText, d.pending ? str(d.message) : describe(d.accessory, d.counted_here, d.location));
       setText(el.countError, '');
       closeDialog(el.countDialog);
       if (window.kiosk) window.kiosk.lastCount = d;
@@ -68,3 +70,10 @@ export function submitCount(e) {
 }
 
 export function closeCount() { closeDialog(el.countDialog); }
+
+/** A gun's tag scanned while the dialog may be open: another tag than the one asked about means
+ *  the person went on scanning, so the dialog gives way (what was typed in it is not set) and
+ *  that scan's outcome is seen. The tag asked about counts one more and the dialog stays. */
+export function scannedWhileAsking(text) {
+  if (el.countDialog.open && (!asked || text !== asked.tag)) closeDialog(el.countDialog);
+}

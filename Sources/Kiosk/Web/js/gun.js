@@ -18,6 +18,7 @@ import { app } from './app.js';
 import { el } from './dom.js';
 import { obj } from './format.js';
 import { closeDialog } from './dialog.js';
+import { scannedWhileAsking } from './count.js';
 import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
 import { notRecorded } from './outcomes.js';
@@ -125,6 +126,7 @@ export function gunScan(text) {
     // Scanning goes on: the end confirmation gives way; the name dialog keeps its old name.
     if (el.confirmDialog.open) closeDialog(el.confirmDialog);
     if (el.undoDialog && el.undoDialog.open) closeDialog(el.undoDialog);
+    scannedWhileAsking(text);
     submitIdentifier(text);
     if (!dialogOpen()) focusEntry();
     return;
