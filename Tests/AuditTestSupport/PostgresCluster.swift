@@ -98,8 +98,11 @@ public final class PostgresCluster: Sendable {
         if geteuid() == 0 { try await run("/bin/chown", ["postgres:postgres", folder]) }
         let port = try Loopback.freePort()
         try await runAsPostgres(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+        // Every test server has a pool of up to 40 connections, and a hundred of them run at once
+        // in a full run: at 300 the cluster refused clients ("too many clients already") and
+        // their requests ran into the tests' 20 s deadline.
         let options =
-            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
         try await runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
         stopAtExit = (bin, folder)
         atexit { PostgresCluster.stopNow() }
