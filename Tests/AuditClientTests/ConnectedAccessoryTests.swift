@@ -32,7 +32,14 @@ struct ConnectedAccessoryTests {
             #expect(try await station.audit.audit(id: audit.id).scannedCount == 1, "the accessory is apart from the asset numbers")
 
             let typed = try await station.audit.count(CountRequest(tag: "CABLE", quantity: 4, auditId: audit.id, location: "Dock B"))
-            #expect(typed.countedHere == 4 && typed.accessory.counted == 5)
+            #expect(typed.countedHere == 4)
+            if typed.pending == true {
+                // The server took longer than the station waits (a loaded machine): the count was
+                // kept, and goes with the next sync.
+                #expect(await station.audit.syncNow().remaining == 0)
+            } else {
+                #expect(typed.accessory.counted == 5)
+            }
             let listed = try await station.audit.accessories(auditID: audit.id)
             #expect(listed.map(\.tag) == ["CABLE"] && listed.first?.difference == -1)
         }
