@@ -33,6 +33,7 @@ enum OfficePage {
         "/office/js/labels.js": File(bytes: PackageResources.labels_js, type: script),
         "/office/js/plans.js": File(bytes: PackageResources.plans_js, type: script),
         "/office/js/webhooks.js": File(bytes: PackageResources.webhooks_js, type: script),
+        "/office/js/elements.js": File(bytes: PageScripts.elements, type: script),
         "/office/js/burst.js": File(bytes: PageScripts.burst, type: script),
         "/office/js/format.js": File(bytes: PageScripts.format, type: script)
     ]

@@ -19,6 +19,7 @@ enum ScanPage {
         "/scan/js/camera.js": File(bytes: PackageResources.camera_js, type: OfficePage.script),
         "/scan/js/outcome.js": File(bytes: PackageResources.outcome_js, type: OfficePage.script),
         "/scan/js/count.js": File(bytes: PackageResources.count_js, type: OfficePage.script),
+        "/scan/js/elements.js": File(bytes: PageScripts.elements, type: OfficePage.script),
         "/scan/js/burst.js": File(bytes: PageScripts.burst, type: OfficePage.script),
         "/scan/js/format.js": File(bytes: PageScripts.format, type: OfficePage.script),
         "/scan/js/words.js": File(bytes: PageScripts.words, type: OfficePage.script),

@@ -39,6 +39,7 @@ struct WebAssets: Sendable {
         "/js/bus.js": script(PackageResources.bus_js),
         "/js/mute.js": script(PackageResources.mute_js),
         "/js/dialog.js": script(PackageResources.dialog_js),
+        "/js/elements.js": script(PageScripts.elements),
         "/js/burst.js": script(PageScripts.burst),
         "/js/format.js": script(PageScripts.format),
         "/js/words.js": script(PageScripts.words),

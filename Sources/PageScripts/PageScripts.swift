@@ -2,6 +2,8 @@
 /// the back office's. Each server serves them beside its own modules (the kiosk at `/js/`, the
 /// phone page at `/scan/js/`, the back office at `/office/js/`), so a page imports them as its own.
 public enum PageScripts {
+    /// `elements.js`: the DOM helpers (`$`, `make`, `setText`).
+    public static let elements: [UInt8] = PackageResources.elements_js
     /// `burst.js`: a gun's burst (the gap between its keys, the shortest tag, the keys that end it).
     public static let burst: [UInt8] = PackageResources.burst_js
     /// `format.js`: values from a server made safe, numbers, times, storage that never throws, scan ids.

@@ -5,13 +5,13 @@
 export function str(v) { return v === null || v === undefined ? '' : String(v); }
 export function obj(v) { return v && typeof v === 'object' && !Array.isArray(v) ? v : null; }
 export function arr(v) { return Array.isArray(v) ? v : []; }
-export function num(v) { var n = Number(v); return isFinite(n) ? n : 0; }
+export function num(v) { const n = Number(v); return isFinite(n) ? n : 0; }
 export function fmtInt(v) { return Math.round(num(v)).toLocaleString('en-US'); }
 /* An audit's completion as every page, report and PDF writes it (InventoryCore's
  * `Completion.text`): one decimal, 100.0 only when nothing is missing and 0.0 only when
  * nothing is scanned, so 99.96 is 99.9 and 0.004 is 0.1. Without the % sign. */
 export function fmtCompletion(v) {
-  var p = num(v);
+  const p = num(v);
   if (p >= 100) return '100.0';
   if (p <= 0) return '0.0';
   return Math.min(99.9, Math.max(0.1, Math.floor(p * 10 + 1e-9) / 10)).toFixed(1);
@@ -19,27 +19,27 @@ export function fmtCompletion(v) {
 
 export function parseTime(iso) {
   if (!iso) return null;
-  var d = new Date(iso);
+  const d = new Date(iso);
   return isNaN(d.getTime()) ? null : d;
 }
 
 function two(n) { return (n < 10 ? '0' : '') + n; }
 
 export function fmtTime(iso) {
-  var d = parseTime(iso);
+  const d = parseTime(iso);
   if (!d) return str(iso);
-  var t = two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds());
-  var now = new Date();
+  const t = two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds());
+  const now = new Date();
   if (d.toDateString() === now.toDateString()) return t;
-  var months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  var day = d.getDate() + ' ' + months[d.getMonth()];
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  let day = d.getDate() + ' ' + months[d.getMonth()];
   if (d.getFullYear() !== now.getFullYear()) day += ' ' + d.getFullYear();
   return day + ', ' + t;
 }
 
 export function fmtDuration(seconds) {
-  var s = Math.max(0, Math.round(num(seconds)));
-  var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const s = Math.max(0, Math.round(num(seconds)));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
   if (h > 0) return h + ' h ' + two(m) + ' min';
   if (m > 0) return m + ' min ' + two(r) + ' s';
   return r + ' s';
@@ -51,13 +51,13 @@ export function storageGet(key) { try { return window.localStorage.getItem(key);
 export function storageSet(key, value) { try { window.localStorage.setItem(key, value); return true; } catch (e) { return false; } }
 
 export function newScanId() {
-  var b = new Uint8Array(16);
+  const b = new Uint8Array(16);
   if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(b);
-  else for (var i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
+  else for (let i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
   b[6] = (b[6] & 0x0f) | 0x40;
   b[8] = (b[8] & 0x3f) | 0x80;
-  var h = [];
-  for (var j = 0; j < 16; j++) h.push((b[j] + 0x100).toString(16).slice(1));
+  const h = [];
+  for (let j = 0; j < 16; j++) h.push((b[j] + 0x100).toString(16).slice(1));
   return h.slice(0, 4).join('') + '-' + h.slice(4, 6).join('') + '-' + h.slice(6, 8).join('') + '-' +
     h.slice(8, 10).join('') + '-' + h.slice(10, 16).join('');
 }

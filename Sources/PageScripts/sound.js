@@ -34,7 +34,7 @@ const LENGTH = {
 export function ensureAudio() {
   try {
     if (!audio) {
-      var AC = window.AudioContext || window.webkitAudioContext;
+      const AC = window.AudioContext || window.webkitAudioContext;
       if (!AC) return null;
       audio = new AC();
     }
@@ -55,9 +55,9 @@ export function ensureAudio() {
  * few seconds after its last sound has ended, and resumed by the next key, tap or sound. */
 function suspendWhenQuiet() {
   clearTimeout(quietTimer);
-  var ctx = audio;
+  const ctx = audio;
   if (!ctx || !ctx.suspend) return;
-  var left = Math.max(0, queueEnd - ctx.currentTime) * 1000;
+  const left = Math.max(0, queueEnd - ctx.currentTime) * 1000;
   quietTimer = setTimeout(function () {
     quietTimer = null;
     if (audio !== ctx || ctx.state !== 'running' || suspending) return;
@@ -70,8 +70,8 @@ function suspendWhenQuiet() {
 }
 
 function tone(ctx, start, duration, freq, type, volume, freqEnd) {
-  var osc = ctx.createOscillator();
-  var gain = ctx.createGain();
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
   osc.type = type;
   osc.frequency.setValueAtTime(freq, start);
   if (freqEnd) osc.frequency.linearRampToValueAtTime(freqEnd, start + duration);
@@ -89,11 +89,11 @@ function tone(ctx, start, duration, freq, type, volume, freqEnd) {
 export function playSound(status) {
   if (muted || !LENGTH[status]) return;
   try {
-    var ctx = ensureAudio();
+    const ctx = ensureAudio();
     if (!ctx || ctx.state === 'closed') return;
-    var now = ctx.currentTime + 0.01;
+    const now = ctx.currentTime + 0.01;
     if (status === 'found_expected' && queueEnd - now > 1) return;
-    var t = Math.max(now, queueEnd);
+    const t = Math.max(now, queueEnd);
     queueEnd = t + LENGTH[status] + SOUND_GAP;
     suspendWhenQuiet();
     sounds.push({ status: status, start: t, end: t + LENGTH[status] });
@@ -108,8 +108,8 @@ export function playSound(status) {
         tone(ctx, t + 0.14, 0.07, 440, 'triangle', 0.4);
         break;
       case 'unexpected': {         // warbling alert
-        var osc = tone(ctx, t, 0.62, 880, 'square', 0.18);
-        for (var i = 1; i < 8; i++) osc.frequency.setValueAtTime(i % 2 ? 620 : 880, t + i * 0.078);
+        const osc = tone(ctx, t, 0.62, 880, 'square', 0.18);
+        for (let i = 1; i < 8; i++) osc.frequency.setValueAtTime(i % 2 ? 620 : 880, t + i * 0.078);
         break;
       }
       case 'misplaced':            // found, then a falling third: right asset, wrong place
@@ -131,7 +131,7 @@ export function playSound(status) {
         tone(ctx, t, 0.38, 137, 'square', 0.08);
         break;
       case 'camera_lost': {        // three falling alarm tones
-        for (var k = 0; k < 3; k++) tone(ctx, t + k * 0.4, 0.34, 740 - k * 120, 'square', 0.2);
+        for (let k = 0; k < 3; k++) tone(ctx, t + k * 0.4, 0.34, 740 - k * 120, 'square', 0.2);
         break;
       }
       default:

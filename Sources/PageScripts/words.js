@@ -37,28 +37,28 @@ export function statusOf(ev) {
 }
 
 export function reasonText(ev) {
-  var reason = str(ev.reason);
+  const reason = str(ev.reason);
   if (!reason || !REASONS[reason]) return '';
-  var text = REASONS[reason];
-  var asset = obj(ev.asset);
+  let text = REASONS[reason];
+  const asset = obj(ev.asset);
   if (reason === 'other_country' && asset && asset.country) text += ' (' + str(asset.country) + ')';
   return text;
 }
 
 export function firstScanText(ev, verb) {
-  var f = obj(ev.first_scan);
+  const f = obj(ev.first_scan);
   if (!f) return '';
-  var parts = [verb];
+  const parts = [verb];
   if (f.user) parts.push('by ' + str(f.user));
   if (f.station) parts.push('at ' + str(f.station));
-  var t = f.scanned_at ? fmtTime(f.scanned_at) : '';
+  const t = f.scanned_at ? fmtTime(f.scanned_at) : '';
   return parts.join(' ') + (t ? ', ' + t : '');
 }
 
 export function assetName(ev) {
-  var asset = obj(ev.asset);
+  const asset = obj(ev.asset);
   if (!asset) return str(ev.asset_name);
-  var name = str(asset.name);
+  let name = str(asset.name);
   if (asset.model && name.indexOf(str(asset.model)) < 0) name += (name ? ' \u00B7 ' : '') + str(asset.model);
   return name;
 }

@@ -76,6 +76,39 @@ struct KioskPageFilesTests {
         #expect(Self.cycles(in: ["a.js": ["b.js"], "b.js": ["c.js"], "c.js": ["a.js"]]).count == 1)
     }
 
+    @Test("Every page's modules are written in one style (no `var`), and the DOM helpers are defined once, in PageScripts")
+    func pagesShareOneStyleAndTheirHelpers() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardizedFileURL
+        var scripts: [String: String] = [:]
+        for dir in ["Kiosk/Web/js", "AuditServer/Office/js", "AuditServer/Scan/js", "PageScripts"] {
+            let url = sources.appendingPathComponent(dir)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".js") {
+                scripts[dir + "/" + name] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        #expect(scripts.count > 40)
+        let withVar = scripts.filter { Self.declaresWithVar($0.value) }.keys.sorted()
+        #expect(withVar.isEmpty, "modules that still declare with var: \(withVar)")
+        for helper in ["$", "make", "setText"] {
+            let defining = scripts.filter { $0.value.contains("function \(helper)(") }.keys.sorted()
+            #expect(defining == ["PageScripts/elements.js"], "\(helper) is defined in \(defining)")
+        }
+        // The checks find what they look for.
+        #expect(Self.declaresWithVar("function f() {\n  var n = 1;\n}"))
+        #expect(!Self.declaresWithVar("const variance = 1; // a var in a comment\nlet v = 'var x';"))
+    }
+
+    /// Whether a module declares a variable with `var` (outside comments and strings).
+    static func declaresWithVar(_ text: String) -> Bool {
+        text.split(separator: "\n").contains { line in
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = code.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("*") || trimmed.hasPrefix("/*") { return false }
+            let outsideStrings = code.replacing(/'[^']*'/, with: "''")
+            return outsideStrings.contains(/(^|[\s;({])var\s+[A-Za-z_$]/)
+        }
+    }
+
     /// Each import cycle of a module graph once, as the path that closes it.
     static func cycles(in graph: [String: [String]]) -> [[String]] {
         var state: [String: Bool] = [:] // false: on the path; true: done

@@ -1,15 +1,7 @@
 /* Small DOM helpers. Every value from the server goes in as text, never as HTML. */
 
+import { make } from './elements.js';
 import { fmtCompletion } from './format.js';
-
-export function $(id) { return document.getElementById(id); }
-
-export function make(tag, cls, text) {
-  const n = document.createElement(tag);
-  if (cls) n.className = cls;
-  if (text !== undefined && text !== null) n.textContent = String(text);
-  return n;
-}
 
 export function row(cells, cls) {
   const tr = make('tr', cls);

@@ -1,6 +1,6 @@
 /* Forms built from a list of fields, each with its label and, beside it, the error the API
  * gives for it (the 422 envelope's `errors`, or a duplicate's field). Values go in as text. */
-import { $, make } from './dom.js';
+import { $, make } from './elements.js';
 
 /** A field: {name, label, type: text|number|email|password|area|select|check, choices, required, max, wide, initial}. */
 function input(f, id) {

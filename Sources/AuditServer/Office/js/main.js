@@ -1,7 +1,7 @@
 /* The back office: log in, then the screen the address names (#/audits, #/audit/ID, #/assets,
  * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
-import { $ } from './dom.js';
+import { $ } from './elements.js';
 import { GunKeys } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';

@@ -2,7 +2,8 @@
  * due date and a Start button for whoever may start its audit; plans are added and removed here
  * by whoever may start audits of their country (the API refuses anyone else too). */
 import { call } from './api.js';
-import { $, make, row, fill, header, when } from './dom.js';
+import { $, make } from './elements.js';
+import { row, fill, header, when } from './dom.js';
 import { edit } from './form.js';
 
 const fields = [

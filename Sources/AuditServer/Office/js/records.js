@@ -1,7 +1,8 @@
 /* The inventory: assets, accessories and customers, to list, search, create, edit, and archive
  * (assets) or delete (accessories, customers); accessories are checked out to customers and in. */
 import { call, query, session } from './api.js';
-import { $, make, row, fill, header, pager, caption, when } from './dom.js';
+import { $, make } from './elements.js';
+import { row, fill, header, pager, caption, when } from './dom.js';
 import { edit } from './form.js';
 import { labels } from './labels.js';
 

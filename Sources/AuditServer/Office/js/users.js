@@ -1,7 +1,8 @@
 /* Administration (ADMIN only): the users of the API, to create, disable or enable, and to give
  * a new password. The server refuses every one of these calls to anyone else. */
 import { call, session } from './api.js';
-import { $, make, row, fill, header, when } from './dom.js';
+import { $, make } from './elements.js';
+import { row, fill, header, when } from './dom.js';
 import { edit } from './form.js';
 
 const password = { name: 'password', label: 'Password (8 characters or more)', type: 'password', required: true, max: 72 };

@@ -1,6 +1,7 @@
 /* The screens: audits, one audit live, devices. */
 import { call, download, query, session, APIError } from './api.js';
-import { $, make, row, fill, header, pager, when, ago, percent, save, caption } from './dom.js';
+import { $, make } from './elements.js';
+import { row, fill, header, pager, when, ago, percent, save, caption } from './dom.js';
 import { bars } from './chart.js';
 import { labels } from './labels.js';
 

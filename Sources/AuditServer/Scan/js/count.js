@@ -5,7 +5,7 @@
  * dialog counts one more and never types a number; a burst of any other tag is a scan that moves
  * on: the dialog closes (nothing typed in it is set) so that scan's outcome is seen. */
 
-import { $ } from './outcome.js';
+import { $ } from './elements.js';
 import { newScanId, obj, str } from './format.js';
 
 let asked = null;   // {tag, name, auditId}

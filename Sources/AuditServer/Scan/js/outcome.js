@@ -3,6 +3,7 @@
  * already scanned, misplaced and every problem. Also the four numbers (kept by revision) and
  * the last scans. */
 
+import { $, make } from './elements.js';
 import { arr, fmtInt, fmtTime, obj, str } from './format.js';
 import { STATUS, assetName, firstScanText, reasonText, statusOf } from './words.js';
 import { ensureAudio, playSound } from './sound.js';
@@ -21,13 +22,6 @@ const hooks = window.scanPage = window.scanPage || {};
 hooks.outcomes = [];
 hooks.vibrations = [];
 
-export function $(id) { return document.getElementById(id); }
-export function make(tag, cls, text) {
-  const n = document.createElement(tag);
-  if (cls) n.className = cls;
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 
 function vibrate(status) {
   const pattern = VIBRATE[status] || (PROBLEMS.indexOf(status) >= 0 ? VIBRATE.problem : null);

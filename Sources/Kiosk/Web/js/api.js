@@ -6,22 +6,22 @@ import { emit } from './bus.js';
 
 /** One call to the kiosk. Resolves {status, ok, data, headers}; rejects only on a network error. */
 export function api(method, path, body, timeoutMs) {
-  var init = { method: method, headers: {}, credentials: 'same-origin', cache: 'no-store' };
+  const init = { method: method, headers: {}, credentials: 'same-origin', cache: 'no-store' };
   if (method === 'POST') {
     init.headers['Content-Type'] = 'application/json';
     init.headers['X-Kiosk'] = '1';
     init.body = JSON.stringify(body || {});
   }
-  var timer = null;
+  let timer = null;
   if (timeoutMs && window.AbortController) {
-    var ctl = new AbortController();
+    const ctl = new AbortController();
     init.signal = ctl.signal;
     timer = setTimeout(function () { ctl.abort(); }, timeoutMs);
   }
   return fetch(path, init).then(function (res) {
     return res.text().then(function (text) {
       if (timer) clearTimeout(timer);
-      var data = text ? parseJSON(text) : null;
+      const data = text ? parseJSON(text) : null;
       if (res.status === 401 && obj(data) && data.error === 'PIN_REQUIRED' && path !== '/api/state') {
         setTimeout(function () { emit('reload'); }, 0);
       }
@@ -34,7 +34,7 @@ export function api(method, path, body, timeoutMs) {
 }
 
 export function errorMessage(res, fallback) {
-  var d = obj(res && res.data);
+  const d = obj(res && res.data);
   if (d && d.message) return str(d.message);
   if (res && res.status) return fallback + ' (HTTP ' + res.status + ')';
   return fallback;

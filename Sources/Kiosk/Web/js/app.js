@@ -15,7 +15,7 @@ export const app = {
  *  the lists and the location panel follow the counters within about a second. `timer` holds
  *  {timer, due}. */
 export function soonest(timer, delay, run) {
-  var due = Date.now() + (delay || 0);
+  const due = Date.now() + (delay || 0);
   if (timer.timer && timer.due <= due) return;
   clearTimeout(timer.timer);
   timer.due = due;

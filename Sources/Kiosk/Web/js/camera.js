@@ -3,7 +3,8 @@
  * drawn over the picture for a moment. */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, num, obj, str } from './format.js';
 import { playSound } from './sound.js';
 
@@ -19,23 +20,23 @@ let previewWatch = null;
 /** A camera that was configured and stopped working is an alarm: a banner across the whole
  *  screen in plain words, with its sound, gone by itself when the camera works again. */
 function renderCameraAlarm(st) {
-  var lost = st === 'lost' && app.screen !== 'pin' && app.screen !== 'loading';
+  const lost = st === 'lost' && app.screen !== 'pin' && app.screen !== 'loading';
   if (lost && el.cameraAlarm.hidden) playSound('camera_lost');
   el.cameraAlarm.hidden = !lost;
   document.body.setAttribute('data-camera', st);
 }
 
 export function renderCamera() {
-  var cam = obj(app.state && app.state.camera) || {};
-  var st = ['none', 'starting', 'ready', 'lost'].indexOf(cam.state) >= 0 ? cam.state : 'none';
+  const cam = obj(app.state && app.state.camera) || {};
+  const st = ['none', 'starting', 'ready', 'lost'].indexOf(cam.state) >= 0 ? cam.state : 'none';
   renderCameraAlarm(st);
   el.previewBox.setAttribute('data-camera', st);
-  var headline = st === 'starting' ? 'Camera starting\u2026'
+  const headline = st === 'starting' ? 'Camera starting\u2026'
     : st === 'lost' ? 'Camera not working'
       : st === 'ready' ? 'Connecting to the camera\u2026' : 'No camera';
   setText(el.cameraHeadline, headline);
   setText(el.cameraMessage, st === 'ready' ? '' : st === 'lost' ? 'It comes back by itself when it works again.' : str(cam.message));
-  var want = app.screen === 'scan' && (st === 'ready' || st === 'starting');
+  const want = app.screen === 'scan' && (st === 'ready' || st === 'starting');
   if (!want) stopPreview();
   else if (st === 'ready' && (lastCameraState !== 'ready' || !previewActive)) startPreview();
   else if (!previewActive) startPreview();
@@ -76,21 +77,21 @@ export function onPreviewError() {
   el.previewBox.setAttribute('data-loaded', 'false');
   clearTimeout(previewRetry);
   previewRetry = setTimeout(function () {
-    var cam = obj(app.state && app.state.camera) || {};
+    const cam = obj(app.state && app.state.camera) || {};
     if (app.screen === 'scan' && (cam.state === 'ready' || cam.state === 'starting')) startPreview();
   }, 5000);
 }
 
 /** The SVG covers exactly the part of the box the picture is drawn in (object-fit: contain). */
 export function placeOutlines() {
-  var box = el.previewBox;
-  var bw = box.clientWidth, bh = box.clientHeight;
-  var cam = obj(app.state && app.state.camera) || {};
-  var nw = el.preview.naturalWidth || num(cam.width) || (lastOutlines && num(lastOutlines.width)) || 16;
-  var nh = el.preview.naturalHeight || num(cam.height) || (lastOutlines && num(lastOutlines.height)) || 9;
+  const box = el.previewBox;
+  const bw = box.clientWidth, bh = box.clientHeight;
+  const cam = obj(app.state && app.state.camera) || {};
+  const nw = el.preview.naturalWidth || num(cam.width) || (lastOutlines && num(lastOutlines.width)) || 16;
+  const nh = el.preview.naturalHeight || num(cam.height) || (lastOutlines && num(lastOutlines.height)) || 9;
   if (!bw || !bh || !nw || !nh) return;
-  var scale = Math.min(bw / nw, bh / nh);
-  var w = nw * scale, h = nh * scale;
+  const scale = Math.min(bw / nw, bh / nh);
+  const w = nw * scale, h = nh * scale;
   el.outlines.style.left = ((bw - w) / 2) + 'px';
   el.outlines.style.top = ((bh - h) / 2) + 'px';
   el.outlines.style.width = w + 'px';
@@ -105,27 +106,27 @@ export function clearOutlines() {
 export function drawOutlines(data) {
   data = obj(data);
   if (!data || app.screen !== 'scan') return;
-  var codes = arr(data.codes);
+  const codes = arr(data.codes);
   clearOutlines();
   if (!codes.length) return;
-  var w = num(data.width), h = num(data.height);
+  const w = num(data.width), h = num(data.height);
   if (!(w > 0 && h > 0)) return;
   lastOutlines = data;
   el.outlines.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
   placeOutlines();
-  var ns = 'http://www.w3.org/2000/svg';
+  const ns = 'http://www.w3.org/2000/svg';
   codes.forEach(function (code) {
     code = obj(code);
     if (!code) return;
-    var pts = arr(code.points).filter(obj).map(function (p) { return num(p.x) + ',' + num(p.y); });
+    const pts = arr(code.points).filter(obj).map(function (p) { return num(p.x) + ',' + num(p.y); });
     if (!pts.length) return;
-    var poly = document.createElementNS(ns, 'polygon');
+    const poly = document.createElementNS(ns, 'polygon');
     poly.setAttribute('points', pts.join(' '));
     el.outlines.appendChild(poly);
     if (code.text) {
-      var first = obj(arr(code.points)[0]) || { x: 0, y: 0 };
-      var minY = Math.min.apply(null, arr(code.points).filter(obj).map(function (p) { return num(p.y); }));
-      var label = document.createElementNS(ns, 'text');
+      const first = obj(arr(code.points)[0]) || { x: 0, y: 0 };
+      const minY = Math.min.apply(null, arr(code.points).filter(obj).map(function (p) { return num(p.y); }));
+      const label = document.createElementNS(ns, 'text');
       label.setAttribute('x', String(num(first.x)));
       label.setAttribute('y', String(Math.max(24, minY - 10)));
       label.setAttribute('font-size', String(Math.max(16, Math.round(h / 22))));

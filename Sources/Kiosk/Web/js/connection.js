@@ -3,7 +3,8 @@
  * the top bar's badge of the station's link to the server (online, offline, standalone). */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { fmtInt, fmtTime, num, obj, parseJSON, plural, str } from './format.js';
 import { drawOutlines, stopPreview } from './camera.js';
 import { scheduleLists } from './lists.js';
@@ -16,10 +17,10 @@ import { emit } from './bus.js';
 let shownPending = null;
 
 export function renderConnection() {
-  var c = obj(app.state && app.state.connection) || {};
-  var st = c.state === 'online' || c.state === 'offline' ? c.state : 'standalone';
+  const c = obj(app.state && app.state.connection) || {};
+  const st = c.state === 'online' || c.state === 'offline' ? c.state : 'standalone';
   el.connection.setAttribute('data-state', st);
-  var text = st === 'online' ? '\u25CF Online'
+  const text = st === 'online' ? '\u25CF Online'
     : st === 'offline' ? '\u25B2 Offline \u00B7 scans kept'
       : '\u25A0 Standalone';
   setText(el.connection, text);
@@ -30,11 +31,11 @@ export function renderConnection() {
     el.pending.hidden = true;
     el.lastSync.hidden = true;
   } else {
-    var n = num(c.pending_scans);
+    const n = num(c.pending_scans);
     // Scans of this audit that the server refused: never "all synced" while there are some.
-    var refused = num(c.audit_refused_scans);
+    const refused = num(c.audit_refused_scans);
     el.pending.hidden = false;
-    var words = n === 0 ? (refused ? '' : 'all synced') : fmtInt(n) + ' to sync';
+    let words = n === 0 ? (refused ? '' : 'all synced') : fmtInt(n) + ' to sync';
     if (refused) words += (words ? ' \u00B7 ' : '') + plural(refused, 'scan', 'scans') + ' refused by the server';
     setText(el.pending, words);
     el.pending.title = (n === 0 ? 'No scans wait for the server' : plural(n, 'scan waits', 'scans wait') + ' in this station\u2019s outbox for the server') +
@@ -59,7 +60,7 @@ let eventsFailed = false;
 export function openEvents() {
   if (events || !window.EventSource) return;
   clearTimeout(eventsRetry);
-  var es;
+  let es;
   try { es = new EventSource('/api/events'); } catch (e) { eventsRetry = setTimeout(openEvents, 3000); return; }
   events = es;
   es.addEventListener('open', function () {
@@ -90,15 +91,15 @@ export function openEvents() {
       eventsRetry = setTimeout(function () { emit('reload'); openEvents(); }, 3000);
     }
   });
-  es.addEventListener('state', function (e) { var d = parseJSON(e.data); if (d) emit('state', d); });
+  es.addEventListener('state', function (e) { const d = parseJSON(e.data); if (d) emit('state', d); });
   es.addEventListener('scan', function (e) {
-    var d = obj(parseJSON(e.data));
+    const d = obj(parseJSON(e.data));
     if (d && showPushed(d)) handleScan(d, null);
   });
   es.addEventListener('progress', function (e) {
-    var d = obj(parseJSON(e.data));
+    const d = obj(parseJSON(e.data));
     if (!d) return;
-    var audit = obj(app.state && app.state.audit);
+    const audit = obj(app.state && app.state.audit);
     if (audit && d.audit_id === audit.id) {
       applyProgress(d.audit_id, d.progress);
       if (app.screen === 'scan') scheduleLists(300);
@@ -107,11 +108,11 @@ export function openEvents() {
   es.addEventListener('outlines', function (e) { drawOutlines(parseJSON(e.data)); });
   es.addEventListener('void', function (e) { handleVoid(parseJSON(e.data)); });
   es.addEventListener('command', function (e) {
-    var d = obj(parseJSON(e.data));
+    const d = obj(parseJSON(e.data));
     if (d && d.command === 'undo') emit('undo-command');
   });
   es.addEventListener('photo', function (e) {
-    var d = obj(parseJSON(e.data));
+    const d = obj(parseJSON(e.data));
     if (!d) return;
     markPhoto(str(d.scan_id));
     if (app.screen === 'scan') scheduleLists(300);

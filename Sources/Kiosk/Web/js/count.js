@@ -5,7 +5,8 @@
  * its place among the scans once the server is back; the dialog closes at once all the same. A gun's burst in the dialog is a scan (gun.js takes it out of the field), never a number:
  * so a burst there counts, and only a person's typing sets a quantity. */
 
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { closeDialog, openDialog } from './dialog.js';
@@ -14,7 +15,7 @@ let asked = null;        // the accessory the dialog asks about: {tag, name}
 const seen = new Set();  // the scans asked about (an answer and its pushed event are one scan)
 
 function describe(tally, here, place) {
-  var where = place ? ' at ' + place : ' here';
+  const where = place ? ' at ' + place : ' here';
   return str(tally.name) + ' (' + str(tally.tag) + '): ' + (here === null ? '' : here + ' counted' + where + ', ') +
     tally.counted + ' of ' + tally.expected + ' expected in all.';
 }
@@ -22,14 +23,14 @@ function describe(tally, here, place) {
 /** A scan answered `accessory_counted`: opens the dialog, or tells the one open of the new count. */
 export function askHowMany(ev) {
   ev = obj(ev);
-  var tally = ev && obj(ev.accessory);
+  const tally = ev && obj(ev.accessory);
   if (!tally) return;
   if (ev.scan_id) {
     if (seen.has(ev.scan_id)) return;
     seen.add(ev.scan_id);
     if (seen.size > 2000) seen.clear();
   }
-  var same = el.countDialog.open && asked && asked.tag === tally.tag;
+  const same = el.countDialog.open && asked && asked.tag === tally.tag;
   asked = { tag: str(tally.tag), name: str(tally.name) };
   setText(el.countTitle, 'How many ' + asked.name + '?');
   setText(el.countText, describe(tally, null, null) + ' Scanned: one more counted.');
@@ -44,7 +45,7 @@ export function askHowMany(ev) {
 export function submitCount(e) {
   e.preventDefault();
   if (!asked) { closeDialog(el.countDialog); return; }
-  var text = el.countQuantity.value.trim();
+  const text = el.countQuantity.value.trim();
   if (!/^[0-9]{1,9}$/.test(text)) {
     setText(el.countError, '\u2716 Type a whole number, such as 12.');
     el.countQuantity.focus();
@@ -53,7 +54,7 @@ export function submitCount(e) {
   el.countSet.disabled = true;
   api('POST', '/api/count', { tag: asked.tag, quantity: parseInt(text, 10) }).then(function (res) {
     el.countSet.disabled = false;
-    var d = obj(res.data);
+    const d = obj(res.data);
     if (res.ok && d && obj(d.accessory)) {
       // A connected kiosk whose server is gone keeps the count and sends it later (pending).
       setText(el.countText, d.pending ? str(d.message) : describe(d.accessory, d.counted_here, d.location));

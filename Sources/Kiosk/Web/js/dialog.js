@@ -2,7 +2,8 @@
  * closes; and a scan's camera photo, shown large in one. */
 
 import { app } from './app.js';
-import { el, make, setText } from './dom.js';
+import { make, setText } from './elements.js';
+import { el } from './dom.js';
 import { cancelIdleReturn, focusEntry } from './focus.js';
 
 let dialogOpener = null;
@@ -35,24 +36,24 @@ export function onDialogClosed() {
 /** Tab and Shift+Tab stay inside an open dialog. */
 export function trapTab(e) {
   if (e.key !== 'Tab') return;
-  var dialog = e.currentTarget;
-  var nodes = Array.prototype.filter.call(dialog.querySelectorAll('button, input, a[href]'), function (n) {
+  const dialog = e.currentTarget;
+  const nodes = Array.prototype.filter.call(dialog.querySelectorAll('button, input, a[href]'), function (n) {
     return !n.disabled && n.offsetParent !== null;
   });
   if (!nodes.length) return;
-  var first = nodes[0], last = nodes[nodes.length - 1];
+  const first = nodes[0], last = nodes[nodes.length - 1];
   if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
   else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
 }
 
 /** A small picture of a scan's camera photo that opens it large. */
 export function photoButton(auditId, scanId, identifier) {
-  var b = make('button', 'photo-mark');
+  const b = make('button', 'photo-mark');
   b.type = 'button';
   b.setAttribute('data-photo-scan', scanId);
   b.setAttribute('aria-label', 'Camera photo of ' + identifier);
   b.title = 'Camera photo of ' + identifier;
-  var img = make('img');
+  const img = make('img');
   img.alt = '';
   img.loading = 'lazy';
   img.src = photoURL(auditId, scanId);

@@ -2,8 +2,9 @@
  * leaving an audit (from the scanning or the summary screen). */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
-import { fmtInt, num, obj, plural, str } from './format.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
+import { fmtInt, fmtTime, num, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { emit } from './bus.js';
 import { closeDialog, openDialog } from './dialog.js';
@@ -14,9 +15,9 @@ import { saveUser } from './start.js';
 import { renderSummary, showSummaryError } from './summary.js';
 
 export function openConfirm() {
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (!audit) return;
-  var p = app.progress || {};
+  const p = app.progress || {};
   setText(el.confirmTitle, 'End the audit of ' + str(audit.country) + '?');
   setText(el.confirmText, fmtInt(p.scanned_count) + ' of ' + fmtInt(p.total_assets) + ' expected assets scanned, ' +
     fmtInt(p.missing_count) + ' missing, ' + fmtInt(p.unexpected_count) + ' unexpected.');
@@ -31,8 +32,8 @@ export function openConfirm() {
 
 /** In the END confirmation itself: the scans made here that the server does not have yet. */
 export function renderEndWarning() {
-  var c = obj(app.state && app.state.connection) || {};
-  var waiting = num(c.audit_pending_scans);
+  const c = obj(app.state && app.state.connection) || {};
+  const waiting = num(c.audit_pending_scans);
   el.confirmWarning.hidden = waiting === 0;
   setText(el.confirmWarning, waiting === 0 ? '' : '\u26A0 ' + plural(waiting, 'scan is', 'scans are') +
     ' waiting for the server; the audit can end once they are sent' +
@@ -44,7 +45,7 @@ export function renderEndWarning() {
 let endForce = false;
 
 export function confirmEnd() {
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (!audit) { closeDialog(el.confirmDialog); return; }
   el.confirmYes.disabled = true;
   setText(el.confirmError, '');
@@ -53,7 +54,7 @@ export function confirmEnd() {
     el.confirmYes.disabled = false;
     endForce = !res.ok && !!obj(res.data) && res.data.error === 'STATIONS_OUT';
     setText(el.confirmYes, endForce ? 'End anyway' : 'End audit');
-    var s = obj(res.data) && obj(res.data.summary);
+    const s = obj(res.data) && obj(res.data.summary);
     if (res.ok && s && obj(s.audit)) {
       app.summary = s;
       closeDialog(el.confirmDialog);
@@ -80,19 +81,19 @@ let undoTarget = null;
 /** "Undo last scan": the newest scan of this station that still counts, after a confirmation
  *  whose safe choice has the focus (a barcode gun's Enter cannot answer it: gun.js). */
 export function openUndo() {
-  var ev = lastUndoable();
+  const ev = lastUndoable();
   undoTarget = ev;
   setText(el.undoError, '');
   el.undoYes.disabled = !ev;
   setText(el.undoTitle, ev ? 'Undo the scan of ' + str(ev.identifier) + '?' : 'Nothing to undo');
   setText(el.undoText, ev
-    ? 'Scanned by ' + str(ev.user) + (ev.at ? ' at ' + new Date(ev.at).toLocaleTimeString() : '') + '. The audit\u2019s numbers are corrected as if it had not been scanned.'
+    ? 'Scanned by ' + str(ev.user) + (ev.at ? ' at ' + fmtTime(ev.at) : '') + '. The audit\u2019s numbers are corrected as if it had not been scanned.'
     : 'This station has no scan in this audit that can be undone.');
   openDialog(el.undoDialog, el.undoNo);
 }
 
 export function confirmUndo() {
-  var ev = undoTarget;
+  const ev = undoTarget;
   if (!ev) { closeDialog(el.undoDialog); return; }
   el.undoYes.disabled = true;
   setText(el.undoError, '');
@@ -125,8 +126,8 @@ let askedFor = null;
 /** Nobody has said who is scanning: the scanning screen asks once per audit. A barcode gun's
  *  burst in the field is a scan (gun.js), never the name; Save name needs a person's press. */
 export function askUserIfUnknown() {
-  var s = app.state || {};
-  var audit = obj(s.audit);
+  const s = app.state || {};
+  const audit = obj(s.audit);
   if (app.screen !== 'scan' || !audit || s.user || askedFor === audit.id || el.userDialog.open) return;
   askedFor = audit.id;
   el.userDialogName.value = '';
@@ -137,7 +138,7 @@ export function askUserIfUnknown() {
 
 export function submitUserDialog(e) {
   e.preventDefault();
-  var name = el.userDialogName.value.trim();
+  const name = el.userDialogName.value.trim();
   if (!name) { setText(el.userDialogError, 'Type who is scanning.'); return; }
   el.userDialogSave.disabled = true;
   saveUser(name, el.userDialogError).then(function (ok) {
@@ -147,7 +148,7 @@ export function submitUserDialog(e) {
 }
 
 export function leave() {
-  var buttons = [el.leaveButton, el.backToStart];
+  const buttons = [el.leaveButton, el.backToStart];
   buttons.forEach(function (b) { b.disabled = true; });
   api('POST', '/api/leave', {}, 15000).then(function (res) {
     buttons.forEach(function (b) { b.disabled = false; });

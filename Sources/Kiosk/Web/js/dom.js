@@ -1,7 +1,7 @@
-/* The page's elements and small DOM helpers: el holds every element the modules use, filled once
- * by bindElements(); setText changes a node only when its text differs. */
+/* The page's elements: el holds every element the modules use, filled once by bindElements().
+ * The DOM helpers ($, make, setText) are the pages' shared elements.js. */
 
-export function $(id) { return document.getElementById(id); }
+import { $ } from './elements.js';
 
 /** Every element the modules use, by its id in camelCase (#outcome-title is el.outcomeTitle). */
 export const el = {};
@@ -31,15 +31,6 @@ export function bindElements() {
   ].forEach(function (id) {
     el[id.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); })] = $(id);
   });
-}
-
-export function setText(node, text) { if (node && node.textContent !== text) node.textContent = text; }
-
-export function make(tag, cls, text) {
-  var n = document.createElement(tag);
-  if (cls) n.className = cls;
-  if (text !== undefined && text !== null) n.textContent = String(text);
-  return n;
 }
 
 export function cssEscape(v) { return window.CSS && CSS.escape ? CSS.escape(v) : String(v).replace(/["\\]/g, '\\$&'); }

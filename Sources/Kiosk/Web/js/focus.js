@@ -47,10 +47,10 @@ export function focusEntry() {
 
 export function isTextField(node) {
   if (!node || !node.tagName) return false;
-  var tag = node.tagName;
+  const tag = node.tagName;
   if (tag === 'TEXTAREA' || tag === 'SELECT' || node.isContentEditable) return true;
   if (tag !== 'INPUT') return false;
-  var type = (node.getAttribute('type') || 'text').toLowerCase();
+  const type = (node.getAttribute('type') || 'text').toLowerCase();
   return ['text', 'search', 'password', 'number', 'email', 'tel', 'url'].indexOf(type) >= 0;
 }
 
@@ -64,9 +64,9 @@ function isControl(node) {
 export function armIdleReturn() {
   clearTimeout(idleTimer);
   if (app.screen !== 'scan') return;
-  var active = document.activeElement;
+  const active = document.activeElement;
   if (active === el.entry || dialogOpen()) return;
-  var wait = isTextField(active) ? 20000 : 6000;
+  const wait = isTextField(active) ? 20000 : 6000;
   idleTimer = setTimeout(function () {
     if (app.screen === 'scan' && !dialogOpen() && document.activeElement !== el.entry) focusEntry();
   }, wait);
@@ -75,7 +75,7 @@ export function armIdleReturn() {
 export function onEntryBlur(e) {
   flushHeld();
   if (app.screen !== 'scan') return;
-  var to = e.relatedTarget;
+  const to = e.relatedTarget;
   if (to && isControl(to)) { armIdleReturn(); return; }
   setTimeout(focusEntryUnlessControl, 0);
 }
@@ -83,14 +83,14 @@ export function onEntryBlur(e) {
 /** The entry field takes the focus back, unless a control (a button, a search box) has it: a
  *  person's choice, whose keys still reach the entry field and which the idle return ends. */
 export function focusEntryUnlessControl() {
-  var active = document.activeElement;
+  const active = document.activeElement;
   if (app.screen === 'scan' && !dialogOpen() && (!active || active === document.body || !isControl(active))) focusEntry();
 }
 
 export function onKeyDown(e) {
   ensureAudio();
   if (app.screen !== 'scan') return;
-  var active = document.activeElement;
+  const active = document.activeElement;
   // In a dialog a barcode gun's tag is caught by gun.js; a person's keys stay in the dialog.
   if (dialogOpen() || active === el.entry) return;
   if (isTextField(active)) { armIdleReturn(); return; }
@@ -113,13 +113,13 @@ export function cancelIdleReturn() { clearTimeout(idleTimer); }
 export function holdBurstKey(e) {
   // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
   if (isBurstModifier(e)) return false;
-  var t = e.timeStamp;
+  const t = e.timeStamp;
   if (isPrintable(e)) noteEntryChar(e.key, t);
   else if (!endsBurst(e)) { entryBurst.clear(); joinsBefore = false; }   // an arrow, Backspace: typed anew
-  var fast = t - lastEntryKeyAt <= GAP_MS;
+  const fast = t - lastEntryKeyAt <= GAP_MS;
   lastEntryKeyAt = t;
-  var field = el.entry;
-  var atEnd = field.selectionStart === field.value.length && field.selectionEnd === field.value.length;
+  const field = el.entry;
+  const atEnd = field.selectionStart === field.value.length && field.selectionEnd === field.value.length;
   if (!fast || !isPrintable(e) || !atEnd) {
     // Enter ends the tag: submitEntry takes what is held along with the field's text.
     if (e.key !== 'Enter') flushHeld();
@@ -137,8 +137,8 @@ export function holdBurstKey(e) {
  *  for less than a second and go on are one typing delivered late (a remote keyboard, a
  *  machine's hiccup), never a person's leftover: no hand types that fast and then scans. */
 function noteEntryChar(key, t) {
-  var run = entryBurst.text.length;
-  var pause = t - entryBurst.at;
+  const run = entryBurst.text.length;
+  const pause = t - entryBurst.at;
   if (!entryBurst.add(key, t)) {
     beforeBurst = el.entry.value + held;
     joinsBefore = run >= 2 && pause < STALL_MS;
@@ -149,7 +149,7 @@ function noteEntryChar(key, t) {
  *  are a gun's tag of its own, answers it with the text the field held before it ({tag,
  *  before}); else null, and the field's text is the tag. */
 export function takeBurst(t) {
-  var burst = entryBurst.endsTagAt(t) && !joinsBefore ? { tag: entryBurst.text, before: beforeBurst } : null;
+  const burst = entryBurst.endsTagAt(t) && !joinsBefore ? { tag: entryBurst.text, before: beforeBurst } : null;
   entryBurst.clear();
   beforeBurst = '';
   joinsBefore = false;
@@ -158,11 +158,11 @@ export function takeBurst(t) {
 
 /** Says beside the entry field that text typed before a gun's tag was set aside, not recorded. */
 export function noteSetAside(before, tag) {
-  var note = el.entryNote;
+  const note = el.entryNote;
   if (!note) return;
   note.textContent = '';
   note.appendChild(document.createTextNode('\u201C'));
-  var typed = document.createElement('span');
+  const typed = document.createElement('span');
   typed.className = 'entry-note-text';
   typed.textContent = before;
   note.appendChild(typed);
@@ -182,7 +182,7 @@ export function hideSetAside() {
 export function takeHeld() {
   clearTimeout(heldTimer);
   heldTimer = null;
-  var text = held;
+  const text = held;
   held = '';
   return text;
 }

@@ -57,7 +57,7 @@ function owns(target) {
 
 function snapshot(target) {
   if (!isTextField(target) || typeof target.value !== 'string') return { target: target, value: null };
-  var start = null, end = null;
+  let start = null, end = null;
   try { start = target.selectionStart; end = target.selectionEnd; } catch (e) { /* type without a selection */ }
   return { target: target, value: target.value, start: start, end: end };
 }
@@ -73,10 +73,10 @@ function restore(snap) {
 /** Window keydown, capture phase: before any field, button, form or dialog sees the key. */
 export function onGunKeyDown(e) {
   if (e.isComposing) return;
-  var t = e.timeStamp;
-  var target = document.activeElement;
+  const t = e.timeStamp;
+  const target = document.activeElement;
   if (isPrintable(e)) {
-    var fast = burst.add(e.key, t);
+    const fast = burst.add(e.key, t);
     if (!fast) before = snapshot(target);
     lastPrintableAt = t;
     if (!owns(target)) return;
@@ -89,8 +89,8 @@ export function onGunKeyDown(e) {
   }
   if (isBurstModifier(e)) return;
   // Any other key ends what was typed before it; only an ending key right after it makes a tag.
-  var isBurst = endsBurst(e) && burst.endsTagAt(t);
-  var text = burst.text, snap = before;
+  const isBurst = endsBurst(e) && burst.endsTagAt(t);
+  const text = burst.text, snap = before;
   burst.clear();
   before = null;
   if (!owns(target)) return;
@@ -119,7 +119,7 @@ export function onGunKeyUp(e) {
 /** A tag a gun typed outside the entry field. */
 export function gunScan(text) {
   if (!text) return;
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (app.screen === 'scan' && audit && audit.is_active !== false) {
     // The undo command label answers the undo confirmation, which must stay open for it.
     if (isUndoCommand(text)) { submitIdentifier(text); return; }

@@ -4,7 +4,8 @@
  * print sheet of every missing asset grouped by location. */
 
 import { app, soonest } from './app.js';
-import { $, el, make, setText } from './dom.js';
+import { $, make, setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, fmtInt, fmtTime, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { photoButton } from './dialog.js';
@@ -22,7 +23,7 @@ const lists = {
   'summary-unexpected': { kind: 'unexpected', screen: 'summary' }
 };
 Object.keys(lists).forEach(function (name) {
-  var l = lists[name];
+  const l = lists[name];
   l.seq = 0; l.timer = null; l.due = 0; l.busy = false; l.again = false; l.page = 1; l.lastPage = 1; l.auditId = null;
 });
 
@@ -32,7 +33,7 @@ function auditOf(l) {
 }
 
 function searchOf(name) {
-  var box = $(name + '-search');
+  const box = $(name + '-search');
   return box ? box.value.trim() : '';
 }
 
@@ -54,8 +55,8 @@ export function scheduleLists(delay) {
 /** The summary's lists of the audit shown there, from their first page. */
 export function loadSummaryLists() {
   ['summary-missing', 'summary-unexpected'].forEach(function (name) {
-    var l = lists[name];
-    var audit = auditOf(l);
+    const l = lists[name];
+    const audit = auditOf(l);
     if (!audit) return;
     if (l.auditId !== audit.id) { l.auditId = audit.id; l.page = 1; }
     scheduleList(name, 0);
@@ -69,17 +70,17 @@ function scheduleList(name, delay) {
 }
 
 function loadList(name) {
-  var l = lists[name];
-  var audit = auditOf(l);
+  const l = lists[name];
+  const audit = auditOf(l);
   if (app.screen !== l.screen || !audit) return;
   if (l.busy) { l.again = true; return; }
   l.busy = true;
   l.again = false;
-  var search = searchOf(name);
-  var seq = ++l.seq;
-  var url = '/api/details/' + l.kind + '?audit_id=' + encodeURIComponent(audit.id) +
+  const search = searchOf(name);
+  const seq = ++l.seq;
+  const url = '/api/details/' + l.kind + '?audit_id=' + encodeURIComponent(audit.id) +
     '&search=' + encodeURIComponent(search) + '&per_page=' + LIST_PER_PAGE + '&page=' + l.page;
-  var done = function () {
+  const done = function () {
     l.busy = false;
     if (l.again) scheduleList(name, 200);
   };
@@ -100,27 +101,27 @@ function loadList(name) {
 export function renderListHeaders() {
   ['missing', 'unexpected'].forEach(function (name) {
     if (searchOf(name)) return;
-    var p = app.progress;
+    const p = app.progress;
     if (!p) return;
     setText($(name + '-total'), '(' + fmtInt(name === 'missing' ? p.missing_count : p.unexpected_count) + ')');
   });
 }
 
 export function assetItem(a, name) {
-  var li = make('li');
-  var line = make('div', 'a-line');
-  var ident = str(a.asset_tag || a.identifier);
-  var id = make('span', 'a-id', ident);
+  const li = make('li');
+  const line = make('div', 'a-line');
+  const ident = str(a.asset_tag || a.identifier);
+  const id = make('span', 'a-id', ident);
   id.title = ident;
   line.appendChild(id);
   line.appendChild(make('span', 'a-name', a.name ? str(a.name) : (name === 'unexpected' ? 'Unknown tag' : '')));
-  var audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
+  const audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
   if (a.photo_scan_id && audit) line.appendChild(photoButton(str(audit.id), str(a.photo_scan_id), ident));
   li.appendChild(line);
-  var meta = [];
+  const meta = [];
   if (name === 'unexpected') {
-    var reason = str(a.reason);
-    var text = REASONS[reason] || '';
+    const reason = str(a.reason);
+    let text = REASONS[reason] || '';
     if (reason === 'other_country' && a.country) text += ' (' + str(a.country) + ')';
     if (text) meta.push(text);
     if (a.user) meta.push('by ' + str(a.user));
@@ -137,9 +138,9 @@ export function assetItem(a, name) {
 // An old list would be wrong (scans went on meanwhile): show none, the count the audit's
 // numbers give, and why.
 function listUnavailable(name, why) {
-  var l = lists[name];
-  var audit = auditOf(l) || {};
-  var count = l.kind === 'missing' ? audit.missing_count : audit.unexpected_count;
+  const l = lists[name];
+  const audit = auditOf(l) || {};
+  const count = l.kind === 'missing' ? audit.missing_count : audit.unexpected_count;
   $(name + '-list').textContent = '';
   setText($(name + '-total'), count === undefined ? '' : '(' + fmtInt(num(count)) + ')');
   setText($(name + '-note'), '\u26A0 ' + why);
@@ -147,14 +148,14 @@ function listUnavailable(name, why) {
 }
 
 function renderList(name, data, search) {
-  var l = lists[name];
-  var assets = arr(data.assets);
-  var pag = obj(data.pagination) || {};
-  var total = pag.total === undefined ? assets.length : num(pag.total);
+  const l = lists[name];
+  const assets = arr(data.assets);
+  const pag = obj(data.pagination) || {};
+  const total = pag.total === undefined ? assets.length : num(pag.total);
   l.lastPage = Math.max(1, num(pag.last_page) || 1);
   if (l.page > l.lastPage) { l.page = l.lastPage; scheduleList(name, 0); return; }
-  var listEl = $(name + '-list');
-  var frag = document.createDocumentFragment();
+  const listEl = $(name + '-list');
+  const frag = document.createDocumentFragment();
   assets.forEach(function (a) { if (obj(a)) frag.appendChild(assetItem(a, l.kind)); });
   listEl.textContent = '';
   listEl.appendChild(frag);
@@ -162,9 +163,9 @@ function renderList(name, data, search) {
   if (search) setText($(name + '-total'), '(' + fmtInt(total) + ' matching)');
   else if (l.screen === 'scan' && app.progress) renderListHeaders();
   else setText($(name + '-total'), '(' + fmtInt(total) + ')');
-  var note = '';
-  var c = obj(app.state && app.state.connection) || {};
-  var waiting = l.screen === 'scan' && c.state && c.state !== 'standalone' ? num(c.pending_scans) : 0;
+  let note = '';
+  const c = obj(app.state && app.state.connection) || {};
+  const waiting = l.screen === 'scan' && c.state && c.state !== 'standalone' ? num(c.pending_scans) : 0;
   if (waiting > 0) {
     // A connected station's lists are the server's: its own scans join them once synced.
     note = '\u2026 ' + fmtInt(waiting) + (waiting === 1 ? ' scan waits' : ' scans wait') + ' to sync; this list shows what the server has.';
@@ -173,15 +174,15 @@ function renderList(name, data, search) {
       : (l.kind === 'missing' ? 'Nothing missing.' : (l.screen === 'summary' ? 'Nothing unexpected was scanned.' : 'Nothing unexpected so far.'));
   }
   setText($(name + '-note'), note);
-  var first = (l.page - 1) * LIST_PER_PAGE + 1;
-  var range = total === 0 ? '' : 'Rows ' + fmtInt(first) + '\u2013' + fmtInt(first + assets.length - 1) + ' of ' + fmtInt(total) +
+  const first = (l.page - 1) * LIST_PER_PAGE + 1;
+  const range = total === 0 ? '' : 'Rows ' + fmtInt(first) + '\u2013' + fmtInt(first + assets.length - 1) + ' of ' + fmtInt(total) +
     ' \u00B7 page ' + fmtInt(l.page) + ' of ' + fmtInt(l.lastPage);
   setText($(name + '-range'), range);
-  var pager = $(name + '-pager');
+  const pager = $(name + '-pager');
   if (pager) {
     pager.hidden = l.lastPage <= 1;
     Array.prototype.forEach.call(pager.querySelectorAll('button[data-go]'), function (b) {
-      var go = b.getAttribute('data-go');
+      const go = b.getAttribute('data-go');
       b.disabled = (go === 'first' || go === 'prev') ? l.page <= 1 : l.page >= l.lastPage;
     });
   }
@@ -189,8 +190,8 @@ function renderList(name, data, search) {
 
 /** First, previous, next and last page of a list. */
 function goPage(name, go) {
-  var l = lists[name];
-  var page = go === 'first' ? 1 : go === 'prev' ? l.page - 1 : go === 'next' ? l.page + 1 : l.lastPage;
+  const l = lists[name];
+  let page = go === 'first' ? 1 : go === 'prev' ? l.page - 1 : go === 'next' ? l.page + 1 : l.lastPage;
   page = Math.max(1, Math.min(l.lastPage, page));
   if (page === l.page) return;
   l.page = page;
@@ -200,16 +201,16 @@ function goPage(name, go) {
 /** Every row of an audit's missing list, grouped by location on light pages for printing
  *  (@media print in kiosk.css). Resolves once the sheet is ready. */
 export function preparePrint() {
-  var audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
+  const audit = obj(app.summary && app.summary.audit) || obj(app.state && app.state.audit);
   if (!audit) return Promise.resolve(false);
   document.body.removeAttribute('data-print-ready');
-  var rows = [];
-  var fetchPage = function (page) {
-    var url = '/api/details/missing?audit_id=' + encodeURIComponent(audit.id) + '&per_page=100&page=' + page;
+  const rows = [];
+  const fetchPage = function (page) {
+    const url = '/api/details/missing?audit_id=' + encodeURIComponent(audit.id) + '&per_page=100&page=' + page;
     return api('GET', url, null, 30000).then(function (res) {
       if (!res.ok || !obj(res.data)) throw new Error(errorMessage(res, 'The missing list could not be loaded'));
       arr(res.data.assets).forEach(function (a) { if (obj(a)) rows.push(a); });
-      var last = num(obj(res.data.pagination) && res.data.pagination.last_page) || 1;
+      const last = num(obj(res.data.pagination) && res.data.pagination.last_page) || 1;
       return page < last ? fetchPage(page + 1) : rows;
     });
   };
@@ -221,14 +222,14 @@ export function preparePrint() {
 }
 
 function renderPrintSheet(audit, rows) {
-  var sheet = el.printSheet;
+  const sheet = el.printSheet;
   sheet.textContent = '';
   sheet.appendChild(make('h1', null, 'Missing assets \u2014 audit of ' + str(audit.country)));
   sheet.appendChild(make('p', 'print-meta', fmtInt(rows.length) + ' missing \u00B7 started ' + fmtTime(audit.started_at) +
     (audit.ended_at ? ' \u00B7 ended ' + fmtTime(audit.ended_at) : ' \u00B7 still running') + ' \u00B7 audit ' + str(audit.id)));
-  var groups = {};
+  const groups = {};
   rows.forEach(function (a) {
-    var place = str(a.location) || 'No location';
+    const place = str(a.location) || 'No location';
     (groups[place] = groups[place] || []).push(a);
   });
   Object.keys(groups).sort(function (x, y) {
@@ -236,15 +237,15 @@ function renderPrintSheet(audit, rows) {
     if (y === 'No location') return -1;
     return x.localeCompare(y);
   }).forEach(function (place) {
-    var section = make('section', 'print-group');
+    const section = make('section', 'print-group');
     section.appendChild(make('h2', null, place + ' (' + fmtInt(groups[place].length) + ')'));
-    var table = make('table');
-    var head = make('tr');
+    const table = make('table');
+    const head = make('tr');
     ['Tag', 'Serial', 'Name', 'Model', 'Status'].forEach(function (h) { head.appendChild(make('th', null, h)); });
     table.appendChild(make('thead')).appendChild(head);
-    var body = make('tbody');
+    const body = make('tbody');
     groups[place].forEach(function (a) {
-      var tr = make('tr');
+      const tr = make('tr');
       [a.asset_tag || a.identifier, a.serial_num, a.name, a.model, a.status].forEach(function (v) { tr.appendChild(make('td', null, str(v))); });
       body.appendChild(tr);
     });
@@ -276,7 +277,7 @@ const PAGER_BUTTONS = [
 export function fillPagers() {
   Array.prototype.forEach.call(document.querySelectorAll('.pager'), function (pager) {
     PAGER_BUTTONS.forEach(function (b) {
-      var button = make('button', 'button small', b[2]);
+      const button = make('button', 'button small', b[2]);
       button.type = 'button';
       button.setAttribute('data-go', b[0]);
       button.setAttribute('aria-label', b[1]);
@@ -290,14 +291,14 @@ export function fillPagers() {
  *  by gun.js and recorded; the box gets its text back). */
 export function bindSearches() {
   Object.keys(lists).forEach(function (name) {
-    var pager = $(name + '-pager');
+    const pager = $(name + '-pager');
     if (pager) pager.addEventListener('click', function (e) {
-      var b = e.target.closest ? e.target.closest('button[data-go]') : null;
+      const b = e.target.closest ? e.target.closest('button[data-go]') : null;
       if (b && !b.disabled) goPage(name, b.getAttribute('data-go'));
     });
   });
   ['missing', 'unexpected'].forEach(function (name) {
-    var input = $(name + '-search');
+    const input = $(name + '-search');
     input.addEventListener('input', function () { lists[name].page = 1; scheduleList(name, 120); armIdleReturn(); });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'Enter') {

@@ -89,7 +89,7 @@ function bind() {
 
   bindSearches();
 
-  var afterClick = function (e) { if (e.detail > 0) setTimeout(focusEntry, 0); };
+  const afterClick = function (e) { if (e.detail > 0) setTimeout(focusEntry, 0); };
   el.mute.addEventListener('click', function (e) {
     toggleMute();
     afterClick(e);

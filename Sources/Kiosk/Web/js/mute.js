@@ -1,7 +1,8 @@
 /* The kiosk's mute button: its choice is kept in localStorage for this kiosk. Also the sound
  * hooks that the browser tests read (window.kiosk.sounds, window.kiosk.audioState). */
 
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { storageGet, storageSet } from './format.js';
 import { audioState, ensureAudio, isMuted, playSound, setMuted, sounds } from './sound.js';
 
@@ -17,7 +18,7 @@ export function loadMute() {
 }
 
 export function renderMute() {
-  var muted = isMuted();
+  const muted = isMuted();
   el.mute.setAttribute('aria-pressed', muted ? 'true' : 'false');
   setText(el.mute, muted ? 'Sound: off' : 'Sound: on');
   el.mute.title = muted ? 'Turn the sounds back on' : 'Mute the sounds';

@@ -16,7 +16,8 @@
 
 import { app } from './app.js';
 import { emit } from './bus.js';
-import { el, make, setText } from './dom.js';
+import { make, setText } from './elements.js';
+import { el } from './dom.js';
 import { obj, str } from './format.js';
 import { scheduleLists } from './lists.js';
 import { applyProgress } from './progress.js';
@@ -56,9 +57,9 @@ let waiting = [];            // [{ev, options}] outcomes due while the box's own
 let waitTimer = null;
 
 export function recordOutcome(scanId, identifier, status, passed) {
-  var at = (performance.timeOrigin || Date.now() - performance.now()) + performance.now();
+  const at = (performance.timeOrigin || Date.now() - performance.now()) + performance.now();
   hooks.lastOutcomeAt = at;
-  var entry = { scan_id: scanId || null, identifier: identifier === undefined ? null : identifier, status: status, at: at };
+  const entry = { scan_id: scanId || null, identifier: identifier === undefined ? null : identifier, status: status, at: at };
   if (passed) entry.passed = true;
   hooks.outcomes.push(entry);
   if (hooks.outcomes.length > OUTCOME_LOG_LIMIT) hooks.outcomes.splice(0, hooks.outcomes.length - OUTCOME_LOG_LIMIT);
@@ -98,12 +99,12 @@ function showWaiting() {
   waitTimer = null;
   while (waiting.length) {
     if (app.screen !== 'scan') { waiting.splice(0).forEach(passOver); return; }
-    var left = current ? current.at + MIN_SHOWN_MS - Date.now() : 0;
+    const left = current ? current.at + MIN_SHOWN_MS - Date.now() : 0;
     if (left > 0) {
       waitTimer = setTimeout(showWaiting, left);
       return;
     }
-    var next = waiting.shift();
+    const next = waiting.shift();
     if (waiting.length && statusOf(next.ev) === 'found_expected') passOver(next);
     else showOutcome(next.ev, next.options);
   }
@@ -118,7 +119,7 @@ function passOver(item) {
  *  is shown at once (the outcome it overtakes is noted as passed over); a decision on a scan
  *  shown pending waits in its place instead. Answers whether the scan was waiting. */
 function settleWaiting(ev) {
-  for (var i = 0; i < waiting.length; i++) {
+  for (let i = 0; i < waiting.length; i++) {
     if (waiting[i].ev.scan_id !== ev.scan_id) continue;
     if (ev.kind === 'rejected') showAtOnce(ev, { sound: true });
     else waiting[i].ev = ev;
@@ -130,11 +131,11 @@ function settleWaiting(ev) {
 /** Puts one ScanEvent in the big outcome box, with its sound. */
 function showOutcome(ev, options) {
   options = options || {};
-  var status = statusOf(ev);
-  var look = STATUS[status];
-  var identifier = ev.identifier === null || ev.identifier === undefined ? '' : str(ev.identifier);
-  var name = assetName(ev);
-  var info = '';
+  const status = statusOf(ev);
+  const look = STATUS[status];
+  const identifier = ev.identifier === null || ev.identifier === undefined ? '' : str(ev.identifier);
+  const name = assetName(ev);
+  let info = '';
   if (status === 'already_scanned') info = firstScanText(ev, 'First scanned') || 'Scanned before in this audit';
   else if (status === 'misplaced') info = misplacedText(ev);
   else if (status === 'location') info = 'Assets registered elsewhere that are scanned here are counted as found, and shown as misplaced.';
@@ -143,7 +144,7 @@ function showOutcome(ev, options) {
   if (status === 'unknown' && ev.did_you_mean) info = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?) \u2014 recorded as scanned.';
   else if (status === 'rejected') info = 'Nothing was stored for this scan.';
   else if (status === 'awaiting') info = 'Not in this station\u2019s copy: the server decides, and the outcome replaces this one.';
-  var message = status === 'location' ? '' : str(ev.message);
+  let message = status === 'location' ? '' : str(ev.message);
   if (ev.pending === true && status !== 'rejected') message += (message ? ' \u2014 ' : '') + 'Decided here; waiting to sync with the server.';
 
   stackCurrent();
@@ -170,16 +171,16 @@ function showOutcome(ev, options) {
 }
 
 function misplacedText(ev) {
-  var registered = str(ev.registered_location || (obj(ev.asset) && ev.asset.location));
-  var found = str(ev.found_location);
-  var text = 'Found, in the wrong place: registered at ' + (registered || 'another location');
+  const registered = str(ev.registered_location || (obj(ev.asset) && ev.asset.location));
+  const found = str(ev.found_location);
+  let text = 'Found, in the wrong place: registered at ' + (registered || 'another location');
   if (found) text += ', found at ' + found;
   return text + '.';
 }
 
 /** The problem in the box leaves it before its 3 s: it goes on the stack beside the box. */
 function stackCurrent() {
-  var c = current;
+  const c = current;
   current = null;
   if (!c || PROBLEMS.indexOf(c.status) < 0 || Date.now() - c.at >= HOLD_MS) return;
   stack.unshift(c);
@@ -188,19 +189,19 @@ function stackCurrent() {
 }
 
 function unstack(item) {
-  var i = stack.indexOf(item);
+  const i = stack.indexOf(item);
   if (i < 0) return;
   stack.splice(i, 1);
   renderStack();
 }
 
 function renderStack() {
-  var list = el.problemStack;
+  const list = el.problemStack;
   list.textContent = '';
-  var shown = stackShown();
+  const shown = stackShown();
   stack.slice(0, shown).forEach(function (c) {
-    var look = STATUS[c.status];
-    var li = make('li', 'stacked');
+    const look = STATUS[c.status];
+    const li = make('li', 'stacked');
     li.setAttribute('data-status', c.status);
     if (c.ev.scan_id) li.setAttribute('data-scan-id', str(c.ev.scan_id));
     li.appendChild(make('span', 'stacked-symbol', look.symbol));
@@ -246,7 +247,7 @@ export function showIdle() {
 export function handleScan(ev, fromPost) {
   ev = obj(ev);
   if (!ev) return;
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (ev.kind !== 'rejected' && ev.audit_id && audit && ev.audit_id !== audit.id) return;
   // A pushed event showed this scan already: it is the answer's own news or newer (the server's
   // decision or refusal), so the answer, made before it, changes nothing.
@@ -265,8 +266,8 @@ export function handleScan(ev, fromPost) {
   if (ev.scan_id && shown.has(ev.scan_id)) {
     // The server decided a scan shown pending, or refused one (it is not in the server's
     // audit): that replaces it where it is shown, with the problem's sound for a refusal.
-    var showing = el.outcome.getAttribute('data-status');
-    var refused = ev.kind === 'rejected';
+    const showing = el.outcome.getAttribute('data-status');
+    const refused = ev.kind === 'rejected';
     if (app.screen === 'scan' && ev.status !== 'pending' && (refused || showing === 'awaiting' || showing === 'pending') &&
         el.outcome.getAttribute('data-scan-id') === str(ev.scan_id)) showOutcome(ev, { sound: refused });
     return;
@@ -284,7 +285,7 @@ export function handleScan(ev, fromPost) {
 export function handleVoid(d) {
   d = obj(d);
   if (!d) return;
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (!audit || d.audit_id !== audit.id) return;
   applyProgress(d.audit_id, d.progress);
   markVoided(str(d.scan_id));
@@ -304,7 +305,7 @@ let alarmTimer = null;
 
 /** The big NOT RECORDED of a scan that no audit could take, with its sound. */
 export function notRecorded(text, why) {
-  var box = el.gunAlarm;
+  const box = el.gunAlarm;
   box.hidden = false;
   box.setAttribute('data-status', 'rejected');
   setText(el.gunAlarmSymbol, STATUS.rejected.symbol);

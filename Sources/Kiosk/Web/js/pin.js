@@ -1,7 +1,8 @@
 /* The PIN screen of a page opened from another machine: the PIN is sent once, and after too
  * many wrong ones the form waits for the kiosk's Retry-After. */
 
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { api, errorMessage } from './api.js';
 import { emit } from './bus.js';
 
@@ -11,7 +12,7 @@ let pinTimer = null;
 export function submitPin(e) {
   e.preventDefault();
   if (Date.now() < pinUnlockAt) return;
-  var pin = el.pin.value;
+  const pin = el.pin.value;
   if (!pin) { setText(el.pinError, 'Type the PIN first.'); el.pin.focus(); return; }
   el.pinSubmit.disabled = true;
   setText(el.pinError, '');
@@ -21,7 +22,7 @@ export function submitPin(e) {
       el.pin.value = '';
       emit('reload');
     } else if (res.status === 429) {
-      var wait = parseInt(res.headers.get('Retry-After') || '30', 10);
+      let wait = parseInt(res.headers.get('Retry-After') || '30', 10);
       if (!(wait > 0)) wait = 30;
       lockPin(wait, errorMessage(res, 'Too many wrong PINs'));
     } else if (res.status === 401) {
@@ -41,8 +42,8 @@ function lockPin(seconds, message) {
   pinUnlockAt = Date.now() + seconds * 1000;
   el.pinSubmit.disabled = true;
   clearInterval(pinTimer);
-  var tick = function () {
-    var left = Math.ceil((pinUnlockAt - Date.now()) / 1000);
+  const tick = function () {
+    const left = Math.ceil((pinUnlockAt - Date.now()) / 1000);
     if (left <= 0) {
       clearInterval(pinTimer);
       el.pinSubmit.disabled = false;

@@ -4,16 +4,17 @@
  * and checkboxes in dialogs, never a select: a barcode gun's keys cannot change them (gun.js). */
 
 import { app } from './app.js';
-import { el, make, setText } from './dom.js';
+import { make, setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, fmtInt, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { closeDialog, openDialog } from './dialog.js';
 
 /** The top bar's "At Dock B" (or that no location is set). */
 export function renderLocation() {
-  var s = app.state || {};
-  var audit = obj(s.audit);
-  var show = app.screen === 'scan' && audit && audit.is_active !== false;
+  const s = app.state || {};
+  const audit = obj(s.audit);
+  const show = app.screen === 'scan' && audit && audit.is_active !== false;
   el.locationLabel.hidden = !show;
   el.locationLabel.textContent = '';
   if (!show) return;
@@ -26,14 +27,14 @@ export function renderLocation() {
 }
 
 export function openLocationDialog() {
-  var s = app.state || {};
-  var list = el.locationChoices;
+  const s = app.state || {};
+  const list = el.locationChoices;
   list.textContent = '';
   setText(el.locationError, '');
-  var current = str(s.location);
-  var add = function (name, label, count) {
-    var li = make('li');
-    var b = make('button', 'button choice' + (name === current ? ' primary' : ''), label);
+  const current = str(s.location);
+  const add = function (name, label, count) {
+    const li = make('li');
+    const b = make('button', 'button choice' + (name === current ? ' primary' : ''), label);
     b.type = 'button';
     b.setAttribute('data-location', name);
     if (name === current) b.setAttribute('aria-current', 'true');
@@ -78,7 +79,7 @@ export function openScopeDialog(country, then) {
   api('GET', '/api/locations?country=' + encodeURIComponent(country), null, 10000).then(function (res) {
     if (scopeCountry !== country) return;
     el.scopeChoices.textContent = '';
-    var locations = arr(obj(res.data) && res.data.locations);
+    const locations = arr(obj(res.data) && res.data.locations);
     if (!res.ok) {
       el.scopeChoices.appendChild(make('li', 'muted', 'The locations could not be listed (' + errorMessage(res, 'error') + '): the audit covers the whole country.'));
       return;
@@ -90,9 +91,9 @@ export function openScopeDialog(country, then) {
     locations.forEach(function (l, i) {
       l = obj(l);
       if (!l) return;
-      var li = make('li');
-      var label = make('label', 'check');
-      var box = make('input');
+      const li = make('li');
+      const label = make('label', 'check');
+      const box = make('input');
       box.type = 'checkbox';
       box.value = str(l.location);
       box.id = 'scope-' + i;
@@ -109,9 +110,9 @@ export function openScopeDialog(country, then) {
 }
 
 export function confirmScope() {
-  var chosen = Array.prototype.filter.call(el.scopeChoices.querySelectorAll('input[type="checkbox"]'), function (b) { return b.checked; })
+  const chosen = Array.prototype.filter.call(el.scopeChoices.querySelectorAll('input[type="checkbox"]'), function (b) { return b.checked; })
     .map(function (b) { return b.value; });
-  var then = scopeThen;
+  const then = scopeThen;
   scopeThen = null;
   scopeCountry = null;
   closeDialog(el.scopeDialog);

@@ -7,7 +7,8 @@
  * then show too. */
 
 import { app, soonest } from './app.js';
-import { el, make, setText } from './dom.js';
+import { make, setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, fmtCompletion, fmtInt, num, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { renderListHeaders } from './lists.js';
@@ -23,7 +24,7 @@ export function applyProgress(auditId, p) {
   p = obj(p);
   if (!p || !auditId) return;
   if (app.progress && app.progress.audit_id === auditId && olderRevision(p.revision, app.progress.revision)) return;
-  var before = app.progress;
+  const before = app.progress;
   app.progress = {
     audit_id: auditId,
     total_assets: num(p.total_assets),
@@ -57,21 +58,21 @@ export function schedulePlaces(delay) {
 }
 
 function loadPlaces() {
-  var audit = obj(app.state && app.state.audit);
+  const audit = obj(app.state && app.state.audit);
   if (app.screen !== 'scan' || !audit) return;
   if (places.busy) { places.again = true; return; }
   places.busy = true;
   places.again = false;
-  var id = audit.id;
-  var done = function () {
+  const id = audit.id;
+  const done = function () {
     places.busy = false;
     if (places.again) schedulePlaces(200);
   };
   api('GET', '/api/progress?audit_id=' + encodeURIComponent(id), null, 15000).then(function (res) {
     done();
-    var current = obj(app.state && app.state.audit);
+    const current = obj(app.state && app.state.audit);
     if (app.screen !== 'scan' || !current || current.id !== id) return;
-    var snap = obj(res.data);
+    const snap = obj(res.data);
     if (!res.ok || !snap || snap.audit_id !== id) {
       placesUnavailable(errorMessage(res, 'The locations could not be counted'));
       return;
@@ -80,7 +81,7 @@ function loadPlaces() {
     places.shown = snap;
     renderPlaces(snap, { card: el.placesCard, body: el.placesBody, foot: el.placesFoot, note: el.placesNote });
     // A scan answered while the snapshot was read: the counters are newer, so read again.
-    var fresh = sameNumbers(app.progress, obj(snap.progress));
+    const fresh = sameNumbers(app.progress, obj(snap.progress));
     el.placesCard.setAttribute('data-fresh', fresh ? 'true' : 'false');
     places.stale = fresh ? 0 : places.stale + 1;
     if (!fresh && places.stale <= 5) schedulePlaces(300 * places.stale);
@@ -102,9 +103,9 @@ export function forgetPlaces() {
 
 /** The summary's panel of an ended audit. */
 export function loadSummaryPlaces(auditId) {
-  var parts = { card: el.summaryPlacesCard, body: el.summaryPlacesBody, foot: el.summaryPlacesFoot, note: el.summaryPlacesNote };
+  const parts = { card: el.summaryPlacesCard, body: el.summaryPlacesBody, foot: el.summaryPlacesFoot, note: el.summaryPlacesNote };
   api('GET', '/api/progress?audit_id=' + encodeURIComponent(auditId), null, 30000).then(function (res) {
-    var shown = obj(app.summary && app.summary.audit);
+    const shown = obj(app.summary && app.summary.audit);
     if (app.screen !== 'summary' || !shown || shown.id !== auditId) return;
     if (res.ok && obj(res.data)) renderPlaces(res.data, parts);
     else { parts.card.hidden = true; }
@@ -114,11 +115,11 @@ export function loadSummaryPlaces(auditId) {
 /** One row per registered location, the total of the snapshot's own numbers, and the finds
  *  whose location this station cannot tell yet (a connected station's copy). */
 function renderPlaces(snap, parts) {
-  var rows = arr(snap.locations);
-  var p = obj(snap.progress) || {};
+  const rows = arr(snap.locations);
+  const p = obj(snap.progress) || {};
   parts.card.hidden = rows.length === 0;
-  var body = document.createDocumentFragment();
-  var misplaced = 0;
+  const body = document.createDocumentFragment();
+  let misplaced = 0;
   rows.forEach(function (t) {
     t = obj(t);
     if (!t) return;
@@ -126,9 +127,9 @@ function renderPlaces(snap, parts) {
     body.appendChild(placeRow(t.location === null || t.location === undefined ? 'No location' : str(t.location),
       t.found, t.expected, t.missing, t.misplaced, t.location === null || t.location === undefined ? 'none' : null));
   });
-  var elsewhere = num(snap.found_elsewhere);
+  const elsewhere = num(snap.found_elsewhere);
   if (elsewhere > 0) {
-    var row = placeRow('Found by other stations, place not known here yet', elsewhere, null, null, null, 'elsewhere');
+    const row = placeRow('Found by other stations, place not known here yet', elsewhere, null, null, null, 'elsewhere');
     body.appendChild(row);
   }
   parts.body.textContent = '';
@@ -139,28 +140,28 @@ function renderPlaces(snap, parts) {
 }
 
 function placeRow(name, found, expected, missing, misplaced, kind) {
-  var tr = make('tr');
+  const tr = make('tr');
   if (kind) tr.setAttribute('data-kind', kind);
-  var th = make('th', 'place-name', name);
+  const th = make('th', 'place-name', name);
   th.scope = 'row';
   th.title = name;
   tr.appendChild(th);
   [found, expected, missing, misplaced].forEach(function (v, i) {
-    var td = make('td', 'num', v === null || v === undefined ? '' : fmtInt(v));
+    const td = make('td', 'num', v === null || v === undefined ? '' : fmtInt(v));
     if (i === 2 && num(v) === 0 && expected !== null) td.setAttribute('data-done', 'true');
     if (i === 3 && num(v) > 0) td.setAttribute('data-misplaced', 'true');
     tr.appendChild(td);
   });
   if (expected !== null && expected !== undefined) {
-    var done = num(expected) === 0 ? 100 : Math.min(100, num(found) * 100 / num(expected));
+    const done = num(expected) === 0 ? 100 : Math.min(100, num(found) * 100 / num(expected));
     tr.style.setProperty('--done', done + '%');
   }
   return tr;
 }
 
 export function renderProgress() {
-  var p = app.progress || { total_assets: 0, scanned_count: 0, missing_count: 0, unexpected_count: 0, completion_percentage: 0 };
-  var pct = Math.max(0, Math.min(100, p.completion_percentage));
+  const p = app.progress || { total_assets: 0, scanned_count: 0, missing_count: 0, unexpected_count: 0, completion_percentage: 0 };
+  const pct = Math.max(0, Math.min(100, p.completion_percentage));
   setText(el.countTotal, fmtInt(p.total_assets));
   setText(el.countScanned, fmtInt(p.scanned_count));
   setText(el.countMissing, fmtInt(p.missing_count));

@@ -5,7 +5,8 @@
  * outbox that the top bar's count of scans waiting comes from. */
 
 import { app } from './app.js';
-import { el, make } from './dom.js';
+import { make } from './elements.js';
+import { el } from './dom.js';
 import { fmtTime, obj, str } from './format.js';
 import { photoButton } from './dialog.js';
 import { STATUS, assetName, reasonText, statusOf } from './words.js';
@@ -16,14 +17,14 @@ let recent = [];   // ScanEvents, newest first
 
 export function mergeRecent(events, replace) {
   if (replace) {
-    var fromServer = events.filter(function (e) { return obj(e); });
+    const fromServer = events.filter(function (e) { return obj(e); });
     // Keep local refusals the kiosk never stored (413, 415, …) on top if they are newer.
     recent = fromServer.slice(0, RECENT_LIMIT);
   } else {
     events.forEach(function (ev) {
       if (!obj(ev)) return;
       if (ev.scan_id) {
-        for (var i = 0; i < recent.length; i++) {
+        for (let i = 0; i < recent.length; i++) {
           if (recent[i].scan_id === ev.scan_id) { recent.splice(i, 1); break; }
         }
       }
@@ -47,18 +48,18 @@ function scheduleRecent() {
 }
 
 function renderRecent() {
-  var frag = document.createDocumentFragment();
+  const frag = document.createDocumentFragment();
   recent.forEach(function (ev) {
-    var status = statusOf(ev);
-    var look = STATUS[status];
-    var li = make('li');
+    const status = statusOf(ev);
+    const look = STATUS[status];
+    const li = make('li');
     li.setAttribute('data-status', status);
     if (ev.scan_id) li.setAttribute('data-scan-id', str(ev.scan_id));
     li.appendChild(make('span', 'chip', look.symbol + ' ' + look.word)).setAttribute('data-status', status);
-    var id = make('span', 'r-id', str(ev.identifier));
+    const id = make('span', 'r-id', str(ev.identifier));
     id.title = str(ev.identifier);
     li.appendChild(id);
-    var name = assetName(ev);
+    let name = assetName(ev);
     if (status === 'unexpected' && reasonText(ev)) name = (name ? name + ' \u2014 ' : '') + reasonText(ev);
     if (status === 'rejected') name = str(ev.message);
     if (status === 'location') name = 'Now at ' + str(ev.location);
@@ -72,8 +73,8 @@ function renderRecent() {
     if (ev.has_photo === true && ev.scan_id && ev.audit_id) {
       li.appendChild(photoButton(str(ev.audit_id), str(ev.scan_id), str(ev.identifier)));
     }
-    var meta = [];
-    var here = str(app.state && app.state.station);
+    const meta = [];
+    const here = str(app.state && app.state.station);
     if (ev.station && str(ev.station) !== here) meta.push(str(ev.station));
     if (ev.user) meta.push(str(ev.user));
     if (ev.at) meta.push(fmtTime(ev.at));
@@ -89,23 +90,23 @@ function renderRecent() {
 
 /** A scan was undone: struck through where it is listed. */
 export function markVoided(scanId) {
-  var changed = false;
+  let changed = false;
   recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.voided !== true) { ev.voided = true; changed = true; } });
   if (changed) scheduleRecent();
 }
 
 /** The camera's photo of a scan was kept: its row gets the picture. */
 export function markPhoto(scanId) {
-  var changed = false;
+  let changed = false;
   recent.forEach(function (ev) { if (ev.scan_id === scanId && ev.has_photo !== true) { ev.has_photo = true; changed = true; } });
   if (changed) scheduleRecent();
 }
 
 /** The newest scan this station recorded that can still be undone (null: none). */
 export function lastUndoable() {
-  var here = str(app.state && app.state.station);
-  for (var i = 0; i < recent.length; i++) {
-    var ev = recent[i];
+  const here = str(app.state && app.state.station);
+  for (let i = 0; i < recent.length; i++) {
+    const ev = recent[i];
     if (ev.kind !== 'result' || ev.voided === true || ev.status === 'pending' || !ev.scan_id) continue;
     if (ev.station && str(ev.station) !== here) continue;
     return ev;

@@ -6,7 +6,8 @@
  * page's too); the batches, and the pushed events held for the batch on its way, are the kiosk's. */
 
 import { app } from './app.js';
-import { el, setText } from './dom.js';
+import { setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, newScanId, num, obj, str } from './format.js';
 import { Backoff, StoredScans } from './queue.js';
 import { api, errorMessage } from './api.js';
@@ -41,19 +42,19 @@ function removeFromQueue(scanIds) {
 }
 
 export function renderSending() {
-  var n = queue.length;
+  const n = queue.length;
   setText(el.sending, n === 0 ? '' : (n === 1 ? '1 scan sending\u2026' : n + ' scans sending\u2026'));
 }
 
 /** The Enter (or Tab) at `t` in the entry field sends its tag. A gun's burst is a tag of its own:
  *  text typed into the field before it is set aside, with a note, never glued onto it. */
 export function submitEntry(t) {
-  var burst = takeBurst(t);
+  const burst = takeBurst(t);
   // A burst's characters may still be held (focus.js): they follow the field's text.
-  var identifier = (el.entry.value + takeHeld()).trim();
+  let identifier = (el.entry.value + takeHeld()).trim();
   if (el.entry.value !== '') el.entry.value = '';
   if (burst) {
-    var before = burst.before.trim();
+    const before = burst.before.trim();
     identifier = burst.tag.trim();
     if (before && identifier) noteSetAside(before, identifier);
   }
@@ -75,7 +76,7 @@ export function submitIdentifier(identifier) {
   identifier = str(identifier).trim();
   if (!identifier) return;
   if (isUndoCommand(identifier)) { emit('undo-command'); return; }
-  var item = { identifier: identifier, scan_id: newScanId(), queued_at: Date.now() };
+  const item = { identifier: identifier, scan_id: newScanId(), queued_at: Date.now() };
   queue.push(item);
   saveQueue();               // kept before anything is sent
   lastLocalScanId = item.scan_id;
@@ -89,8 +90,8 @@ export function submitIdentifier(identifier) {
 export function pump() {
   if (inFlight.size > 0 || retryTimer) return;
   // At most 50 scans, and well under the kiosk's 16 KiB body limit.
-  var batch = [], bytes = 0;
-  for (var i = 0; i < queue.length && batch.length < BATCH_LIMIT; i++) {
+  let batch = [], bytes = 0;
+  for (let i = 0; i < queue.length && batch.length < BATCH_LIMIT; i++) {
     bytes += queue[i].identifier.length * 3 + 80;
     if (batch.length > 0 && bytes > 12000) break;
     batch.push(queue[i]);
@@ -102,29 +103,29 @@ export function pump() {
 function send(batch) {
   sending = batch;
   batch.forEach(function (item) { inFlight.add(item.scan_id); });
-  var serialAtSend = outcomesShown();
-  var last = batch[batch.length - 1];
-  var pendingTimer = setTimeout(function () {
+  const serialAtSend = outcomesShown();
+  const last = batch[batch.length - 1];
+  const pendingTimer = setTimeout(function () {
     if (last.scan_id === lastLocalScanId && outcomesShown() === serialAtSend && !wasShown(last.scan_id) && app.screen === 'scan') {
       showPending(last, 'Waiting for the kiosk\u2026');
     }
   }, 400);
   // Each scan keeps the time it was taken: one held here while the kiosk could not answer may
   // have been made before an end the kiosk learns meanwhile, and still counts (late).
-  var body = { scans: batch.map(function (item) {
+  const body = { scans: batch.map(function (item) {
     return { identifier: item.identifier, scan_id: item.scan_id, scanned_at: new Date(item.queued_at || Date.now()).toISOString() };
   }) };
   api('POST', '/api/scans', body, SCAN_TIMEOUT_MS).then(function (res) {
     clearTimeout(pendingTimer);
     inFlight.clear();
-    var s = res.status;
+    const s = res.status;
     if (s >= 200 && s < 300) {
       backoff.reset();
-      var results = arr(obj(res.data) && res.data.results);
-      var stopped = false;
-      var answered = [];
+      const results = arr(obj(res.data) && res.data.results);
+      let stopped = false;
+      const answered = [];
       results.forEach(function (ev, i) {
-        var item = batch[i];
+        const item = batch[i];
         if (!item || !obj(ev)) return;
         if (!ev.scan_id) ev.scan_id = item.scan_id;
         if (ev.identifier === undefined || ev.identifier === null) ev.identifier = item.identifier;
@@ -132,9 +133,9 @@ function send(batch) {
         answered.push([ev, item]);
       });
       removeFromQueue(answered.map(function (pair) { return pair[1].scan_id; }));
-      var kept = heldDecisions(answered.map(function (pair) { return pair[0]; }));
+      const kept = heldDecisions(answered.map(function (pair) { return pair[0]; }));
       // The next scans leave before these answers are drawn: the kiosk stores them meanwhile.
-      var whole = results.length >= batch.length;
+      const whole = results.length >= batch.length;
       if (whole) pump();
       answered.forEach(function (pair) { handleScan(pair[0], { sound: Date.now() - num(pair[1].queued_at) < 10000 }); });
       kept.forEach(function (ev) { handleScan(ev, null); });
@@ -148,7 +149,7 @@ function send(batch) {
       // The batch itself was refused (it should not be): each scan is refused, in order.
       backoff.reset();
       held.clear();
-      var d = obj(res.data) || {};
+      const d = obj(res.data) || {};
       removeFromQueue(batch.map(function (item) { return item.scan_id; }));
       batch.forEach(function (item) {
         handleScan({
@@ -169,7 +170,7 @@ function send(batch) {
 }
 
 function failed(item, message) {
-  var delay = backoff.next();
+  const delay = backoff.next();
   if (!item) return;
   if (item.scan_id === lastLocalScanId && !wasShown(item.scan_id) && app.screen === 'scan') showPending(item, message);
   if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; pump(); }, delay);
@@ -182,7 +183,7 @@ function failed(item, message) {
  *  scan that the answer, made before it, still calls pending (see heldDecisions). */
 export function showPushed(ev) {
   if (!awaitingAnswer(ev.scan_id)) return true;
-  var before = held.get(ev.scan_id);
+  const before = held.get(ev.scan_id);
   // A decision is never replaced by a pending copy that came after it.
   if (!before || ev.status !== 'pending' || before.status === 'pending') held.set(ev.scan_id, ev);
   return false;
@@ -190,7 +191,7 @@ export function showPushed(ev) {
 
 function awaitingAnswer(scanId) {
   if (!scanId || !inFlight.has(scanId)) return false;
-  for (var i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
+  for (let i = 0; i < sending.length && sending[i].scan_id !== scanId; i++) {
     if (!wasShown(sending[i].scan_id)) return true;
   }
   return false;
@@ -199,8 +200,8 @@ function awaitingAnswer(scanId) {
 /** The pushed events held for this answer that say more than it: a decision where the answer
  *  says pending, or another decision. The answer's own outcomes are shown first, then these. */
 function heldDecisions(answers) {
-  var said = new Map(answers.map(function (ev) { return [ev.scan_id, ev.status]; }));
-  var kept = [];
+  const said = new Map(answers.map(function (ev) { return [ev.scan_id, ev.status]; }));
+  const kept = [];
   held.forEach(function (ev, scanId) {
     if (ev.status !== 'pending' && said.has(scanId) && said.get(scanId) !== ev.status) kept.push(ev);
   });
@@ -210,7 +211,7 @@ function heldDecisions(answers) {
 
 /** No answer is coming for now (the request failed): the held events are shown as they came. */
 function showHeld() {
-  var events = Array.from(held.values());
+  const events = Array.from(held.values());
   held.clear();
   events.forEach(function (ev) { handleScan(ev, null); });
 }

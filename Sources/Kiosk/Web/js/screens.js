@@ -3,7 +3,8 @@
  * screen and renders what belongs to it. Also the top bar (station, audit, who scans). */
 
 import { app } from './app.js';
-import { $, el, make, setText } from './dom.js';
+import { $, make, setText } from './elements.js';
+import { el } from './dom.js';
 import { arr, fmtTime, obj, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { clearOutlines, renderCamera, stopPreview } from './camera.js';
@@ -25,7 +26,7 @@ let stateSeq = 0;
 
 /** Asks for the state; only the answer to the newest request is used. */
 export function loadState() {
-  var seq = ++stateSeq;
+  const seq = ++stateSeq;
   api('GET', '/api/state', null, 10000).then(function (res) {
     if (seq !== stateSeq) return;
     if (res.ok && obj(res.data)) {
@@ -59,17 +60,17 @@ export function applyState(s) {
   }
   app.state = s;
   openEvents();
-  var audit = obj(s.audit);
+  const audit = obj(s.audit);
   if (!audit) {
     app.summary = null;
     showScreen('start');
     renderStart();
   } else if (audit.is_active !== false) {
-    var changed = !app.progress || app.progress.audit_id !== audit.id;
+    const changed = !app.progress || app.progress.audit_id !== audit.id;
     applyProgress(audit.id, audit);
     if (changed) { forgetRecent(); clearLists(); showIdle(); forgetPlaces(); }
     mergeRecent(arr(s.recent), true);
-    var entering = app.screen !== 'scan';
+    const entering = app.screen !== 'scan';
     showScreen('scan');
     scheduleLists(changed ? 0 : 300);
     if (changed || entering) schedulePlaces(0);
@@ -86,11 +87,11 @@ export function applyState(s) {
 }
 
 export function showScreen(name) {
-  var before = app.screen;
+  const before = app.screen;
   app.screen = name;
   document.body.setAttribute('data-screen', name);
   ['loading', 'pin', 'start', 'scan', 'summary'].forEach(function (n) {
-    var section = $('screen-' + n);
+    const section = $('screen-' + n);
     if (section) section.hidden = n !== name;
   });
   el.topbar.hidden = name === 'pin' || name === 'loading';
@@ -117,9 +118,9 @@ export function showScreen(name) {
 }
 
 export function renderTopbar() {
-  var s = app.state || {};
+  const s = app.state || {};
   setText(el.stationName, str(s.station));
-  var audit = obj(s.audit);
+  const audit = obj(s.audit);
   el.auditLabel.textContent = '';
   if (audit && app.screen === 'summary') {
     el.auditLabel.appendChild(document.createTextNode('Audit '));

@@ -2,7 +2,8 @@
  * name of who is scanning (saved with the kiosk; the name dialog uses saveUser too). */
 
 import { app } from './app.js';
-import { cssEscape, el, make, setText } from './dom.js';
+import { make, setText } from './elements.js';
+import { cssEscape, el } from './dom.js';
 import { arr, obj, plural, str } from './format.js';
 import { api, errorMessage } from './api.js';
 import { openScopeDialog } from './place.js';
@@ -12,7 +13,7 @@ let startMessageFor = null;
 let countriesKey = null;
 
 export function renderStart() {
-  var s = app.state || {};
+  const s = app.state || {};
   setText(el.startStation, str(s.station));
   if (document.activeElement !== el.userName) el.userName.value = str(s.user);
   emit('topbar');
@@ -22,29 +23,29 @@ export function renderStart() {
   } else {
     el.countriesError.hidden = true;
   }
-  var countries = arr(s.countries);
-  var key = JSON.stringify(countries);
+  const countries = arr(s.countries);
+  const key = JSON.stringify(countries);
   if (key === countriesKey) { focusStart(); return; }
   countriesKey = key;
-  var focusedCountry = null;
-  var active = document.activeElement;
+  let focusedCountry = null;
+  const active = document.activeElement;
   if (active && active.getAttribute && active.getAttribute('data-country')) focusedCountry = active.getAttribute('data-country');
   el.countries.textContent = '';
   countries.forEach(function (c) {
     c = obj(c);
     if (!c) return;
-    var code = str(c.country);
-    var running = !!c.active_audit_id;
-    var li = make('li', 'country');
+    const code = str(c.country);
+    const running = !!c.active_audit_id;
+    const li = make('li', 'country');
     li.setAttribute('data-country', code);
     li.setAttribute('data-running', running ? 'true' : 'false');
-    var codeId = 'country-' + code.replace(/[^A-Za-z0-9_-]/g, '_');
-    var codeEl = make('span', 'country-code', code);
+    const codeId = 'country-' + code.replace(/[^A-Za-z0-9_-]/g, '_');
+    const codeEl = make('span', 'country-code', code);
     codeEl.id = codeId;
     li.appendChild(codeEl);
     li.appendChild(make('span', 'country-count', plural(c.expected_assets, 'expected asset', 'expected assets')));
     li.appendChild(make('span', 'country-running', running ? '\u25CF Audit running' : 'No audit running'));
-    var button = make('button', 'button ' + (running ? 'primary' : ''), running ? 'Join running audit' : 'Start audit');
+    const button = make('button', 'button ' + (running ? 'primary' : ''), running ? 'Join running audit' : 'Start audit');
     button.type = 'button';
     button.setAttribute('data-country', code);
     button.setAttribute('data-action', running ? 'join' : 'start');
@@ -55,7 +56,7 @@ export function renderStart() {
   });
   el.countriesEmpty.hidden = countries.length > 0 || !!s.countries_error;
   if (focusedCountry) {
-    var again = el.countries.querySelector('button[data-country="' + cssEscape(focusedCountry) + '"]');
+    const again = el.countries.querySelector('button[data-country="' + cssEscape(focusedCountry) + '"]');
     if (again) again.focus();
   }
   focusStart();
@@ -65,7 +66,7 @@ export function renderStart() {
  *  start or join an audit (gun.js swallows it anyway). Tab reaches them. */
 function focusStart() {
   startMessageFor = null;
-  var active = document.activeElement;
+  const active = document.activeElement;
   if (active && active !== document.body && active.offsetParent === null) active.blur();
 }
 
@@ -77,12 +78,12 @@ export function startMessage(text) {
 const COPY_TIMEOUT_MS = 120000;
 
 export function onCountryClick(e) {
-  var button = e.target.closest ? e.target.closest('button[data-action]') : null;
+  const button = e.target.closest ? e.target.closest('button[data-action]') : null;
   if (!button || button.disabled) return;
-  var action = button.getAttribute('data-action');
-  var country = button.getAttribute('data-country');
-  var buttons = el.countries.querySelectorAll('button');
-  var setBusy = function (busy) { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy; };
+  const action = button.getAttribute('data-action');
+  const country = button.getAttribute('data-country');
+  const buttons = el.countries.querySelectorAll('button');
+  const setBusy = function (busy) { for (let i = 0; i < buttons.length; i++) buttons[i].disabled = busy; };
   setBusy(true);
   startMessage(action === 'join' ? 'Joining the audit of ' + country + ': copying it to this station\u2026' : 'Starting the audit of ' + country + '…');
   if (action === 'start') {
@@ -123,7 +124,7 @@ export function onCountryClick(e) {
 }
 
 export function saveUser(name, statusNode) {
-  var trimmed = str(name).trim();
+  const trimmed = str(name).trim();
   if (!trimmed) {
     if (statusNode) { statusNode.setAttribute('data-kind', 'error'); setText(statusNode, 'Type who is scanning.'); }
     return Promise.resolve(false);
@@ -131,7 +132,7 @@ export function saveUser(name, statusNode) {
   if (statusNode) { statusNode.removeAttribute('data-kind'); setText(statusNode, 'Saving…'); }
   return api('POST', '/api/user', { name: trimmed }, 10000).then(function (res) {
     if (res.ok && obj(res.data)) {
-      var user = str(res.data.user || trimmed);
+      const user = str(res.data.user || trimmed);
       if (app.state) app.state.user = user;
       emit('topbar');
       if (statusNode) { statusNode.removeAttribute('data-kind'); setText(statusNode, '\u2714 Saved: scans are recorded as ' + user + '.'); }
@@ -146,7 +147,7 @@ export function saveUser(name, statusNode) {
 }
 
 function saveUserIfChanged() {
-  var name = el.userName.value.trim();
+  const name = el.userName.value.trim();
   if (!name || name === str(app.state && app.state.user)) return Promise.resolve(true);
   return saveUser(name, el.userStatus);
 }
