@@ -137,4 +137,25 @@ extension InOfficeBrowser.OfficeBrowserTests {
             }
         }
     }
+
+    /// Text a person typed into the assets' search and left there ("SG-", given up on) is not glued
+    /// onto a gun's tag: the burst searches for its own tag alone, and the search box shows it.
+    @Test func aBurstAfterLeftoverTypedTextSearchesItsOwnTag() async throws {
+        try await TestServer.with(.sqlite) { server in
+            _ = try await server.user("root@example.com")
+            try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-12", "SG")])
+            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+                try await browser.find("#nav-assets").click()
+                try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 3")
+                let query = try await browser.find("#records-query")
+                try await query.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(1500))
+                try await query.gunKeys("SG-2")
+                try await browser.waitUntil(
+                    "the search for SG-2 alone", js: "count('#records-table tbody tr') === 1 && text('#records-table tbody').includes('SG-2')")
+                #expect(try await query.property("value").stringValue == "SG-2", "the leftover SG- is not part of the tag")
+                #expect(try await browser.find("#page-error").text().isEmpty)
+            }
+        }
+    }
 }

@@ -196,4 +196,27 @@ struct PhoneGunScreensTests {
         let scanned = (report["summary"] as? [String: Any])?["scanned_count"] as? Int
         #expect(scanned == 2, "SG-2 and SG-3")
     }
+
+    @Test("Text a person left in the tag field is not glued onto a gun's tag: the burst is a tag of its own, the typed text stays apart")
+    func burstAfterLeftoverTypedText() async throws {
+        let server = try await Self.serverWithCable()
+        try await PhoneScanTests.withDriver(server) { driver in
+            let page = try await Self.scanning(driver, server)
+            let entry = try await page.find("#entry")
+            try await entry.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+            try await Task.sleep(for: .milliseconds(1500))
+            try await entry.gunKeys("SG-2")
+            try await page.waitUntil(
+                timeout: 15, "SG-2 found", js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-2')")
+            #expect(try await page.find("#outcome-tag").text() == "SG-2")
+            #expect(try await entry.property("value").stringValue == "SG-", "what the person typed stays in the field, apart")
+            let outcomes = try await page.execute("return (window.scanPage.outcomes || []).map(o => o.identifier).join(',')").stringValue ?? ""
+            #expect(!outcomes.contains("SG-SG"), "\(outcomes)")
+            await page.quit()
+        }
+        let report = try jsonObject(try await server.run(["audit", "report", "--format", "json"]))
+        let summary = report["summary"] as? [String: Any]
+        #expect(summary?["scanned_count"] as? Int == 1)
+        #expect(summary?["unexpected_count"] as? Int == 0, "no unknown glued tag: \(summary ?? [:])")
+    }
 }
