@@ -289,13 +289,22 @@ let package = Package(
         // The emulated V4L2 camera (Tests/FakeCamera, loaded with LD_PRELOAD into a child process).
         .target(name: "CameraTestSupport", dependencies: ["TestKit"], path: "Tests/CameraTestSupport"),
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
+        // What the browser tests of every page share: a WebDriver client of chromedriver and headless
+        // Chromium, the gun's keys (DevTools key events), the shared browser of each chain,
+        // screenshots, and the built `audit-station` run as a kiosk, a server or a back office.
+        .target(name: "BrowserTestSupport", dependencies: ["TestKit"], path: "Tests/BrowserTestSupport"),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore", "Station",
-            "ConnectedStation",
+            "audit-station", "TestKit", "BrowserTestSupport", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore",
+            "Station", "ConnectedStation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The server's pages in headless Chromium: the back office (`serve`, and `office` over a
+        // station's file) and the phone page.
+        .testTarget(name: "OfficeTests", dependencies: [
+            "audit-station", "TestKit", "BrowserTestSupport", "AuditTestSupport", "AuditServer", "InventoryCore", "InventoryStore", "Scanning",
         ]),
     ],
     cxxLanguageStandard: .cxx17
