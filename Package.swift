@@ -245,10 +245,11 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestKit"),
-        // The real server on 127.0.0.1 that the server, client and kiosk tests share, and one that
-        // speaks only SPEC's audit API (SpecServer).
+        // The real server on 127.0.0.1 that the server, client and kiosk tests share, one that
+        // speaks only SPEC's audit API (SpecServer), and a connected station logged in to either
+        // (TestStation).
         .target(name: "AuditTestSupport", dependencies: [
-            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
+            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditAPI", "AuditClient", "ConnectedStation",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -267,15 +268,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // The HTTP client of the API, and the connected station kept in step with a server through it.
         .testTarget(name: "AuditClientTests", dependencies: [
             "TestKit", "AuditClient", "ConnectedStation", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
-            "Station",
-            "Scanning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The one scan path (`ScanSession`): batches, the server's news and refusals, evidence photos.
+        .testTarget(name: "StationTests", dependencies: [
+            "Station", "TestKit", "AuditTestSupport", "AuditAPI", "AuditClient", "ConnectedStation", "InventoryCore", "InventoryStore", "Scanning",
         ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "TestKit"]),
         // The PDF report and labels read back with poppler (pdftotext, pdfinfo, pdftoppm) and our decoder; the CLI and the API.
