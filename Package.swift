@@ -245,10 +245,11 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestKit"),
-        // The real server on 127.0.0.1 that the server, client and kiosk tests share, and one that
-        // speaks only SPEC's audit API (SpecServer).
+        // The real server on 127.0.0.1 that the server, client and kiosk tests share, one that
+        // speaks only SPEC's audit API (SpecServer), and a connected station logged in to either
+        // (TestStation).
         .target(name: "AuditTestSupport", dependencies: [
-            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore",
+            "TestKit", "AuditServer", "InventoryCore", "InventoryStore", "PostgresStore", "AuditAPI", "AuditClient", "ConnectedStation",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -267,15 +268,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // The HTTP client of the API, and the connected station kept in step with a server through it.
         .testTarget(name: "AuditClientTests", dependencies: [
             "TestKit", "AuditClient", "ConnectedStation", "AuditServer", "AuditAPI", "InventoryCore", "InventoryStore", "ConnectedStore", "AuditTestSupport",
-            "Station",
-            "Scanning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The one scan path (`ScanSession`): batches, the server's news and refusals, evidence photos.
+        .testTarget(name: "StationTests", dependencies: [
+            "Station", "TestKit", "AuditTestSupport", "AuditAPI", "AuditClient", "ConnectedStation", "InventoryCore", "InventoryStore", "Scanning",
         ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "TestKit"]),
         // The PDF report and labels read back with poppler (pdftotext, pdfinfo, pdftoppm) and our decoder; the CLI and the API.
@@ -289,13 +293,22 @@ let package = Package(
         // The emulated V4L2 camera (Tests/FakeCamera, loaded with LD_PRELOAD into a child process).
         .target(name: "CameraTestSupport", dependencies: ["TestKit"], path: "Tests/CameraTestSupport"),
         .testTarget(name: "CameraTests", dependencies: ["Scanning", "camera-probe", "CameraTestSupport", "TestKit"]),
+        // What the browser tests of every page share: a WebDriver client of chromedriver and headless
+        // Chromium, the gun's keys (DevTools key events), the shared browser of each chain,
+        // screenshots, and the built `audit-station` run as a kiosk, a server or a back office.
+        .target(name: "BrowserTestSupport", dependencies: ["TestKit"], path: "Tests/BrowserTestSupport"),
         // The kiosk in headless Chromium over WebDriver, in standalone and connected mode.
         .testTarget(name: "KioskTests", dependencies: [
-            "audit-station", "TestKit", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore", "Station",
-            "ConnectedStation",
+            "audit-station", "TestKit", "BrowserTestSupport", "Kiosk", "CameraTestSupport", "AuditTestSupport", "InventoryCore", "InventoryStore",
+            "Station", "ConnectedStation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The server's pages in headless Chromium: the back office (`serve`, and `office` over a
+        // station's file) and the phone page.
+        .testTarget(name: "OfficeTests", dependencies: [
+            "audit-station", "TestKit", "BrowserTestSupport", "AuditTestSupport", "AuditServer", "InventoryCore", "InventoryStore", "Scanning",
         ]),
     ],
     cxxLanguageStandard: .cxx17

@@ -4,7 +4,6 @@ import ConnectedStation
 import AuditTestSupport
 import Foundation
 import InventoryCore
-import Station
 import TestKit
 import Testing
 
@@ -23,7 +22,7 @@ struct AnyServerTests {
 
     @Test func aBareLoginWithoutExpiryOrCountriesIsRead() async throws {
         try await SpecServer.with { server in
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             #expect(station.login.expiresAt == nil)
             #expect(station.login.user.name == "Jane Technician" && station.login.user.userType == .staff)
             #expect(station.login.user.countries.isEmpty && station.login.token.hasPrefix("1|"))
@@ -38,7 +37,7 @@ struct AnyServerTests {
     @Test func aWholeAuditRunsOnlineWithTheListsAsTheLocalCopy() async throws {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             let countries = try await station.audit.countries()
             #expect(countries == [CountryCount(country: "MY", expectedAssets: 1), CountryCount(country: "SG", expectedAssets: 5)])
             let audit = try await station.audit.start(country: "SG", by: Self.actor)
@@ -77,7 +76,7 @@ struct AnyServerTests {
     @Test func scansMadeAtALocationCountOnAServerThatRefusesTheField() async throws {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: Self.actor)
             for tag in ["A1", "NOPE", "A2"] {
                 _ = try await station.audit.record(ScanRequest(identifier: tag, source: .manual, location: "Dock B"))
@@ -93,75 +92,15 @@ struct AnyServerTests {
         }
     }
 
-    /// A scan this station took (found, in its copy) that the server then refuses, here because
-    /// another station ended the audit meanwhile: whoever showed it is told, with the scan's id,
-    /// and the outbox keeps it as rejected.
-    @Test func aScanTheServerRefusesIsToldToItsSession() async throws {
-        try await SpecServer.with { server in
-            await Self.seeded(server.audits)
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
-            let other = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-2")
-            let audit = try await station.audit.start(country: "SG", by: Self.actor)
-            let seen = Locked<[String]>([])
-            let session = ScanSession(service: station.audit, connection: station.audit, audit: audit, actor: Self.actor, place: StationPlace()) {
-                event in seen.update { $0.append(ScanSessionBatchTests.outline(event) + " " + (Self.scanID(of: event) ?? "-")) }
-            }
-            _ = try await other.audit.end(auditID: audit.id, by: Self.actor)
-            let event = await session.record("A1", source: .manual)
-            let scanID = try #require(Self.scanID(of: event))
-            let report = await station.audit.syncNow()
-            #expect(report.rejected == 1 && report.remaining == 0, "\(report)")
-            #expect(seen.get() == ["found_expected A1 at - \(scanID)", "refused REFUSED_BY_SERVER A1 \(scanID)"])
-            #expect(try await station.audit.connectedStatus().rejectedScans == 1)
-        }
-    }
-
-    @Test func aScanTheServerRefusesNoLongerCountsAtTheStation() async throws {
-        try await SpecServer.with { server in
-            await Self.seeded(server.audits)
-            await server.audits.refuseScans(of: "A1")
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
-            let audit = try await station.audit.start(country: "SG", by: Self.actor)
-            let refusals = Locked<[AuditProgress?]>([])
-            let session = ScanSession(service: station.audit, connection: station.audit, audit: audit, actor: Self.actor, place: StationPlace()) {
-                event in
-                if case .refused(let refusal) = event { refusals.update { $0.append(refusal.progress) } }
-            }
-            guard case .recorded(let found, _) = await session.record("A1", source: .manual) else {
-                Issue.record("A1 was not recorded")
-                return
-            }
-            #expect(found.status == .foundExpected && found.progress.scannedCount == 1)
-            #expect(await station.audit.syncNow().rejected == 1)
-            // The refusal carries the numbers without the refused scan.
-            #expect(refusals.get().map { $0?.scannedCount } == [0])
-            #expect(try await station.audit.audit(id: audit.id).scannedCount == 0)
-            // Scanned again, A1 is found again here: the copy kept no mark of the refused scan.
-            guard case .recorded(let again, _) = await session.record("A1", source: .manual) else {
-                Issue.record("A1 was not recorded again")
-                return
-            }
-            #expect(again.status == .foundExpected, "\(again.message)")
-        }
-    }
-
-    static func scanID(of event: ScanEvent) -> String? {
-        switch event {
-        case .recorded(let result, _), .decided(let result, _): result.scanId
-        case .refused(let refusal): refusal.scanID
-        case .note: nil
-        }
-    }
-
     @Test func aSecondStationJoinsWithTheScansAlreadyMade() async throws {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
-            let first = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let first = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             let audit = try await first.audit.start(country: "SG", by: Self.actor)
             for tag in ["A1", "A2", "M1", "NOPE", "R1"] { _ = try await first.scan(tag) }
             #expect(await first.audit.syncNow().remaining == 0)
 
-            let second = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-2")
+            let second = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-2")
             try await second.audit.join(auditID: audit.id)
             #expect(try await second.scan("A1").status == .alreadyScanned)
             let unknown = try await second.scan("NOPE")
@@ -181,7 +120,7 @@ struct AnyServerTests {
         await Self.seeded(audits)
         let server = try await SpecServer.start(audits: audits)
         // With the server down, each push fails at once: the connection is refused.
-        let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+        let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
         let audit = try await station.audit.start(country: "SG", by: Self.actor)
         _ = try await station.scan("A1")
         #expect(await station.audit.syncNow().pushed == 1)
@@ -191,7 +130,7 @@ struct AnyServerTests {
         let offline = await station.audit.syncNow()
         #expect(offline.pushed == 0 && offline.remaining == 4)
         // Restarted while offline: the engine comes back from the local copy and the outbox.
-        let restarted = try await Station.make(
+        let restarted = try await TestStation.make(
             server: server.baseURL, email: "jane@example.com", name: "kiosk-1", timeout: .seconds(1),
             path: station.path)
         #expect(try await restarted.scan("A3").status == .alreadyScanned)
@@ -215,11 +154,11 @@ struct AnyServerTests {
     func lostAnswersCountEveryScanOnce(faults: [Fault]) async throws {
         try await SpecServer.with { server in
             await Self.seeded(server.audits)
-            let direct = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let direct = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Self.actor)
             let proxy = try FaultProxy(upstreamPort: server.port, plan: faults)
             defer { proxy.stop() }
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server: server.baseURL, email: "jane@example.com", name: "kiosk-1",
                 via: "http://127.0.0.1:\(proxy.port)", timeout: .seconds(2), path: direct.path)
             for tag in ["A1", "A2", "A3", "A1", "M1", "UNKNOWN-1", "A5"] { _ = try await station.scan(tag) }

@@ -18,7 +18,7 @@ struct ConnectedAccessoryTests {
             try await server.seed([("A1", "SG")])
             _ = try await server.parts.backend.accessories.create(
                 AccessoryInput(name: "Cable", category: "Cables", totalQuantity: 6, country: "SG", tag: "CABLE", location: "Dock A"))
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let decided = Locked<[ScanResult]>([])
             await station.audit.onDecided { result, _ in decided.update { $0.append(result) } }
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
@@ -71,7 +71,7 @@ struct ConnectedCountOutboxTests {
             // The count calls the station makes, counted on their way (none is held up).
             let proxy = try FaultProxy(upstreamPort: server.port, plan: [], only: "/audit/count")
             defer { proxy.stop() }
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             func counted() async throws -> Int? { try await server.parts.audits.accessories(auditID: audit.id).first?.counted }
 

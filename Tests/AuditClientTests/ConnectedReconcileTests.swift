@@ -13,7 +13,7 @@ struct ConnectedReconcileTests {
         try await TestServer.with(backend) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG")])
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let actor = Actor(user: "kiosk", station: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: actor)
             _ = try await station.scan("A1")
@@ -38,7 +38,7 @@ struct ConnectedReconcileTests {
     @Test func aServerOfTheSeedsAPICannotReconcile() async throws {
         try await SpecServer.with { server in
             await AnyServerTests.seeded(server.audits)
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             await #expect {
                 try await station.audit.reconcile(ReconcileRequest(auditId: "any", actions: [.markMissing], preview: true))
             } throws: { error in

@@ -11,7 +11,7 @@ struct ConnectedScanningTests {
         try await TestServer.with(backend) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG"), ("M1", "MY")])
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             #expect(try await station.scan("A1").status == .foundExpected)
             let repeatScan = try await station.scan("SN-A1")
@@ -49,12 +49,12 @@ struct ConnectedScanningTests {
         try await TestServer.with(.sqlite) { server in
             try await server.admin("slow@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG")])
-            let direct = try await Station.make(server, email: "slow@example.com", name: "kiosk-1")
+            let direct = try await TestStation.make(server, email: "slow@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "slow", station: "kiosk-1"))
             // The server stores the push at once; its answer is held on the way back.
             let proxy = try FaultProxy(upstreamPort: server.port, plan: [.delay(2)], only: "POST /api/v1/audit/scan")
             defer { proxy.stop() }
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server, email: "slow@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)", path: direct.path)
             #expect(try await station.scan("A1").progress.scannedCount == 1)
             async let pushed = station.audit.syncNow()
@@ -78,8 +78,8 @@ struct ConnectedScanningTests {
             try await server.admin("one@example.com")
             try await server.admin("two@example.com")
             try await server.seed((1...60).map { ("T\($0)", "SG") })
-            let first = try await Station.make(server, email: "one@example.com", name: "kiosk-1", autoSync: true)
-            let second = try await Station.make(server, email: "two@example.com", name: "kiosk-2", autoSync: true)
+            let first = try await TestStation.make(server, email: "one@example.com", name: "kiosk-1", autoSync: true)
+            let second = try await TestStation.make(server, email: "two@example.com", name: "kiosk-2", autoSync: true)
             let audit = try await first.audit.start(country: "SG", by: Actor(user: "one", station: "kiosk-1"))
             async let a: Void = Self.scanAll(first, (1...40).map { "T\($0)" } + (1...5).map { "U\($0)" })
             async let b: Void = Self.scanAll(second, (21...60).map { "T\($0)" } + (3...8).map { "U\($0)" })
@@ -101,7 +101,7 @@ struct ConnectedScanningTests {
         try await TestServer.with(backend) { server in
             try await server.admin("both@example.com")
             try await server.seed((1...20).map { ("C\($0)", "SG") })
-            let station = try await Station.make(server, email: "both@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "both@example.com", name: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "both", station: "kiosk-1"))
             try await withThrowingTaskGroup(of: ScanStatus.self) { group in
                 for index in 1...20 { group.addTask { try await station.scan("C\(index)").status } }
@@ -112,7 +112,7 @@ struct ConnectedScanningTests {
         }
     }
 
-    static func scanAll(_ station: Station, _ identifiers: [String]) async throws {
+    static func scanAll(_ station: TestStation, _ identifiers: [String]) async throws {
         for identifier in identifiers { _ = try await station.scan(identifier) }
     }
 
@@ -120,7 +120,7 @@ struct ConnectedScanningTests {
         try await TestServer.with(backend) { server in
             try await server.admin("gone@example.com")
             try await server.seed([("A1", "SG")])
-            let station = try await Station.make(server, email: "gone@example.com", name: "kiosk-9")
+            let station = try await TestStation.make(server, email: "gone@example.com", name: "kiosk-9")
             _ = try await station.audit.start(country: "SG", by: Actor(user: "gone", station: "kiosk-9"))
             #expect(try await server.call("POST", "/api/v1/auth/logout", token: station.login.token).status == 200)
             #expect(try await station.scan("A1").status == .foundExpected)

@@ -15,7 +15,7 @@ struct ConnectedVoidTests {
         try await TestServer.with(backend) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG")])
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             let scan = try await station.scan("A1")
             #expect(scan.status == .foundExpected)
@@ -40,13 +40,13 @@ struct ConnectedVoidTests {
 
     /// A station and its twin on the same file that talks to a stopped server (nothing listens
     /// there: every call is refused at once).
-    static func pair(_ server: TestServer) async throws -> (online: Station, offline: Station, audit: AuditSession) {
+    static func pair(_ server: TestServer) async throws -> (online: TestStation, offline: TestStation, audit: AuditSession) {
         try await server.admin("kiosk@example.com")
         try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG")])
         let stopped = "http://127.0.0.1:\(try Loopback.freePort())"
-        let online = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+        let online = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
         let audit = try await online.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
-        let offline = try await Station.make(
+        let offline = try await TestStation.make(
             server, email: "kiosk@example.com", name: "kiosk-1", via: stopped, timeout: .seconds(5), path: online.path)
         return (online, offline, audit)
     }
@@ -151,7 +151,7 @@ struct ConnectedVoidTests {
             _ = await online.audit.syncNow()
             let proxy = try FaultProxy(upstreamPort: server.port, plan: [.dropAnswer], only: "/void")
             defer { proxy.stop() }
-            let flaky = try await Station.make(
+            let flaky = try await TestStation.make(
                 server, email: "kiosk@example.com", name: "kiosk-1", via: "http://127.0.0.1:\(proxy.port)", timeout: .seconds(5),
                 path: online.path)
             let result = try await flaky.audit.void(VoidRequest(scanId: again.scanId))

@@ -14,7 +14,7 @@ struct CopyRevisionTests {
         try await TestServer.with(.sqlite) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG")])
-            let station = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let station = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             let r0 = try #require(audit.revision)
 

@@ -17,13 +17,13 @@ struct LargeCopyAndPendingTests {
             try await Self.insertAssets(server, count: 20_000, prefix: "BIG", country: "SG")
             try await Self.insertAssets(server, count: 3_000, prefix: "OTHER", country: "MY")
             try await Self.insertAssets(server, count: 500, prefix: "GONE", country: "SG", status: "ARCHIVED")
-            let first = try await Station.make(server, email: "big@example.com", name: "kiosk-1")
+            let first = try await TestStation.make(server, email: "big@example.com", name: "kiosk-1")
             let audit = try await first.audit.start(country: "SG", by: Actor(user: "big", station: "kiosk-1"))
             #expect(audit.totalAssets == 20_000)
             for tag in ["BIG7", "OTHER3", "NOPE-1"] { _ = try await first.scan(tag) }
             #expect(await first.audit.syncNow().remaining == 0)
 
-            let second = try await Station.make(server, email: "big@example.com", name: "kiosk-2")
+            let second = try await TestStation.make(server, email: "big@example.com", name: "kiosk-2")
             try await second.audit.join(auditID: audit.id)
             let held = try await second.database.writer.read { db in
                 (
@@ -53,7 +53,7 @@ struct LargeCopyAndPendingTests {
         try await server.admin("wait@example.com")
         try await server.seed([("A1", "SG"), ("A2", "SG"), ("M1", "MY")])
         try await server.seed([("R1", "SG")], status: "ARCHIVED")
-        let station = try await Station.make(server, email: "wait@example.com", name: "kiosk-1")
+        let station = try await TestStation.make(server, email: "wait@example.com", name: "kiosk-1")
         let audit = try await station.audit.start(country: "SG", by: Actor(user: "wait", station: "kiosk-1"))
         let decided = Decisions()
         await station.audit.onDecided { result, _ in await decided.add(result) }

@@ -18,7 +18,7 @@ struct LateSyncTests {
         try await TestServer.with(backend) { server in
             try await server.admin("lead@example.com")
             try await server.seed((1...8).map { ("T\($0)", "SG") })
-            let station = try await Station.make(server, email: "lead@example.com", name: "dock-b")
+            let station = try await TestStation.make(server, email: "lead@example.com", name: "dock-b")
             let audit = try await station.audit.start(country: "SG", by: Actor(user: "lead", station: "dock-b"))
             _ = try await station.scan("T1")
             #expect(await station.audit.syncNow().pushed == 1)
@@ -50,11 +50,11 @@ struct LateSyncTests {
         try await TestServer.with { server in
             try await server.admin("lead@example.com")
             try await server.seed((1...4).map { ("T\($0)", "SG") })
-            let direct = try await Station.make(server, email: "lead@example.com", name: "dock-b")
+            let direct = try await TestStation.make(server, email: "lead@example.com", name: "dock-b")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "lead", station: "dock-b"))
             let proxy = try FaultProxy(upstreamPort: server.port, plan: [.dropAnswer], only: "/api/v1/audit/scans")
             defer { proxy.stop() }
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server, email: "lead@example.com", name: "dock-b", via: "http://127.0.0.1:\(proxy.port)", path: direct.path,
                 policy: SyncPolicy(initialDelay: .milliseconds(10), maxDelay: .milliseconds(20), maxAttempts: 1))
             for index in 1...3 { _ = try await station.scan("T\(index)") }
@@ -79,19 +79,19 @@ struct LateSyncTests {
         try await TestServer.with { server in
             try await server.admin("lead@example.com")
             try await server.seed((1...700).map { ("T\($0)", "SG") })
-            let direct = try await Station.make(server, email: "lead@example.com", name: "dock-b")
+            let direct = try await TestStation.make(server, email: "lead@example.com", name: "dock-b")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "lead", station: "dock-b"))
             // 700 scans: the first batch of 500 goes, then the server stops answering.
             let proxy = try FaultProxy(
                 upstreamPort: server.port, plan: [.pass] + Array(repeating: .error500, count: 40), only: "/api/v1/audit/scans")
             defer { proxy.stop() }
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server, email: "lead@example.com", name: "dock-b", via: "http://127.0.0.1:\(proxy.port)", path: direct.path,
                 policy: SyncPolicy(initialDelay: .milliseconds(10), maxDelay: .milliseconds(20), maxAttempts: 2))
             for index in 1...700 { _ = try await station.scan("T\(index)") }
             let report = await station.audit.syncNow()
             #expect(report.pushed == 500 && report.remaining == 200, "\(report)")
-            let office = try await Station.make(server, email: "lead@example.com", name: "office")
+            let office = try await TestStation.make(server, email: "lead@example.com", name: "office")
             do {
                 _ = try await office.audit.end(auditID: audit.id, by: Actor(user: "lead", station: "office"))
                 Issue.record("the end should have been refused while dock-b holds 200 scans")

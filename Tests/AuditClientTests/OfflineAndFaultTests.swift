@@ -14,7 +14,7 @@ struct OfflineAndFaultTests {
         let server = try await TestServer.start()
         try await server.admin("night@example.com")
         try await server.seed((1...30).map { ("T\($0)", "SG") })
-        let station = try await Station.make(server, email: "night@example.com", name: "kiosk-1")
+        let station = try await TestStation.make(server, email: "night@example.com", name: "kiosk-1")
         let audit = try await station.audit.start(country: "SG", by: Actor(user: "night", station: "kiosk-1"))
         for index in 1...10 { _ = try await station.scan("T\(index)") }
         #expect(await station.audit.syncNow().pushed == 10)
@@ -28,7 +28,7 @@ struct OfflineAndFaultTests {
         #expect(failed.pushed == 0 && failed.remaining == 11 && failed.stoppedBy?.contains("Cannot reach the server") == true)
 
         // The station restarts while offline: its engine comes back from the copy and the outbox.
-        let restarted = try await Station.make(server, email: "night@example.com", name: "kiosk-1", path: station.path)
+        let restarted = try await TestStation.make(server, email: "night@example.com", name: "kiosk-1", path: station.path)
         #expect(try await restarted.scan("T15").status == .alreadyScanned)
         #expect(try await restarted.scan("T21").status == .foundExpected)
 
@@ -51,9 +51,9 @@ struct OfflineAndFaultTests {
             try await server.seed((1...1_200).map { ("B\($0)", "SG") })
             let proxy = try FaultProxy(upstreamPort: server.port, plan: [])
             defer { proxy.stop() }
-            let direct = try await Station.make(server, email: "batch@example.com", name: "kiosk-1")
+            let direct = try await TestStation.make(server, email: "batch@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "batch", station: "kiosk-1"))
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server, email: "batch@example.com", name: "kiosk-1",
                 via: "http://127.0.0.1:\(proxy.port)", path: direct.path, autoSync: false)
             for index in 1...1_200 { _ = try await station.scan("B\(index)") }
@@ -81,9 +81,9 @@ struct OfflineAndFaultTests {
             try await server.seed((1...8).map { ("T\($0)", "SG") })
             let proxy = try FaultProxy(upstreamPort: server.port, plan: faults)
             defer { proxy.stop() }
-            let direct = try await Station.make(server, email: "faulty@example.com", name: "kiosk-1")
+            let direct = try await TestStation.make(server, email: "faulty@example.com", name: "kiosk-1")
             let audit = try await direct.audit.start(country: "SG", by: Actor(user: "faulty", station: "kiosk-1"))
-            let station = try await Station.make(
+            let station = try await TestStation.make(
                 server, email: "faulty@example.com", name: "kiosk-1",
                 via: "http://127.0.0.1:\(proxy.port)", timeout: .seconds(2), path: direct.path)
             // Pushed two at a time, so the faults fall on several batch calls, not one.

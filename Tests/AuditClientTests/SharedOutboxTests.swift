@@ -15,12 +15,12 @@ struct SharedOutboxTests {
         try await SpecServer.with { server in
             for index in 1...30 { await server.audits.add(tag: "A\(index)", country: "SG") }
             await server.audits.ignoreScanIDs()
-            let first = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
+            let first = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1")
             _ = try await first.audit.start(country: "SG", by: Actor(user: "jane", station: "kiosk-1"))
             for index in 1...30 { #expect(try await first.scan("A\(index)").status == .foundExpected) }
             // The same file opened again, as a second process would: its own database
             // connections and its own descriptor of the lock file.
-            let second = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1", path: first.path)
+            let second = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1", path: first.path)
             async let one = first.audit.syncNow()
             async let two = second.audit.syncNow()
             let reports = await [one, two]
@@ -35,9 +35,9 @@ struct SharedOutboxTests {
     func stuckHolderIsReported() async throws {
         try await SpecServer.with { server in
             await server.audits.add(tag: "A1", country: "SG")
-            var policy = Station.fastPolicy
+            var policy = TestStation.fastPolicy
             policy.sendPatience = .milliseconds(1500)
-            let station = try await Station.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1", policy: policy)
+            let station = try await TestStation.make(server: server.baseURL, email: "jane@example.com", name: "kiosk-1", policy: policy)
             _ = try await station.audit.start(country: "SG", by: Actor(user: "jane", station: "kiosk-1"))
             #expect(try await station.scan("A1").status == .foundExpected)
             let path = try #require(SendLock(databasePath: station.path).path)

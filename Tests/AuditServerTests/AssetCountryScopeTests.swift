@@ -1,5 +1,6 @@
 import AuditTestSupport
 import Foundation
+import TestKit
 import Testing
 
 /// Staff limited to some countries see and change only those countries' assets, as they may
@@ -43,7 +44,7 @@ struct AssetCountryScopeTests {
         try await TestServer.with(backend) { server in
             let admin = try await server.user("admin@example.com")
             let staff = try await server.user("sg-staff@example.com", type: "STAFF", countries: ["SG"], canEditAssets: true)
-            let csv = "asset_tag,serial_num,name,country\nSG-10,,Laptop,SG\nMY-10,,Laptop,my\n"
+            let csv = CSVFixture("asset_tag", "serial_num", "name", "country").row("SG-10", "", "Laptop", "SG").row("MY-10", "", "Laptop", "my").text
             let refused = try await CSVImportRouteTests.post(csv, to: server, token: staff)
             #expect(refused.status == 422, "\(refused.body)")
             let problems = (refused.body["errors"] as? [String: [String]])?["line 3"] ?? []
@@ -53,9 +54,11 @@ struct AssetCountryScopeTests {
             #expect(jsonRefused.status == 422 && jsonRefused.text.contains("may not change the assets of MY"), "\(jsonRefused.text)")
             let all = try await server.call("GET", "/api/v2/assets", token: admin)
             #expect((all.data?["pagination"] as? [String: Any])?["total"] as? Int == 0, "nothing stored: \(all.text)")
-            let own = try await CSVImportRouteTests.post("asset_tag,serial_num,name,country\nSG-10,,Laptop,SG\n", to: server, token: staff)
+            let own = try await CSVImportRouteTests.post(
+                CSVFixture("asset_tag", "serial_num", "name", "country").row("SG-10", "", "Laptop", "SG").text, to: server, token: staff)
             #expect(own.status == 200, "\(own.body)")
-            let adminImport = try await CSVImportRouteTests.post("asset_tag,serial_num,name,country\nMY-12,,Laptop,MY\n", to: server, token: admin)
+            let adminImport = try await CSVImportRouteTests.post(
+                CSVFixture("asset_tag", "serial_num", "name", "country").row("MY-12", "", "Laptop", "MY").text, to: server, token: admin)
             #expect(adminImport.status == 200, "\(adminImport.body)")
         }
     }

@@ -2,13 +2,15 @@ import AsyncHTTPClient
 import AuditTestSupport
 import Foundation
 import NIOCore
+import TestKit
 import Testing
 
 /// `POST /api/v2/assets/import` with the CSV file itself as the body (`text/csv`).
 @Suite("CSV import through the API")
 struct CSVImportRouteTests {
-    static func csv(_ count: Int, replacing lines: [Int: String] = [:]) -> String {
-        "asset_tag,serial_num,name,country\n" + (0..<count).map { lines[$0 + 2] ?? "API-\($0),API-SN-\($0),Laptop,SG" }.joined(separator: "\n")
+    /// `count` rows after the header: row n is on line n + 2, tag API-n, serial API-SN-n, in SG.
+    static func csv(_ count: Int) -> CSVFixture {
+        CSVFixture("asset_tag", "serial_num", "name", "country").assets(0..<count, tag: "API-", serial: "API-SN-", name: { _ in "Laptop" })
     }
 
     /// Sends `text` in 16 KiB pieces as a streamed body of unknown length.
@@ -29,7 +31,7 @@ struct CSVImportRouteTests {
     @Test func aCSVLargerThanTheUploadLimitIsStreamedAndImportedWhole() async throws {
         try await TestServer.with { server in
             let token = try await server.user("admin@example.com")
-            let text = Self.csv(40_000)
+            let text = Self.csv(40_000).text
             #expect(text.utf8.count > 1 << 20, "larger than any collected body")
             let answer = try await Self.post(text, to: server, token: token)
             #expect(answer.status == 200, "\(answer.body)")
@@ -43,7 +45,7 @@ struct CSVImportRouteTests {
         try await TestServer.with { server in
             let token = try await server.user("admin@example.com")
             try await server.seed([("SEEDED", "SG")])
-            let text = Self.csv(25_000, replacing: [4: "A,,,SG", 15_000: "API-1,X,Laptop,SG", 24_000: "SEEDED,Y,Laptop,SG", 25_001: "Z,\"open"])
+            let text = Self.csv(25_000).replacing([4: "A,,,SG", 15_000: "API-1,X,Laptop,SG", 24_000: "SEEDED,Y,Laptop,SG", 25_001: "Z,\"open"]).text
             let answer = try await Self.post(text, to: server, token: token)
             #expect(answer.status == 422)
             #expect(answer.body["error"] as? String == "VALIDATION_ERROR")
@@ -60,7 +62,7 @@ struct CSVImportRouteTests {
     @Test func aBadHeaderIsA422OnLineOne() async throws {
         try await TestServer.with { server in
             let token = try await server.user("admin@example.com")
-            let answer = try await Self.post("asset_tag,colour\nT,red\n", to: server, token: token)
+            let answer = try await Self.post(CSVFixture("asset_tag", "colour").row("T", "red").text, to: server, token: token)
             #expect(answer.status == 422)
             #expect((answer.body["errors"] as? [String: [String]])?.keys.sorted() == ["line 1"])
         }
@@ -69,7 +71,7 @@ struct CSVImportRouteTests {
     @Test func aUserWhoMayNotEditAssetsIsRefusedBeforeTheUpload() async throws {
         try await TestServer.with { server in
             let token = try await server.user("viewer@example.com", type: "CLIENT", countries: ["SG"], canEditAssets: false)
-            let answer = try await Self.post(Self.csv(10), to: server, token: token)
+            let answer = try await Self.post(Self.csv(10).text, to: server, token: token)
             #expect(answer.status == 403)
         }
     }

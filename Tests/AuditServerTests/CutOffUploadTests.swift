@@ -25,11 +25,10 @@ struct CutOffUploadTests {
     /// The whole file, and a part of it that stops in the middle of the last row's last field,
     /// so the part is itself a valid file whose last row is cut short.
     static func files() -> (whole: String, part: String) {
-        let header = "asset_tag,serial_num,country,name\n"
-        let lines = (0..<rows).map { "CUT-\($0),CUT-SN-\($0),SG,Laptop for the finance team" }
-        let whole = header + lines.joined(separator: "\n") + "\n"
-        let part = header + lines.dropLast().joined(separator: "\n") + "\nCUT-\(rows - 1),CUT-SN-\(rows - 1),SG,Laptop for the fin"
-        return (whole, part)
+        let file = CSVFixture("asset_tag", "serial_num", "country", "name")
+            .assets(0..<rows, tag: "CUT-", serial: "CUT-SN-", name: { _ in "Laptop for the finance team" })
+        let whole = file.text
+        return (whole, String(whole.dropLast("ance team\n".count)))
     }
 
     @Test(arguments: Backend.allCases, Cut.allCases)

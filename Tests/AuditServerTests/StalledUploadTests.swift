@@ -17,8 +17,9 @@ struct StalledUploadTests {
             let token = try await server.user("admin@example.com")
             try await server.seed([("ON-SHELF", "SG")])
             #expect(try await server.call("POST", "/api/v1/audit/start", json: #"{"country":"SG"}"#, token: token).status == 201)
-            let rows = (0..<2000).map { "UP-\($0),UP-SN-\($0),Laptop,SG" }
-            let whole = "asset_tag,serial_num,name,country\n" + rows.joined(separator: "\n") + "\n"
+            let file = CSVFixture("asset_tag", "serial_num", "name", "country")
+                .assets(0..<2000, tag: "UP-", serial: "UP-SN-", name: { _ in "Laptop" })
+            let whole = file.text
             let half = whole.utf8.count / 2
             let upload = try RawConnection(port: server.port)
             upload.send(

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// The cycle-count commands on a standalone station: `assets show` and `assets list
@@ -9,7 +10,7 @@ import Testing
         let scratch = try StationProcess.scratch()
         let database = scratch.database
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try "asset_tag,name,country\nSG-1,Laptop 1,SG\nSG-2,Laptop 2,SG\n".write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country").assets(1...2, tag: "SG-").write(to: file)
         #expect(try await StationProcess.run(["--database", database, "assets", "import", file.path]).status == 0)
         let created = try await StationProcess.run([
             "--database", database, "accessories", "create", "--name", "Cable", "--category", "Cables", "--total-quantity", "5",

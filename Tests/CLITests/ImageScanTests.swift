@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// `audit scan --images`: every code in every image is one scan; a bad file is reported and
@@ -9,9 +10,10 @@ import Testing
 
     @Test func codesInImageFilesAndFoldersAreScanned() async throws {
         let scratch = try StationProcess.scratch()
-        let csv = "asset_tag,name,country\nAST-000456,Desktop,SG\nAST-000123,Printer,SG\nTAG-7781,Jack,MY\n"
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country")
+            .row("AST-000456", "Desktop", "SG").row("AST-000123", "Printer", "SG").row("TAG-7781", "Jack", "MY")
+            .write(to: file)
         #expect(try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path]).status == 0)
         #expect(try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "SG"]).status == 0)
 

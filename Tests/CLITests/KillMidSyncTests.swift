@@ -51,8 +51,7 @@ extension TimingSensitive {
                 ], input: Data("kill-test-pass\n".utf8))
             try check(created.status == 0, "\(created.stderr)")
             let csv = folder.appendingPathComponent("assets.csv")
-            try ("asset_tag,name,country\n" + (1...count).map { "K\($0),Laptop,SG" }.joined(separator: "\n") + "\n").write(
-                to: csv, atomically: true, encoding: .utf8)
+            try CSVFixture("asset_tag", "name", "country").assets(1...count, tag: "K", name: { _ in "Laptop" }).write(to: csv)
             try check(try await StationProcess.run(["--database", serverDB, "assets", "import", csv.path]).status == 0, "the command failed")
 
             let port = try Loopback.freePort()

@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
+import TestKit
 import Testing
 
 /// `assets import` of a file larger than a block (1 MiB) and a chunk (10,000 rows), through the
 /// real command line on a real SQLite file.
 @Suite struct LargeImportTests {
-    static func csv(_ count: Int, bad: [Int: String] = [:]) -> String {
-        var text = "asset_tag,serial_num,name,country,location\n"
-        for n in 0..<count { text += (bad[n + 2] ?? "L-\(n),LSN-\(n),Laptop \(n) with a longer name,SG,Warehouse \(n % 40)") + "\n" }
-        return text
+    /// `count` rows after the header: row n is on line n + 2, tag L-n, serial LSN-n, in one of 40 warehouses.
+    static func csv(_ count: Int) -> CSVFixture {
+        CSVFixture("asset_tag", "serial_num", "name", "country", "location")
+            .assets(0..<count, tag: "L-", serial: "LSN-", name: { "Laptop \($0) with a longer name" }, locations: (0..<40).map { "Warehouse \($0)" })
     }
 
     static func assetCount(_ database: String) throws -> Int {
@@ -19,7 +20,7 @@ import Testing
         let scratch = try StationProcess.scratch()
         let file = scratch.folder.appendingPathComponent("large.csv")
         let bad = [7: "L-X7,,Laptop,XX,", 15_000: "L-3,,Laptop,SG,", 29_999: "L-X29999,LSN-10,Laptop,SG,", 30_001: "L-Y,\"open"]
-        let text = Self.csv(30_000, bad: bad)
+        let text = Self.csv(30_000).replacing(bad).text
         #expect(text.utf8.count > 1 << 20)
         try text.write(to: file, atomically: true, encoding: .utf8)
         let failed = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
@@ -32,7 +33,7 @@ import Testing
         }
         #expect(try Self.assetCount(scratch.database) == 0)
 
-        try Self.csv(30_000).write(to: file, atomically: true, encoding: .utf8)
+        try Self.csv(30_000).write(to: file)
         let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("Imported 30000 assets"))

@@ -14,10 +14,8 @@ import TestKit
 
     @Test func killedMidwayTheNextProcessFinishes() async throws {
         let scratch = try StationProcess.scratch()
-        var csv = "asset_tag,serial_num,name,country,status\n"
-        for n in 1...Self.assets { csv += "SG-\(n),,Laptop \(n),SG,IN_STOCK\n" }
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "serial_num", "name", "country", "status").assets(1...Self.assets, tag: "SG-").write(to: file)
         let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let started = try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "SG", "--user", "lead"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// Locations on the command line: an audit narrowed to some, where the station stands
@@ -8,8 +9,8 @@ import Testing
         let scratch = try StationProcess.scratch()
         let database = scratch.database
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try "asset_tag,name,country,location\nA-1,Laptop,SG,Dock A\nA-2,Laptop,SG,Dock A\nB-1,Laptop,SG,Dock B\nC-1,Laptop,SG,Dock C\n"
-            .write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country", "location")
+            .rows([("A-1", "Dock A"), ("A-2", "Dock A"), ("B-1", "Dock B"), ("C-1", "Dock C")]) { [$0.0, "Laptop", "SG", $0.1] }.write(to: file)
         #expect(try await StationProcess.run(["--database", database, "assets", "import", file.path]).status == 0)
         let listed = try await StationProcess.run(["--database", database, "audit", "locations", "--country", "sg", "--json"])
         #expect(listed.stdout.contains(#""location":"Dock A""#) && listed.stdout.contains(#""expected_assets":2"#))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import InventoryCore
 import InventoryStore
+import TestKit
 import Testing
 
 /// A standalone station driven through its command line, on real SQLite files.
@@ -9,11 +10,10 @@ import Testing
     /// A database with SG and MY assets and a running audit of SG.
     static func prepared(assets: Int = 20) async throws -> (folder: URL, database: String) {
         let scratch = try StationProcess.scratch()
-        var csv = "asset_tag,serial_num,name,country,status\n"
-        for n in 1...assets { csv += "SG-\(n),SN-SG-\(n),Laptop \(n),SG,IN_STOCK\n" }
-        csv += "MY-1,SN-MY-1,Laptop MY,MY,IN_STOCK\nSG-ARCH,,Old laptop,SG,ARCHIVED\n"
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "serial_num", "name", "country", "status").assets(1...assets, tag: "SG-", serial: "SN-SG-")
+            .row("MY-1", "SN-MY-1", "Laptop MY", "MY", "IN_STOCK").row("SG-ARCH", "", "Old laptop", "SG", "ARCHIVED")
+            .write(to: file)
         let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let started = try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "sg", "--user", "alice"])
@@ -87,10 +87,11 @@ import Testing
 
     @Test func badImportListsLinesAndImportsNothing() async throws {
         let scratch = try StationProcess.scratch()
-        let csv =
-            "asset_tag,name,country,status\nA-1,One,SG,IN_STOCK\nA-2,,SG,IN_STOCK\nA-1,Dup,SG,IN_STOCK\nA-4,Four,QQ,IN_STOCK\nA-5,Five,SG,BROKEN\n"
         let file = scratch.folder.appendingPathComponent("bad.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country", "status")
+            .row("A-1", "One", "SG", "IN_STOCK").row("A-2", "", "SG", "IN_STOCK").row("A-1", "Dup", "SG", "IN_STOCK")
+            .row("A-4", "Four", "QQ", "IN_STOCK").row("A-5", "Five", "SG", "BROKEN")
+            .write(to: file)
         let result = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(result.status != 0)
         for line in ["line 3:", "line 4:", "line 5:", "line 6:"] { #expect(result.stderr.contains(line), "\(line) in \(result.stderr)") }

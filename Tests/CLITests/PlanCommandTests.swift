@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// `audit plan add|list|remove` and `audit due` on a station's file: clear refusals of bad
@@ -8,8 +9,8 @@ import Testing
         let scratch = try StationProcess.scratch()
         let base = ["--database", scratch.database]
         let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try "asset_tag,name,country,location\nA-1,Laptop,SG,Dock A\nB-1,Laptop,SG,Dock B\nM-1,Laptop,MY,\n".write(
-            to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country", "location")
+            .row("A-1", "Laptop", "SG", "Dock A").row("B-1", "Laptop", "SG", "Dock B").row("M-1", "Laptop", "MY", "").write(to: file)
         #expect(try await StationProcess.run(base + ["assets", "import", file.path]).status == 0)
 
         for (arguments, message) in [

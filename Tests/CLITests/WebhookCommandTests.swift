@@ -41,7 +41,7 @@ import TestKit
         let (folder, database) = try StationProcess.scratch()
         let base = ["--database", database]
         let csv = folder.appendingPathComponent("inventory.csv")
-        try "asset_tag,name,country\nA-1,Laptop,SG\n".write(to: csv, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country").row("A-1", "Laptop", "SG").write(to: csv)
         #expect(try await StationProcess.run(base + ["assets", "import", csv.path]).status == 0)
         let added = try await StationProcess.run(
             base + ["webhooks", "add", receiver.url, "--events", "audit.ended", "--secret-stdin"], input: Data((Self.secret + "\n").utf8))

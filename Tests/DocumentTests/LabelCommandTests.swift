@@ -4,6 +4,7 @@ import DocumentKit
 import Foundation
 import NIOCore
 import Scanning
+import TestKit
 import Testing
 
 /// `assets labels` on a standalone station, and `POST /api/v2/assets/labels`.
@@ -13,11 +14,10 @@ struct LabelCommandTests {
         let folder = try Poppler.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("station.sqlite").path
-        var csv = "asset_tag,name,country,location\n"
-        for index in 1...7 { csv += "SG-\(index),Laptop \(index),SG,\(index <= 3 ? "Dock A" : "Dock B")\n" }
-        csv += "MY-1,Other,MY,KL\n"
         let file = folder.appendingPathComponent("assets.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country", "location")
+            .rows(1...7) { ["SG-\($0)", "Laptop \($0)", "SG", $0 <= 3 ? "Dock A" : "Dock B"] }.row("MY-1", "Other", "MY", "KL")
+            .write(to: file)
         #expect(try await Poppler.station(["--database", database, "assets", "import", file.path]).status == 0)
         func labels(_ arguments: [String]) async throws -> (status: Int32, stderr: String, text: String, url: URL) {
             let url = folder.appendingPathComponent("labels-\(UUID().uuidString).pdf")
@@ -66,7 +66,7 @@ struct LabelCommandTests {
         }
         // A tag too long for Code 128 on small labels.
         let longTag = "SG-" + String(repeating: "L", count: 37)
-        try "asset_tag,name,country\n\(longTag),Long,SG\n".write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country").row(longTag, "Long", "SG").write(to: file)
         #expect(try await Poppler.station(["--database", database, "assets", "import", file.path]).status == 0)
         let tooLong = try await labels([longTag, "--symbology", "code128", "--layout", "a4-4x10"])
         #expect(tooLong.status != 0 && tooLong.stderr.contains("is too long for a code128 symbol on a4-4x10"), "\(tooLong.stderr)")

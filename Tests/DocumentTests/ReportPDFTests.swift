@@ -4,6 +4,7 @@ import DocumentKit
 import Foundation
 import InventoryCore
 import NIOCore
+import TestKit
 import Testing
 
 /// The signed PDF report, read back with pdftotext and pdfinfo: from the CLI over a standalone
@@ -19,16 +20,15 @@ struct ReportPDFTests {
     /// found some (one of them away from its location), and scanned an unknown tag and an asset of MY.
     static func station(in folder: URL) async throws -> (database: String, auditID: String) {
         let database = folder.appendingPathComponent("station.sqlite").path
-        var csv = "asset_tag,serial_num,name,model,status,country,location\n"
         let locations = ["Dock A", "Dock B", "Shelf 9", ""]
-        for index in 1...150 {
-            let name = index <= hostileNames.count ? hostileNames[index - 1] : "Laptop \(index)"
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            csv += "SG-\(String(format: "%03d", index)),SN-\(index),\(quoted),Latitude 7440,IN_STOCK,SG,\(locations[index % 4])\n"
-        }
-        csv += "MY-001,SN-MY-1,Other laptop,X1,IN_STOCK,MY,KL\n"
         let file = folder.appendingPathComponent("assets.csv")
-        try csv.write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "serial_num", "name", "model", "status", "country", "location")
+            .rows(1...150) { index in
+                let name = index <= hostileNames.count ? hostileNames[index - 1] : "Laptop \(index)"
+                return ["SG-\(String(format: "%03d", index))", "SN-\(index)", name, "Latitude 7440", "IN_STOCK", "SG", locations[index % 4]]
+            }
+            .row("MY-001", "SN-MY-1", "Other laptop", "X1", "IN_STOCK", "MY", "KL")
+            .write(to: file)
         let imported = try await Poppler.station(["--database", database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let started = try await Poppler.station(["--database", database, "audit", "start", "--country", "SG", "--user", "alice", "--json"])
@@ -109,7 +109,7 @@ struct ReportPDFTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("station.sqlite").path
         let file = folder.appendingPathComponent("assets.csv")
-        try "asset_tag,name,country\nSG-1,Laptop,SG\n".write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country").row("SG-1", "Laptop", "SG").write(to: file)
         _ = try await Poppler.station(["--database", database, "assets", "import", file.path])
         _ = try await Poppler.station(["--database", database, "audit", "start", "--country", "SG", "--user", "alice"])
         _ = try await Poppler.station(["--database", database, "audit", "scan", "--user", "alice"], input: "SG-1\n")

@@ -4,6 +4,7 @@ import DocumentKit
 import Foundation
 import InventoryCore
 import NIOCore
+import TestKit
 import Testing
 
 /// The PDF to sign at scale and with voids: at most 500 missing assets a location (the rest
@@ -99,7 +100,7 @@ struct LabelBatchTests {
         let database = folder.appendingPathComponent("station.sqlite").path
         let longTag = "SG-" + String(repeating: "L", count: 37)
         let file = folder.appendingPathComponent("assets.csv")
-        try "asset_tag,name,country\nSG-1,One,SG\n\(longTag),Long,SG\nSG-2,Two,SG\n".write(to: file, atomically: true, encoding: .utf8)
+        try CSVFixture("asset_tag", "name", "country").row("SG-1", "One", "SG").row(longTag, "Long", "SG").row("SG-2", "Two", "SG").write(to: file)
         #expect(try await Poppler.station(["--database", database, "assets", "import", file.path]).status == 0)
         let url = folder.appendingPathComponent("labels.pdf")
         let run = try await Poppler.station(

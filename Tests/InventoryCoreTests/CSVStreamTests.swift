@@ -1,4 +1,5 @@
 import InventoryCore
+import TestKit
 import Testing
 
 @Suite("CSV read in blocks")
@@ -51,20 +52,16 @@ struct CSVStreamTests {
         #expect(reader.problem == .tooLong(line: 2))
     }
 
-    static func blocks(_ text: String, size: Int = 7) -> AsyncThrowingStream<[UInt8], any Error> {
-        let bytes = Array(text.utf8)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
-        for start in stride(from: 0, to: bytes.count, by: size) { continuation.yield(Array(bytes[start..<min(start + size, bytes.count)])) }
-        continuation.finish()
-        return stream
-    }
+    /// Blocks of 7 bytes: a field, a quote or a line break is often cut in two.
+    static let blockSize = 7
 
     @Test func rowsComeInChunksWithTheirLinesAndTheirReaderProblems() async throws {
+        // The last line ends the file without a line break.
         let csv =
-            "asset_tag,name,country,has_charger\n" + (1...25).map { "T-\($0),Laptop,SG,yes\n" }.joined()
-            + "T-26,Laptop\nT-27,\"Lap\ntop\",MY,maybe\n\nT-28,Last,SG,no"
+            CSVFixture("asset_tag", "name", "country", "has_charger").rows(1...25) { ["T-\($0)", "Laptop", "SG", "yes"] }
+            .line("T-26,Laptop").row("T-27", "Lap\ntop", "MY", "maybe").line("").text + "T-28,Last,SG,no"
         var chunks: [[ImportRow]] = []
-        for try await chunk in try await AssetImport.chunks(of: Self.blocks(csv), chunkSize: 10) { chunks.append(chunk) }
+        for try await chunk in try await AssetImport.chunks(of: CSVFixture.blocks(csv, size: Self.blockSize), chunkSize: 10) { chunks.append(chunk) }
         #expect(chunks.map(\.count) == [10, 10, 8])
         let rows = chunks.flatMap { $0 }
         #expect(rows.map(\.line) == Array(2...28) + [31])
@@ -77,15 +74,15 @@ struct CSVStreamTests {
     @Test func aProblemThatStopsTheReaderEndsTheStreamWithItsLine() async throws {
         let csv = "asset_tag,name,country\nA,B,SG\nC,\"D,SG\n"
         var rows: [ImportRow] = []
-        for try await chunk in try await AssetImport.chunks(of: Self.blocks(csv)) { rows += chunk }
+        for try await chunk in try await AssetImport.chunks(of: CSVFixture.blocks(csv, size: Self.blockSize)) { rows += chunk }
         #expect(rows.map(\.line) == [2, 3])
         #expect(rows.last?.problems == ["opens a quoted field that never closes"])
     }
 
     @Test(arguments: ["", "asset_tag,colour\nT,red\n", "asset_tag,name\nT,N\n", "asset_tag,name,country,name\n"])
     func aBadHeaderFailsBeforeAnyRow(_ csv: String) async throws {
-        await #expect(throws: InventoryError.self) { _ = try await AssetImport.chunks(of: Self.blocks(csv)) }
-        do { _ = try await AssetImport.chunks(of: Self.blocks(csv)) } catch let error as InventoryError {
+        await #expect(throws: InventoryError.self) { _ = try await AssetImport.chunks(of: CSVFixture.blocks(csv, size: Self.blockSize)) }
+        do { _ = try await AssetImport.chunks(of: CSVFixture.blocks(csv, size: Self.blockSize)) } catch let error as InventoryError {
             guard case .invalid(let problems) = error else {
                 Issue.record("\(error)")
                 return

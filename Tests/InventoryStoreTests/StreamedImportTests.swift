@@ -1,37 +1,22 @@
 import Foundation
 import InventoryCore
 import InventoryStore
+import TestKit
 import Testing
 
 /// Imports that arrive as CSV in blocks and reach the store in several chunks.
 @Suite("Streamed asset import")
 struct StreamedImportTests {
-    /// `count` good rows after the header: row n is on line n + 2, tag S-n, serial SN-n.
-    static func csv(
-        _ count: Int, header: String = "asset_tag,serial_num,name,country,customer_id",
-        replacing lines: [Int: String] = [:]
-    ) -> String {
-        var text = header + "\n"
-        text.reserveCapacity(count * 40)
-        for n in 0..<count {
-            text += lines[n + 2] ?? "S-\(n),SN-\(n),Laptop \(n),\(n % 2 == 0 ? "SG" : "MY"),"
-            text += "\n"
-        }
-        return text
-    }
-
-    static func blocks(_ text: String, size: Int = 4096) -> AsyncThrowingStream<[UInt8], any Error> {
-        let bytes = Array(text.utf8)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
-        for start in stride(from: 0, to: bytes.count, by: size) { continuation.yield(Array(bytes[start..<min(start + size, bytes.count)])) }
-        continuation.finish()
-        return stream
+    /// `count` good rows after the header: row n is on line n + 2, tag S-n, serial SN-n, in SG
+    /// and MY by turns.
+    static func csv(_ count: Int) -> CSVFixture {
+        CSVFixture("asset_tag", "serial_num", "name", "country", "customer_id").assets(0..<count, tag: "S-", serial: "SN-", countries: ["SG", "MY"])
     }
 
     @Test func aFileOfManyChunksIsImportedWhole() async throws {
         let store = try TemporaryStore()
         let log = ProgressLog()
-        let count = try await store.assets.importAssets(csv: Self.blocks(Self.csv(25_000))) { log.record($0, 0) }
+        let count = try await store.assets.importAssets(csv: Self.csv(25_000).blocks()) { log.record($0, 0) }
         #expect(count == 25_000)
         #expect(try await store.count("assets") == 25_000)
         #expect(try await store.assets.find(identifier: "SN-24999")?.assetTag == "S-24999")
@@ -57,7 +42,7 @@ struct StreamedImportTests {
             24_999: "S-X24999,,Laptop,SG,abc" // customer_id not a number
         ]
         let error = await failure {
-            _ = try await store.assets.importAssets(csv: Self.blocks(Self.csv(25_000, replacing: bad))) { _ in }
+            _ = try await store.assets.importAssets(csv: Self.csv(25_000).replacing(bad).blocks()) { _ in }
         }
         let fields = try #require(error?.fields)
         #expect(
@@ -92,13 +77,11 @@ struct StreamedImportTests {
         let store = try TemporaryStore()
         try await store.addAsset("Old-1", serial: "Old-SN")
         let assets = SQLiteAssetService(database: store.database, caseSensitive: false)
-        let csv = Self.csv(
-            12_000,
-            replacing: [
-                3: "Tag-1,Ser-1,Laptop,SG,", 11_000: "TAG-1,,Laptop,SG,",
-                11_001: "T-2,SER-1,Laptop,SG,", 11_002: "old-1,,Laptop,SG,", 11_003: "T-4,OLD-sn,Laptop,SG,"
-            ])
-        let fields = try #require(await failure { _ = try await assets.importAssets(csv: Self.blocks(csv)) { _ in } }?.fields)
+        let csv = Self.csv(12_000).replacing([
+            3: "Tag-1,Ser-1,Laptop,SG,", 11_000: "TAG-1,,Laptop,SG,",
+            11_001: "T-2,SER-1,Laptop,SG,", 11_002: "old-1,,Laptop,SG,", 11_003: "T-4,OLD-sn,Laptop,SG,"
+        ])
+        let fields = try #require(await failure { _ = try await assets.importAssets(csv: csv.blocks()) { _ in } }?.fields)
         #expect(
             fields == [
                 "line 11000": ["asset_tag 'TAG-1' repeats line 3"], "line 11001": ["serial_num 'SER-1' repeats line 3"],
@@ -114,7 +97,7 @@ struct StreamedImportTests {
         for line in stride(from: 2, to: 30_002, by: 100) { bad[line] = "B-\(line),,Laptop,ZZ," }
         let fields = try #require(
             await failure {
-                _ = try await store.assets.importAssets(csv: Self.blocks(Self.csv(30_000, replacing: bad))) { _ in }
+                _ = try await store.assets.importAssets(csv: Self.csv(30_000).replacing(bad).blocks()) { _ in }
             }?.fields)
         #expect(fields.keys.filter { $0.hasPrefix("line ") }.count == 50)
         #expect(fields["line 2"] != nil && fields["line 4902"] != nil && fields["line 5002"] == nil)
@@ -127,7 +110,7 @@ struct StreamedImportTests {
     @Test func aStreamThatFailsMidwayLeavesNothingAndItsErrorIsRethrown() async throws {
         let store = try TemporaryStore()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
-        continuation.yield(Array(Self.csv(15_000).utf8))
+        continuation.yield(Array(Self.csv(15_000).text.utf8))
         continuation.finish(throwing: ReadFailure())
         await #expect(throws: ReadFailure.self) { _ = try await store.assets.importAssets(csv: stream) { _ in } }
         #expect(try await store.count("assets") == 0)
@@ -138,7 +121,7 @@ struct StreamedImportTests {
 
     @Test func otherWritesWaitForTheImportAndThenProceed() async throws {
         let store = try TemporaryStore()
-        async let imported = store.assets.importAssets(csv: Self.blocks(Self.csv(20_000), size: 512)) { _ in }
+        async let imported = store.assets.importAssets(csv: Self.csv(20_000).blocks(size: 512)) { _ in }
         async let created = store.addAsset("BESIDE")
         #expect(try await imported == 20_000)
         #expect(try await created.assetTag == "BESIDE")

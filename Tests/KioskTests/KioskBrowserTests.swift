@@ -1,3 +1,4 @@
+import BrowserTestSupport
 import CameraTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import BrowserTestSupport
 import CameraTestSupport
 import Foundation
 import Testing
@@ -519,13 +520,5 @@ extension BrowserSession {
                 ((window.kiosk && window.kiosk.outcomes) || []).slice(\(before))
                   .some((o) => o.identifier === \(Self.literal(tag)) && o.status === \(Self.literal(status)))
                 """)
-    }
-
-    /// Saves a screenshot to docs/ when KIOSK_SCREENSHOTS is set (how docs/kiosk-*.png are made).
-    func screenshotIfAsked(_ name: String) async throws {
-        guard ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil else { return }
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs").standardizedFileURL
-        try await Task.sleep(for: .milliseconds(400))
-        try await screenshot(to: docs.appendingPathComponent(name).path)
     }
 }

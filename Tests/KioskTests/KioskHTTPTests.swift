@@ -1,3 +1,4 @@
+import BrowserTestSupport
 import Foundation
 @testable import Kiosk
 import Testing

@@ -1,3 +1,4 @@
+import BrowserTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking

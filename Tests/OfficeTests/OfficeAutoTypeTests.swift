@@ -1,4 +1,5 @@
 import AuditTestSupport
+import BrowserTestSupport
 import Foundation
 import Testing
 import TestKit

@@ -11,15 +11,15 @@ import TestKit
 /// `audit-station kiosk` as a child process on 127.0.0.1 over a temporary database, as a
 /// kiosk PC runs it. The emulated camera's library, when given, is preloaded into this child
 /// only. Stopped with SIGTERM (then SIGKILL) when the test is done.
-final class KioskProcess: @unchecked Sendable {
-    let folder: URL
-    let database: String
-    private(set) var port = 0
+public final class KioskProcess: @unchecked Sendable {
+    public let folder: URL
+    public let database: String
+    public private(set) var port = 0
     private let child = Locked<RunningChild?>(nil)
     private let log: URL
 
     /// The built executable next to the test bundle.
-    static let executable: URL = {
+    public static let executable: URL = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let candidates = [
             URL(fileURLWithPath: executable).deletingLastPathComponent(),
@@ -33,28 +33,36 @@ final class KioskProcess: @unchecked Sendable {
     }()
 
     /// An asset of the test inventory, with its location.
-    struct Row: Sendable {
-        var tag: String
-        var name: String
-        var country: String
-        var location: String?
+    public struct Row: Sendable {
+        public var tag: String
+        public var name: String
+        public var country: String
+        public var location: String?
+
+        public init(tag: String, name: String, country: String, location: String? = nil) {
+            self.tag = tag
+            self.name = name
+            self.country = country
+            self.location = location
+        }
     }
 
     /// A fresh database holding `inventory` (asset_tag, name, country rows).
-    convenience init(inventory: [(tag: String, name: String, country: String)]) async throws {
+    public convenience init(inventory: [(tag: String, name: String, country: String)]) async throws {
         try await self.init(rows: inventory.map { Row(tag: $0.tag, name: $0.name, country: $0.country) })
     }
 
     /// A fresh database holding `rows` (asset_tag, name, country, location).
-    init(rows inventory: [Row]) async throws {
+    public init(rows inventory: [Row]) async throws {
         folder = Scratch.root.appendingPathComponent("kiosk-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         database = folder.appendingPathComponent("station.sqlite").path
         log = folder.appendingPathComponent("kiosk.log")
         if !inventory.isEmpty {
             let csv = folder.appendingPathComponent("inventory.csv")
-            try (["asset_tag,name,country,location"] + inventory.map { "\($0.tag),\($0.name),\($0.country),\($0.location ?? "")" })
-                .joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+            try CSVFixture("asset_tag", "name", "country", "location")
+                .rows(inventory) { [$0.tag, $0.name, $0.country, $0.location ?? ""] }
+                .write(to: csv)
             try await run(["assets", "import", csv.path])
         }
     }
@@ -66,11 +74,11 @@ final class KioskProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Runs another command on the same database to completion; its standard output.
     @discardableResult
-    func run(_ arguments: [String], input: String = "") async throws -> String {
+    public func run(_ arguments: [String], input: String = "") async throws -> String {
         let output = try await Child.run(Self.executable.path, ["--database", database] + arguments, input: Data(input.utf8))
         guard output.status == 0 else {
             throw KioskTestError("audit-station \(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)")
@@ -80,7 +88,7 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Starts the kiosk and waits until it listens. `arguments` go after `kiosk`. The page asks
     /// who is scanning when nobody has said; unless `askName`, the kiosk is told (`--user Kim`).
-    func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0, askName: Bool = false)
+    public func start(_ arguments: [String] = ["--no-camera"], environment: [String: String] = [:], port: Int = 0, askName: Bool = false)
         async throws
     {
         let named = askName || arguments.contains("--user") ? arguments : arguments + ["--user", "Kim"]
@@ -91,7 +99,7 @@ final class KioskProcess: @unchecked Sendable {
 
     /// `serve` over a database of `rows` with the administrator ann@example.com, and a kiosk's
     /// database logged in to it (not started).
-    static func connected(rows: [Row]) async throws -> (server: KioskProcess, kiosk: KioskProcess) {
+    public static func connected(rows: [Row]) async throws -> (server: KioskProcess, kiosk: KioskProcess) {
         let server = try await KioskProcess(rows: rows)
         try await server.run(
             ["users", "create", "--email", "ann@example.com", "--name", "Ann", "--type", "ADMIN", "--password-stdin"],
@@ -104,7 +112,7 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Runs `serve` over this database (the audit API for connected kiosks) and waits until it
     /// listens; `kill()` stops it at once.
-    func serve(port: Int = 0, arguments: [String] = []) async throws {
+    public func serve(port: Int = 0, arguments: [String] = []) async throws {
         let chosen = port == 0 ? try Loopback.freePort() : port
         try await launch(["serve", "--port", String(chosen)] + arguments, environment: [:], what: "serve") { log in
             log.contains("Serving the audit API") ? chosen : nil
@@ -113,7 +121,7 @@ final class KioskProcess: @unchecked Sendable {
 
     /// Runs `office` over this database (the back office of a standalone station) and waits
     /// until it listens.
-    func office(port: Int = 0) async throws {
+    public func office(port: Int = 0) async throws {
         try await launch(["office", "--port", String(port)], environment: [:], what: "office") { log in
             log.firstMatch(of: /back office of .* is on http:\/\/[^:]+:(\d+)/).flatMap { Int($0.1) }
         }
@@ -137,21 +145,21 @@ final class KioskProcess: @unchecked Sendable {
     }
 
     /// SIGKILL: the process ends at once, as in a crash or a power cut.
-    func kill() async {
+    public func kill() async {
         await child.get()?.kill9()
     }
 
-    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-    var isRunning: Bool { child.get()?.isRunning ?? false }
+    public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { child.get()?.isRunning ?? false }
 
     /// SIGTERM, then SIGKILL after 10 s; returns the exit status.
     @discardableResult
-    func stop() async -> Int32? {
+    public func stop() async -> Int32? {
         await child.get()?.stop()
     }
 
     /// One call to the kiosk, as the page makes it.
-    func call(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> (
+    public func call(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> (
         status: Int, body: [String: Any], text: String
     ) {
         var request = URLRequest(url: URL(string: baseURL + path)!)
@@ -170,58 +178,12 @@ final class KioskProcess: @unchecked Sendable {
     }
 }
 
-struct KioskTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct KioskTestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Parses a JSON object printed by a command.
-func jsonObject(_ text: String) throws -> [String: Any] {
+public func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
-
-/// Opens the kiosk in the chain's shared headless Chromium (`SharedBrowser`; 1280×720 unless told)
-/// and runs `body`; a failure comes with a screenshot, the last outcomes shown and the end of the
-/// kiosk's log.
-func withPage(_ kiosk: KioskProcess, width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> Void) async throws {
-    try await SharedBrowser.with(width: width, height: height) { page in
-        do {
-            try await page.open(kiosk.baseURL)
-            try await body(page)
-        } catch {
-            let shot = kiosk.folder.deletingLastPathComponent().appendingPathComponent("kiosk-failure-\(UUID().uuidString.prefix(8)).png")
-            try? await page.screenshot(to: shot.path)
-            let shown = (try? await page.outcomes().suffix(4).map { "\($0)" }) ?? []
-            // Where the page stood: its screen, what had the focus and which dialogs were open.
-            let pageState =
-                (try? await page.execute(
-                    """
-                    const a = document.activeElement;
-                    return JSON.stringify({screen: document.body.getAttribute('data-screen'), focus: a ? (a.id || a.tagName) : null,
-                      dialogs: Array.from(document.querySelectorAll('dialog[open]')).map((d) => d.id)});
-                    """
-                ).stringValue) ?? "unknown"
-            throw KioskTestError(
-                "\(error)\n(screenshot: \(shot.path))\npage: \(pageState)\noutcomes: \(shown)\nkiosk log:\n\(kiosk.logText.suffix(2000))")
-        }
-    }
-}
-
-extension KioskProcess {
-    /// A kiosk over `inventory` with the audit of SG running, started without a camera, scanning
-    /// as Ben.
-    static func scanning(_ inventory: [(tag: String, name: String, country: String)]) async throws -> KioskProcess {
-        let kiosk = try await KioskProcess(inventory: inventory)
-        try await kiosk.run(["audit", "start", "--country", "SG"])
-        try await kiosk.start(["--no-camera", "--user", "Ben"])
-        return kiosk
-    }
-}
-
-/// `withPage`, once the page shows the scanning screen.
-func withScanningScreen(_ kiosk: KioskProcess, _ body: (BrowserSession) async throws -> Void) async throws {
-    try await withPage(kiosk) { page in
-        try await page.waitUntilShown("#screen-scan", "the scanning screen")
-        try await body(page)
-    }
 }

@@ -26,29 +26,29 @@ import Testing
 
 extension JSONValue {
     /// The web element reference in this value, if it is one (`{"element-6066-…": id}`).
-    var elementID: String? { self[Element.identifierKey]?.stringValue }
+    public var elementID: String? { self[Element.identifierKey]?.stringValue }
 }
 
 // MARK: - Errors
 
 /// An error answered by chromedriver (`code` is the W3C error code, e.g. "no such element"), or one of ours:
 /// "chromedriver startup", "transport", "wait timeout", "bad response".
-struct WebDriverError: Error, CustomStringConvertible, Sendable {
-    var code: String
-    var message: String
+public struct WebDriverError: Error, CustomStringConvertible, Sendable {
+    public var code: String
+    public var message: String
     /// The command that failed, e.g. "POST /session/…/element".
-    var command: String?
+    public var command: String?
 
-    init(_ code: String, _ message: String, command: String? = nil) {
+    public init(_ code: String, _ message: String, command: String? = nil) {
         self.code = code
         self.message = message
         self.command = command
     }
 
     /// True for errors that chromedriver answered (the browser is alive and the condition may change).
-    var isFromDriver: Bool { !["chromedriver startup", "transport", "wait timeout", "bad response"].contains(code) }
+    public var isFromDriver: Bool { !["chromedriver startup", "transport", "wait timeout", "bad response"].contains(code) }
 
-    var description: String {
+    public var description: String {
         "WebDriver error [\(code)]: \(message)" + (command.map { " (in \($0))" } ?? "")
     }
 }
@@ -96,12 +96,12 @@ private enum Socket {
 /// A tiny HTTP/1.1 client over a socket rather than URLSession: on Linux, FoundationNetworking's
 /// URLSession fails every chromedriver answer with "Failed writing header", because chromedriver writes
 /// headers without a space after the colon (swift-corelibs-foundation issue #4965).
-struct WebDriverWire: Sendable {
-    let port: Int
+public struct WebDriverWire: Sendable {
+    public let port: Int
 
     /// Sends one command and returns its `value`; throws the driver's error, if any.
     @discardableResult
-    func send(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
+    public func send(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
         let command = "\(method) \(path)"
         let payload: Data? = try body?.jsonData() ?? (method == "POST" ? Data("{}".utf8) : nil)
         let port = port
@@ -300,16 +300,16 @@ private enum ProcessTable {
 /// Every browser gets a profile under `workDirectory`, whose path is in the command line of all its
 /// processes, so `stop()` finds and kills them even after chromedriver is gone (killing chromedriver
 /// alone leaves Chromium running).
-final class Chromedriver: @unchecked Sendable {
-    let port: Int
-    let baseURL: URL
+public final class Chromedriver: @unchecked Sendable {
+    public let port: Int
+    public let baseURL: URL
     /// Holds the browser profiles and chromedriver.log; removed by stop().
-    let workDirectory: URL
-    var logURL: URL { workDirectory.appendingPathComponent("chromedriver.log") }
-    var pid: Int32 { process.pid }
+    public let workDirectory: URL
+    public var logURL: URL { workDirectory.appendingPathComponent("chromedriver.log") }
+    public var pid: Int32 { process.pid }
     /// Started, not stopped, and chromedriver still running.
-    var isRunning: Bool { process.isRunning && !lock.withLock { stopped } }
-    let wire: WebDriverWire
+    public var isRunning: Bool { process.isRunning && !lock.withLock { stopped } }
+    public let wire: WebDriverWire
 
     private let process: RunningChild
     private let lock = NSLock()
@@ -332,7 +332,7 @@ final class Chromedriver: @unchecked Sendable {
 
     /// SIGKILL to its browsers and itself, and its folder removed, at once (no wait): for `deinit`,
     /// and for the shared browser at the test process's exit.
-    func killNow() {
+    public func killNow() {
         for pid in ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: process.pid) { kill(pid, SIGKILL) }
         process.send(SIGKILL)
         try? FileManager.default.removeItem(at: workDirectory)
@@ -341,7 +341,7 @@ final class Chromedriver: @unchecked Sendable {
     /// Every origin a session of this driver opened (`BrowserSession.open`), for clearing their storage.
     private var openedOrigins = Set<String>()
 
-    func noteOpened(_ url: String) {
+    public func noteOpened(_ url: String) {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, scheme.hasPrefix("http") else {
             return
         }
@@ -353,7 +353,7 @@ final class Chromedriver: @unchecked Sendable {
     /// nothing until a session opens it again, and then it is noted again. Clearing every origin
     /// ever opened before each test cost the browser a call per origin per test, which grew with
     /// the square of the tests.
-    func takeOpenedOrigins() -> [String] {
+    public func takeOpenedOrigins() -> [String] {
         lock.withLock {
             defer { openedOrigins.removeAll() }
             return openedOrigins.sorted()
@@ -361,7 +361,7 @@ final class Chromedriver: @unchecked Sendable {
     }
 
     /// Starts chromedriver and waits until `GET /status` says it is ready.
-    static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 90) async throws -> Chromedriver {
+    public static func start(executable: String = "/usr/bin/chromedriver", timeout: Double = 90) async throws -> Chromedriver {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw WebDriverError("chromedriver startup", "\(executable) is not an executable file (apt-get install chromium-driver)")
         }
@@ -422,7 +422,7 @@ final class Chromedriver: @unchecked Sendable {
     }
 
     /// The Chromium flags of every session (and `--window-size`).
-    static let defaultArguments = [
+    public static let defaultArguments = [
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
         "--no-first-run", "--no-default-browser-check", "--disable-background-networking"
@@ -430,7 +430,7 @@ final class Chromedriver: @unchecked Sendable {
 
     /// Starts a headless Chromium (`POST /session`) with a fresh profile and browser console logging, its
     /// viewport (`innerWidth` × `innerHeight`, and screenshots) `width` × `height` CSS pixels.
-    func session(
+    public func session(
         width: Int = 1280, height: Int = 720, arguments extra: [String] = [],
         binary: String? = nil, timeout: Double = 60
     ) async throws -> BrowserSession {
@@ -473,7 +473,7 @@ final class Chromedriver: @unchecked Sendable {
     }
 
     /// Kills every browser it started and chromedriver itself, and removes the profiles. Idempotent; waits ≤ ~8 s.
-    func stop() async {
+    public func stop() async {
         let alreadyStopped = lock.withLock {
             defer { stopped = true }
             return stopped
@@ -503,13 +503,13 @@ final class Chromedriver: @unchecked Sendable {
 /// - the console drained, and the viewport sized.
 /// A test that throws gives back a browser that is quit, so the next one starts a new one: a failure
 /// never carries state forward. The browser is killed when the test process exits.
-actor SharedBrowser {
+public actor SharedBrowser {
     /// The kiosk chain's browser (`InBrowser`).
-    static let kiosk = SharedBrowser()
+    public static let kiosk = SharedBrowser()
     /// The back office chain's browser (`InOfficeBrowser`): a chain of its own beside the kiosk's.
-    static let office = SharedBrowser()
+    public static let office = SharedBrowser()
     /// The browser of the chain the current test belongs to (`OfficeBrowserChain` picks the office's).
-    @TaskLocal static var current: SharedBrowser = kiosk
+    @TaskLocal public static var current: SharedBrowser = kiosk
 
     private var driver: Chromedriver?
     private var session: BrowserSession?
@@ -517,7 +517,7 @@ actor SharedBrowser {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// Runs `body` with the shared browser, its viewport `width` × `height`.
-    static func with<T>(width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> T) async throws -> T {
+    public static func with<T>(width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> T) async throws -> T {
         let shared = current
         let session = try await shared.borrow(width: width, height: height)
         do {
@@ -612,39 +612,39 @@ private enum SharedBrowserExit {
 // MARK: - Browser session
 
 /// One headless Chromium controlled over WebDriver.
-struct BrowserSession: Sendable {
-    let id: String
-    let driver: Chromedriver
+public struct BrowserSession: Sendable {
+    public let id: String
+    public let driver: Chromedriver
     /// The profile directory (`--user-data-dir`), inside `driver.workDirectory`.
-    let profile: URL
+    public let profile: URL
     /// Chromium's browser process (from the `goog:processID` capability).
-    let browserPID: Int32?
+    public let browserPID: Int32?
 
-    var wire: WebDriverWire { driver.wire }
+    public var wire: WebDriverWire { driver.wire }
     private var path: String { "/session/\(id)" }
 
     /// Sends any WebDriver command under this session, e.g. `command("POST", "/window/rect", ["width": 800])`.
     @discardableResult
-    func command(_ method: String, _ subpath: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
+    public func command(_ method: String, _ subpath: String, _ body: JSONValue? = nil, timeout: Double = 60) async throws -> JSONValue {
         try await wire.send(method, path + subpath, body, timeout: timeout)
     }
 
     // Navigation
 
     /// Navigates and waits for the page load (pageLoad timeout 30 s).
-    func open(_ url: String) async throws {
+    public func open(_ url: String) async throws {
         driver.noteOpened(url)
         try await command("POST", "/url", ["url": .string(url)])
     }
-    func currentURL() async throws -> String { try await command("GET", "/url").stringValue ?? "" }
-    func title() async throws -> String { try await command("GET", "/title").stringValue ?? "" }
-    func source() async throws -> String { try await command("GET", "/source").stringValue ?? "" }
-    func refresh() async throws { try await command("POST", "/refresh") }
-    func back() async throws { try await command("POST", "/back") }
+    public func currentURL() async throws -> String { try await command("GET", "/url").stringValue ?? "" }
+    public func title() async throws -> String { try await command("GET", "/title").stringValue ?? "" }
+    public func source() async throws -> String { try await command("GET", "/source").stringValue ?? "" }
+    public func refresh() async throws { try await command("POST", "/refresh") }
+    public func back() async throws { try await command("POST", "/back") }
 
     /// Resizes the window so that the viewport (`innerWidth` × `innerHeight`) is `width` × `height`:
     /// in `--headless=new`, `--window-size` and `/window/rect` size the window, toolbar included.
-    func setViewport(width: Int, height: Int) async throws {
+    public func setViewport(width: Int, height: Int) async throws {
         for _ in 0..<3 {
             let inner = try await execute("return [window.innerWidth, window.innerHeight]")
             guard let innerWidth = inner[0]?.intValue, let innerHeight = inner[1]?.intValue else {
@@ -668,7 +668,7 @@ struct BrowserSession: Sendable {
 
     /// Opens a new tab, switches to it and closes every other one: a page with nothing of the
     /// pages before it (sessionStorage belongs to a tab).
-    func freshTab() async throws {
+    public func freshTab() async throws {
         let opened = try await command("POST", "/window/new", ["type": "tab"])
         guard let handle = opened["handle"]?.stringValue else { throw WebDriverError("bad response", "no new tab in \(opened)") }
         for old in try await command("GET", "/window/handles").arrayValue?.compactMap(\.stringValue) ?? [] where old != handle {
@@ -680,24 +680,24 @@ struct BrowserSession: Sendable {
 
     /// Runs a Chrome DevTools Protocol command through chromedriver.
     @discardableResult
-    func devTools(_ method: String, _ parameters: JSONValue = [:]) async throws -> JSONValue {
+    public func devTools(_ method: String, _ parameters: JSONValue = [:]) async throws -> JSONValue {
         try await command("POST", "/goog/cdp/execute", ["cmd": .string(method), "params": parameters])
     }
 
     // Elements
 
     /// The first element matching `css`; throws "no such element" naming the selector when there is none.
-    func find(_ css: String) async throws -> Element {
+    public func find(_ css: String) async throws -> Element {
         try await Element.find(css, in: self, from: path)
     }
 
     /// Every element matching `css` (possibly none).
-    func findAll(_ css: String) async throws -> [Element] {
+    public func findAll(_ css: String) async throws -> [Element] {
         try await Element.findAll(css, in: self, from: path)
     }
 
     /// Waits until an element matches `css` (and, if `displayed`, is displayed), and returns it.
-    func waitFor(_ css: String, displayed: Bool = false, timeout: Double = 10) async throws -> Element {
+    public func waitFor(_ css: String, displayed: Bool = false, timeout: Double = 10) async throws -> Element {
         try await waitUntil(
             timeout: timeout, "an element matching '\(css)'\(displayed ? " to be displayed" : "")",
             js: displayed ? "shown(\(Self.literal(css)))" : "$(\(Self.literal(css))) !== null")
@@ -705,14 +705,14 @@ struct BrowserSession: Sendable {
     }
 
     /// The focused element (`document.activeElement`, the body when nothing is focused).
-    func activeElement() async throws -> Element {
+    public func activeElement() async throws -> Element {
         let value = try await command("GET", "/element/active")
         guard let id = value.elementID else { throw WebDriverError("bad response", "no element in \(value)") }
         return Element(id: id, session: self, selector: ":focus")
     }
 
     /// The element a script returned, e.g. `session.element(try await session.execute("return document.body"))`.
-    func element(_ value: JSONValue) -> Element? {
+    public func element(_ value: JSONValue) -> Element? {
         value.elementID.map { Element(id: $0, session: self, selector: "(from a script)") }
     }
 
@@ -721,14 +721,14 @@ struct BrowserSession: Sendable {
     /// Runs `script` as a function body (`return …` gives the result; arguments are in `arguments`).
     /// Pass elements with `element.json`.
     @discardableResult
-    func execute(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+    public func execute(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
         try await command("POST", "/execute/sync", ["script": .string(script), "args": .array(args)])
     }
 
     /// Runs `script` with a callback as its last argument, `arguments[arguments.length - 1]`, and waits for it
     /// (script timeout 10 s).
     @discardableResult
-    func executeAsync(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+    public func executeAsync(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
         try await command("POST", "/execute/async", ["script": .string(script), "args": .array(args)])
     }
 
@@ -736,7 +736,7 @@ struct BrowserSession: Sendable {
 
     /// Polls `condition` until it is true. Errors answered by the driver (no such element, stale element…)
     /// count as false; after `timeout` seconds it throws a "wait timeout" error naming `description`.
-    func waitUntil(
+    public func waitUntil(
         timeout: Double = 10, poll: Double = 0.05, _ description: String,
         isolation: isolated (any Actor)? = #isolation,
         _ condition: () async throws -> Bool
@@ -768,7 +768,7 @@ struct BrowserSession: Sendable {
     /// The expression may use the helpers of `Self.waitHelpers` (`$`, `shown`, `text`, `attr`,
     /// `count`, `num`, `focusedID`). A page being replaced (a navigation, a reload) answers with an
     /// error, and the wait goes on in the new page.
-    func waitUntil(timeout: Double = 10, _ description: String, js condition: String) async throws {
+    public func waitUntil(timeout: Double = 10, _ description: String, js condition: String) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         var lastError: WebDriverError?
@@ -812,17 +812,17 @@ struct BrowserSession: Sendable {
     }
 
     /// Waits until an element matching `css` is displayed (`shown` is false until it exists).
-    func waitUntilShown(_ css: String, timeout: Double = 10, _ description: String) async throws {
+    public func waitUntilShown(_ css: String, timeout: Double = 10, _ description: String) async throws {
         try await waitUntil(timeout: timeout, description, js: "shown(\(Self.literal(css)))")
     }
 
     /// Waits until no element matching `css` is displayed.
-    func waitUntilHidden(_ css: String, timeout: Double = 10, _ description: String) async throws {
+    public func waitUntilHidden(_ css: String, timeout: Double = 10, _ description: String) async throws {
         try await waitUntil(timeout: timeout, description, js: "!shown(\(Self.literal(css)))")
     }
 
     /// `text` as a JavaScript string literal.
-    static func literal(_ text: String) -> String {
+    public static func literal(_ text: String) -> String {
         JSONValue.string(text).description
     }
 
@@ -831,7 +831,7 @@ struct BrowserSession: Sendable {
     /// with a box, visible and not transparent); its text as shown (trimmed); an attribute; how
     /// many elements match; the number in its text (its digits, as `number` in the tests reads
     /// it; NaN when there are none); the focused element's id.
-    static let waitHelpers = """
+    public static let waitHelpers = """
         const $ = (css) => document.querySelector(css);
         const shown = (css) => { const e = $(css); return !!e && e.getClientRects().length > 0
           && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }); };
@@ -847,7 +847,7 @@ struct BrowserSession: Sendable {
     // Screenshots
 
     /// A PNG of the viewport.
-    func screenshot() async throws -> Data {
+    public func screenshot() async throws -> Data {
         let value = try await command("GET", "/screenshot")
         guard let base64 = value.stringValue, let data = Data(base64Encoded: base64) else {
             throw WebDriverError("bad response", "the screenshot is not base64")
@@ -856,7 +856,7 @@ struct BrowserSession: Sendable {
     }
 
     /// The page printed to PDF (WebDriver's Print Page: A4, with the page's print style).
-    func printPDF() async throws -> Data {
+    public func printPDF() async throws -> Data {
         let value = try await command("POST", "/print", ["page": ["width": 21.0, "height": 29.7], "background": true])
         guard let base64 = value.stringValue, let data = Data(base64Encoded: base64) else {
             throw WebDriverError("bad response", "the PDF is not base64")
@@ -865,7 +865,7 @@ struct BrowserSession: Sendable {
     }
 
     /// Writes a PNG of the viewport to `path` (creating its directory).
-    func screenshot(to path: String) async throws {
+    public func screenshot(to path: String) async throws {
         let data = try await screenshot()
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -874,16 +874,16 @@ struct BrowserSession: Sendable {
 
     // Console
 
-    struct LogEntry: Sendable, Hashable, CustomStringConvertible {
-        var level: String // "SEVERE", "WARNING", "INFO", "DEBUG"
-        var message: String
-        var source: String? // "javascript", "console-api", "network", …
-        var timestamp: Double // ms since 1970
-        var description: String { "[\(level)] \(message)" }
+    public struct LogEntry: Sendable, Hashable, CustomStringConvertible {
+        public var level: String // "SEVERE", "WARNING", "INFO", "DEBUG"
+        public var message: String
+        public var source: String? // "javascript", "console-api", "network", …
+        public var timestamp: Double // ms since 1970
+        public var description: String { "[\(level)] \(message)" }
     }
 
     /// The browser console entries since the previous call (chromedriver drains its buffer on every read).
-    func consoleLogs() async throws -> [LogEntry] {
+    public func consoleLogs() async throws -> [LogEntry] {
         let value = try await command("POST", "/se/log", ["type": "browser"])
         return (value.arrayValue ?? []).map {
             LogEntry(
@@ -893,14 +893,14 @@ struct BrowserSession: Sendable {
     }
 
     /// The SEVERE console entries since the previous read: uncaught exceptions, console.error, failed loads.
-    func consoleErrors() async throws -> [LogEntry] {
+    public func consoleErrors() async throws -> [LogEntry] {
         try await consoleLogs().filter { $0.level == "SEVERE" }
     }
 
     // Ending
 
     /// Closes the browser (`DELETE /session`, at most 10 s) and kills it if it is still alive. Never throws.
-    func quit() async {
+    public func quit() async {
         _ = try? await wire.send("DELETE", path, timeout: 10)
         // Whatever still runs with this profile (the NUL ends the argument: profile-1 is not profile-10).
         await ProcessTable.terminate(ProcessTable.processes(containing: "--user-data-dir=\(profile.path)\u{0}", orDescendingFrom: nil))
@@ -911,32 +911,32 @@ struct BrowserSession: Sendable {
 // MARK: - Element
 
 /// A web element reference of one session.
-struct Element: Sendable, Hashable, CustomStringConvertible {
-    static let identifierKey = "element-6066-11e4-a52e-4f735466cecf"
+public struct Element: Sendable, Hashable, CustomStringConvertible {
+    public static let identifierKey = "element-6066-11e4-a52e-4f735466cecf"
 
     // WebDriver key codes for sendKeys.
-    static let enter = "\u{E007}"
-    static let escape = "\u{E00C}"
-    static let tab = "\u{E004}"
-    static let backspace = "\u{E003}"
-    static let delete = "\u{E017}"
-    static let arrowLeft = "\u{E012}"
-    static let arrowUp = "\u{E013}"
-    static let arrowRight = "\u{E014}"
-    static let arrowDown = "\u{E015}"
+    public static let enter = "\u{E007}"
+    public static let escape = "\u{E00C}"
+    public static let tab = "\u{E004}"
+    public static let backspace = "\u{E003}"
+    public static let delete = "\u{E017}"
+    public static let arrowLeft = "\u{E012}"
+    public static let arrowUp = "\u{E013}"
+    public static let arrowRight = "\u{E014}"
+    public static let arrowDown = "\u{E015}"
 
-    let id: String
-    let session: BrowserSession
+    public let id: String
+    public let session: BrowserSession
     /// How it was found, for error messages.
-    let selector: String
+    public let selector: String
 
     private var path: String { "/session/\(session.id)/element/\(id)" }
     /// The reference to pass to `execute` as an argument.
-    var json: JSONValue { [Self.identifierKey: .string(id)] }
-    var description: String { "Element(\(selector))" }
+    public var json: JSONValue { [Self.identifierKey: .string(id)] }
+    public var description: String { "Element(\(selector))" }
 
-    static func == (lhs: Element, rhs: Element) -> Bool { lhs.id == rhs.id && lhs.session.id == rhs.session.id }
-    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    public static func == (lhs: Element, rhs: Element) -> Bool { lhs.id == rhs.id && lhs.session.id == rhs.session.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
     @discardableResult
     private func command(_ method: String, _ subpath: String, _ body: JSONValue? = nil) async throws -> JSONValue {
@@ -948,29 +948,29 @@ struct Element: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    func click() async throws { try await command("POST", "/click") }
+    public func click() async throws { try await command("POST", "/click") }
     /// Types `text` (use `Element.enter`, `.escape`, `.tab`… for keys) into this element, focusing it first.
-    func sendKeys(_ text: String) async throws { try await command("POST", "/value", ["text": .string(text)]) }
-    func clear() async throws { try await command("POST", "/clear") }
+    public func sendKeys(_ text: String) async throws { try await command("POST", "/value", ["text": .string(text)]) }
+    public func clear() async throws { try await command("POST", "/clear") }
     /// The rendered text (`innerText`-like; empty when hidden).
-    func text() async throws -> String { try await command("GET", "/text").stringValue ?? "" }
-    func tagName() async throws -> String { try await command("GET", "/name").stringValue ?? "" }
+    public func text() async throws -> String { try await command("GET", "/text").stringValue ?? "" }
+    public func tagName() async throws -> String { try await command("GET", "/name").stringValue ?? "" }
     /// The attribute (as in the HTML, or the boolean "true"), nil when absent.
-    func attribute(_ name: String) async throws -> String? { try await command("GET", "/attribute/\(name)").stringValue }
+    public func attribute(_ name: String) async throws -> String? { try await command("GET", "/attribute/\(name)").stringValue }
     /// The DOM property, e.g. `property("value")`, `property("checked")`.
-    func property(_ name: String) async throws -> JSONValue { try await command("GET", "/property/\(name)") }
-    func cssValue(_ name: String) async throws -> String { try await command("GET", "/css/\(name)").stringValue ?? "" }
-    func isDisplayed() async throws -> Bool { try await command("GET", "/displayed").boolValue ?? false }
-    func isEnabled() async throws -> Bool { try await command("GET", "/enabled").boolValue ?? false }
-    func isSelected() async throws -> Bool { try await command("GET", "/selected").boolValue ?? false }
+    public func property(_ name: String) async throws -> JSONValue { try await command("GET", "/property/\(name)") }
+    public func cssValue(_ name: String) async throws -> String { try await command("GET", "/css/\(name)").stringValue ?? "" }
+    public func isDisplayed() async throws -> Bool { try await command("GET", "/displayed").boolValue ?? false }
+    public func isEnabled() async throws -> Bool { try await command("GET", "/enabled").boolValue ?? false }
+    public func isSelected() async throws -> Bool { try await command("GET", "/selected").boolValue ?? false }
     /// True when this element has the focus.
-    func isFocused() async throws -> Bool { try await session.activeElement() == self }
+    public func isFocused() async throws -> Bool { try await session.activeElement() == self }
 
-    func find(_ css: String) async throws -> Element {
+    public func find(_ css: String) async throws -> Element {
         try await Self.find(css, in: session, from: path, within: self)
     }
 
-    func findAll(_ css: String) async throws -> [Element] {
+    public func findAll(_ css: String) async throws -> [Element] {
         try await Self.findAll(css, in: session, from: path, within: self)
     }
 
@@ -1006,12 +1006,14 @@ struct Element: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Puts a suite's tests on the back office chain's browser (`SharedBrowser.office`).
-struct OfficeBrowserChain: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+public struct OfficeBrowserChain: SuiteTrait, TestTrait, TestScoping {
+    public init() {}
 
-    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
+    public var isRecursive: Bool { true }
 
-    func provideScope(
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
+
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await SharedBrowser.$current.withValue(.office) { try await function() }

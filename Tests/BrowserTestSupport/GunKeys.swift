@@ -15,18 +15,18 @@ import TestKit
 /// buttons and submits forms as a real Enter does, unless the page prevents it.
 extension BrowserSession {
     /// The gap between two keys of a burst, in seconds (a gun types a character in 1–5 ms).
-    static let gunKeyGap = 0.003
+    public static let gunKeyGap = 0.003
 
     /// A person's keys, in seconds apart (people type 100 ms a key and slower).
-    static let personKeyGap = 0.15
+    public static let personKeyGap = 0.15
     /// A password manager's auto-type (KeePassXC types a key about every 25 ms, then Enter).
-    static let autoTypeKeyGap = 0.025
+    public static let autoTypeKeyGap = 0.025
 
     /// Types `text` (a new line in it is an Enter: several tags) and then `end` (Enter, Tab, or
     /// nothing) into whatever has the focus, as a gun;
     /// with another `gap` (seconds from one character to the next), as a person or a password
     /// manager: keys stamped that far apart are sent no earlier than their time.
-    func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap) async throws {
+    public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap) async throws {
         var events: [JSONValue] = []
         var time = Date().timeIntervalSince1970
         func add(_ type: String, _ key: GunKey, shift: Bool) {
@@ -74,7 +74,7 @@ extension BrowserSession {
 extension Element {
     /// Focuses this element as WebDriver's `sendKeys` does (the text cursor at the end of a field
     /// that was not focused), then types `text` and `end` into it as a gun (`BrowserSession.gunKeys`).
-    func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = BrowserSession.gunKeyGap) async throws {
+    public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = BrowserSession.gunKeyGap) async throws {
         try await session.execute(
             """
             const e = arguments[0];
@@ -89,16 +89,16 @@ extension Element {
 
 /// One key of a US keyboard: what it types, its `key` and `code`, its key code and whether it
 /// needs Shift.
-struct GunKey {
-    let key: String
-    let code: String
-    let keyCode: Int
-    let shift: Bool
-    let text: String?
+public struct GunKey: Sendable {
+    public let key: String
+    public let code: String
+    public let keyCode: Int
+    public let shift: Bool
+    public let text: String?
 
-    static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
-    static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
-    static let tab = GunKey(key: "Tab", code: "Tab", keyCode: 9, shift: false, text: nil)
+    public static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
+    public static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
+    public static let tab = GunKey(key: "Tab", code: "Tab", keyCode: 9, shift: false, text: nil)
 }
 
 extension GunKey {
@@ -110,7 +110,7 @@ extension GunKey {
     ]
     private static let shiftedDigits = Array(")!@#$%^&*(")
 
-    init(_ character: Character) {
+    public init(_ character: Character) {
         let text = String(character)
         if let ascii = character.asciiValue, character.isLetter {
             let upper = Character(text.uppercased())

@@ -82,9 +82,9 @@ struct PhotoEvidenceTests {
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG")])
             let stopped = "http://127.0.0.1:\(try Loopback.freePort())"
-            let online = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let online = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let audit = try await online.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
-            let offline = try await Station.make(
+            let offline = try await TestStation.make(
                 server, email: "kiosk@example.com", name: "kiosk-1", via: stopped, timeout: .seconds(5), path: online.path)
             let session = ScanSession(
                 service: offline.audit, connection: nil, audit: audit, actor: Actor(user: "kiosk", station: "kiosk-1")
@@ -114,8 +114,8 @@ struct PhotoEvidenceTests {
         try await TestServer.with(.sqlite) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG")])
-            let first = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-1")
-            let second = try await Station.make(server, email: "kiosk@example.com", name: "kiosk-2")
+            let first = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
+            let second = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-2")
             let audit = try await first.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             let session = ScanSession(
                 service: first.audit, connection: nil, audit: audit, actor: Actor(user: "kiosk", station: "kiosk-1")

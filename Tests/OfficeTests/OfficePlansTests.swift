@@ -1,5 +1,6 @@
 import AuditServer
 import AuditTestSupport
+import BrowserTestSupport
 import Foundation
 import InventoryCore
 import InventoryStore
