@@ -44,29 +44,31 @@ extension SQLiteAssetService {
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                // The search index's insert trigger is set aside for the import (it is put back
-                // before the commit, and a rollback keeps it): even when its condition is false,
-                // running it for each row cost about 40% of the import's time.
-                let trigger = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'assets_fts_insert'")
-                if trigger != nil { try db.execute(sql: "DROP TRIGGER assets_fts_insert") }
-                let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
-                // The search index takes the import's rows after its commit (`AssetSearchIndex.catchUp`):
-                // the pause, a row of this transaction, says from which id the rows are not
-                // indexed yet. It commits with the rows (a rollback takes it away with them); an
-                // earlier pause still waiting starts lower and stands.
-                try db.execute(
-                    sql: "INSERT INTO assets_fts_paused (since_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM assets_fts_paused)",
-                    arguments: [importer.firstID])
-                var taken = 0
-                while let chunk = try handoff.take() {
-                    if taken > 0 { progress(taken) }
-                    for row in chunk { try importer.take(row) }
-                    taken += chunk.count
+                // The search index's insert trigger, and into an empty table the non-unique
+                // indexes, are set aside for the import and put back before its commit (a
+                // rollback keeps them); the import's INSERT skips the CHECKs its rows passed.
+                let setAside = try ImportSetAside(db, caseSensitive: caseSensitive)
+                let stored = try ImportSetAside.withoutChecks(db) {
+                    let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
+                    // The search index takes the import's rows after its commit (`AssetSearchIndex.catchUp`):
+                    // the pause, a row of this transaction, says from which id the rows are not
+                    // indexed yet. It commits with the rows (a rollback takes it away with them); an
+                    // earlier pause still waiting starts lower and stands.
+                    try db.execute(
+                        sql: "INSERT INTO assets_fts_paused (since_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM assets_fts_paused)",
+                        arguments: [importer.firstID])
+                    var taken = 0
+                    while let chunk = try handoff.take() {
+                        if taken > 0 { progress(taken) }
+                        for row in chunk { try importer.take(row) }
+                        taken += chunk.count
+                    }
+                    // Throwing rolls the whole transaction back: nothing is half-imported.
+                    guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
+                    return importer.stored
                 }
-                // Throwing rolls the whole transaction back: nothing is half-imported.
-                guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
-                if let trigger { try db.execute(sql: trigger) }
-                return importer.stored
+                try setAside.restore(db)
+                return stored
             }
         } onCancel: {
             feeder.cancel()
