@@ -3,6 +3,7 @@ import GRDB
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// An import sets aside, inside its transaction, the search index's insert trigger, the
 /// assets' non-unique indexes (into an empty table) and its INSERT's CHECKs, and puts them back
@@ -18,9 +19,9 @@ struct ImportSetAsideTests {
     }
 
     static func csv(_ rows: Range<Int>, prefix: String = "S") -> AsyncThrowingStream<[UInt8], any Error> {
-        var text = "asset_tag,serial_num,name,country,location,status\n"
-        for n in rows { text += "\(prefix)-\(n),\(prefix)SN-\(n * 7919 % 100_003),Laptop \(n),\(n % 3 == 0 ? "MY" : "sg"),Rack \(n % 7),in_stock\n" }
-        return StreamedImportTests.blocks(text)
+        CSVFixture("asset_tag", "serial_num", "name", "country", "location", "status").rows(rows) { n in
+            ["\(prefix)-\(n)", "\(prefix)SN-\(n * 7919 % 100_003)", "Laptop \(n)", n % 3 == 0 ? "MY" : "sg", "Rack \(n % 7)", "in_stock"]
+        }.blocks()
     }
 
     /// The writer's own connection (the one the import used) still refuses a row that breaks
@@ -98,7 +99,7 @@ struct ImportSetAsideTests {
         let before = try await Self.schema(store)
         var text = "asset_tag,serial_num,name,country\n"
         for n in 0..<15_000 { text += n == 14_000 ? "S-3,,Laptop,SG\n" : "S-\(n),SN-\(n),Laptop,SG\n" }
-        let refused = await failure { _ = try await store.assets.importAssets(csv: StreamedImportTests.blocks(text)) { _ in } }
+        let refused = await failure { _ = try await store.assets.importAssets(csv: CSVFixture.blocks(text)) { _ in } }
         #expect(refused?.fields == ["line 14002": ["asset_tag 'S-3' repeats line 5"]])
         #expect(try await store.count("assets") == 0)
         #expect(try await store.count("assets_fts_paused") == 0)
