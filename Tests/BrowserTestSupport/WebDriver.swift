@@ -492,7 +492,8 @@ public final class Chromedriver: @unchecked Sendable {
 // MARK: - One browser for each browser chain
 
 /// The chromedriver and Chromium that a browser chain's tests take turns on: one for the kiosk's
-/// (`InBrowser`), one for the back office's (`InOfficeBrowser`, through `OfficeBrowserChain`).
+/// (`InBrowser`), one for the back office's (`InOfficeBrowser`, through `BrowserChain(.office)`)
+/// and one for the kiosk's second chain (`InSecondBrowser`, through `BrowserChain(.second)`).
 ///
 /// Starting chromedriver and a browser costs about 2 s, and a chain has up to 25 tests one after
 /// another. So a test borrows its chain's browser (`SharedBrowser.with`), and
@@ -508,7 +509,9 @@ public actor SharedBrowser {
     public static let kiosk = SharedBrowser()
     /// The back office chain's browser (`InOfficeBrowser`): a chain of its own beside the kiosk's.
     public static let office = SharedBrowser()
-    /// The browser of the chain the current test belongs to (`OfficeBrowserChain` picks the office's).
+    /// The second kiosk chain's browser (`InSecondBrowser`).
+    public static let second = SharedBrowser()
+    /// The browser of the chain the current test belongs to (`BrowserChain` picks another than the kiosk's).
     @TaskLocal public static var current: SharedBrowser = kiosk
 
     private var driver: Chromedriver?
@@ -1005,9 +1008,12 @@ public struct Element: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Puts a suite's tests on the back office chain's browser (`SharedBrowser.office`).
-public struct OfficeBrowserChain: SuiteTrait, TestTrait, TestScoping {
-    public init() {}
+/// Puts a suite's tests on a chain's own browser: `.office` for `InOfficeBrowser`, `.second` for
+/// `InSecondBrowser` (`InBrowser` uses `SharedBrowser.kiosk`, the default).
+public struct BrowserChain: SuiteTrait, TestTrait, TestScoping {
+    let browser: SharedBrowser
+
+    public init(_ browser: SharedBrowser) { self.browser = browser }
 
     public var isRecursive: Bool { true }
 
@@ -1016,6 +1022,6 @@ public struct OfficeBrowserChain: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await SharedBrowser.$current.withValue(.office) { try await function() }
+        try await SharedBrowser.$current.withValue(browser) { try await function() }
     }
 }

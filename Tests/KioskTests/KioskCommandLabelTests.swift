@@ -3,10 +3,10 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// The undo command label (`assets labels --command undo`, CMD:UNDO) with a gun in hand: the
     /// first scan opens the undo of the last scan, a second confirms it, and it is never recorded.
-    @Suite("The undo command label on the kiosk")
+    @Suite("The undo command label on the kiosk", BrowserChain(.second))
     struct KioskCommandLabelTests {
         @Test("Scanned once it opens the undo of the last scan, twice it undoes it; it is never a tag")
         func undoLabelUndoesTheLastScan() async throws {

@@ -3,11 +3,11 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// A gun on the kiosk's screens that take no scan (the kiosk PC's waiting page while the
     /// kiosk is down, the summary with its downloads), and a typed count on a connected kiosk
     /// whose server has gone. In headless Chromium, with the gun's keys sent through DevTools.
-    @Suite("The kiosk's other screens with a gun, and a count kept offline")
+    @Suite("The kiosk's other screens with a gun, and a count kept offline", BrowserChain(.second))
     struct KioskGunScreensTests {
         static let waitingPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/kiosk-waiting.html").standardizedFileURL

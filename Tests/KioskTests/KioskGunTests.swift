@@ -4,11 +4,11 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// A keyboard-wedge barcode gun on every screen and in every dialog of the kiosk, outcomes in
     /// the order they were scanned, the lost-camera alarm, undo and locations: in headless
     /// Chromium over WebDriver, with keys sent back-to-back to whatever has the focus.
-    @Suite("The kiosk with a barcode gun, in a real browser")
+    @Suite("The kiosk with a barcode gun, in a real browser", BrowserChain(.second))
     struct KioskGunTests {
         static let inventory: [(tag: String, name: String, country: String)] = [
             ("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG"), ("T-3", "Monitor three", "SG"), ("M-1", "Phone", "MY")

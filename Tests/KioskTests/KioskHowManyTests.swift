@@ -3,11 +3,11 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// "How many?" after the scan of an accessory the audit counts: a gun's burst of its tag
     /// counts one more and is never typed into the field; a number a person types sets the count
     /// where the station stands. In headless Chromium, with the gun's keys sent through DevTools.
-    @Suite("The kiosk asks how many of an accessory, in a real browser")
+    @Suite("The kiosk asks how many of an accessory, in a real browser", BrowserChain(.second))
     struct KioskHowManyTests {
         @Test("A burst in the How many? dialog is a count, a typed number sets the quantity here")
         func howMany() async throws {

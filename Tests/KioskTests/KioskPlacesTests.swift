@@ -11,7 +11,7 @@ extension InOfficeBrowser {
     /// its name prompt, its evidence photos, and its rows' sync state against a server that
     /// speaks only the seeds' API. On the back office's browser chain, which ends sooner than the
     /// kiosk's: the two chains then end together.
-    @Suite("The kiosk's locations, name prompt, photos and sync state, in a real browser", OfficeBrowserChain())
+    @Suite("The kiosk's locations, name prompt, photos and sync state, in a real browser", BrowserChain(.office))
     struct KioskPlacesTests {
         static let rows: [KioskProcess.Row] = [
             .init(tag: "T-1", name: "Laptop one", country: "SG", location: "Dock A"),

@@ -3,12 +3,12 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// Asset names in Chinese, Japanese, Korean, Tamil and Thai on the kiosk's page: Chromium draws
     /// each with a font that has its glyphs (Debian's Noto, installed by scripts/setup.sh), never
     /// with the empty boxes of a font that lacks them. DevTools says which fonts drew a node's text
     /// (`CSS.getPlatformFontsForNode`); a tofu box is drawn in the font that lacks the glyph.
-    @Suite("Names in every script on the kiosk's page")
+    @Suite("Names in every script on the kiosk's page", BrowserChain(.second))
     struct KioskScriptsTests {
         static let names: [(tag: String, name: String, font: String)] = [
             ("ZH-1", "笔记本电脑 仓库", "CJK"), ("JA-1", "ノートパソコン 倉庫", "CJK"), ("KO-1", "노트북 창고", "CJK"),

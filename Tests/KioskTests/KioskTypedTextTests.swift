@@ -3,10 +3,10 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// A person's keys and a barcode gun's burst in the same entry field: a burst is a tag of its
     /// own, and what the person typed before it is set aside with a note, never glued onto it.
-    @Suite("The kiosk: typed text and a gun's burst, in a real browser")
+    @Suite("The kiosk: typed text and a gun's burst, in a real browser", BrowserChain(.second))
     struct KioskTypedTextTests {
         static let inventory: [(tag: String, name: String, country: String)] = [
             ("SG-00009", "Laptop nine", "SG"), ("SG-00013", "Dock thirteen", "SG"), ("T-1", "Monitor one", "SG"),

@@ -3,11 +3,11 @@ import Foundation
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InSecondBrowser {
     /// The kiosk PC's first page (config/kiosk-waiting.html, opened from a file by the autostart):
     /// while the kiosk service is down it says it waits, and it opens the kiosk's page by itself
     /// once the service answers.
-    @Suite("The kiosk PC's waiting page")
+    @Suite("The kiosk PC's waiting page", BrowserChain(.second))
     struct KioskWaitingPageTests {
         @Test("With the kiosk down the page waits; once the kiosk answers the scanning screen opens by itself")
         func waitsThenOpensTheKiosk() async throws {

@@ -9,7 +9,7 @@ extension InOfficeBrowser {
     /// The back office that `serve` gives at `/`, in headless Chromium against a real server on
     /// each back end: log in, the audits, one audit with its lists, a void from the scan trail,
     /// and hostile asset names shown as text.
-    @Suite("The back office in a real browser", OfficeBrowserChain())
+    @Suite("The back office in a real browser", BrowserChain(.office))
     struct OfficeBrowserTests {
         @Test(arguments: Backend.allCases) func anAuditorFollowsAnAuditAndVoidsAScan(backend: Backend) async throws {
             try await TestServer.with(backend) { server in

@@ -25,6 +25,12 @@ import Testing
 /// the last 100 s of the run with a core half idle, its back office part last.
 @Suite(.serialized, OwnThreads(.officeBrowser)) public enum InOfficeBrowser {}
 
+/// The kiosk's gun and typed-text suites: a second kiosk chain, with a browser of its own
+/// (`BrowserChain(.second)`), beside `InBrowser`. Alone on an idle machine the kiosk chain took
+/// 145 s for about 75 s of CPU, most of it waiting for pages and the kiosk, and it was the whole
+/// run's length (294.6 s with everything else beside it); two chains wait side by side.
+@Suite(.serialized, OwnThreads(.secondBrowser)) public enum InSecondBrowser {}
+
 /// Runs each test case of a suite with a task executor of two threads of its own as the
 /// preferred executor of its tasks (and of their child tasks and default actors).
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
@@ -53,6 +59,8 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let browser = ThreadsExecutor(threads: 2, name: "in-browser")
     /// The threads of `InOfficeBrowser`'s suites.
     public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
+    /// The threads of `InSecondBrowser`'s suites.
+    public static let secondBrowser = ThreadsExecutor(threads: 2, name: "in-second-browser")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
