@@ -127,19 +127,10 @@ public struct SQLiteAuditService: ServerAuditService {
     /// process that ends before leaves the rest to the next one; reads merge it meanwhile.
     public func startLastAuditedCatchUp() {
         let database = database
-        Task.detached(priority: .utility) {
-            // A failed batch (the file busy beyond its timeout) is tried again a few times, then
-            // left for the next catch-up: the pending rows stand, and reads merge them.
-            for attempt in 0..<5 {
-                do {
-                    guard try await database.read({ db in try LastAudited.isPending(db) }) else { return }
-                    while try await database.write({ db in try LastAudited.catchUp(db) }) { await Task.yield() }
-                    return
-                } catch {
-                    try? await Task.sleep(for: .seconds(1 << attempt))
-                }
-            }
-        }
+        // A failed batch (the file busy beyond its timeout) is tried again, then left for the next catch-up.
+        BackgroundCatchUp.start(
+            isPending: { try await database.read { db in try LastAudited.isPending(db) } },
+            batch: { try await database.write { db in try LastAudited.catchUp(db) } })
     }
 
     /// Whether an ended audit's `last_audited_at` times are not all written yet.

@@ -154,20 +154,11 @@ public struct PostgresAuditService: ServerAuditService {
     /// rest to the next one; reads merge it meanwhile.
     public func startLastAuditedCatchUp() {
         let database = database
-        Task.detached(priority: .utility) {
-            // A failed batch (a deadlock with a transaction writing the same assets, the database
-            // out of reach) is tried again a few times, then left for the next catch-up: the
-            // pending rows stand, and reads merge them.
-            for attempt in 0..<5 {
-                do {
-                    guard try await database.read({ c in try await PGLastAudited.isPending(c) }) else { return }
-                    while try await database.transaction(.readCommitted, { c in try await PGLastAudited.catchUp(c) }) { await Task.yield() }
-                    return
-                } catch {
-                    try? await Task.sleep(for: .seconds(1 << attempt))
-                }
-            }
-        }
+        // A failed batch (a deadlock with a transaction writing the same assets, the database out
+        // of reach) is tried again, then left for the next catch-up.
+        BackgroundCatchUp.start(
+            isPending: { try await database.read { c in try await PGLastAudited.isPending(c) } },
+            batch: { try await database.transaction(.readCommitted) { c in try await PGLastAudited.catchUp(c) } })
     }
 
     /// Whether an ended audit's `last_audited_at` times are not all written yet.
