@@ -59,8 +59,10 @@ let package = Package(
         // SQLite through GRDB: migrations and the local implementations of the services.
         .target(
             name: "InventoryStore",
-            dependencies: ["InventoryCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InventoryCore", "CSQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // sqlite3_config (variadic) and sync_file_range (_GNU_SOURCE) for Swift, around SQLite.
+        .target(name: "CSQLiteSupport", linkerSettings: [.linkedLibrary("sqlite3")]),
         // A connected station's outbox and copy of its audits, in the station's SQLite file with migrations of their own.
         .target(
             name: "ConnectedStore",

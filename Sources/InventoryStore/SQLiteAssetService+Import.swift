@@ -39,40 +39,60 @@ extension SQLiteAssetService {
             handoff.abandon()
         }
         let caseSensitive = caseSensitive
-        let count = try await withTaskCancellationHandler {
-            try await database.write { db in
-                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                // The search index's insert trigger, and into an empty table the non-unique
-                // indexes, are set aside for the import and put back before its commit (a
-                // rollback keeps them); the import's INSERT skips the CHECKs its rows passed.
-                let setAside = try ImportSetAside(db, caseSensitive: caseSensitive)
-                let stored = try ImportSetAside.withoutChecks(db) {
-                    let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
-                    // The search index takes the import's rows after its commit (`AssetSearchIndex.catchUp`):
-                    // the pause, a row of this transaction, says from which id the rows are not
-                    // indexed yet. It commits with the rows (a rollback takes it away with them); an
-                    // earlier pause still waiting starts lower and stands.
-                    try db.execute(
-                        sql: "INSERT INTO assets_fts_paused (since_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM assets_fts_paused)",
-                        arguments: [importer.firstID])
-                    var taken = 0
-                    while let chunk = try handoff.take() {
-                        if taken > 0 { progress(taken) }
-                        for row in chunk { try importer.take(row) }
-                        taken += chunk.count
-                    }
-                    // Throwing rolls the whole transaction back: nothing is half-imported.
-                    guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
-                    return importer.stored
-                }
-                try setAside.restore(db)
-                return stored
-            }
-        } onCancel: {
-            feeder.cancel()
+        // The import's commit does not checkpoint the WAL: copying its ~300 MB (1,000,000 rows)
+        // into the database file and syncing that took about 1 s, which the caller waited for
+        // although the rows were durable in the WAL already. The next commit after the import
+        // checkpoints: a server's search catch-up, in the background. A one-off command calls
+        // `AppDatabase.checkpoint` before it ends.
+        let checkpointPages = try await database.writeOutsideTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            return pages
         }
+        let restoreCheckpoints = { [database] in
+            _ = try? await database.writeOutsideTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)") }
+        }
+        let count: Int
+        do {
+            count = try await withTaskCancellationHandler {
+                try await database.write { db in
+                    let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                    try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                    defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                    // The search index's insert trigger, and into an empty table the non-unique
+                    // indexes, are set aside for the import and put back before its commit (a
+                    // rollback keeps them); the import's INSERT skips the CHECKs its rows passed.
+                    let setAside = try ImportSetAside(db, caseSensitive: caseSensitive)
+                    let stored = try ImportSetAside.withoutChecks(db) {
+                        let importer = try AssetImporter(db: db, caseSensitive: caseSensitive, now: now)
+                        // The search index takes the import's rows after its commit (`AssetSearchIndex.catchUp`):
+                        // the pause, a row of this transaction, says from which id the rows are not
+                        // indexed yet. It commits with the rows (a rollback takes it away with them); an
+                        // earlier pause still waiting starts lower and stands.
+                        try db.execute(
+                            sql: "INSERT INTO assets_fts_paused (since_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM assets_fts_paused)",
+                            arguments: [importer.firstID])
+                        var taken = 0
+                        while let chunk = try handoff.take() {
+                            if taken > 0 { progress(taken) }
+                            for row in chunk { try importer.take(row) }
+                            taken += chunk.count
+                        }
+                        // Throwing rolls the whole transaction back: nothing is half-imported.
+                        guard importer.isClean else { throw Self.importError(importer.problems, count: importer.problemCount) }
+                        return importer.stored
+                    }
+                    try setAside.restore(db)
+                    return stored
+                }
+            } onCancel: {
+                feeder.cancel()
+            }
+        } catch {
+            await restoreCheckpoints()
+            throw error
+        }
+        await restoreCheckpoints()
         progress(count)
         if searchCatchUp { startSearchCatchUp() }
         return count

@@ -23,6 +23,8 @@ public struct StationContext: Sendable {
     /// The webhooks of a standalone station's database, whose outbox a process that serves it
     /// delivers; nil when connected (the server delivers).
     public var webhooks: (any WebhookService)? = nil
+    /// The station's own SQLite file (a connected station's outbox and copies live there too).
+    public var database: AppDatabase? = nil
 
     public var isConnected: Bool { connection != nil }
 
@@ -42,7 +44,7 @@ public struct StationContext: Sendable {
             return StationContext(
                 config: config, databasePath: path, actor: Actor(user: station.login.user.name, station: station.audit.stationName),
                 audit: station.audit, assets: station.assets, accessories: station.accessories, customers: station.customers,
-                connection: station.audit)
+                connection: station.audit, database: database)
         }
         return StationContext(
             config: config, databasePath: path, actor: actor,
@@ -50,7 +52,7 @@ public struct StationContext: Sendable {
             assets: SQLiteAssetService(database: database, caseSensitive: config.caseSensitiveTags),
             accessories: SQLiteAccessoryService(database: database),
             customers: SQLiteCustomerService(database: database),
-            connection: nil, webhooks: SQLiteWebhookService(database: database))
+            connection: nil, webhooks: SQLiteWebhookService(database: database), database: database)
     }
 
     /// `$XDG_DATA_HOME/audit-station/station.sqlite`, else `~/.local/share/audit-station/station.sqlite`.

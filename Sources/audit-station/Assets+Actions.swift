@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Station
 import InventoryCore
+import InventoryStore
 
 extension AuditStation.Assets {
     struct Archive: AsyncParsableCommand {
@@ -88,7 +89,19 @@ extension AuditStation.Assets {
                             try await backend.assets.importAssets(csv: blocks) { _ in }
                         }
                     } else {
-                        count = try await StationContext.make(global).assets.importAssets(csv: blocks) { _ in }
+                        let context = try StationContext.make(global)
+                        if !context.isConnected, let database = context.database {
+                            // A command that ends next: the search index's catch-up is left to the
+                            // next process that serves the file (it would be cut off here), and the
+                            // pages the import's commit left in the WAL go into the file now, so that
+                            // the next command or scan to write does not copy them.
+                            let assets = SQLiteAssetService(
+                                database: database, caseSensitive: context.config.caseSensitiveTags, searchCatchUp: false)
+                            count = try await assets.importAssets(csv: blocks) { _ in }
+                            try await database.checkpoint()
+                        } else {
+                            count = try await context.assets.importAssets(csv: blocks) { _ in }
+                        }
                     }
                 } catch let error as InventoryError {
                     guard case .invalid(let problems) = error else { throw error }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InventoryStore
 
 @main
 struct AuditStation: AsyncParsableCommand {
@@ -15,4 +16,10 @@ struct AuditStation: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+
+    /// SQLite's process-wide settings come first, while no database is open yet.
+    static func main() async {
+        AppDatabase.prepareProcess()
+        await main(nil)
+    }
 }
