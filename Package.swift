@@ -61,7 +61,7 @@ let package = Package(
             name: "InventoryStore",
             dependencies: ["InventoryCore", "CSQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // sqlite3_config (variadic) and sync_file_range (_GNU_SOURCE) for Swift, around SQLite.
+        // sqlite3_config (variadic) for Swift: the process-wide settings made before SQLite is first used.
         .target(name: "CSQLiteSupport", linkerSettings: [.linkedLibrary("sqlite3")]),
         // A connected station's outbox and copy of its audits, in the station's SQLite file with migrations of their own.
         .target(
