@@ -173,4 +173,40 @@ extension InOfficeBrowser.OfficeBrowserTests {
             }
         }
     }
+
+    /// A tab chosen while the list before it is still on its way keeps its own rows when that
+    /// earlier answer arrives last: the page's fetch of the missing list is held 1.5 s (a slow
+    /// network), and the Trail tab is chosen meanwhile.
+    @Test func aSlowEarlierListNeverCoversTheTabChosenAfterIt() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let token = try await server.user("lead@example.com")
+            let id = try await Self.runningAudit(server, token: token)
+            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+                try await browser.open(server.baseURL + "/#/audit/" + id)
+                try await browser.waitUntil("the missing list", js: "(text('#list-table tbody') || '').includes('SG-2')")
+                _ = try await browser.execute(
+                    """
+                    const original = window.fetch;
+                    window.slowAnswered = false;
+                    window.fetch = function (url, init) {
+                      const answer = original.call(this, url, init);
+                      if (!String(url).includes('/details/missing')) return answer;
+                      return new Promise(function (resolve) {
+                        setTimeout(function () { window.slowAnswered = true; resolve(answer); }, 1500);
+                      });
+                    };
+                    return true;
+                    """)
+                try await browser.find(".tabs button[data-list=missing]").click()
+                try await browser.find(".tabs button[data-list=trail]").click()
+                try await browser.waitUntil("the trail's Void button", js: "count('#list-table tbody button') === 1")
+                try await browser.waitUntil("the missing list's late answer", js: "window.slowAnswered === true")
+                try await Task.sleep(for: .milliseconds(400))
+                let rows = try await browser.find("#list-table tbody").text()
+                #expect(rows.contains("SG-1") && !rows.contains("SG-2"), "the trail, not the missing list: \(rows)")
+                #expect(try await browser.findAll("#list-table tbody button").count == 1, "the scan's Void button")
+                #expect(try await browser.find(".tabs button[data-list=trail]").attribute("aria-selected") == "true")
+            }
+        }
+    }
 }

@@ -215,6 +215,42 @@ extension InOfficeBrowser.OfficeBrowserTests {
             }
         }
     }
+    /// A search whose answer is slow never covers the search typed after it: the page's fetch
+    /// of the search for SG-2 is held 1.5 s, and SG-3 is searched meanwhile.
+    @Test func aSlowEarlierSearchNeverCoversTheLaterOne() async throws {
+        try await TestServer.with(.sqlite) { server in
+            _ = try await server.user("lead@example.com")
+            try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-3", "SG")])
+            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+                try await browser.find("#nav-assets").click()
+                try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 3")
+                _ = try await browser.execute(
+                    """
+                    const original = window.fetch;
+                    window.slowAnswered = false;
+                    window.fetch = function (url, init) {
+                      const answer = original.call(this, url, init);
+                      if (!String(url).includes('search=SG-2')) return answer;
+                      return new Promise(function (resolve) {
+                        setTimeout(function () { window.slowAnswered = true; resolve(answer); }, 1500);
+                      });
+                    };
+                    return true;
+                    """)
+                for tag in ["SG-2", "SG-3"] {
+                    try await browser.find("#records-query").clear()
+                    try await browser.find("#records-query").sendKeys(tag)
+                    try await browser.find("#records-search button[type=submit]").click()
+                }
+                try await browser.waitUntil(
+                    "the later search", js: "count('#records-table tbody tr') === 1 && text('#records-table tbody').includes('SG-3')")
+                try await browser.waitUntil("the earlier search's late answer", js: "window.slowAnswered === true")
+                try await Task.sleep(for: .milliseconds(400))
+                let rows = try await browser.find("#records-table tbody").text()
+                #expect(rows.contains("SG-3") && !rows.contains("SG-2"), "the later search's rows: \(rows)")
+            }
+        }
+    }
 }
 
 extension Element {

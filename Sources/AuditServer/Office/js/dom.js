@@ -3,6 +3,17 @@
 import { make } from './elements.js';
 import { fmtCompletion } from './format.js';
 
+// Tickets for the loads of one list: each load takes one when it starts, and answers only while
+// no later load has started. A tab, a page, a filter or a search chosen while an earlier load is
+// on its way is never covered by that earlier answer when it arrives last (a slow network).
+export function tickets() {
+  let last = 0;
+  return function () {
+    const mine = ++last;
+    return function () { return mine === last; };
+  };
+}
+
 export function row(cells, cls) {
   const tr = make('tr', cls);
   cells.forEach(function (c) {

@@ -2,7 +2,7 @@
  * (assets) or delete (accessories, customers); accessories are checked out to customers and in. */
 import { call, query, session } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, pager, caption, when } from './dom.js';
+import { row, fill, header, pager, caption, when, tickets } from './dom.js';
 import { edit } from './form.js';
 import { labels } from './labels.js';
 
@@ -90,7 +90,10 @@ export async function show(name) {
   await list(state.page);
 }
 
+const listTickets = tickets();
+
 export async function list(page) {
+  const latest = listTickets();
   state.page = page || 1;
   const kind = kinds[state.kind];
   const params = { search: $('records-query').value.trim(), page: state.page, per_page: 50 };
@@ -99,6 +102,7 @@ export async function list(page) {
   const days = kind.statuses ? $('records-not-audited').value.trim() : '';
   if (days !== '') params.not_audited_since = days + 'd';
   const data = await call('GET', kind.path + query(params));
+  if (!latest()) return;
   const items = data[kind.key];
   state.countries = kind === kinds.assets ? items.map(function (a) { return a.country; }) : [];
   const editable = kind.may(session().user);

@@ -1,7 +1,7 @@
 /* The screens: audits, one audit live, devices. */
 import { call, download, query, session, APIError } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, pager, when, ago, percent, save, caption } from './dom.js';
+import { row, fill, header, pager, when, ago, percent, save, caption, tickets } from './dom.js';
 import { bars } from './chart.js';
 import { labels } from './labels.js';
 
@@ -9,7 +9,10 @@ function showError(node, error) { node.textContent = error ? (error.message || S
 
 // MARK: audits
 
+const auditsTickets = tickets();
+
 export async function audits(page) {
+  const latest = auditsTickets();
   const params = {
     country: $('filter-country').value.trim().toUpperCase(), location: $('filter-location').value.trim(),
     from: $('filter-from').value, to: $('filter-to').value, page: page || 1, per_page: 50
@@ -19,6 +22,7 @@ export async function audits(page) {
   try {
     data = await call('GET', '/api/v1/audit/history' + query(params));
   } catch (e) {
+    if (!latest()) return;
     if (e instanceof APIError && e.status === 422) {
       // The rows of the filter before are not the answer to this one: they go.
       showError($('audits-error'), e);
@@ -29,6 +33,7 @@ export async function audits(page) {
     }
     throw e;
   }
+  if (!latest()) return;
   const rows = data.audits.map(function (a) {
     const completion = make('span', null, percent(a.completion_percentage));
     const meter = make('meter');
@@ -437,7 +442,10 @@ async function report_(format) {
   } catch (e) { report(e); } finally { button.disabled = false; }
 }
 
+const listTickets = tickets();
+
 async function list() {
+  const latest = listTickets();
   showError($('audit-error'), null);
   const table = $('list-table');
   header(table.tHead, columns[state.list]);
@@ -448,11 +456,13 @@ async function list() {
     (search ? ' · search "' + search + '"' : '') + ' · printed ' + when(new Date().toISOString()));
   if (state.list === 'trail') {
     const data = await call('GET', '/api/v1/audit/' + encodeURIComponent(state.id) + '/scans' + query({ search: search, page: state.page, per_page: 50 }));
+    if (!latest()) return;
     fill(table.tBodies[0], data.scans.map(trailRow), search ? 'No scan matches "' + search + '".' : 'No scans yet.', 8);
     pager($('list-pager'), data.pagination, go);
     return;
   }
   const data = await call('GET', '/api/v1/audit/details/' + state.list + query({ audit_id: state.id, search: search, page: state.page, per_page: 50 }));
+  if (!latest()) return;
   fill(table.tBodies[0], data.assets.map(entryRow), search ? 'Nothing here matches "' + search + '".' : 'Nothing here.', columns[state.list].length);
   pager($('list-pager'), data.pagination, go);
 }
