@@ -26,6 +26,25 @@ extension InOfficeBrowser.OfficeBrowserTests {
         return (answer.data?["audit"] as? [String: Any])?["is_active"] as? Bool
     }
 
+    /// Holds back, in the page, the answers to the requests whose URL holds `part` by 1.5 s (a
+    /// slow network); `window.slowAnswered` turns true when the first is let through.
+    static func holdAnswers(_ browser: BrowserSession, toURLsHolding part: String) async throws {
+        _ = try await browser.execute(
+            """
+            const original = window.fetch;
+            const part = arguments[0];
+            window.slowAnswered = false;
+            window.fetch = function (url, init) {
+              const answer = original.call(this, url, init);
+              if (!String(url).includes(part)) return answer;
+              return new Promise(function (resolve) {
+                setTimeout(function () { window.slowAnswered = true; resolve(answer); }, 1500);
+              });
+            };
+            return true;
+            """, [.string(part)])
+    }
+
     /// Counts, in the page, its reads of the audit's numbers (`GET /api/v1/audit/ID`) from now on.
     static func countPolls(_ browser: BrowserSession, _ id: String) async throws {
         _ = try await browser.execute(
@@ -184,19 +203,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
                 try await browser.open(server.baseURL + "/#/audit/" + id)
                 try await browser.waitUntil("the missing list", js: "(text('#list-table tbody') || '').includes('SG-2')")
-                _ = try await browser.execute(
-                    """
-                    const original = window.fetch;
-                    window.slowAnswered = false;
-                    window.fetch = function (url, init) {
-                      const answer = original.call(this, url, init);
-                      if (!String(url).includes('/details/missing')) return answer;
-                      return new Promise(function (resolve) {
-                        setTimeout(function () { window.slowAnswered = true; resolve(answer); }, 1500);
-                      });
-                    };
-                    return true;
-                    """)
+                try await Self.holdAnswers(browser, toURLsHolding: "/details/missing")
                 try await browser.find(".tabs button[data-list=missing]").click()
                 try await browser.find(".tabs button[data-list=trail]").click()
                 try await browser.waitUntil("the trail's Void button", js: "count('#list-table tbody button') === 1")

@@ -224,19 +224,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
                 try await browser.find("#nav-assets").click()
                 try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 3")
-                _ = try await browser.execute(
-                    """
-                    const original = window.fetch;
-                    window.slowAnswered = false;
-                    window.fetch = function (url, init) {
-                      const answer = original.call(this, url, init);
-                      if (!String(url).includes('search=SG-2')) return answer;
-                      return new Promise(function (resolve) {
-                        setTimeout(function () { window.slowAnswered = true; resolve(answer); }, 1500);
-                      });
-                    };
-                    return true;
-                    """)
+                try await Self.holdAnswers(browser, toURLsHolding: "search=SG-2")
                 for tag in ["SG-2", "SG-3"] {
                     try await browser.find("#records-query").clear()
                     try await browser.find("#records-query").sendKeys(tag)
