@@ -100,20 +100,15 @@ extension SQLiteAssetService {
 
     /// Indexes, in the background, the rows an import left out of the search index, a chunk
     /// of `AssetSearchIndex.catchUpChunk` rows a write transaction, so scans and edits take
-    /// turns with it. Searches read the rows until it is done. A process that ends before
-    /// leaves the rest to the next one that opens the file to serve it (`ServerBackend.sqlite`).
+    /// turns with it. Searches read the rows until it is done. A failure (the file busy beyond
+    /// the busy timeout) is tried again after 1 to 16 s (`BackgroundCatchUp`, the loop the
+    /// last-audited catch-up uses too); a process that ends before leaves the rest to the next
+    /// one that opens the file to serve it (`ServerBackend.sqlite`).
     public func startSearchCatchUp() {
         let database = database
-        Task.detached(priority: .utility) {
-            do {
-                guard try await !database.read({ db in try AssetSearchIndex.isComplete(db) }) else { return }
-                while try await database.write({ db in try AssetSearchIndex.catchUp(db, chunk: AssetSearchIndex.catchUpChunk) }) {
-                    await Task.yield()
-                }
-            } catch {
-                // Left for the next catch-up: the pause stands, and searches read the rows.
-            }
-        }
+        BackgroundCatchUp.start(
+            isPending: { try await !database.read { db in try AssetSearchIndex.isComplete(db) } },
+            batch: { try await database.write { db in try AssetSearchIndex.catchUp(db, chunk: AssetSearchIndex.catchUpChunk) } })
     }
 
     /// Indexes every row the search index still lacks, now (tests, and tools that need the

@@ -38,4 +38,23 @@ struct ImportCheckpointTests {
         #expect(pages == 1000)
         #expect(try await store.count("assets") == 0)
     }
+
+    /// On a serving process the search index's catch-up follows the import in the background:
+    /// it indexes the rows, and its first commit copies the import's pages into the file.
+    @Test func theSearchCatchUpIndexesTheRowsAndCheckpointsTheImport() async throws {
+        let store = try TemporaryStore()
+        try await store.addAsset("EXISTING")
+        let before = try Self.fileSize(store.path)
+        #expect(try await store.assets.importAssets(ImportTests.rows(20_000)) { _, _ in } == 20_000)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await store.count("assets_fts_paused") > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await store.count("assets_fts_paused") == 0, "the catch-up is done")
+        let indexed = try await store.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM assets_fts WHERE assets_fts MATCH ?", arguments: ["\"IMP-SN-19999\""])
+        }
+        #expect(indexed == 1)
+        #expect(try Self.fileSize(store.path) > before + 2_000_000, "the catch-up's commits checkpointed the import")
+    }
 }
