@@ -149,6 +149,16 @@ public final class KioskProcess: @unchecked Sendable {
         await child.get()?.kill9()
     }
 
+    /// SIGSTOP: the process stops answering, its sockets still open (a server that hangs, or a
+    /// network that drops its packets); `resume` sends SIGCONT.
+    public func pause() {
+        if let pid = child.get()?.pid { Foundation.kill(pid, SIGSTOP) }
+    }
+
+    public func resume() {
+        if let pid = child.get()?.pid { Foundation.kill(pid, SIGCONT) }
+    }
+
     public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     public var isRunning: Bool { child.get()?.isRunning ?? false }
 

@@ -209,6 +209,63 @@ struct KioskAuditEdgesTests {
         #expect(((forced.body["summary"] as? [String: Any])?["audit"] as? [String: Any])?["is_active"] as? Bool == false)
     }
 
+    /// How the server goes while the kiosk's END is on its way.
+    enum ServerGone: String, CaseIterable, Sendable {
+        /// Stopped (SIGSTOP): its sockets open, nothing answers; the kiosk still waits on it.
+        case hanging
+        /// Killed (kill -9) at the same moment as the kiosk.
+        case killed
+    }
+
+    @Test(
+        "END on its way, then the kiosk killed and the server hanging or killed at once: started again, the kiosk says what the server says, and no scan is lost",
+        arguments: [(ServerGone.hanging, 700), (.killed, 0), (.killed, 40), (.killed, 150), (.killed, 700)])
+    func killedWhileItsEndIsOnItsWay(server gone: ServerGone, afterMilliseconds delay: Int) async throws {
+        let (server, kiosk, auditID) = try await Self.joinedKiosk()
+        let sent = try await kiosk.call("POST", "/api/scans", json: Self.batch(Array(Self.tags.prefix(5))))
+        #expect(sent.status == 200, "\(sent.text.prefix(300))")
+        try await Self.waitUntil("5 scans sent") {
+            let link = try await kiosk.call("GET", "/api/state").body["connection"] as? [String: Any]
+            return link?["state"] as? String == "online" && link?["pending_scans"] as? Int == 0
+        }
+        if gone == .hanging { server.pause() }
+        let ending = Task { _ = try? await kiosk.call("POST", "/api/end", json: #"{"audit_id": "\#(auditID)"}"#) }
+        try await Task.sleep(for: .milliseconds(delay))
+        if gone == .killed {
+            async let serverKilled: Void = server.kill()
+            async let kioskKilled: Void = kiosk.kill()
+            _ = await (serverKilled, kioskKilled)
+        } else {
+            await kiosk.kill()
+        }
+        await ending.value
+        if gone == .hanging { server.resume() } else { try await server.serve(port: server.port) }
+
+        // The END may have reached the server before the kills, or not: either way the kiosk,
+        // started again, says what the server says, and the server holds the 5 scans.
+        try await kiosk.start(["--no-camera"])
+        try await Self.waitUntil("the server answers again") { try await server.call("GET", "/health").status == 200 }
+        let serverAudit = try await Self.serverAudit(server, auditID)
+        #expect(serverAudit["scanned_count"] as? Int == 5, "\(serverAudit)")
+        let endedAtServer = serverAudit["is_active"] as? Bool == false
+        try await Self.waitUntil("the kiosk agrees with the server") {
+            let audit = try await kiosk.call("GET", "/api/state").body["audit"] as? [String: Any]
+            return endedAtServer ? audit?["is_active"] as? Bool != true : audit?["id"] as? String == auditID && audit?["scanned_count"] as? Int == 5
+        }
+        if !endedAtServer {
+            let end = try await kiosk.call("POST", "/api/end", json: #"{"audit_id": "\#(auditID)"}"#)
+            #expect(end.status == 200, "\(end.text)")
+            let after = try await Self.serverAudit(server, auditID)
+            #expect(after["is_active"] as? Bool == false && after["scanned_count"] as? Int == 5, "\(after)")
+        }
+    }
+
+    /// The audit as the server's database holds it (`audit history --json` on its file).
+    static func serverAudit(_ server: KioskProcess, _ id: String) async throws -> [String: Any] {
+        let history = try jsonObject(try await server.run(["audit", "history", "--json"]))
+        return (history["audits"] as? [[String: Any]])?.first { $0["id"] as? String == id } ?? [:]
+    }
+
     static func waitUntil(_ what: String, timeout: Double = 30, _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while try await !condition() {
