@@ -89,8 +89,9 @@ public final class PostgresDatabase: Service, Sendable {
         } catch { throw PostgresErrors.map(error) }
     }
 
-    /// Runs one statement outside a transaction (benchmarks fill a database with it).
-    package func execute(_ sql: String) async throws {
+    /// Runs one statement as given, outside a transaction: for tools that fill a database (the
+    /// benchmarks, a package of their own, do), never with text from a user.
+    public func execute(_ sql: String) async throws {
         try await read { try await $0.run(PostgresQuery(unsafeSQL: sql)) }
     }
 
