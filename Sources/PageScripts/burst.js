@@ -86,8 +86,9 @@ export function restore(snap) {
  *  the capture phase. A burst's characters never act on a control: inside a burst a space does
  *  not press the focused button or tick a box (on its keyup), and a letter does not pick a
  *  list's choice. `keydown` answers `{tag, restore}` when the key ends a gun's tag (else null):
- *  the page decides what the tag is there, and `restore()` gives the focused field back what it
- *  held before the burst's first key. Keys in a password field are never a burst. */
+ *  the page decides what the tag is there, `before` is what the focused field held before the
+ *  burst's first key (`snapshot`), and `restore()` gives it back. Keys in a password field are
+ *  never a burst. */
 export class GunKeys {
   constructor() {
     this.burst = new Burst();
@@ -116,7 +117,7 @@ export class GunKeys {
     this.burst.clear();
     this.before = null;
     if (!isTag || !tag) return null;
-    return { tag: tag, restore: function () { restore(snap); } };
+    return { tag: tag, before: snap, restore: function () { restore(snap); } };
   }
 
   keyup(e) {

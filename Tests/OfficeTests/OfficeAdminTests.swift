@@ -159,4 +159,40 @@ extension InOfficeBrowser.OfficeBrowserTests {
             }
         }
     }
+
+    /// Text a person left in a form's field is never glued onto a gun's tag: in the labels form's
+    /// list of tags the burst goes on a line of its own, and in a record's field the burst is
+    /// refused aloud and the field keeps what the person typed.
+    @Test func aBurstAfterLeftoverTypedTextInTheFormsKeepsItApart() async throws {
+        try await TestServer.with(.sqlite) { server in
+            _ = try await server.user("root@example.com")
+            try await server.seed([("SG-1", "SG"), ("SG-2", "SG")])
+            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+                try await browser.find("#nav-assets").click()
+                try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 2")
+                try await browser.find("#records-labels").click()
+                let tags = try await browser.waitFor("#record-fields-tags", displayed: true)
+                try await tags.clear()
+                try await tags.gunKeys("SG-1", then: .enter, gap: BrowserSession.personKeyGap)
+                try await tags.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(1500))
+                try await tags.gunKeys("SG-2")
+                #expect(try await tags.property("value").stringValue == "SG-1\nSG-\nSG-2\n", "the burst on a line of its own")
+                try await tags.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(1500))
+                try await tags.gunKeys("SG-1", then: .tab)
+                #expect(try await tags.property("value").stringValue == "SG-1\nSG-\nSG-2\nSG-\nSG-1\n", "a Tab-ended burst too")
+                try await browser.find("#record-cancel").click()
+
+                try await browser.find("#records-new").click()
+                let tag = try await browser.waitFor("#record-fields-asset_tag", displayed: true)
+                try await tag.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(1500))
+                try await tag.gunKeys("SG-00009")
+                try await browser.waitUntil("the burst refused aloud", js: "(text('#record-error') || '').includes('barcode scan')")
+                #expect(try await tag.property("value").stringValue == "SG-", "the field keeps what the person typed")
+                #expect(try await browser.find("#record-dialog").isDisplayed(), "nothing was saved")
+            }
+        }
+    }
 }

@@ -146,6 +146,12 @@ window.addEventListener('keydown', function (e) {
     return;
   }
   if (box && box.tagName === 'TEXTAREA') {
+    // A burst is a tag of its own: after text a person typed on the same line ("SG-", given up
+    // on), it goes on a line of its own instead of joining that text.
+    const held = scan.before;
+    if (held && held.node === box && held.start !== null && held.start > 0 && held.value.charAt(held.start - 1) !== '\n') {
+      box.setRangeText('\n', held.start, held.start, 'preserve');
+    }
     if (tab) {
       e.preventDefault();
       box.setRangeText('\n', box.selectionStart, box.selectionEnd, 'end');
