@@ -76,7 +76,7 @@ public final class PostgresCluster: Sendable {
         }
         let close: @Sendable () async -> Void = {
             closing.finish()
-            await task.value
+            await Self.waitForShutdown(of: task)
         }
         var iterator = opened.makeAsyncIterator()
         guard let database = try await iterator.next() else {
@@ -84,6 +84,41 @@ public final class PostgresCluster: Sendable {
             throw InventoryError.unavailable("the test database did not open")
         }
         return (database, close)
+    }
+
+    /// The longest a test waits for a database's pool to shut down once its test is done.
+    static let shutdownLimit: Duration = .seconds(30)
+
+    /// Waits for `task` (a database's pool running until its test is done) to end, at most
+    /// `shutdownLimit`. Twice in whole runs a pool's shutdown never ended, with no connection
+    /// left open on the cluster, and the whole test process waited forever for one case of the
+    /// rules table. Past the limit the test goes on, says so on standard error, and leaves that
+    /// pool to the process's end.
+    static func waitForShutdown(of task: Task<Void, Never>) async {
+        let first = Locked(false)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let resumeOnce = { @Sendable (late: Bool) in
+                guard
+                    first.update({ (taken: inout Bool) -> Bool in
+                        defer { taken = true }
+                        return !taken
+                    })
+                else { return }
+                if late {
+                    FileHandle.standardError.write(
+                        Data("a test database's pool did not shut down within \(shutdownLimit); it is left to the process's end\n".utf8))
+                }
+                done.resume()
+            }
+            Task {
+                await task.value
+                resumeOnce(false)
+            }
+            Task {
+                try? await Task.sleep(for: shutdownLimit)
+                resumeOnce(true)
+            }
+        }
     }
 
     // MARK: starting and stopping
