@@ -71,8 +71,10 @@ extension AuditStation {
                 let mode = context.connection.map { "connected to \($0.server)" } ?? "standalone, database \(context.databasePath)"
                 // A standalone kiosk serves its own database, so it delivers its webhooks.
                 let beside = context.webhooks.map { [WebhookDeliverer(webhooks: $0, logger: logger)] } ?? []
-                // And finishes the last-audited times of an audit whose end was stopped before.
+                // And finishes the last-audited times of an audit whose end was stopped before, and
+                // indexes for search the rows an `assets import` on this file left to a serving process.
                 (context.audit as? SQLiteAuditService)?.startLastAuditedCatchUp()
+                (context.assets as? SQLiteAssetService)?.startSearchCatchUp()
                 try await server.run(beside: beside) { port in
                     Terminal.error(
                         "Kiosk on \(tls.scheme)://\(options.host):\(port) (\(mode)); camera: \(options.device ?? "none"). Ctrl-C stops it.")

@@ -46,4 +46,26 @@ import Testing
         #expect(try Self.assetCount(scratch.database) == 30_000)
         #expect(try Self.count("assets_fts_paused", in: scratch.database) == 1, "the search index waits for the rows")
     }
+
+    /// A standalone kiosk on a file an `assets import` filled indexes its rows for search in the
+    /// background, as a server would: the import left them to the next process that serves it.
+    @Test func aStandaloneKioskIndexesTheRowsAnImportLeft() async throws {
+        let scratch = try StationProcess.scratch()
+        let file = scratch.folder.appendingPathComponent("inventory.csv")
+        try Self.csv(25_000).write(to: file)
+        let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try Self.count("assets_fts_paused", in: scratch.database) == 1)
+
+        let kiosk = try await Child.start(
+            StationProcess.executable.path, ["--database", scratch.database, "kiosk", "--no-camera", "--port", "0"],
+            log: scratch.folder.appendingPathComponent("kiosk.log"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try Self.count("assets_fts_paused", in: scratch.database) > 0, ContinuousClock.now < deadline, kiosk.isRunning {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        await kiosk.kill9()
+        #expect(try Self.count("assets_fts_paused", in: scratch.database) == 0, "the kiosk indexed the rows: \(kiosk.logText.suffix(500))")
+        #expect(try Self.count("assets_fts WHERE assets_fts MATCH '\"LSN-24999\"'", in: scratch.database) == 1)
+    }
 }
