@@ -103,7 +103,7 @@ extension SQLiteAssetService {
     /// turns with it. Searches read the rows until it is done. A failure (the file busy beyond
     /// the busy timeout) is tried again after 1 to 16 s (`BackgroundCatchUp`, the loop the
     /// last-audited catch-up uses too); a process that ends before leaves the rest to the next
-    /// one that opens the file to serve it (`ServerBackend.sqlite`).
+    /// one that opens the file to serve it (`ServerBackend.sqlite`, a standalone kiosk).
     public func startSearchCatchUp() {
         let database = database
         BackgroundCatchUp.start(
