@@ -93,12 +93,12 @@ extension AuditStation.Assets {
                         if !context.isConnected, let database = context.database {
                             // A command that ends next: the search index's catch-up is left to the
                             // next process that serves the file (it would be cut off here), and the
-                            // pages the import's commit left in the WAL go into the file now, so that
-                            // the next command or scan to write does not copy them.
+                            // rows go into the file once, through a rollback journal, when no other
+                            // process has it open (else through the WAL, checkpointed before the
+                            // command ends, so that the next command or scan to write does not copy them).
                             let assets = SQLiteAssetService(
                                 database: database, caseSensitive: context.config.caseSensitiveTags, searchCatchUp: false)
-                            count = try await assets.importAssets(csv: blocks) { _ in }
-                            try await database.checkpoint()
+                            (count, _) = try await database.writingAlone { try await assets.importAssets(csv: blocks) { _ in } }
                         } else {
                             count = try await context.assets.importAssets(csv: blocks) { _ in }
                         }

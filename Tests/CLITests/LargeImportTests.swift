@@ -68,4 +68,43 @@ import Testing
         #expect(try Self.count("assets_fts_paused", in: scratch.database) == 0, "the kiosk indexed the rows: \(kiosk.logText.suffix(500))")
         #expect(try Self.count("assets_fts WHERE assets_fts MATCH '\"LSN-24999\"'", in: scratch.database) == 1)
     }
+
+    /// `assets import` alone on the file writes through a rollback journal (`AppDatabase.writingAlone`):
+    /// killed mid-import, it leaves a hot journal, which the next command rolls back before it
+    /// reads, keeping the rows from before and nothing of the import, with the file in WAL mode.
+    @Test func anImportKilledMidwayLeavesTheInventoryAsItWas() async throws {
+        let scratch = try StationProcess.scratch()
+        let small = scratch.folder.appendingPathComponent("small.csv")
+        try Self.csv(10).write(to: small)
+        let first = try await StationProcess.run(["--database", scratch.database, "assets", "import", small.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let big = scratch.folder.appendingPathComponent("big.csv")
+        try CSVFixture("asset_tag", "serial_num", "name", "country", "location")
+            .assets(10..<400_010, tag: "L-", serial: "LSN-", locations: ["Dock A", "Dock B"]).write(to: big)
+
+        let journal = scratch.database + "-journal"
+        let importing = try await Child.start(
+            StationProcess.executable.path, ["--database", scratch.database, "assets", "import", big.path],
+            log: scratch.folder.appendingPathComponent("import.log"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        func journalSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0 }
+        while journalSize() == 0, importing.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(importing.isRunning, "the import was still running when its journal appeared: \(importing.logText.suffix(300))")
+        try await Task.sleep(for: .milliseconds(300))
+        await importing.kill9()
+        #expect(journalSize() > 0, "the kill left a hot journal")
+
+        let listed = try await StationProcess.run(["--database", scratch.database, "assets", "list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("10 in all"), "\(listed.stdout.suffix(200))")
+        #expect(try Self.assetCount(scratch.database) == 10)
+        let mode = try await DatabaseQueue(path: scratch.database).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+
+        let again = try await StationProcess.run(["--database", scratch.database, "assets", "import", big.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Self.assetCount(scratch.database) == 400_010)
+    }
 }

@@ -57,4 +57,76 @@ struct ImportCheckpointTests {
         #expect(indexed == 1)
         #expect(try Self.fileSize(store.path) > before + 2_000_000, "the catch-up's commits checkpointed the import")
     }
+
+    static func journalMode(_ database: AppDatabase) async throws -> String? {
+        try await database.writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    }
+
+    /// A one-off command alone on the file writes its import once, through a rollback journal,
+    /// and leaves the file in WAL mode for the processes that serve it.
+    @Test func aWriterAloneOnTheFileImportsThroughARollbackJournal() async throws {
+        let store = try TemporaryStore()
+        try await store.addAsset("EXISTING")
+        let assets = SQLiteAssetService(database: store.database, searchCatchUp: false)
+        let before = try Self.fileSize(store.path)
+        let database = store.database
+        let ((count, modeDuring), alone) = try await store.database.writingAlone {
+            let mode = try await Self.journalMode(database)
+            return (try await assets.importAssets(ImportTests.rows(20_000)) { _, _ in }, mode)
+        }
+        #expect(alone)
+        #expect(count == 20_000)
+        #expect(modeDuring == "truncate")
+        #expect(try await Self.journalMode(store.database) == "wal")
+        #expect(try Self.fileSize(store.path) > before + 2_000_000, "the rows are in the database file")
+        #expect(((try? Self.fileSize(store.path + "-wal")) ?? 0) == 0, "nothing waits in the WAL")
+        #expect(try await store.count("assets") == 20_001)
+        // The file serves as before: another pool opens it, a scan-sized write commits.
+        let again = try store.openAgain()
+        #expect(try await again.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM assets") } == 20_001)
+        try await store.addAsset("AFTER")
+        #expect(try await store.count("assets") == 20_002)
+    }
+
+    /// With another connection on the file (a kiosk, a server), the import goes through the WAL
+    /// as any write does, and the WAL is checkpointed after it.
+    @Test func anotherProcessOnTheFileKeepsTheImportInTheWal() async throws {
+        let store = try TemporaryStore()
+        try await store.addAsset("EXISTING")
+        let other = try store.openAgain()
+        #expect(try await other.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM assets") } == 1)
+        let assets = SQLiteAssetService(database: store.database, searchCatchUp: false)
+        let before = try Self.fileSize(store.path)
+        let database = store.database
+        let started = ContinuousClock.now
+        let ((count, modeDuring), alone) = try await store.database.writingAlone {
+            let mode = try await Self.journalMode(database)
+            return (try await assets.importAssets(ImportTests.rows(20_000)) { _, _ in }, mode)
+        }
+        #expect(!alone)
+        #expect(ContinuousClock.now - started < .seconds(8), "the refused switch did not wait out the busy timeout")
+        #expect(count == 20_000)
+        #expect(modeDuring == "wal")
+        #expect(try await Self.journalMode(store.database) == "wal")
+        #expect(try Self.fileSize(store.path) > before + 2_000_000, "the WAL was checkpointed into the file")
+        #expect(try await other.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM assets") } == 20_001)
+    }
+
+    /// A failed import through the rollback journal leaves nothing, and the file in WAL mode.
+    @Test func aFailedImportAloneLeavesTheFileAsItWas() async throws {
+        let store = try TemporaryStore()
+        try await store.addAsset("EXISTING")
+        let assets = SQLiteAssetService(database: store.database, searchCatchUp: false)
+        var rows = ImportTests.rows(20_000)
+        rows.append(ImportTests.row(20_002, "IMP-1"))
+        await #expect(throws: InventoryError.self) {
+            _ = try await store.database.writingAlone { try await assets.importAssets(rows) { _, _ in } }
+        }
+        #expect(try await Self.journalMode(store.database) == "wal")
+        #expect(try await store.count("assets") == 1)
+        let journal = (try? Self.fileSize(store.path + "-journal")) ?? 0
+        #expect(journal == 0, "no journal is left behind")
+        try await store.addAsset("AFTER")
+        #expect(try await store.count("assets") == 2)
+    }
 }
