@@ -76,24 +76,7 @@ public struct UserRecord: Encodable, Sendable {
     public var canEditAssets: Bool
     public var countries: [String]
     public var createdAt: Date
-    public var disabledAt: Date?
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(email, forKey: .email)
-        try container.encode(name, forKey: .name)
-        try container.encode(userType, forKey: .userType)
-        try container.encode(canEditAssets, forKey: .canEditAssets)
-        try container.encode(countries, forKey: .countries)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(disabledAt, forKey: .disabledAt)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, email, name, userType, canEditAssets, countries, createdAt, disabledAt
-    }
+    @Nullable public var disabledAt: Date?
 
     public init(_ user: StoredUser) {
         id = user.id

@@ -109,7 +109,8 @@ public struct CountResult: Codable, Sendable, Equatable {
 public struct ReportAccessory: Codable, Sendable, Equatable {
     public var tag: String
     public var name: String
-    public var location: String?
+    /// Null when the accessory has no location, as the report's other fields are.
+    @Nullable public var location: String?
     public var expected: Int
     public var counted: Int
     public var difference: Int
@@ -121,16 +122,5 @@ public struct ReportAccessory: Codable, Sendable, Equatable {
         expected = tally.expected
         counted = tally.counted
         difference = tally.difference
-    }
-
-    /// Encodes a missing location as null, as the report's other fields are.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(tag, forKey: .tag)
-        try container.encode(name, forKey: .name)
-        try container.encode(location, forKey: .location)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(counted, forKey: .counted)
-        try container.encode(difference, forKey: .difference)
     }
 }

@@ -74,13 +74,14 @@ public enum DueState: String, Codable, Sendable, CaseIterable {
 public struct DuePlan: Codable, Sendable, Equatable {
     public static let defaultWindowDays = 14
 
+    // Every field is written, the absent ones as null, so each line has the same shape.
     public var planId: Int64
     public var country: String
-    public var location: String?
+    @Nullable public var location: String?
     public var everyDays: Int
-    public var assignee: String?
-    public var lastAuditId: AuditID?
-    public var lastEndedAt: Date?
+    @Nullable public var assignee: String?
+    @Nullable public var lastAuditId: AuditID?
+    @Nullable public var lastEndedAt: Date?
     public var nextDueAt: Date
     public var state: DueState
 
@@ -94,24 +95,6 @@ public struct DuePlan: Codable, Sendable, Equatable {
         lastEndedAt = plan.lastEndedAt
         nextDueAt = plan.nextDueAt
         state = plan.state(at: now, windowDays: windowDays)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case planId, country, location, everyDays, assignee, lastAuditId, lastEndedAt, nextDueAt, state
-    }
-
-    /// Every field, the absent ones as null, so each line has the same shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(planId, forKey: .planId)
-        try container.encode(country, forKey: .country)
-        try container.encode(location, forKey: .location)
-        try container.encode(everyDays, forKey: .everyDays)
-        try container.encode(assignee, forKey: .assignee)
-        try container.encode(lastAuditId, forKey: .lastAuditId)
-        try container.encode(lastEndedAt, forKey: .lastEndedAt)
-        try container.encode(nextDueAt, forKey: .nextDueAt)
-        try container.encode(state, forKey: .state)
     }
 
     /// Plans as `audit due` lists them: overdue first, then due, then ok, each by deadline.

@@ -10,11 +10,11 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var unexpectedCount: Int
     public var completionPercentage: Double
     public var startedAt: Date
-    public var endedAt: Date?
+    @Nullable public var endedAt: Date?
     public var startedBy: String
-    public var endedBy: String?
+    @Nullable public var endedBy: String?
     /// The locations the audit was narrowed to (null: the whole country).
-    public var locations: [String]?
+    @Nullable public var locations: [String]?
     /// The expected assets by registered location: found, missing and misplaced.
     public var byLocation: [LocationTally]
     /// Scans by station and by user (voided scans left out).
@@ -22,7 +22,7 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var byUser: [ScanTally]
     /// Scans accepted after the audit had ended, made before it (`LateScans`); null from a
     /// server that does not say.
-    public var lateScans: Int?
+    @Nullable public var lateScans: Int?
 
     public init(
         auditId: AuditID, country: String, totalAssets: Int, scannedCount: Int, missingCount: Int, unexpectedCount: Int, completionPercentage: Double,
@@ -45,32 +45,6 @@ public struct ReportSummary: Codable, Sendable, Equatable {
         self.byStation = byStation
         self.byUser = byUser
         self.lateScans = lateScans
-    }
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(auditId, forKey: .auditId)
-        try container.encode(country, forKey: .country)
-        try container.encode(totalAssets, forKey: .totalAssets)
-        try container.encode(scannedCount, forKey: .scannedCount)
-        try container.encode(missingCount, forKey: .missingCount)
-        try container.encode(unexpectedCount, forKey: .unexpectedCount)
-        try container.encode(completionPercentage, forKey: .completionPercentage)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt)
-        try container.encode(startedBy, forKey: .startedBy)
-        try container.encode(endedBy, forKey: .endedBy)
-        try container.encode(locations, forKey: .locations)
-        try container.encode(byLocation, forKey: .byLocation)
-        try container.encode(byStation, forKey: .byStation)
-        try container.encode(byUser, forKey: .byUser)
-        try container.encode(lateScans, forKey: .lateScans)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case auditId, country, totalAssets, scannedCount, missingCount, unexpectedCount, completionPercentage, startedAt, endedAt, startedBy, endedBy,
-            locations, byLocation, byStation, byUser, lateScans
     }
 
     public init(_ audit: AuditSession, byLocation: [LocationTally] = [], byStation: [ScanTally] = [], byUser: [ScanTally] = []) {
@@ -101,26 +75,12 @@ public struct ReportSummary: Codable, Sendable, Equatable {
 
 /// The expected assets of one registered location (nil: none) in a report's summary.
 public struct LocationTally: Codable, Sendable, Equatable {
-    public var location: String?
+    @Nullable public var location: String?
     public var expected: Int
     public var found: Int
     public var missing: Int
     /// Found, but first scanned at another location.
     public var misplaced: Int
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location, forKey: .location)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(found, forKey: .found)
-        try container.encode(missing, forKey: .missing)
-        try container.encode(misplaced, forKey: .misplaced)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case location, expected, found, missing, misplaced
-    }
 
     public init(location: String?, expected: Int, found: Int, misplaced: Int) {
         self.location = location
@@ -129,7 +89,6 @@ public struct LocationTally: Codable, Sendable, Equatable {
         self.missing = expected - found
         self.misplaced = misplaced
     }
-
 }
 
 /// Writes a report row by row into a byte buffer that the caller drains, so a report of a

@@ -183,52 +183,22 @@ struct CameraState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case none, starting, ready, lost }
     var state: Phase
     var message: String
-    var device: String?
-    var width: Int?
-    var height: Int?
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(message, forKey: .message)
-        try container.encode(device, forKey: .device)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case state, message, device, width, height
-    }
+    @Nullable var device: String? = nil
+    @Nullable var width: Int? = nil
+    @Nullable var height: Int? = nil
 }
 
 /// Standalone, or how the link to the server stands.
 struct ConnectionState: Encodable, Sendable, Equatable {
     enum Phase: String, Encodable { case standalone, online, offline }
     var state: Phase
-    var server: String?
+    @Nullable var server: String? = nil
     var pendingScans: Int = 0
     /// Of the audit shown: its scans waiting for the server, and those the server refused.
     var auditPendingScans: Int = 0
     var auditRefusedScans: Int = 0
-    var lastSyncAt: Date?
-    var lastError: String?
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(server, forKey: .server)
-        try container.encode(pendingScans, forKey: .pendingScans)
-        try container.encode(auditPendingScans, forKey: .auditPendingScans)
-        try container.encode(auditRefusedScans, forKey: .auditRefusedScans)
-        try container.encode(lastSyncAt, forKey: .lastSyncAt)
-        try container.encode(lastError, forKey: .lastError)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case state, server, pendingScans, auditPendingScans, auditRefusedScans, lastSyncAt, lastError
-    }
+    @Nullable var lastSyncAt: Date? = nil
+    @Nullable var lastError: String? = nil
 }
 
 /// `GET /api/state` and the `state` event.
@@ -236,41 +206,19 @@ struct KioskState: Encodable, Sendable {
     var station: String
     var mode: String
     /// Who is scanning; nil until someone says (the page asks).
-    var user: String?
+    @Nullable var user: String? = nil
     var pinRequired: Bool
     var connection: ConnectionState
     var camera: CameraState
-    var audit: AuditSession?
+    @Nullable var audit: AuditSession? = nil
     /// The audit shown ended elsewhere (another station, the back office, the API), not here.
     var endedElsewhere: Bool
     var countries: [CountryCount]
-    var countriesError: String?
+    @Nullable var countriesError: String? = nil
     var recent: [KioskScan]
     /// Where the station stands (nil: not said), and the locations of the audit's country.
-    var location: String?
+    @Nullable var location: String? = nil
     var locations: [LocationCount]
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(station, forKey: .station)
-        try container.encode(mode, forKey: .mode)
-        try container.encode(user, forKey: .user)
-        try container.encode(pinRequired, forKey: .pinRequired)
-        try container.encode(connection, forKey: .connection)
-        try container.encode(camera, forKey: .camera)
-        try container.encode(audit, forKey: .audit)
-        try container.encode(endedElsewhere, forKey: .endedElsewhere)
-        try container.encode(countries, forKey: .countries)
-        try container.encode(countriesError, forKey: .countriesError)
-        try container.encode(recent, forKey: .recent)
-        try container.encode(location, forKey: .location)
-        try container.encode(locations, forKey: .locations)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case station, mode, user, pinRequired, connection, camera, audit, endedElsewhere, countries, countriesError, recent, location, locations
-    }
 }
 
 /// What a client that has not given the PIN may see.
@@ -285,15 +233,7 @@ struct ProgressEvent: Encodable, Sendable {
 }
 
 struct AuditAnswer: Encodable, Sendable {
-    var audit: AuditSession?
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(audit, forKey: .audit)
-    }
-
-    enum CodingKeys: String, CodingKey { case audit }
+    @Nullable var audit: AuditSession? = nil
 }
 
 struct SummaryAnswer: Encodable, Sendable { var summary: AuditSummary }
@@ -349,15 +289,7 @@ struct ScansBody: Decodable, Sendable {
 struct ScansAnswer: Encodable, Sendable { var results: [KioskScan] }
 struct LocationBody: Decodable, Sendable { var location: String? }
 struct LocationAnswer: Encodable, Sendable {
-    var location: String?
-
-    /// Writes every key, an absent optional as `null` (the synthesized encoder leaves it out).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location, forKey: .location)
-    }
-
-    enum CodingKeys: String, CodingKey { case location }
+    @Nullable var location: String? = nil
 }
 struct LocationsAnswer: Encodable, Sendable { var locations: [LocationCount] }
 struct UndoBody: Decodable, Sendable { var scanId: String }

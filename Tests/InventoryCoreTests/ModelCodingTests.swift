@@ -45,4 +45,24 @@ struct ModelCodingTests {
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(ReportSummary.self, from: data) == summary)
     }
+
+    /// `@Nullable` writes an absent optional as null, and reads a missing key, or a null, as absent.
+    @Test("A Nullable property is written as null, and a missing key reads as absent")
+    func nullableProperties() throws {
+        struct Sample: Codable, Equatable {
+            var name: String
+            @Nullable var note: String? = nil
+            @Nullable var count: Int? = nil
+        }
+        #expect(try Self.json(Sample(name: "a"))["note"] is NSNull)
+        #expect(try Self.json(Sample(name: "a", note: "n", count: 2))["count"] as? Int == 2)
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(Sample.self, from: Data(#"{"name":"a"}"#.utf8)) == Sample(name: "a"))
+        #expect(try decoder.decode(Sample.self, from: Data(#"{"name":"a","note":null,"count":3}"#.utf8)) == Sample(name: "a", count: 3))
+        #expect(throws: DecodingError.self) { try decoder.decode(Sample.self, from: Data(#"{"name":"a","count":"x"}"#.utf8)) }
+
+        let accessory = try Self.json(
+            ReportAccessory(AccessoryTally(accessoryId: 1, tag: "CABLE-1", name: "Cable", location: nil, expected: 2, counted: 1)))
+        #expect(accessory["location"] is NSNull && accessory["difference"] as? Int == -1)
+    }
 }
