@@ -18,6 +18,15 @@ import Testing
         try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)") ?? -1 }
     }
 
+    /// Writes `csv` into the scratch folder as `name`, runs `assets import` of it on the scratch's
+    /// database, and expects it to succeed.
+    static func importWhole(_ csv: CSVFixture, as name: String, into scratch: (folder: URL, database: String)) async throws {
+        let file = scratch.folder.appendingPathComponent(name)
+        try csv.write(to: file)
+        let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
     @Test func badRowsInSeveralChunksAreListedAndTheFixedFileImportsWhole() async throws {
         let scratch = try StationProcess.scratch()
         let file = scratch.folder.appendingPathComponent("large.csv")
@@ -51,10 +60,7 @@ import Testing
     /// background, as a server would: the import left them to the next process that serves it.
     @Test func aStandaloneKioskIndexesTheRowsAnImportLeft() async throws {
         let scratch = try StationProcess.scratch()
-        let file = scratch.folder.appendingPathComponent("inventory.csv")
-        try Self.csv(25_000).write(to: file)
-        let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        try await Self.importWhole(Self.csv(25_000), as: "inventory.csv", into: scratch)
         #expect(try Self.count("assets_fts_paused", in: scratch.database) == 1)
 
         let kiosk = try await Child.start(
@@ -74,10 +80,7 @@ import Testing
     /// reads, keeping the rows from before and nothing of the import, with the file in WAL mode.
     @Test func anImportKilledMidwayLeavesTheInventoryAsItWas() async throws {
         let scratch = try StationProcess.scratch()
-        let small = scratch.folder.appendingPathComponent("small.csv")
-        try Self.csv(10).write(to: small)
-        let first = try await StationProcess.run(["--database", scratch.database, "assets", "import", small.path])
-        #expect(first.status == 0, "\(first.stderr)")
+        try await Self.importWhole(Self.csv(10), as: "small.csv", into: scratch)
         let big = scratch.folder.appendingPathComponent("big.csv")
         try CSVFixture("asset_tag", "serial_num", "name", "country", "location")
             .assets(10..<400_010, tag: "L-", serial: "LSN-", locations: ["Dock A", "Dock B"]).write(to: big)
@@ -105,10 +108,9 @@ import Testing
         #expect(mode == "wal")
 
         #expect(size(scratch.database) < before + 1_000_000, "the rollback took the import's pages out of the file")
-        let more = scratch.folder.appendingPathComponent("more.csv")
-        try CSVFixture("asset_tag", "serial_num", "name", "country", "location").assets(10..<20, tag: "L-", serial: "LSN-").write(to: more)
-        let again = try await StationProcess.run(["--database", scratch.database, "assets", "import", more.path])
-        #expect(again.status == 0, "\(again.stderr)")
+        try await Self.importWhole(
+            CSVFixture("asset_tag", "serial_num", "name", "country", "location").assets(10..<20, tag: "L-", serial: "LSN-"), as: "more.csv",
+            into: scratch)
         #expect(try Self.assetCount(scratch.database) == 20)
     }
 }
