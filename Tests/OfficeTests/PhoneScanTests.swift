@@ -26,6 +26,22 @@ struct PhoneScanTests {
         return url
     }
 
+    /// A Y4M of `sample` for `shown` frames, then a white page for `blank` frames, at 5 frames a
+    /// second: the tag leaves the view and comes back each time Chromium's fake camera loops it.
+    static func y4m(of sample: String, shown: Int, blank: Int, in folder: URL) throws -> URL {
+        let image = try ImageLoader.load(path: samples.appendingPathComponent(sample).path)
+        let width = image.width & ~1, height = image.height & ~1
+        var luma: [UInt8] = []
+        for y in 0..<height { luma += image.pixels[(y * image.width)..<(y * image.width + width)] }
+        let chroma = [UInt8](repeating: 128, count: width * height / 2)
+        let white = [UInt8](repeating: 255, count: width * height)
+        var bytes = Array("YUV4MPEG2 W\(width) H\(height) F5:1 Ip A1:1 C420jpeg\n".utf8)
+        for index in 0..<(shown + blank) { bytes += Array("FRAME\n".utf8) + (index < shown ? luma : white) + chroma }
+        let url = folder.appendingPathComponent("\(sample)-\(shown)-\(blank).y4m")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
     /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
     /// a running audit of SG.
     static func server(port: Int = 0, arguments: [String] = [], alsoMalaysia: Bool = false) async throws -> KioskProcess {
@@ -170,6 +186,62 @@ struct PhoneScanTests {
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
             await page.quit()
+        }
+    }
+
+    /// A frame whose decoding answers late (a slow network) says nothing about what is in view:
+    /// the tag held still through it is not counted again, though more than 2 s passed since the
+    /// frame before.
+    @Test("A decoding that answers 3 s late, the tag held still, does not count the tag again")
+    func aSlowDecodingDoesNotCountTheTagAgain() async throws {
+        let server = try await Self.server()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder))
+            try await page.find("#camera-start").click()
+            try await page.waitUntil(
+                timeout: 30, "the camera's tag found",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'AST-000123')")
+            _ = try await page.execute(
+                """
+                const original = window.fetch;
+                window.slowDecodings = 0;
+                window.framesBefore = window.scanPage.frames;
+                window.fetch = function (url, init) {
+                  const answer = original.call(this, url, init);
+                  if (!String(url).includes('/api/v1/decode') || window.slowDecodings > 0) return answer;
+                  window.slowDecodings++;
+                  return new Promise(function (resolve) { setTimeout(function () { resolve(answer); }, 3000); });
+                };
+                return true;
+                """)
+            try await page.waitUntil(timeout: 30, "6 frames after the slow one", js: "window.scanPage.frames >= window.framesBefore + 7")
+            #expect(try await page.execute("return window.slowDecodings").intValue == 1)
+            #expect(try await Self.trail(page).filter { $0 == "AST-000123" }.count == 1)
+            let vibrations = try await page.execute("return window.scanPage.vibrations.map(v => v.status)").arrayValue?.compactMap(\.stringValue)
+            #expect(vibrations == ["found_expected"])
+        }
+    }
+
+    /// A tag that leaves the view (3 s shown, then 5 s of a white page, looped) counts again
+    /// when it comes back: the second time as already scanned.
+    @Test("A tag out of view for more than 2 s counts again when it comes back")
+    func aTagBackInViewCountsAgain() async throws {
+        let server = try await Self.server()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let camera = try Self.y4m(of: "frame-1280x720-qrcode.jpg", shown: 15, blank: 25, in: folder)
+            let page = try await Self.phone(driver, server: server, camera: camera)
+            try await page.find("#camera-start").click()
+            try await page.waitUntil(
+                timeout: 60, "the tag counted again after it came back",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'already_scanned' && o.identifier === 'AST-000123')")
+            #expect(try await Self.outcomes(page, "found_expected", "AST-000123") == 1)
+            #expect(try await Self.trail(page).filter { $0 == "AST-000123" }.count >= 2)
         }
     }
 

@@ -2,8 +2,11 @@
  * the browser offers it. About five frames a second, the viewfinder's box cut out and scaled to
  * at most 1280 px wide, go to the server's decoder (POST /api/v1/decode) as JPEG, one request at
  * a time. A code read in two frames in a row is a scan; it counts once while it stays in view,
- * and again only after it was out of view for 2 s (the kiosk camera's rule). Where the browser
- * has BarcodeDetector, a code it sees only sends the next frame at once: the server confirms. */
+ * and again only after it was out of view for 2 s (the kiosk camera's rule): decoded frames
+ * without it for at least 2 s, and at least GONE_FRAMES of them. A frame the server did not
+ * decode (a slow network, a refusal) says nothing about what is in view, so a tag held still
+ * through a slow answer is not counted twice. Where the browser has BarcodeDetector, a code it
+ * sees only sends the next frame at once: the server confirms. */
 
 import { arr, obj, str } from './format.js';
 import { call } from './server.js';
@@ -11,6 +14,7 @@ import { call } from './server.js';
 const FRAME_MS = 200;          // about 5 frames a second
 const MAX_WIDTH = 1280;        // the box is sent at most this wide
 const GONE_MS = 2000;          // out of view this long: the code counts again when it comes back
+const GONE_FRAMES = 3;         // and missing from at least this many decoded frames
 const BOX = { x: 0.08, y: 0.2, w: 0.84, h: 0.6 };   // the viewfinder, as parts of the frame
 
 const hooks = window.scanPage = window.scanPage || {};
@@ -35,7 +39,7 @@ export class Camera {
     this.busy = false;
     this.previous = new Set();
     this.firstSeen = new Map();  // text -> when the frame that first read it (in a row) was grabbed
-    this.present = new Map();   // text -> last time seen in a confirmed frame
+    this.counted = new Map();   // text counted and not gone since -> { at: when the last frame that read it was grabbed, missed: decoded frames since without it }
     this.canvas = document.createElement('canvas');
     this.detector = null;
     this.torch = false;
@@ -153,17 +157,23 @@ export class Camera {
       }
       this.onState('on', '');
       const codes = arr(obj(res.data) && res.data.codes).filter(function (c) { return obj(c) && str(c.text); });
-      const now = Date.now();
       const texts = new Set(codes.map(function (c) { return str(c.text); }));
       const self = this;
+      // A counted code that this decoded frame lacks: one more frame without it; gone once it has
+      // been missing from GONE_FRAMES frames over GONE_MS.
+      this.counted.forEach(function (seen, text) {
+        if (texts.has(text)) return;
+        seen.missed++;
+        if (seen.missed >= GONE_FRAMES && grabbed - seen.at > GONE_MS) self.counted.delete(text);
+      });
       const firstSeen = new Map();
       codes.forEach(function (c) {
         const text = str(c.text);
+        const seen = self.counted.get(text);
+        if (seen) { seen.at = grabbed; seen.missed = 0; return; }   // still in view: counted already
         if (!self.previous.has(text)) { firstSeen.set(text, grabbed); return; }   // read once: wait for the next frame
         firstSeen.set(text, self.firstSeen.get(text) || grabbed);
-        const last = self.present.get(text);
-        self.present.set(text, now);
-        if (last !== undefined && now - last <= GONE_MS) return;   // still in view: counted already
+        self.counted.set(text, { at: grabbed, missed: 0 });
         hooks.reads.push({ text: text, first: firstSeen.get(text), confirmed: grabbed });
         if (hooks.reads.length > 2000) hooks.reads.shift();
         self.onCode(text, blob, str(c.symbology));
