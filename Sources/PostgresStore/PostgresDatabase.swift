@@ -46,11 +46,52 @@ public final class PostgresDatabase: Service, Sendable {
 
     /// Runs the pool for the span of `body` and closes it after, whether `body` returns or
     /// throws: the way to use the database outside a server (a command, a test).
+    ///
+    /// The pool's shutdown is waited for at most `shutdownLimit`: in a test run a pool's
+    /// shutdown once never ended, with no connection left on the server, and a command would
+    /// then never exit after its work was done. Past the limit the scope ends and leaves the
+    /// pool to the process's end.
     public func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.run() }
-            defer { group.cancelAll() }
-            return try await body()
+        let pool = Task { await self.run() }
+        let result: Result<T, any Error>
+        do {
+            result = .success(
+                try await withTaskCancellationHandler {
+                    try await body()
+                } onCancel: {
+                    pool.cancel()
+                })
+        } catch {
+            result = .failure(error)
+        }
+        pool.cancel()
+        await Self.wait(for: pool, atMost: Self.shutdownLimit)
+        return try result.get()
+    }
+
+    /// The longest `whileRunning` waits for the pool to close its connections once its scope is done.
+    static let shutdownLimit: Duration = .seconds(10)
+
+    /// Waits until `task` ends or `limit` has passed, whichever comes first.
+    static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
+        let resumed = Mutex(false)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let resumeOnce: @Sendable () -> Void = {
+                let first = resumed.withLock { (taken: inout Bool) -> Bool in
+                    defer { taken = true }
+                    return !taken
+                }
+                if first { done.resume() }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                resumeOnce()
+            }
+            Task {
+                await task.value
+                timer.cancel()
+                resumeOnce()
+            }
         }
     }
 

@@ -51,17 +51,11 @@ public final class PostgresCluster: Sendable {
         return name
     }
 
-    /// Runs `body` with a new database, its schema made and its pool running; closed after,
-    /// waiting for the pool's shutdown at most `shutdownLimit` (`PostgresDatabase.whileRunning`
-    /// would wait for it without a bound).
+    /// Runs `body` with a new database, its schema made and its pool running; closed after
+    /// (`PostgresDatabase.whileRunning`, which waits for the pool's shutdown at most 10 s).
     public static func withNewDatabase<T>(_ body: (PostgresDatabase) async throws -> T) async throws -> T {
         let database = try await PostgresDatabase.open(try await shared().newMigratedDatabase())
-        let pool = Task { await database.run() }
-        let result: Result<T, any Error>
-        do { result = .success(try await body(database)) } catch { result = .failure(error) }
-        pool.cancel()
-        await waitForShutdown(of: pool)
-        return try result.get()
+        return try await database.whileRunning { try await body(database) }
     }
 
     /// A new database, its schema made and its pool running until `close`: for a fixture that

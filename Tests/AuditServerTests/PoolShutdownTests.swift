@@ -1,0 +1,31 @@
+import Foundation
+@testable import PostgresStore
+import Testing
+
+/// `PostgresDatabase.whileRunning` waits for its pool's shutdown, but not forever: the wait it
+/// uses ends when the task does, or at its limit.
+@Suite("A pool's shutdown is waited for within a bound")
+struct PoolShutdownTests {
+    @Test func aTaskThatEndsIsWaitedForUntilItsEnd() async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let task = Task { _ = try? await Task.sleep(for: .milliseconds(300)) }
+        await PostgresDatabase.wait(for: task, atMost: .seconds(60))
+        let waited = clock.now - started
+        #expect(waited >= .milliseconds(250), "returned before the task ended: \(waited)")
+        #expect(waited < .seconds(30), "waited on past the task's end: \(waited)")
+    }
+
+    @Test func aTaskThatNeverEndsIsLeftAtTheLimit() async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (never, keep) = AsyncStream.makeStream(of: Int.self)
+        let task = Task { for await _ in never {} }
+        await PostgresDatabase.wait(for: task, atMost: .milliseconds(300))
+        let waited = clock.now - started
+        #expect(waited >= .milliseconds(250) && waited < .seconds(30), "\(waited)")
+        #expect(!task.isCancelled, "the task is left running, not cancelled")
+        keep.finish()
+        await task.value
+    }
+}
