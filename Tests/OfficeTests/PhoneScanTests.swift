@@ -13,17 +13,17 @@ struct PhoneScanTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleImages")
         .standardizedFileURL
 
+    /// A fresh folder for a test's camera files; the test removes it.
+    static func cameraFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// A one-frame Y4M of a sample image (grey: the chroma planes are flat), which Chromium's
     /// fake camera plays in a loop.
     static func y4m(of sample: String, in folder: URL) throws -> URL {
-        let image = try ImageLoader.load(path: samples.appendingPathComponent(sample).path)
-        let width = image.width & ~1, height = image.height & ~1
-        var bytes = Array("YUV4MPEG2 W\(width) H\(height) F5:1 Ip A1:1 C420jpeg\nFRAME\n".utf8)
-        for y in 0..<height { bytes += image.pixels[(y * image.width)..<(y * image.width + width)] }
-        bytes += [UInt8](repeating: 128, count: width * height / 2)
-        let url = folder.appendingPathComponent("\(sample).y4m")
-        try Data(bytes).write(to: url)
-        return url
+        try y4m(of: sample, shown: 1, blank: 0, in: folder)
     }
 
     /// A Y4M of `sample` for `shown` frames, then a white page for `blank` frames, at 5 frames a
@@ -120,8 +120,7 @@ struct PhoneScanTests {
     @Test("A tag in the camera's view is recorded once, with its outcome, sound and vibration, also through a late decoding")
     func cameraScanCountsOnce() async throws {
         let server = try await Self.server()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.withDriver(server) { driver in
             let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder))
@@ -215,8 +214,7 @@ struct PhoneScanTests {
     @Test("A tag out of view for more than 2 s counts again when it comes back")
     func aTagBackInViewCountsAgain() async throws {
         let server = try await Self.server()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.withDriver(server) { driver in
             let camera = try Self.y4m(of: "frame-1280x720-qrcode.jpg", shown: 15, blank: 25, in: folder)
@@ -233,8 +231,7 @@ struct PhoneScanTests {
     @Test("An unknown tag read by the camera keeps its frame as the scan's evidence photo; a typed one has none")
     func aCameraProblemKeepsItsFrame() async throws {
         let server = try await Self.server()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.withDriver(server) { driver in
             // AST-000456 is in no inventory: unknown.
@@ -307,8 +304,7 @@ struct PhoneScanTests {
     func scansWaitWhileTheServerIsGone() async throws {
         let port = try Loopback.freePort()
         let server = try await Self.server(port: port)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.withDriver(server) { driver in
             let page = try await Self.phone(
@@ -357,8 +353,7 @@ struct PhoneScanTests {
     @Test("Two phones on one audit: the second sees the first's find as already scanned, and both show the same numbers")
     func twoPhonesOnOneAudit() async throws {
         let server = try await Self.server()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let camera = try Self.y4m(of: "frame-1280x720-none.jpg", in: folder)
         let first = try await Chromedriver.start()
@@ -399,8 +394,7 @@ struct PhoneScanTests {
 
     @Test("Over HTTPS with a certificate made by tls self-signed, the page has its camera and records a scan")
     func overHTTPS() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let tls = folder.appendingPathComponent("tls").path
         let maker = try await KioskProcess(inventory: [])
