@@ -72,25 +72,27 @@ public final class PostgresDatabase: Service, Sendable {
     /// The longest `whileRunning` waits for the pool to close its connections once its scope is done.
     static let shutdownLimit: Duration = .seconds(10)
 
-    /// Waits until `task` ends or `limit` has passed, whichever comes first.
-    static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
+    /// Waits until `task` ends or `limit` has passed, whichever comes first; whether the task
+    /// ended. The task is left running past the limit, not cancelled.
+    @discardableResult
+    package static func wait(for task: Task<Void, Never>, atMost limit: Duration) async -> Bool {
         let resumed = Mutex(false)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let resumeOnce: @Sendable () -> Void = {
+        return await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            let resumeOnce: @Sendable (Bool) -> Void = { ended in
                 let first = resumed.withLock { (taken: inout Bool) -> Bool in
                     defer { taken = true }
                     return !taken
                 }
-                if first { done.resume() }
+                if first { done.resume(returning: ended) }
             }
             let timer = Task {
                 try? await Task.sleep(for: limit)
-                resumeOnce()
+                resumeOnce(false)
             }
             Task {
                 await task.value
                 timer.cancel()
-                resumeOnce()
+                resumeOnce(true)
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PostgresStore
+import PostgresStore
 import Testing
 
 /// `PostgresDatabase.whileRunning` waits for its pool's shutdown, but not forever: the wait it
@@ -10,7 +10,7 @@ struct PoolShutdownTests {
         let clock = ContinuousClock()
         let started = clock.now
         let task = Task { _ = try? await Task.sleep(for: .milliseconds(300)) }
-        await PostgresDatabase.wait(for: task, atMost: .seconds(60))
+        #expect(await PostgresDatabase.wait(for: task, atMost: .seconds(60)), "the task ended")
         let waited = clock.now - started
         #expect(waited >= .milliseconds(250), "returned before the task ended: \(waited)")
         #expect(waited < .seconds(30), "waited on past the task's end: \(waited)")
@@ -21,7 +21,7 @@ struct PoolShutdownTests {
         let started = clock.now
         let (never, keep) = AsyncStream.makeStream(of: Int.self)
         let task = Task { for await _ in never {} }
-        await PostgresDatabase.wait(for: task, atMost: .milliseconds(300))
+        #expect(await PostgresDatabase.wait(for: task, atMost: .milliseconds(300)) == false, "the limit came first")
         let waited = clock.now - started
         #expect(waited >= .milliseconds(250) && waited < .seconds(30), "\(waited)")
         #expect(!task.isCancelled, "the task is left running, not cancelled")

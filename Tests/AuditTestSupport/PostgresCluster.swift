@@ -96,30 +96,9 @@ public final class PostgresCluster: Sendable {
     /// rules table. Past the limit the test goes on, says so on standard error, and leaves that
     /// pool to the process's end.
     static func waitForShutdown(of task: Task<Void, Never>) async {
-        let first = Locked(false)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let resumeOnce = { @Sendable (late: Bool) in
-                guard
-                    first.update({ (taken: inout Bool) -> Bool in
-                        defer { taken = true }
-                        return !taken
-                    })
-                else { return }
-                if late {
-                    FileHandle.standardError.write(
-                        Data("a test database's pool did not shut down within \(shutdownLimit); it is left to the process's end\n".utf8))
-                }
-                done.resume()
-            }
-            Task {
-                await task.value
-                resumeOnce(false)
-            }
-            Task {
-                try? await Task.sleep(for: shutdownLimit)
-                resumeOnce(true)
-            }
-        }
+        guard await !PostgresDatabase.wait(for: task, atMost: shutdownLimit) else { return }
+        FileHandle.standardError.write(
+            Data("a test database's pool did not shut down within \(shutdownLimit); it is left to the process's end\n".utf8))
     }
 
     // MARK: starting and stopping
