@@ -95,6 +95,19 @@ struct PhoneScanTests {
         await server.stop()
     }
 
+    /// Runs `body` with the phone page of a new server (`server()`), its camera the file
+    /// `camera` writes into a fresh folder, started.
+    static func withCameraStarted(_ camera: (URL) throws -> URL, _ body: (BrowserSession) async throws -> Void) async throws {
+        let server = try await Self.server()
+        let folder = try Self.cameraFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let page = try await Self.phone(driver, server: server, camera: try camera(folder))
+            try await page.find("#camera-start").click()
+            try await body(page)
+        }
+    }
+
     /// The page's outcomes of `status` (window.scanPage.outcomes).
     static func outcomes(_ page: BrowserSession, _ status: String, _ tag: String) async throws -> Int {
         try await page.execute(
@@ -119,12 +132,7 @@ struct PhoneScanTests {
 
     @Test("A tag in the camera's view is recorded once, with its outcome, sound and vibration, also through a late decoding")
     func cameraScanCountsOnce() async throws {
-        let server = try await Self.server()
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: folder))
-            try await page.find("#camera-start").click()
+        try await Self.withCameraStarted({ try Self.y4m(of: "frame-1280x720-qrcode.jpg", in: $0) }) { page in
             try await page.waitUntil(
                 timeout: 30, "the camera's tag found",
                 js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'AST-000123')")
@@ -213,13 +221,7 @@ struct PhoneScanTests {
     /// when it comes back: the second time as already scanned.
     @Test("A tag out of view for more than 2 s counts again when it comes back")
     func aTagBackInViewCountsAgain() async throws {
-        let server = try await Self.server()
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let camera = try Self.y4m(of: "frame-1280x720-qrcode.jpg", shown: 15, blank: 25, in: folder)
-            let page = try await Self.phone(driver, server: server, camera: camera)
-            try await page.find("#camera-start").click()
+        try await Self.withCameraStarted({ try Self.y4m(of: "frame-1280x720-qrcode.jpg", shown: 15, blank: 25, in: $0) }) { page in
             try await page.waitUntil(
                 timeout: 60, "the tag counted again after it came back",
                 js: "(window.scanPage.outcomes || []).some(o => o.status === 'already_scanned' && o.identifier === 'AST-000123')")
