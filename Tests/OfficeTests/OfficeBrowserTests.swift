@@ -108,8 +108,19 @@ extension InOfficeBrowser {
                     }
                     #expect(try await browser.execute("return document.activeElement.id").stringValue == "void-reason")
                     #expect(try await browser.find("#void-dialog").isDisplayed())
-                    try await browser.find("#void-reason").clear()
-                    try await browser.find("#void-reason").sendKeys("wrong shelf")
+                    // Half a reason typed by the person, then a burst: refused, and the reason kept as typed.
+                    let reason = try await browser.find("#void-reason")
+                    try await reason.clear()
+                    try await reason.gunKeys("wrong sh", then: nil, gap: BrowserSession.personKeyGap)
+                    try await Task.sleep(for: .milliseconds(300))
+                    _ = try await browser.execute("document.getElementById('void-error').textContent = ''")
+                    try await reason.gunKeys("SG-2")
+                    try await browser.waitUntil("the burst after the typed reason refused aloud") {
+                        try await browser.find("#void-error").text().contains("barcode scan")
+                    }
+                    #expect(try await reason.property("value").stringValue == "wrong sh")
+                    #expect(try await server.parts.audits.audit(id: audit.id).scannedCount == 1)
+                    try await reason.gunKeys("elf", then: nil, gap: BrowserSession.personKeyGap)
                     try await browser.find("#void-confirm").click()
                     try await browser.waitUntil("the found count to drop", js: "text('#n-found') === '0'")
                     try await browser.waitUntil("the struck-through scan", js: "count('#list-table tr.voided') === 1")
