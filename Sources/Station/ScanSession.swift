@@ -420,6 +420,20 @@ public actor ScanSession {
         }
     }
 
+    /// Tags given as the command's arguments, in order, each recorded as a typed one. An empty
+    /// argument (a shell variable that was not set) is refused by its number, never skipped in
+    /// silence.
+    public func scanArguments(_ tags: [String]) async {
+        for (index, tag) in tags.enumerated() {
+            if tag.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty {
+                await refuse("an empty tag; nothing was recorded", source: .manual, place: "argument \(index + 1)")
+            } else {
+                await record(tag, source: .manual)
+            }
+            if stopped != nil { return }
+        }
+    }
+
     /// Decodes image files and folders (in order) and records every code they hold. A file that
     /// is not a readable image is refused and the next one is read.
     public func scanImages(_ paths: [String], decoder: DecoderConfig) async {

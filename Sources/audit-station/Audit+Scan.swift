@@ -11,8 +11,9 @@ extension AuditStation.Audit {
             commandName: "scan",
             abstract: "Scan tags into the running audit.",
             discussion: """
-                With no source it reads identifiers from standard input, one a line: type them, use a \
-                keyboard-wedge barcode scanner, or pipe a file. --images decodes files and folders; \
+                Tags given on the command line are scanned in order, as if typed. With no source it \
+                reads identifiers from standard input, one a line: type them, use a keyboard-wedge \
+                barcode scanner, or pipe a file. --images decodes files and folders; \
                 --device reads a webcam (standard input stays open for manual entry beside it; stop \
                 with Ctrl-C). Each outcome is printed only after the scan is stored. A connected \
                 station decides each scan from its local copy of the audit and pushes its outbox \
@@ -21,6 +22,7 @@ extension AuditStation.Audit {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var choice: AuditChoice
+        @Argument(help: "Tags to scan, in order, as if typed (before any --images; standard input is then not read).") var tags: [String] = []
         @Option(parsing: .upToNextOption, help: "Image files or folders to decode and scan.") var images: [String] = []
         @Option(help: "A V4L2 camera, such as /dev/video0.") var device: String?
         @Option(help: "Who is scanning (default: your login name).") var user: String?
@@ -58,7 +60,7 @@ extension AuditStation.Audit {
                 }
                 let printer = ScanPrinter(json: json)
                 let session = ScanSession(context: context, audit: audit) { printer.show($0) }
-                let readStdin = images.isEmpty
+                let readStdin = images.isEmpty && tags.isEmpty
                 if !json && Terminal.stdinIsTTY && readStdin {
                     Terminal.error("Scanning into audit \(audit.id) of \(audit.country): \(AuditText.progress(audit.progress)).")
                     Terminal.error("Type or scan a tag and press Enter; Ctrl-D ends\(device == nil ? "" : ", Ctrl-C stops the camera").")
@@ -75,9 +77,13 @@ extension AuditStation.Audit {
                             }
                         }
                     }
-                    if !images.isEmpty {
-                        let paths = images, decoder = context.config.decoder
-                        group.addTask { await session.scanImages(paths, decoder: decoder) }
+                    if !tags.isEmpty || !images.isEmpty {
+                        // One after the other: the tags as given, then the images.
+                        let tags = tags, paths = images, decoder = context.config.decoder
+                        group.addTask {
+                            await session.scanArguments(tags)
+                            if !paths.isEmpty { await session.scanImages(paths, decoder: decoder) }
+                        }
                     }
                     if readStdin {
                         group.addTask { await session.scanLines(LineReader(), numbered: !Terminal.stdinIsTTY) }

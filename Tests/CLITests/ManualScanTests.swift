@@ -48,6 +48,24 @@ import Testing
         #expect(try Self.scanCount(database) == 6)
     }
 
+    @Test func tagsGivenAsArgumentsAreScannedInOrderAndAnEmptyOneIsRefused() async throws {
+        let (_, database) = try await Self.prepared(assets: 3)
+        // Standard input is not read when tags are given: its line would be a fourth scan.
+        let result = try await StationProcess.run(
+            ["--database", database, "audit", "scan", "--json", "SG-1", "SG-1", "", "NOPE-1", "SG\u{01}2"], input: Data("SG-3\n".utf8))
+        #expect(result.status == 2, "refused arguments make the exit status 2: \(result.stderr)")
+        let objects = try result.lines.map(jsonObject)
+        #expect(objects.map { $0["status"] as? String } == ["found_expected", "already_scanned", "error", "unknown", "error"])
+        #expect((objects[2]["message"] as? String)?.contains("argument 3") == true, "\(objects[2])")
+        #expect((objects[4]["message"] as? String)?.contains("control character") == true, "\(objects[4])")
+        #expect(try Self.scanCount(database) == 3)
+
+        let plain = try await StationProcess.run(["--database", database, "audit", "scan", "SG-2"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("SG-2"), "\(plain.stdout)")
+        #expect(try Self.scanCount(database) == 4)
+    }
+
     @Test(arguments: [
         ("control character inside", Data("SG\u{01}1\n".utf8), "control character"),
         ("ten kilobyte tag", Data((String(repeating: "A", count: 10_000) + "\n").utf8), "128"),
