@@ -77,8 +77,8 @@ extension AuditStation.Assets {
                 }
                 let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
                 Terminal.error("Importing \(file); nothing is stored unless every row is valid…")
-                let progress = ProgressLine("Read (KiB)")
-                let blocks = FileBlocks.stream(handle) { read in progress.update(read >> 10, max(size, read) >> 10) }
+                let progress = ProgressLine("Read", unit: ProgressLine.bytes)
+                let blocks = FileBlocks.stream(handle) { read in progress.update(read, max(size, read)) }
                 let count: Int
                 do {
                     // A PostgreSQL server's inventory when --postgres (or postgres.url) names one;

@@ -74,11 +74,27 @@ enum Terminal {
 /// otherwise (so logs stay short).
 final class ProgressLine: @unchecked Sendable {
     private let label: String
+    private let unit: @Sendable (Int) -> String
     private let lock = NSLock()
     private var lastTenth = -1
     private var lastDraw = Date.distantPast
 
-    init(_ label: String) { self.label = label }
+    /// `unit` writes a count as the line shows it (a plain number unless given).
+    init(_ label: String, unit: @escaping @Sendable (Int) -> String = { String($0) }) {
+        self.label = label
+        self.unit = unit
+    }
+
+    /// A size in bytes as a person reads it: 60 B, 12.5 KiB, 48.3 MiB, 1.2 GiB.
+    static func bytes(_ count: Int) -> String {
+        guard count >= 1024 else { return "\(count) B" }
+        var value = Double(count) / 1024
+        for unit in ["KiB", "MiB"] {
+            if value < 1024 { return String(format: "%.1f", value) + " " + unit }
+            value /= 1024
+        }
+        return String(format: "%.1f GiB", value)
+    }
 
     func update(_ done: Int, _ total: Int) {
         lock.lock()
@@ -90,13 +106,13 @@ final class ProgressLine: @unchecked Sendable {
             let width = 30
             let filled = Int(Double(width) * percent / 100)
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            Terminal.write(STDERR_FILENO, "\r\(label) \(bar) \(done)/\(total) (\(String(format: "%.0f", percent))%)\u{1B}[K")
+            Terminal.write(STDERR_FILENO, "\r\(label) \(bar) \(unit(done)) of \(unit(total)) (\(String(format: "%.0f", percent))%)\u{1B}[K")
             if done == total { Terminal.write(STDERR_FILENO, "\n") }
         } else {
             let tenth = Int(percent / 10)
             guard tenth > lastTenth else { return }
             lastTenth = tenth
-            Terminal.error("\(label) \(done)/\(total) (\(tenth * 10)%)")
+            Terminal.error("\(label) \(unit(done)) of \(unit(total)) (\(tenth * 10)%)")
         }
     }
 }

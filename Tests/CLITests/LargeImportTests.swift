@@ -25,6 +25,8 @@ import Testing
         try csv.write(to: file)
         let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        if size >= 1 << 20 { #expect(imported.stderr.contains(" MiB (100%)"), "progress in MiB: \(imported.stderr)") }
     }
 
     @Test func badRowsInSeveralChunksAreListedAndTheFixedFileImportsWhole() async throws {

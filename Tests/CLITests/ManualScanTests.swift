@@ -16,6 +16,8 @@ import Testing
             .write(to: file)
         let imported = try await StationProcess.run(["--database", scratch.database, "assets", "import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size < 1024 && imported.stderr.contains("Read \(size) B of \(size) B (100%)"), "progress in bytes: \(imported.stderr)")
         let started = try await StationProcess.run(["--database", scratch.database, "audit", "start", "--country", "sg", "--user", "alice"])
         #expect(started.status == 0, "\(started.stderr)")
         return scratch
