@@ -19,7 +19,7 @@ import { el } from './dom.js';
 import { obj } from './format.js';
 import { closeDialog } from './dialog.js';
 import { scannedWhileAsking } from './count.js';
-import { Burst, endsBurst, isBurstModifier, isPrintable } from './burst.js';
+import { Burst, endsBurst, isBurstModifier, isPrintable, isSecret, restore, snapshot } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
 import { notRecorded } from './outcomes.js';
 import { isUndoCommand, submitIdentifier } from './scanqueue.js';
@@ -41,11 +41,6 @@ function dialogOpen() {
   return Array.prototype.some.call(document.querySelectorAll('dialog'), function (d) { return d.open; });
 }
 
-/** A password field (the PIN): what is typed into it is a password, never a tag. */
-function isSecret(node) {
-  return !!node && node.tagName === 'INPUT' && (node.getAttribute('type') || '').toLowerCase() === 'password';
-}
-
 /** Whether this module owns the key: everywhere but the scanning screen's own paths and password
  *  fields. A burst anywhere else on the PIN screen is refused aloud as a scan. */
 function owns(target) {
@@ -53,21 +48,6 @@ function owns(target) {
   if (app.screen !== 'scan' || dialogOpen()) return true;
   if (target === el.entry) return false;
   return isTextField(target);      // a search box; buttons hand their keys to the entry field
-}
-
-function snapshot(target) {
-  if (!isTextField(target) || typeof target.value !== 'string') return { target: target, value: null };
-  let start = null, end = null;
-  try { start = target.selectionStart; end = target.selectionEnd; } catch (e) { /* type without a selection */ }
-  return { target: target, value: target.value, start: start, end: end };
-}
-
-/** The field gets back the value it had before the burst's first key. */
-function restore(snap) {
-  if (!snap || snap.value === null || !snap.target || snap.target.value === snap.value) return;
-  snap.target.value = snap.value;
-  try { if (snap.start !== null) snap.target.setSelectionRange(snap.start, snap.end); } catch (e) { /* no selection */ }
-  snap.target.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 /** Window keydown, capture phase: before any field, button, form or dialog sees the key. */
