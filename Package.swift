@@ -184,7 +184,7 @@ let package = Package(
         // The kiosk: a local web page (embedded HTML, CSS and JS), its JSON calls, pushed events
         // and the camera preview, over Station.
         // Script modules both pages load (the kiosk and the back office): one file, one rule.
-        .target(name: "PageScripts", resources: ["elements.js", "burst.js", "format.js", "words.js", "sound.js", "queue.js"].map { .embedInCode($0) }),
+        .target(name: "PageScripts", resources: ["elements.js", "burst.js", "format.js", "words.js", "sound.js", "queue.js", "login.js"].map { .embedInCode($0) }),
         .target(
             name: "Kiosk",
             dependencies: [

@@ -35,7 +35,8 @@ enum OfficePage {
         "/office/js/webhooks.js": File(bytes: PackageResources.webhooks_js, type: script),
         "/office/js/elements.js": File(bytes: PageScripts.elements, type: script),
         "/office/js/burst.js": File(bytes: PageScripts.burst, type: script),
-        "/office/js/format.js": File(bytes: PageScripts.format, type: script)
+        "/office/js/format.js": File(bytes: PageScripts.format, type: script),
+        "/office/js/login.js": File(bytes: PageScripts.login, type: script)
     ]
 
     /// Only the server's own files and calls; no inline script or style; photos come as blobs.

@@ -24,7 +24,8 @@ enum ScanPage {
         "/scan/js/format.js": File(bytes: PageScripts.format, type: OfficePage.script),
         "/scan/js/words.js": File(bytes: PageScripts.words, type: OfficePage.script),
         "/scan/js/sound.js": File(bytes: PageScripts.sound, type: OfficePage.script),
-        "/scan/js/queue.js": File(bytes: PageScripts.queue, type: OfficePage.script)
+        "/scan/js/queue.js": File(bytes: PageScripts.queue, type: OfficePage.script),
+        "/scan/js/login.js": File(bytes: PageScripts.login, type: OfficePage.script)
     ]
 
     /// The back office's policy, with the camera's preview (a MediaStream) and the frames drawn

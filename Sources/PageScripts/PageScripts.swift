@@ -14,4 +14,6 @@ public enum PageScripts {
     public static let sound: [UInt8] = PackageResources.sound_js
     /// `queue.js`: a page's scan queue, kept in localStorage until the server answered each scan.
     public static let queue: [UInt8] = PackageResources.queue_js
+    /// `login.js`: a page's login in sessionStorage, and the headers of its calls (back office, phone).
+    public static let login: [UInt8] = PackageResources.login_js
 }

@@ -15,23 +15,19 @@ struct KioskPageFilesTests {
     func everyImportedModuleIsServed() async throws {
         let kiosk = try await KioskProcess(inventory: [])
         try await kiosk.start(["--no-camera"])
-        let page = try await kiosk.file("/")
+        let page = try await PageModules.file("/", on: kiosk.baseURL)
         #expect(page.status == 200)
         #expect(page.type?.hasPrefix("text/html") == true, "\(page.type ?? "no type")")
-        let entries = Self.moduleScripts(inPage: page.text)
+        let entries = PageModules.moduleScripts(inPage: page.text)
         #expect(entries == ["/js/main.js"], "the page's module scripts: \(entries)")
-
-        var waiting = entries
-        var fetched: Set<String> = []
-        while let path = waiting.popLast() {
-            guard fetched.insert(path).inserted else { continue }
-            let module = try await kiosk.file(path)
+        let modules = try await PageModules.crawl(from: entries, on: kiosk.baseURL)
+        for (path, module) in modules {
             #expect(module.status == 200, "\(path): \(module.text.prefix(200))")
             #expect(module.type?.hasPrefix("text/javascript") == true, "\(path) came as \(module.type ?? "no type")")
             // Same-origin module imports need nothing more than script-src 'self'.
             #expect(module.policy?.contains("script-src 'self'") == true, "\(path): \(module.policy ?? "no CSP")")
-            waiting += Self.imports(inModule: module.text).map { Self.resolve($0, from: path) }
         }
+        let fetched = Set(modules.keys)
         await kiosk.stop()
 
         // Every module in Sources/Kiosk/Web/js and Sources/PageScripts (the modules both pages
@@ -58,23 +54,72 @@ struct KioskPageFilesTests {
     }
 
     @Test(
-        "The modules of each page form no import cycle, so each can be loaded and tested alone", arguments: ["Kiosk/Web/js", "AuditServer/Office/js"])
-    func modulesFormNoCycle(folder: String) throws {
+        "The modules of each page form no import cycle, so each can be loaded and tested alone",
+        arguments: [("Kiosk/Web/js", "main.js"), ("AuditServer/Office/js", "main.js"), ("AuditServer/Scan/js", "phone.js")])
+    func modulesFormNoCycle(folder: String, entry: String) throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardizedFileURL
         var graph: [String: [String]] = [:]
         for dir in [folder, "PageScripts"] {
             let url = sources.appendingPathComponent(dir)
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".js") {
                 let text = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-                graph[name] = Self.imports(inModule: text).map { String($0.split(separator: "/").last ?? Substring($0)) }
+                graph[name] = PageModules.imports(inModule: text).map { String($0.split(separator: "/").last ?? Substring($0)) }
             }
         }
         #expect(graph.count > 3)
-        #expect(graph["main.js"]?.isEmpty == false)
+        #expect(graph[entry]?.isEmpty == false)
         let cycles = Self.cycles(in: graph)
         #expect(cycles.isEmpty, "import cycles in \(folder): \(cycles.map { $0.joined(separator: " → ") })")
         // The check itself finds a cycle where there is one.
         #expect(Self.cycles(in: ["a.js": ["b.js"], "b.js": ["c.js"], "c.js": ["a.js"]]).count == 1)
+    }
+
+    @Test(
+        "Every name a page's module imports is exported by the module it names, or the browser refuses the whole page",
+        arguments: ["Kiosk/Web/js", "AuditServer/Office/js", "AuditServer/Scan/js"])
+    func everyImportedNameIsExported(folder: String) throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardizedFileURL
+        var texts: [String: String] = [:]
+        for dir in [folder, "PageScripts"] {
+            let url = sources.appendingPathComponent(dir)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".js") {
+                texts[name] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        var missing: [String] = []
+        for (name, text) in texts {
+            for (names, from) in Self.namedImports(inModule: text) {
+                let module = String(from.split(separator: "/").last ?? Substring(from))
+                let exported = Self.exports(inModule: texts[module] ?? "")
+                missing += names.filter { !exported.contains($0) }.map { "\(name) imports \($0) from \(module)" }
+            }
+        }
+        #expect(texts.count > 3)
+        #expect(missing.isEmpty, "\(missing.sorted())")
+        // The check finds what it looks for.
+        let twoExports = "export const a = 1, b = f(2);\nexport async function c() {}\nclass D {}\nexport { D };"
+        #expect(Self.exports(inModule: twoExports) == ["a", "b", "c", "D"])
+        #expect(Self.namedImports(inModule: "import { a, b as x,\n  c } from './m.js';").first?.names == ["a", "b", "c"])
+    }
+
+    /// The names a module exports: `export function|class|const|let NAME`, `export { A, B as C }`.
+    static func exports(inModule text: String) -> Set<String> {
+        var names = Set(text.matches(of: /(?m)^export\s+(?:async\s+)?(?:function\*?|class)\s+([A-Za-z_$][\w$]*)/).map { String($0.1) })
+        for line in text.matches(of: /(?m)^export\s+(?:const|let)\s+(.*)$/) {
+            names.formUnion(line.1.matches(of: /(?:^|,)\s*([A-Za-z_$][\w$]*)\s*=/).map { String($0.1) })
+        }
+        for list in text.matches(of: /(?m)^export\s*\{([^}]*)\}/) {
+            names.formUnion(list.1.split(separator: ",").compactMap { $0.split(separator: " ").last.map(String.init) })
+        }
+        return names
+    }
+
+    /// Each `import { a, b as c } from 'x'` of a module: the names as the module `x` exports them.
+    static func namedImports(inModule text: String) -> [(names: [String], from: String)] {
+        text.matches(of: /(?m)^import\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/).map { match in
+            let names = match.1.split(separator: ",").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+            return (names, String(match.2))
+        }
     }
 
     @Test("Every page's modules are written in one style (no `var`), and the DOM helpers are defined once, in PageScripts")
@@ -127,41 +172,5 @@ struct KioskPageFilesTests {
         }
         for node in graph.keys.sorted() where state[node] == nil { visit(node, [node]) }
         return found
-    }
-
-    /// The `src` of each `<script type="module">` of the page.
-    static func moduleScripts(inPage html: String) -> [String] {
-        html.matches(of: /<script\b([^>]*)>/).compactMap { tag -> String? in
-            let attributes = String(tag.1)
-            guard attributes.contains(#"type="module""#), let src = attributes.firstMatch(of: /\bsrc="([^"]+)"/) else { return nil }
-            return String(src.1)
-        }
-    }
-
-    /// What a module imports: `import … from "x"`, `import "x"` and `export … from "x"`, one
-    /// statement at the start of a line (the names may span lines).
-    static func imports(inModule text: String) -> [String] {
-        let statements = text.matches(of: /(?m)^[ \t]*import\b[^;'"]*?['"]([^'"]+)['"]/).map { String($0.1) }
-        let reexports = text.matches(of: /(?m)^[ \t]*export\s*(?:\*|\{[^}]*\})\s*(?:as\s+\w+\s*)?from\s*['"]([^'"]+)['"]/).map { String($0.1) }
-        return statements + reexports
-    }
-
-    /// An import's path, relative to the module that imports it, as the server's path.
-    static func resolve(_ specifier: String, from module: String) -> String {
-        URL(string: specifier, relativeTo: URL(string: "http://kiosk" + module))?.path ?? specifier
-    }
-}
-
-extension KioskProcess {
-    /// One GET, as the browser loads the page's files: status, content type, CSP and text.
-    func file(_ path: String) async throws -> (status: Int, type: String?, policy: String?, text: String) {
-        var request = URLRequest(url: URL(string: baseURL + path)!)
-        request.timeoutInterval = 20
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        return (
-            http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"),
-            http?.value(forHTTPHeaderField: "Content-Security-Policy"), String(decoding: data, as: UTF8.self)
-        )
     }
 }

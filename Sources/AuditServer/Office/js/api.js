@@ -1,15 +1,11 @@
 /* The public API, as any client calls it. The token lives in sessionStorage (never a cookie),
  * so a request from another site carries no credentials. */
 
-const KEY = 'auditstation.office';
+import { storedLogin } from './login.js';
 
-export function session() {
-  try { return JSON.parse(sessionStorage.getItem(KEY) || 'null'); } catch (e) { return null; }
-}
-
-export function forget() { sessionStorage.removeItem(KEY); }
-
-export function useKey(key) { if (key) sessionStorage.setItem(KEY + '.key', key); else sessionStorage.removeItem(KEY + '.key'); }
+const login = storedLogin('auditstation.office');
+export const session = login.session, forget = login.forget, useKey = login.useKey;
+const headers = login.headers;
 
 export class APIError extends Error {
   constructor(status, body) {
@@ -22,15 +18,6 @@ export class APIError extends Error {
     // A duplicate names its field in `data`: {field, value}.
     if (this.code === 'DUPLICATE' && body.data && body.data.field) this.fields[body.data.field] = [this.message];
   }
-}
-
-function headers(extra) {
-  const h = Object.assign({ Accept: 'application/json' }, extra || {});
-  const s = session();
-  if (s && s.token) h.Authorization = 'Bearer ' + s.token;
-  const key = sessionStorage.getItem(KEY + '.key');
-  if (key) h['X-API-Key'] = key;
-  return h;
 }
 
 /** A 401 to a signed-in page (the user was disabled, the token revoked or expired) forgets the
@@ -58,7 +45,7 @@ export async function call(method, path, body) {
 
 export async function logIn(email, password) {
   const data = await call('POST', '/api/v1/auth/login', { email: email, password: password, device_name: 'back office' });
-  sessionStorage.setItem(KEY, JSON.stringify({ token: data.token, user: data.user }));
+  login.save(data);
   return data.user;
 }
 

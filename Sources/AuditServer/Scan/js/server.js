@@ -2,22 +2,12 @@
  * a cookie), as on the back office. No call throws: each answers {ok, status, data, code,
  * message}, where status 0 means the server could not be reached (or did not answer in time). */
 
-import { obj, parseJSON, str } from './format.js';
+import { obj, str } from './format.js';
+import { storedLogin } from './login.js';
 
-const KEY = 'auditstation.scan';
-
-export function session() { return obj(parseJSON(sessionStorage.getItem(KEY) || 'null')); }
-export function forget() { sessionStorage.removeItem(KEY); }
-export function useKey(key) { if (key) sessionStorage.setItem(KEY + '.key', key); else sessionStorage.removeItem(KEY + '.key'); }
-
-function headers(extra) {
-  const h = Object.assign({ Accept: 'application/json' }, extra || {});
-  const s = session();
-  if (s && s.token) h.Authorization = 'Bearer ' + s.token;
-  const key = sessionStorage.getItem(KEY + '.key');
-  if (key) h['X-API-Key'] = key;
-  return h;
-}
+const login = storedLogin('auditstation.scan');
+export const session = login.session, forget = login.forget, useKey = login.useKey;
+const headers = login.headers;
 
 /** One call with a deadline. `body` is JSON, or a Blob sent with its own type. */
 export async function call(method, path, body, timeoutMs) {
@@ -51,7 +41,7 @@ export async function call(method, path, body, timeoutMs) {
 export async function logIn(email, password, device) {
   const res = await call('POST', '/api/v1/auth/login', { email: email, password: password, device_name: device || 'phone' }, 15000);
   if (res.ok && obj(res.data) && res.data.token) {
-    sessionStorage.setItem(KEY, JSON.stringify({ token: res.data.token, user: res.data.user }));
+    login.save(res.data);
   }
   return res;
 }
