@@ -62,6 +62,16 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntil("the queued delivery", js: "(text('#deliveries-table tbody') || '').includes('audit.ended')")
                 #expect(try await Self.cells(browser, "#deliveries-table", holding: "audit.ended").dropFirst(3).first == "pending")
                 if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil { try await browser.screenshotIfAsked("office-webhooks.png") }
+                // A double click on Remove removes it once: no second call refused as not found.
+                _ = try await browser.execute(
+                    """
+                    const b = Array.from(document.querySelectorAll('#webhooks-table tbody button')).find(b => b.textContent === 'Remove');
+                    b.dispatchEvent(new MouseEvent('click', { bubbles: true })); b.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+                    """)
+                try await browser.waitUntil("the webhook removed", js: "(text('#webhooks-message') || '').startsWith('Removed the webhook')")
+                try await browser.waitUntil("no webhooks left", js: "(text('#webhooks-table tbody') || '') === 'No webhooks.'")
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await browser.execute("return document.getElementById('webhooks-message').className").stringValue == "ok")
             }
             try await Self.signedIn(server.baseURL, as: "my@example.com") { browser in
                 #expect(try await browser.find("#nav-webhooks").isDisplayed() == false)

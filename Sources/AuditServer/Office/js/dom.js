@@ -1,6 +1,6 @@
 /* Small DOM helpers. Every value from the server goes in as text, never as HTML. */
 
-import { make } from './elements.js';
+import { $, make } from './elements.js';
 import { fmtCompletion } from './format.js';
 
 // Tickets for the loads of one list: each load takes one when it starts, and answers only while
@@ -96,4 +96,26 @@ export function save(blob, name) {
   a.click();
   a.remove();
   setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+}
+
+/** A screen's message line, the element `id`: the answer writes a message into it, red when `bad`. */
+export function messageLine(id) {
+  return function (message, bad) {
+    const n = $(id);
+    n.className = bad ? 'error' : 'ok';
+    n.textContent = message;
+  };
+}
+
+/** A row's button whose action calls the server: pressed again while the action runs it does
+ *  nothing (a double click acts once), and a refusal is said on the screen's message line. */
+export function actionButton(label, cls, act, say) {
+  const b = make('button', cls, label);
+  b.type = 'button';
+  b.addEventListener('click', function () {
+    if (b.disabled) return;
+    b.disabled = true;
+    Promise.resolve().then(act).catch(function (e) { say(e.message, true); }).finally(function () { b.disabled = false; });
+  });
+  return b;
 }

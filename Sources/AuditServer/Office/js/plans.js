@@ -3,7 +3,7 @@
  * by whoever may start audits of their country (the API refuses anyone else too). */
 import { call } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, when } from './dom.js';
+import { row, fill, header, when, messageLine, actionButton } from './dom.js';
 import { edit } from './form.js';
 
 const fields = [
@@ -15,21 +15,9 @@ const fields = [
 
 const words = { overdue: 'Overdue', due: 'Due', ok: 'OK' };
 
-function say(message, bad) {
-  const n = $('due-message');
-  n.className = bad ? 'error' : 'ok';
-  n.textContent = message;
-}
+const say = messageLine('due-message');
 
-function button(label, cls, act) {
-  const b = make('button', cls, label);
-  b.type = 'button';
-  b.addEventListener('click', function () {
-    b.disabled = true;
-    act().catch(function (e) { say(e.message, true); }).finally(function () { b.disabled = false; });
-  });
-  return b;
-}
+function button(label, cls, act) { return actionButton(label, cls, act, say); }
 
 /** Starts the plan's audit (its country, narrowed to its location) and opens it. */
 async function start(plan) {

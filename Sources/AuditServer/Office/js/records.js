@@ -2,7 +2,7 @@
  * (assets) or delete (accessories, customers); accessories are checked out to customers and in. */
 import { call, query, session } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, pager, caption, when, tickets } from './dom.js';
+import { row, fill, header, pager, caption, when, tickets, messageLine } from './dom.js';
 import { edit } from './form.js';
 import { labels } from './labels.js';
 
@@ -64,11 +64,7 @@ export const kinds = {
 
 const state = { kind: 'assets', page: 1, countries: [] };
 
-function say(message, bad) {
-  const n = $('records-message');
-  n.className = bad ? 'error' : 'ok';
-  n.textContent = message;
-}
+const say = messageLine('records-message');
 
 /** Shows the inventory screen of `name` (assets, accessories, customers). */
 export async function show(name) {

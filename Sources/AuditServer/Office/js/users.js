@@ -2,7 +2,7 @@
  * a new password. The server refuses every one of these calls to anyone else. */
 import { call, session } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, when } from './dom.js';
+import { row, fill, header, when, messageLine, actionButton } from './dom.js';
 import { edit } from './form.js';
 
 const password = { name: 'password', label: 'Password (8 characters or more)', type: 'password', required: true, max: 72 };
@@ -15,18 +15,9 @@ const fields = [
   { name: 'can_edit_assets', label: 'May create, edit and archive assets and accessories', type: 'check', wide: true }
 ];
 
-function say(message, bad) {
-  const n = $('users-message');
-  n.className = bad ? 'error' : 'ok';
-  n.textContent = message;
-}
+const say = messageLine('users-message');
 
-function button(label, cls, act) {
-  const b = make('button', cls, label);
-  b.type = 'button';
-  b.addEventListener('click', function () { act().catch(function (e) { say(e.message, true); }); });
-  return b;
-}
+function button(label, cls, act) { return actionButton(label, cls, act, say); }
 
 export async function show() {
   const data = await call('GET', '/api/v1/users');

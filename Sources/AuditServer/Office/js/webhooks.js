@@ -3,7 +3,7 @@
  * a button to remove one. The API refuses anyone else. */
 import { call } from './api.js';
 import { $, make } from './elements.js';
-import { row, fill, header, when } from './dom.js';
+import { row, fill, header, when, messageLine, actionButton } from './dom.js';
 import { edit } from './form.js';
 
 const events = ['audit.started', 'audit.ended', 'audit.overdue'];
@@ -13,24 +13,18 @@ const fields = [
   { name: 'secret', label: 'Signing secret (16 characters or more; not shown again)', type: 'password', required: true, max: 512, wide: true }
 ];
 
-function say(message, bad) {
-  const n = $('webhooks-message');
-  n.className = bad ? 'error' : 'ok';
-  n.textContent = message;
-}
+const say = messageLine('webhooks-message');
 
 export async function show() {
   const [hooks, deliveries] = await Promise.all([call('GET', '/api/v1/webhooks'), call('GET', '/api/v1/webhooks/deliveries?limit=50')]);
   const table = $('webhooks-table');
   header(table.tHead, ['URL', 'Events', 'Added', '']);
   fill(table.tBodies[0], hooks.webhooks.map(function (w) {
-    const remove = make('button', 'quiet danger', 'Remove');
-    remove.type = 'button';
-    remove.addEventListener('click', function () {
-      call('DELETE', '/api/v1/webhooks/' + w.id)
-        .then(function () { say('Removed the webhook to ' + w.url); return show(); })
-        .catch(function (e) { say(e.message, true); });
-    });
+    const remove = actionButton('Remove', 'quiet danger', async function () {
+      await call('DELETE', '/api/v1/webhooks/' + w.id);
+      say('Removed the webhook to ' + w.url);
+      await show();
+    }, say);
     return row([w.url, w.events.join(', '), when(w.created_at), remove]);
   }), 'No webhooks.', 4);
   const list = $('deliveries-table');
