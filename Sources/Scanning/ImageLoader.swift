@@ -21,8 +21,10 @@ public enum ImageLoader {
         throw .unknownFormat(path: path, detail: describe(bytes))
     }
 
-    /// What the file starts with, for the error message.
+    /// What the file starts with, for the error message: the format, when it is a well-known
+    /// one this loader does not read, with what to do.
     private static func describe(_ bytes: [UInt8]) -> String {
+        if let format = otherFormat(bytes) { return "it is a \(format) file; save or convert it as PNG or JPEG" }
         let head = bytes.prefix(8)
         let printable = head.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if printable {
@@ -30,6 +32,27 @@ public enum ImageLoader {
             return "it starts with the text \"\(text)\""
         }
         return "it starts with bytes " + head.map { String($0, radix: 16).leftPadded(to: 2) }.joined(separator: " ")
+    }
+}
+
+extension ImageLoader {
+    /// The name of a well-known image (or document) format that is not read here, by its first bytes.
+    static func otherFormat(_ bytes: [UInt8]) -> String? {
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            let expected = Array(text.utf8)
+            return bytes.count >= offset + expected.count && Array(bytes[offset..<(offset + expected.count)]) == expected
+        }
+        if starts("RIFF") && starts("WEBP", at: 8) { return "WebP" }
+        if starts("GIF87a") || starts("GIF89a") { return "GIF" }
+        if starts("BM") && bytes.count > 14 && bytes[6..<10].allSatisfy({ $0 == 0 }) { return "BMP" }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+        if starts("ftyp", at: 4) {
+            let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
+            if brand.hasPrefix("avi") { return "AVIF" }
+            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(brand) { return "HEIC" }
+        }
+        if starts("%PDF-") { return "PDF" }
+        return nil
     }
 }
 

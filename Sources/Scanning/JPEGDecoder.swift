@@ -31,7 +31,12 @@ final class JPEGDecoder {
                 path: path, width: Int(width), height: Int(height),
                 limit: limits.maxDecoderBytes / max(frame.coefficientBytes / max(Int(width) * Int(height), 1), 1))
         }
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height))
+        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        // libjpeg-turbo gives a CMYK file (print work, a scanner's export) only as CMYK: its
+        // pixels are read as such and made grey here.
+        let channels = cmyk ? 4 : 1
+        let format = cmyk ? TJPF_CMYK : TJPF_GRAY
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * channels)
         // Stop at the first warning, to see what it is: a file cut short (even one closed with
         // an end marker after the cut) warns of a premature end, and is refused, because a
         // code in the missing part would silently vanish. Other warnings still give pixels,
@@ -41,7 +46,7 @@ final class JPEGDecoder {
                 pixels.withUnsafeMutableBufferPointer { target in
                     tjDecompress2(
                         handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                        width, 0, height, Int32(TJPF_GRAY.rawValue), flags)
+                        width, 0, height, Int32(format.rawValue), flags)
                 }
             }
             if status == 0 { break }
@@ -54,7 +59,36 @@ final class JPEGDecoder {
             }
             if flags == 0 { break }
         }
+        if cmyk { pixels = Self.gray(fromCMYK: pixels, inverted: Self.hasAdobeMarker(bytes)) }
         return GrayImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+
+    /// Grey from CMYK pixels: the light each ink lets through, weighted as for RGB (ITU-R BT.601).
+    /// Adobe's CMYK files, which are nearly all of them (libjpeg writes its marker for every CMYK
+    /// file), keep each ink inverted: 255 is no ink.
+    static func gray(fromCMYK pixels: [UInt8], inverted: Bool) -> [UInt8] {
+        var gray = [UInt8](repeating: 0, count: pixels.count / 4)
+        for index in gray.indices {
+            let base = index * 4
+            func light(_ ink: UInt8) -> Int { inverted ? Int(ink) : 255 - Int(ink) }
+            let black = light(pixels[base + 3])
+            let red = light(pixels[base]) * black, green = light(pixels[base + 1]) * black, blue = light(pixels[base + 2]) * black
+            gray[index] = UInt8((299 * red + 587 * green + 114 * blue) / (1000 * 255))
+        }
+        return gray
+    }
+
+    /// Whether the file has Adobe's APP14 marker (`FF EE` then "Adobe") before its image data.
+    static func hasAdobeMarker(_ bytes: [UInt8]) -> Bool {
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            if marker == 0xDA || marker == 0xD9 { return false } // the scan's data, or the end
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if marker == 0xEE, index + 9 <= bytes.count, Array(bytes[(index + 4)..<(index + 9)]) == Array("Adobe".utf8) { return true }
+            index += 2 + length
+        }
+        return false
     }
 
     private func errorMessage() -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import Scanning
+@testable import Scanning
 import Testing
 
 /// Loading real files, good and bad. Each bad input gives its own clear error.
@@ -12,6 +12,21 @@ struct ImageLoaderTests {
         #expect(image.width > 50 && image.height > 50)
         #expect(image.pixels.count == image.width * image.height)
         #expect(image.pixels.contains { $0 < 64 } && image.pixels.contains { $0 > 192 })
+    }
+
+    @Test("A CMYK JPEG (print work, Adobe's inverted inks) loads as the grey of the photo it was made from")
+    func cmykJPEGLoadsAsGrey() throws {
+        let cmyk = try ImageLoader.load(path: Fixtures.sample("qrcode-42-cmyk.jpg"))
+        let photo = try ImageLoader.load(path: Fixtures.sample("qrcode-15-photo.jpg"))
+        #expect(cmyk.width == photo.width && cmyk.height == photo.height)
+        let difference = zip(cmyk.pixels, photo.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(photo.pixels.count, 1)
+        #expect(difference <= 6, "mean difference \(difference) of 255")
+        // Not inverted: the inks' convention is read from the file.
+        #expect(Self.hasAdobeMarker(try Fixtures.bytes("qrcode-42-cmyk.jpg")))
+    }
+
+    static func hasAdobeMarker(_ bytes: [UInt8]) -> Bool {
+        bytes.indices.dropLast(7).contains { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xEE && Array(bytes[($0 + 4)..<($0 + 9)]) == Array("Adobe".utf8) }
     }
 
     @Test("PGM and PNG of the same code load the same pixels")
@@ -86,6 +101,26 @@ struct ImageLoaderTests {
         #expect(throws: ImageError.unknownFormat(path: path, detail: "it starts with the text \"hello, t\"")) {
             try ImageLoader.load(path: path)
         }
+    }
+
+    @Test(
+        "an image in a format that is not read is named, with what to do",
+        arguments: [
+            ("photo.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "HEIC"),
+            ("label.webp", Array("RIFF".utf8) + [0x6A, 2, 0, 0] + Array("WEBPVP8 ".utf8), "WebP"),
+            ("scan.tif", [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], "TIFF"),
+            ("old.bmp", Array("BM".utf8) + [0xF6, 0x76, 2, 0] + [UInt8](repeating: 0, count: 12), "BMP"),
+            ("anim.gif", Array("GIF89a".utf8) + [1, 0, 1, 0], "GIF"), ("sheet.png", Array("%PDF-1.7\n".utf8), "PDF"),
+            ("photo.avif", [0, 0, 0, 0x1C] + Array("ftypavif".utf8), "AVIF")
+        ])
+    func otherFormatsAreNamed(_ name: String, _ bytes: [UInt8], _ format: String) throws {
+        let path = try Fixtures.scratchFolder() + "/" + name
+        try Fixtures.write(bytes, to: path)
+        #expect(throws: ImageError.unknownFormat(path: path, detail: "it is a \(format) file; save or convert it as PNG or JPEG")) {
+            try ImageLoader.load(path: path)
+        }
+        // Text that begins like one is still called text.
+        #expect(ImageLoader.otherFormat(Array("BM is not a bitmap".utf8)) == nil)
     }
 
     @Test("a zero-byte file is refused as empty")
