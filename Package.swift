@@ -84,6 +84,7 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // Non-variadic adapters over libv4l2 (v4l2_ioctl is variadic) and the VIDIOC_* constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         // zxing-cpp 1.4 (C++) behind an extern "C" shim that catches every exception. Optimized in debug
@@ -96,7 +97,7 @@ let package = Package(
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Optimized in debug builds too, as all our targets are (the end of this file): its pixel loops
         // (resizing, thresholds, box means, rotations) run 10–30 times slower unoptimized.
-        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CV4L2"]),
+        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CWebP", "CV4L2"]),
 
         // MARK: document targets
         // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,

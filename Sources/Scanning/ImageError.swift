@@ -10,7 +10,7 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
     case empty(path: String)
     /// The file is bigger than the loader accepts.
     case fileTooLarge(path: String, bytes: Int, limit: Int)
-    /// The content is not PNG, JPEG or PGM/PPM, whatever the file name says.
+    /// The content is not PNG, JPEG, WebP or PGM/PPM, whatever the file name says.
     case unknownFormat(path: String, detail: String)
     /// The header claims more pixels than the loader accepts (protects memory).
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
@@ -39,7 +39,7 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
         case .fileTooLarge(let path, let bytes, let limit):
             "\(path): the file is \(bytes) bytes; images over \(limit) bytes are refused"
         case .unknownFormat(let path, let detail):
-            "\(path): not a PNG, JPEG or PGM/PPM image (\(detail))"
+            "\(path): not a PNG, JPEG, WebP or PGM/PPM image (\(detail))"
         case .tooManyPixels(let path, let width, let height, let limit):
             "\(path): the image claims to be \(width)×\(height) pixels; images over \(limit) pixels are refused"
         case .damaged(let path, let format, let detail):

@@ -22,10 +22,17 @@ public struct ImageLimits: Sendable, Equatable {
     /// any memory is given to it.
     static let maxPixelsPerByte = 1_100
 
-    /// The size check, plus: the file's `dataBytes` could really hold that many pixels.
-    func check(path: String, width: Int, height: Int, dataBytes: Int, format: String) throws(ImageError) {
+    /// A lossless WebP repeats whole runs of earlier pixels (a code's plain margins, rows alike)
+    /// for a few bits each: a real label compresses past 1,100 to 1, but not past this.
+    static let maxWebPPixelsPerByte = 100_000
+
+    /// The size check, plus: the file's `dataBytes` could really hold that many pixels (at most
+    /// `pixelsPerByte` a byte).
+    func check(
+        path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int = maxPixelsPerByte
+    ) throws(ImageError) {
         try check(path: path, width: width, height: height)
-        let (room, overflow) = dataBytes.multipliedReportingOverflow(by: Self.maxPixelsPerByte)
+        let (room, overflow) = dataBytes.multipliedReportingOverflow(by: pixelsPerByte)
         guard overflow || width * height <= room else {
             throw .damaged(
                 path: path, format: format,

@@ -18,6 +18,7 @@ public enum ImageLoader {
         if PNGDecoder.isPNG(bytes) { return try PNGDecoder().decode(bytes, path: path, limits: limits) }
         if JPEGDecoder.isJPEG(bytes) { return try JPEGDecoder(path: path).decode(bytes, path: path, limits: limits) }
         if PNMDecoder.isPNM(bytes) { return try PNMDecoder.decode(bytes, path: path, limits: limits) }
+        if WebPDecoder.isWebP(bytes) { return try WebPDecoder.decode(bytes, path: path, limits: limits) }
         throw .unknownFormat(path: path, detail: describe(bytes))
     }
 
@@ -42,7 +43,6 @@ extension ImageLoader {
             let expected = Array(text.utf8)
             return bytes.count >= offset + expected.count && Array(bytes[offset..<(offset + expected.count)]) == expected
         }
-        if starts("RIFF") && starts("WEBP", at: 8) { return "WebP" }
         if starts("GIF87a") || starts("GIF89a") { return "GIF" }
         if starts("BM") && bytes.count > 14 && bytes[6..<10].allSatisfy({ $0 == 0 }) { return "BMP" }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }

@@ -103,11 +103,42 @@ struct ImageLoaderTests {
         }
     }
 
+    @Test("WebP: a lossy photo reads as the grey of the photo it was saved from; a label on a transparent background reads as on white")
+    func webPLoadsAsGrey() throws {
+        let webp = try ImageLoader.load(path: Fixtures.sample("qrcode-43-photo.webp"))
+        let photo = try ImageLoader.load(path: Fixtures.sample("qrcode-15-photo.jpg"))
+        #expect(webp.width == photo.width && webp.height == photo.height)
+        let difference = zip(webp.pixels, photo.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(photo.pixels.count, 1)
+        #expect(difference <= 8, "mean difference \(difference) of 255")
+        let label = try ImageLoader.load(path: Fixtures.sample("qrcode-48-transparent.webp"))
+        let clean = try ImageLoader.load(path: Fixtures.sample("qrcode-01-clean.png"))
+        #expect(label.width == clean.width && label.pixels.first == 255, "the transparent margin is white")
+        #expect(zip(label.pixels, clean.pixels).allSatisfy { ($0 < 128) == ($1 < 128) })
+        for (name, text) in [("qrcode-43-photo.webp", "qrcode-15-photo.txt"), ("qrcode-48-transparent.webp", "qrcode-01-clean.txt")] {
+            let expected = try String(contentsOfFile: Fixtures.sample(text), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let codes = try BarcodeDecoder(config: DecoderConfig()).decode(try ImageLoader.load(path: Fixtures.sample(name)))
+            #expect(codes.map(\.text) == [expected], "\(name)")
+        }
+        // An animated WebP is named as such, and a cut one is damaged.
+        let animated = Fixtures.sample("animated-two-frames.webp")
+        #expect(
+            throws: ImageError.unknownFormat(path: animated, detail: "it is an animated WebP file; save one frame of it as PNG or JPEG")
+        ) { try ImageLoader.load(path: animated) }
+        let bytes = try Fixtures.bytes("qrcode-43-photo.webp")
+        let path = try Fixtures.scratchFolder() + "/cut.webp"
+        try Fixtures.write(Array(bytes.prefix(bytes.count / 2)), to: path)
+        #expect {
+            try ImageLoader.load(path: path)
+        } throws: { error in
+            guard case .damaged(_, "WebP", _) = error as? ImageError else { return false }
+            return true
+        }
+    }
+
     @Test(
         "an image in a format that is not read is named, with what to do",
         arguments: [
             ("photo.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "HEIC"),
-            ("label.webp", Array("RIFF".utf8) + [0x6A, 2, 0, 0] + Array("WEBPVP8 ".utf8), "WebP"),
             ("scan.tif", [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], "TIFF"),
             ("old.bmp", Array("BM".utf8) + [0xF6, 0x76, 2, 0] + [UInt8](repeating: 0, count: 12), "BMP"),
             ("anim.gif", Array("GIF89a".utf8) + [1, 0, 1, 0], "GIF"), ("sheet.png", Array("%PDF-1.7\n".utf8), "PDF"),
