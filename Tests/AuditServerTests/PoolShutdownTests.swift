@@ -10,10 +10,12 @@ struct PoolShutdownTests {
         let clock = ContinuousClock()
         let started = clock.now
         let task = Task { _ = try? await Task.sleep(for: .milliseconds(300)) }
-        #expect(await PostgresDatabase.wait(for: task, atMost: .seconds(60)), "the task ended")
+        // `true` is the task's answer, not the limit's (that one answers false): the wait ended
+        // with the task. How long it took is not asserted beyond that: with the whole suite on
+        // two cores, a 300 ms sleep once resumed 34 s late.
+        #expect(await PostgresDatabase.wait(for: task, atMost: .seconds(600)), "the task ended")
         let waited = clock.now - started
         #expect(waited >= .milliseconds(250), "returned before the task ended: \(waited)")
-        #expect(waited < .seconds(30), "waited on past the task's end: \(waited)")
     }
 
     @Test func aTaskThatNeverEndsIsLeftAtTheLimit() async {
@@ -23,7 +25,7 @@ struct PoolShutdownTests {
         let task = Task { for await _ in never {} }
         #expect(await PostgresDatabase.wait(for: task, atMost: .milliseconds(300)) == false, "the limit came first")
         let waited = clock.now - started
-        #expect(waited >= .milliseconds(250) && waited < .seconds(30), "\(waited)")
+        #expect(waited >= .milliseconds(250), "returned before the limit: \(waited)")
         #expect(!task.isCancelled, "the task is left running, not cancelled")
         keep.finish()
         await task.value
