@@ -168,23 +168,27 @@ public final class PostgresDatabase: Service, Sendable {
                 host: url.host, port: url.port, username: url.user, password: url.password,
                 database: url.database, tls: tls)
         }
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .seconds(Int64(url.connectTimeout))
         return configuration
     }
 
     static func clientConfiguration(_ url: PostgresURL) throws -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
         if let folder = url.socketFolder {
-            return .init(
+            configuration = .init(
                 unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
                 database: url.database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS
+            switch url.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(tlsConfiguration(url))
+            case .require, .verifyFull: tls = .require(tlsConfiguration(url))
+            }
+            configuration = .init(host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
         }
-        let tls: PostgresClient.Configuration.TLS
-        switch url.tls {
-        case .disable: tls = .disable
-        case .prefer: tls = .prefer(tlsConfiguration(url))
-        case .require, .verifyFull: tls = .require(tlsConfiguration(url))
-        }
-        return .init(host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(url.connectTimeout)
+        return configuration
     }
 
     /// libpq checks the certificate only for verify-ca and verify-full; so does this.

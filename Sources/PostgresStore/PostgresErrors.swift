@@ -87,7 +87,7 @@ enum PostgresErrors {
     static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
         if text.contains("refused") || text.contains("ECONNREFUSED") { return "connection refused (is the server running, on this port?)" }
-        if text.contains("timeout") || text.contains("Timeout") { return "no answer within 10 s" }
+        if text.contains("timeout") || text.contains("Timeout") { return "no answer in time (connect_timeout, 10 s unless the URL says)" }
         if text.contains("resolve") || text.contains("NXDOMAIN") || text.contains("ResolverError") { return "the host name cannot be resolved" }
         return text
     }

@@ -26,6 +26,9 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// How long a connection may take to open, in seconds (libpq's `connect_timeout`; 10 when
+    /// absent). A server across a slow link, or one on a machine under heavy load, may need more.
+    public var connectTimeout: Int
 
     /// Parses `text`; a URL that is not a PostgreSQL URL is a validation error naming the option.
     public init(_ text: String) throws {
@@ -47,6 +50,15 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         password = components.password ?? query["password"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? (query["dbname"] ?? user) : path
+        if let seconds = query["connect_timeout"] {
+            // libpq waits forever for 0; here a connection always has a bound, so 0 is refused.
+            guard let value = Int(seconds), (1...3600).contains(value) else {
+                throw bad("has connect_timeout=\(seconds), not a whole number of seconds from 1 to 3600")
+            }
+            connectTimeout = value
+        } else {
+            connectTimeout = 10
+        }
         let mode = query["sslmode"] ?? "prefer"
         switch mode {
         case "disable": tls = .disable

@@ -193,6 +193,14 @@ struct PostgresBackendTests {
         }
         #expect(throws: InventoryError.self) { try PostgresURL("mysql://x@y/z") }
         #expect(try PostgresURL("postgres://u:secret@db.example:6432/audits").description == "postgres://u@db.example:6432/audits")
+        // libpq's connect_timeout, in seconds: 10 when absent; a bound is always kept.
+        #expect(try PostgresURL("postgres://u@db.example/audits").connectTimeout == 10)
+        #expect(try PostgresURL("postgres://u@db.example/audits?sslmode=require&connect_timeout=45").connectTimeout == 45)
+        for bad in ["0", "-3", "ten", "3601", ""] {
+            #expect(throws: InventoryError.self, "connect_timeout=\(bad)") { try PostgresURL("postgres://u@db.example/audits?connect_timeout=\(bad)") }
+        }
+        #expect(try PostgresDatabase.connectionConfiguration(PostgresURL("postgres://u@h/d?connect_timeout=45")).options.connectTimeout == .seconds(45))
+        #expect(try PostgresDatabase.clientConfiguration(PostgresURL("postgres://u@h/d?connect_timeout=45")).options.connectTimeout == .seconds(45))
     }
 }
 

@@ -32,7 +32,9 @@ public final class PostgresCluster: Sendable {
 
     /// The URL of `database` on the cluster.
     public func url(database: String) throws -> PostgresURL {
-        try PostgresURL("postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable")
+        // A minute to connect: with the whole suite on two cores, a connection has waited
+        // longer than the default 10 s.
+        try PostgresURL("postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable&connect_timeout=60")
     }
 
     /// A URL of a new database whose schema is made: a copy of a template migrated once per
