@@ -197,9 +197,12 @@ struct PostgresBackendTests {
         #expect(try PostgresURL("postgres://u@db.example/audits").connectTimeout == 10)
         #expect(try PostgresURL("postgres://u@db.example/audits?sslmode=require&connect_timeout=45").connectTimeout == 45)
         for bad in ["0", "-3", "ten", "3601", ""] {
-            #expect(throws: InventoryError.self, "connect_timeout=\(bad)") { try PostgresURL("postgres://u@db.example/audits?connect_timeout=\(bad)") }
+            #expect(throws: InventoryError.self, "connect_timeout=\(bad)") {
+                try PostgresURL("postgres://u@db.example/audits?connect_timeout=\(bad)")
+            }
         }
-        #expect(try PostgresDatabase.connectionConfiguration(PostgresURL("postgres://u@h/d?connect_timeout=45")).options.connectTimeout == .seconds(45))
+        #expect(
+            try PostgresDatabase.connectionConfiguration(PostgresURL("postgres://u@h/d?connect_timeout=45")).options.connectTimeout == .seconds(45))
         #expect(try PostgresDatabase.clientConfiguration(PostgresURL("postgres://u@h/d?connect_timeout=45")).options.connectTimeout == .seconds(45))
     }
 }
