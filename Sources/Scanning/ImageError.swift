@@ -12,6 +12,8 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
     case fileTooLarge(path: String, bytes: Int, limit: Int)
     /// The content is not PNG, JPEG, WebP or PGM/PPM, whatever the file name says.
     case unknownFormat(path: String, detail: String)
+    /// A well-known format that is not read here (HEIC, TIFF, an animated WebP…), and what to do.
+    case formatNotRead(path: String, format: String, advice: String)
     /// The header claims more pixels than the loader accepts (protects memory).
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
     /// The file starts like an image of this format but is damaged or cut short.
@@ -22,7 +24,7 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
     public var path: String {
         switch self {
         case .unreadable(let path, _), .isDirectory(let path), .empty(let path),
-            .fileTooLarge(let path, _, _), .unknownFormat(let path, _),
+            .fileTooLarge(let path, _, _), .unknownFormat(let path, _), .formatNotRead(let path, _, _),
             .tooManyPixels(let path, _, _, _), .damaged(let path, _, _), .decoderUnavailable(let path, _):
             path
         }
@@ -40,6 +42,8 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
             "\(path): the file is \(bytes) bytes; images over \(limit) bytes are refused"
         case .unknownFormat(let path, let detail):
             "\(path): not a PNG, JPEG, WebP or PGM/PPM image (\(detail))"
+        case .formatNotRead(let path, let format, let advice):
+            "\(path): \(format) files are not read; \(advice)"
         case .tooManyPixels(let path, let width, let height, let limit):
             "\(path): the image claims to be \(width)×\(height) pixels; images over \(limit) pixels are refused"
         case .damaged(let path, let format, let detail):

@@ -19,13 +19,12 @@ public enum ImageLoader {
         if JPEGDecoder.isJPEG(bytes) { return try JPEGDecoder(path: path).decode(bytes, path: path, limits: limits) }
         if PNMDecoder.isPNM(bytes) { return try PNMDecoder.decode(bytes, path: path, limits: limits) }
         if WebPDecoder.isWebP(bytes) { return try WebPDecoder.decode(bytes, path: path, limits: limits) }
+        if let format = otherFormat(bytes) { throw .formatNotRead(path: path, format: format, advice: "save or convert it as PNG or JPEG") }
         throw .unknownFormat(path: path, detail: describe(bytes))
     }
 
-    /// What the file starts with, for the error message: the format, when it is a well-known
-    /// one this loader does not read, with what to do.
+    /// What the file starts with, for the error message.
     private static func describe(_ bytes: [UInt8]) -> String {
-        if let format = otherFormat(bytes) { return "it is a \(format) file; save or convert it as PNG or JPEG" }
         let head = bytes.prefix(8)
         let printable = head.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if printable {

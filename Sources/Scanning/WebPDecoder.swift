@@ -12,7 +12,7 @@ enum WebPDecoder {
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK else { throw damaged(path, "its header cannot be read (libwebp status \(status.rawValue))") }
         guard features.has_animation == 0 else {
-            throw .unknownFormat(path: path, detail: "it is an animated WebP file; save one frame of it as PNG or JPEG")
+            throw .formatNotRead(path: path, format: "Animated WebP", advice: "save one frame of it as PNG or JPEG")
         }
         let width = Int(features.width), height = Int(features.height)
         try limits.check(

@@ -122,7 +122,7 @@ struct ImageLoaderTests {
         // An animated WebP is named as such, and a cut one is damaged.
         let animated = Fixtures.sample("animated-two-frames.webp")
         #expect(
-            throws: ImageError.unknownFormat(path: animated, detail: "it is an animated WebP file; save one frame of it as PNG or JPEG")
+            throws: ImageError.formatNotRead(path: animated, format: "Animated WebP", advice: "save one frame of it as PNG or JPEG")
         ) { try ImageLoader.load(path: animated) }
         let bytes = try Fixtures.bytes("qrcode-43-photo.webp")
         let path = try Fixtures.scratchFolder() + "/cut.webp"
@@ -147,7 +147,7 @@ struct ImageLoaderTests {
     func otherFormatsAreNamed(_ name: String, _ bytes: [UInt8], _ format: String) throws {
         let path = try Fixtures.scratchFolder() + "/" + name
         try Fixtures.write(bytes, to: path)
-        #expect(throws: ImageError.unknownFormat(path: path, detail: "it is a \(format) file; save or convert it as PNG or JPEG")) {
+        #expect(throws: ImageError.formatNotRead(path: path, format: format, advice: "save or convert it as PNG or JPEG")) {
             try ImageLoader.load(path: path)
         }
         // Text that begins like one is still called text.
@@ -242,6 +242,7 @@ struct ImageLoaderTests {
         let errors: [ImageError] = [
             .unreadable(path: "a.png", reason: "Permission denied"), .isDirectory(path: "a.png"), .empty(path: "a.png"),
             .fileTooLarge(path: "a.png", bytes: 2, limit: 1), .unknownFormat(path: "a.png", detail: "x"),
+            .formatNotRead(path: "a.png", format: "HEIC", advice: "x"),
             .tooManyPixels(path: "a.png", width: 9, height: 9, limit: 1), .damaged(path: "a.png", format: "PNG", detail: "x")
         ]
         for error in errors {
