@@ -22,3 +22,8 @@ public struct GrayImage: Sendable, Equatable {
         self.init(width: width, height: height, pixels: [UInt8](repeating: fill, count: width * height))
     }
 }
+
+extension GrayImage {
+    /// The luma of a colour (ITU-R BT.601 weights), in the scale of its components.
+    static func luma(_ red: Int, _ green: Int, _ blue: Int) -> Int { (299 * red + 587 * green + 114 * blue) / 1000 }
+}

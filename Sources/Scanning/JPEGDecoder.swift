@@ -26,7 +26,8 @@ final class JPEGDecoder {
         }
         guard header == 0 else { throw damaged(path) }
         try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
-        if let frame = JPEGFrame.read(bytes), frame.coefficientBytes > limits.maxDecoderBytes {
+        let frame = JPEGFrame.read(bytes)
+        if let frame, frame.coefficientBytes > limits.maxDecoderBytes {
             throw .tooManyPixels(
                 path: path, width: Int(width), height: Int(height),
                 limit: limits.maxDecoderBytes / max(frame.coefficientBytes / max(Int(width) * Int(height), 1), 1))
@@ -59,11 +60,11 @@ final class JPEGDecoder {
             }
             if flags == 0 { break }
         }
-        if cmyk { pixels = Self.gray(fromCMYK: pixels, inverted: Self.hasAdobeMarker(bytes)) }
+        if cmyk { pixels = Self.gray(fromCMYK: pixels, inverted: frame?.adobe ?? false) }
         return GrayImage(width: Int(width), height: Int(height), pixels: pixels)
     }
 
-    /// Grey from CMYK pixels: the light each ink lets through, weighted as for RGB (ITU-R BT.601).
+    /// Grey from CMYK pixels: the light each ink lets through, weighted as for RGB (`GrayImage.luma`).
     /// Adobe's CMYK files, which are nearly all of them (libjpeg writes its marker for every CMYK
     /// file), keep each ink inverted: 255 is no ink.
     static func gray(fromCMYK pixels: [UInt8], inverted: Bool) -> [UInt8] {
@@ -73,22 +74,9 @@ final class JPEGDecoder {
             func light(_ ink: UInt8) -> Int { inverted ? Int(ink) : 255 - Int(ink) }
             let black = light(pixels[base + 3])
             let red = light(pixels[base]) * black, green = light(pixels[base + 1]) * black, blue = light(pixels[base + 2]) * black
-            gray[index] = UInt8((299 * red + 587 * green + 114 * blue) / (1000 * 255))
+            gray[index] = UInt8(GrayImage.luma(red, green, blue) / 255)
         }
         return gray
-    }
-
-    /// Whether the file has Adobe's APP14 marker (`FF EE` then "Adobe") before its image data.
-    static func hasAdobeMarker(_ bytes: [UInt8]) -> Bool {
-        var index = 2
-        while index + 4 <= bytes.count, bytes[index] == 0xFF {
-            let marker = bytes[index + 1]
-            if marker == 0xDA || marker == 0xD9 { return false } // the scan's data, or the end
-            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            if marker == 0xEE, index + 9 <= bytes.count, Array(bytes[(index + 4)..<(index + 9)]) == Array("Adobe".utf8) { return true }
-            index += 2 + length
-        }
-        return false
     }
 
     private func errorMessage() -> String {

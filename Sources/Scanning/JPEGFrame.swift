@@ -8,6 +8,9 @@ struct JPEGFrame {
     /// Horizontal and vertical sampling factors of each component.
     var sampling: [(h: Int, v: Int)]
     var scans: Int
+    /// Whether the file has Adobe's APP14 marker (`FF EE`, then "Adobe"): in a CMYK file, the
+    /// inks are then stored inverted (255 is no ink).
+    var adobe = false
 
     /// The bytes of the whole-image coefficient buffer, or 0 for a single-scan JPEG (decoded a
     /// row of blocks at a time).
@@ -23,6 +26,7 @@ struct JPEGFrame {
     static func read(_ bytes: [UInt8]) -> JPEGFrame? {
         var frame: JPEGFrame?
         var scans = 0
+        var adobe = false
         var index = 2 // after SOI
         while index + 3 < bytes.count {
             guard bytes[index] == 0xFF else {
@@ -50,10 +54,12 @@ struct JPEGFrame {
                     width: Int(bytes[body + 3]) << 8 | Int(bytes[body + 4]),
                     height: Int(bytes[body + 1]) << 8 | Int(bytes[body + 2]), sampling: sampling, scans: 0)
             }
+            if marker == 0xEE, length >= 7, Array(bytes[body..<(body + 5)]) == Array("Adobe".utf8) { adobe = true }
             if marker == 0xDA { scans += 1 }
             index = end // after SOS, the scan's data follows: the loop steps through it byte by byte
         }
         frame?.scans = scans
+        frame?.adobe = adobe
         return frame
     }
 }

@@ -26,7 +26,7 @@ enum WebPDecoder {
             guard Int(decodedWidth) == width, Int(decodedHeight) == height else { throw damaged(path, "its size changed while decoding") }
             for index in pixels.indices {
                 let pixel = rgba + index * 4
-                let luma = (299 * Int(pixel[0]) + 587 * Int(pixel[1]) + 114 * Int(pixel[2])) / 1000
+                let luma = GrayImage.luma(Int(pixel[0]), Int(pixel[1]), Int(pixel[2]))
                 let alpha = Int(pixel[3])
                 pixels[index] = UInt8((luma * alpha + 255 * (255 - alpha)) / 255)
             }
