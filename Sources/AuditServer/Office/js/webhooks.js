@@ -2,7 +2,7 @@
  * attempts and state, a form to add one (its secret goes in once and is never shown again) and
  * a button to remove one. The API refuses anyone else. */
 import { call } from './api.js';
-import { $, make } from './elements.js';
+import { $ } from './elements.js';
 import { row, fill, header, when, messageLine, actionButton } from './dom.js';
 import { edit } from './form.js';
 
