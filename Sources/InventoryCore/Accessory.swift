@@ -1,49 +1,27 @@
 import Foundation
 
 /// A stock of interchangeable items (cables, chargers, mice) that are checked out to customers.
+/// Built as `Customer` is: by its memberwise initializer here, and from a store's row.
 public struct Accessory: Codable, Sendable, Equatable, Identifiable {
-    public var id: Int64
+    public var id: Int64 = 0
     public var name: String
     public var category: String
     public var manufacturer: String?
     public var modelNo: String?
-    public var totalQuantity: Int
+    public var totalQuantity: Int = 0
     /// total_quantity minus what customers hold now.
-    public var availableQuantity: Int
+    public var availableQuantity: Int = 0
     public var country: String?
     public var notes: String?
     public var imageUrl: String?
     public var companyId: Int64?
-    public var createdAt: Date
-    public var updatedAt: Date
+    public var createdAt: Date = Date()
+    public var updatedAt: Date = Date()
     /// The tag an audit counts it by (unique among assets' tags and serials and accessories'
     /// tags); nil for an accessory no audit counts.
     public var tag: String?
     /// Where it is kept: an audit narrowed to locations expects the accessories of those.
     public var location: String?
-
-    public init(
-        id: Int64 = 0, name: String, category: String, manufacturer: String? = nil, modelNo: String? = nil,
-        totalQuantity: Int = 0, availableQuantity: Int? = nil, country: String? = nil, notes: String? = nil,
-        imageUrl: String? = nil, companyId: Int64? = nil, createdAt: Date = Date(), updatedAt: Date = Date(), tag: String? = nil,
-        location: String? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.category = category
-        self.manufacturer = manufacturer
-        self.modelNo = modelNo
-        self.totalQuantity = totalQuantity
-        self.availableQuantity = availableQuantity ?? totalQuantity
-        self.country = country
-        self.notes = notes
-        self.imageUrl = imageUrl
-        self.companyId = companyId
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.tag = tag
-        self.location = location
-    }
 }
 
 /// Create or edit fields of an accessory; on an edit, absent fields stay as they are.

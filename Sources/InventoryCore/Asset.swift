@@ -16,7 +16,8 @@ public enum AssetCondition: String, Codable, Sendable, CaseIterable {
     case new = "NEW", good = "GOOD", fair = "FAIR", poor = "POOR"
 }
 
-/// An asset with every field of the v2 inventory API.
+/// An asset with every field of the v2 inventory API. Built as `Customer` is: by its
+/// memberwise initializer here, and from a store's row.
 public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var id: Int64 = 0
     public var assetTag: String
@@ -47,41 +48,6 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
     /// When an ended audit last found it: the time of its last found scan in that audit (read-only;
     /// set by the end of an audit, and by a late scan of an ended one). Nil if none has.
     public var lastAuditedAt: Date?
-
-    public init(
-        id: Int64 = 0, assetTag: String, serialNum: String? = nil, name: String, model: String? = nil, status: AssetStatus = .inStock,
-        condition: AssetCondition? = nil, manufacturer: String? = nil, assetType: String? = nil, cpuType: String? = nil, cpuCores: String? = nil,
-        memory: String? = nil, harddrive: String? = nil, country: String, location: String? = nil, company: String? = nil, customerId: Int64? = nil,
-        customer: String? = nil, notes: String? = nil, techNotes: String? = nil, isErased: Bool = false, hasKeyboard: Bool = false,
-        hasCharger: Bool = false, createdAt: Date = Date(), updatedAt: Date = Date(), lastAuditedAt: Date? = nil
-    ) {
-        self.id = id
-        self.assetTag = assetTag
-        self.serialNum = serialNum
-        self.name = name
-        self.model = model
-        self.status = status
-        self.condition = condition
-        self.manufacturer = manufacturer
-        self.assetType = assetType
-        self.cpuType = cpuType
-        self.cpuCores = cpuCores
-        self.memory = memory
-        self.harddrive = harddrive
-        self.country = country
-        self.location = location
-        self.company = company
-        self.customerId = customerId
-        self.customer = customer
-        self.notes = notes
-        self.techNotes = techNotes
-        self.isErased = isErased
-        self.hasKeyboard = hasKeyboard
-        self.hasCharger = hasCharger
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.lastAuditedAt = lastAuditedAt
-    }
 }
 
 /// The fields a create or an edit sends. Absent fields are left as they are on an edit; an

@@ -1,5 +1,8 @@
 import Foundation
 
+/// Built in this module by its memberwise initializer, and by the stores from their rows
+/// through `Decodable` (its fields in snake case are the columns), so its fields are listed
+/// once, here.
 public struct Customer: Codable, Sendable, Equatable, Identifiable {
     public var id: Int64 = 0
     public var name: String
@@ -10,21 +13,6 @@ public struct Customer: Codable, Sendable, Equatable, Identifiable {
     public var companyId: Int64?
     public var createdAt: Date = Date()
     public var updatedAt: Date = Date()
-
-    public init(
-        id: Int64 = 0, name: String, contactNumber: String, address: String, country: String, email: String? = nil, companyId: Int64? = nil,
-        createdAt: Date = Date(), updatedAt: Date = Date()
-    ) {
-        self.id = id
-        self.name = name
-        self.contactNumber = contactNumber
-        self.address = address
-        self.country = country
-        self.email = email
-        self.companyId = companyId
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 }
 
 /// Create or edit fields of a customer; on an edit, absent fields stay as they are.

@@ -11,21 +11,13 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
     static let selectSQL =
         "SELECT assets.*, customers.name AS customer, \(LastAudited.pendingColumn) FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
+    /// Fields are read from the columns of their names in snake case, as in the PostgreSQL store.
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+
+    /// The asset from its row, with the later of its stored and pending `last_audited_at`.
     public init(row: Row) throws {
-        self.init(
-            id: row["id"], assetTag: row["asset_tag"], serialNum: row["serial_num"], name: row["name"],
-            model: row["model"], status: AssetStatus(rawValue: row["status"]) ?? .inStock,
-            condition: (row["condition"] as String?).flatMap(AssetCondition.init(rawValue:)),
-            manufacturer: row["manufacturer"], assetType: row["asset_type"], cpuType: row["cpu_type"],
-            cpuCores: row["cpu_cores"], memory: row["memory"], harddrive: row["harddrive"],
-            country: row["country"], location: row["location"], company: row["company"],
-            customerId: row["customer_id"], customer: row.hasColumn("customer") ? row["customer"] : nil,
-            notes: row["notes"], techNotes: row["tech_notes"], isErased: row["is_erased"],
-            hasKeyboard: row["has_keyboard"], hasCharger: row["has_charger"],
-            createdAt: row["created_at"], updatedAt: row["updated_at"],
-            lastAuditedAt: Self.later(
-                row.hasColumn("last_audited_at") ? row["last_audited_at"] : nil, row.hasColumn("pending_audited_at") ? row["pending_audited_at"] : nil
-            ))
+        self = try FetchableRecordDecoder().decode(Asset.self, from: row)
+        lastAuditedAt = Self.later(lastAuditedAt, row.hasColumn("pending_audited_at") ? row["pending_audited_at"] : nil)
     }
 
     /// The later of two times, either of which may be missing.
@@ -61,12 +53,7 @@ extension AssetBrief {
 extension Customer: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "customers"
 
-    public init(row: Row) throws {
-        self.init(
-            id: row["id"], name: row["name"], contactNumber: row["contact_number"], address: row["address"],
-            country: row["country"], email: row["email"], companyId: row["company_id"],
-            createdAt: row["created_at"], updatedAt: row["updated_at"])
-    }
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }
@@ -88,15 +75,7 @@ extension Accessory: FetchableRecord, MutablePersistableRecord {
             WHERE h.accessory_id = accessories.id), 0) AS available_quantity FROM accessories
         """
 
-    public init(row: Row) throws {
-        self.init(
-            id: row["id"], name: row["name"], category: row["category"], manufacturer: row["manufacturer"],
-            modelNo: row["model_no"], totalQuantity: row["total_quantity"],
-            availableQuantity: row.hasColumn("available_quantity") ? row["available_quantity"] : nil,
-            country: row["country"], notes: row["notes"], imageUrl: row["image_url"], companyId: row["company_id"],
-            createdAt: row["created_at"], updatedAt: row["updated_at"], tag: row.hasColumn("tag") ? row["tag"] : nil,
-            location: row.hasColumn("location") ? row["location"] : nil)
-    }
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     public func encode(to container: inout PersistenceContainer) throws {
         if id != 0 { container["id"] = id }

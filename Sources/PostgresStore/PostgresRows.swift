@@ -99,21 +99,12 @@ enum PGRows {
     static let assetSQL =
         "SELECT assets.*, customers.name AS customer, \(PGLastAudited.pendingColumn) FROM assets LEFT JOIN customers ON customers.id = assets.customer_id"
 
+    /// The asset from its row (`PGRowDecoder`), with the later of its stored and pending
+    /// `last_audited_at`.
     static func asset(_ row: PostgresRandomAccessRow) throws -> Asset {
-        Asset(
-            id: try row.get("id"), assetTag: try row.get("asset_tag"), serialNum: try row.get("serial_num"), name: try row.get("name"),
-            model: try row.get("model"), status: AssetStatus(rawValue: try row.get("status")) ?? .inStock,
-            condition: try row.get("condition", as: String?.self).flatMap(AssetCondition.init(rawValue:)),
-            manufacturer: try row.get("manufacturer"), assetType: try row.get("asset_type"), cpuType: try row.get("cpu_type"),
-            cpuCores: try row.get("cpu_cores"), memory: try row.get("memory"), harddrive: try row.get("harddrive"),
-            country: try row.get("country"), location: try row.get("location"), company: try row.get("company"),
-            customerId: try row.get("customer_id"), customer: row.contains("customer") ? try row.get("customer") : nil,
-            notes: try row.get("notes"), techNotes: try row.get("tech_notes"), isErased: try row.get("is_erased"),
-            hasKeyboard: try row.get("has_keyboard"), hasCharger: try row.get("has_charger"),
-            createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"),
-            lastAuditedAt: later(
-                row.contains("last_audited_at") ? try row.get("last_audited_at") : nil,
-                row.contains("pending_audited_at") ? try row.get("pending_audited_at") : nil))
+        var asset = try PGRowDecoder.decode(Asset.self, from: row)
+        asset.lastAuditedAt = later(asset.lastAuditedAt, row.contains("pending_audited_at") ? try row.get("pending_audited_at") : nil)
+        return asset
     }
 
     /// The later of two times, either of which may be missing.
@@ -122,27 +113,14 @@ enum PGRows {
         return max(a, b)
     }
 
-    static func customer(_ row: PostgresRandomAccessRow) throws -> Customer {
-        Customer(
-            id: try row.get("id"), name: try row.get("name"), contactNumber: try row.get("contact_number"),
-            address: try row.get("address"), country: try row.get("country"), email: try row.get("email"),
-            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))
-    }
+    static func customer(_ row: PostgresRandomAccessRow) throws -> Customer { try PGRowDecoder.decode(Customer.self, from: row) }
 
     static let accessorySQL = """
         SELECT accessories.*, accessories.total_quantity - COALESCE((SELECT SUM(quantity) FROM accessory_holdings h
             WHERE h.accessory_id = accessories.id), 0)::INTEGER AS available_quantity FROM accessories
         """
 
-    static func accessory(_ row: PostgresRandomAccessRow) throws -> Accessory {
-        Accessory(
-            id: try row.get("id"), name: try row.get("name"), category: try row.get("category"), manufacturer: try row.get("manufacturer"),
-            modelNo: try row.get("model_no"), totalQuantity: try row.get("total_quantity"),
-            availableQuantity: row.contains("available_quantity") ? try row.get("available_quantity") : nil,
-            country: try row.get("country"), notes: try row.get("notes"), imageUrl: try row.get("image_url"),
-            companyId: try row.get("company_id"), createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"),
-            tag: row.contains("tag") ? try row.get("tag") : nil, location: row.contains("location") ? try row.get("location") : nil)
-    }
+    static func accessory(_ row: PostgresRandomAccessRow) throws -> Accessory { try PGRowDecoder.decode(Accessory.self, from: row) }
 
     static func user(_ row: PostgresRandomAccessRow) throws -> StoredUser {
         StoredUser(

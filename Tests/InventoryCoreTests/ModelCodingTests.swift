@@ -1,5 +1,5 @@
 import Foundation
-import InventoryCore
+@testable import InventoryCore
 import Testing
 
 /// The models' hand-written initializers and encoders: defaults from the properties' initial
