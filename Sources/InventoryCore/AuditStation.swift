@@ -3,7 +3,8 @@ import Foundation
 /// A station heard from on an audit: one that sent it scans or reported on it
 /// (`StationReport`), when it was first and last heard from, and how many of its scans it
 /// said were still waiting to be sent. The server keeps one per audit and station name, so an
-/// audit's end can say who may still hold scans of it.
+/// audit's end can say who may still hold scans of it. The stores read it from their rows by
+/// its fields' names.
 public struct AuditStation: Codable, Sendable, Equatable {
     /// The station's name, as it logged in (`--device-name`, or its configured name).
     public var station: String
@@ -13,14 +14,6 @@ public struct AuditStation: Codable, Sendable, Equatable {
     public var lastSeenAt: Date
     /// Scans it said were waiting in its outbox when it last reported; nil when it did not say.
     public var waiting: Int?
-
-    public init(station: String, user: String, joinedAt: Date, lastSeenAt: Date, waiting: Int?) {
-        self.station = station
-        self.user = user
-        self.joinedAt = joinedAt
-        self.lastSeenAt = lastSeenAt
-        self.waiting = waiting
-    }
 
     /// A kiosk reports every few seconds while it runs; a station silent for longer than this
     /// may be offline with scans it could not send.

@@ -19,10 +19,12 @@ extension SQLiteAuditService {
     public func stations(auditID: AuditID) async throws -> [AuditStation] {
         try await database.read { db in
             _ = try AuditRows.fetchSession(db, id: auditID)
-            return try Row.fetchAll(db, sql: "SELECT * FROM audit_stations WHERE audit_id = ? ORDER BY station", arguments: [auditID]).map {
-                AuditStation(
-                    station: $0["station"], user: $0["user"], joinedAt: $0["joined_at"], lastSeenAt: $0["last_seen_at"], waiting: $0["waiting"])
-            }
+            return try AuditStation.fetchAll(db, sql: "SELECT * FROM audit_stations WHERE audit_id = ? ORDER BY station", arguments: [auditID])
         }
     }
+}
+
+/// Read by its fields' names in snake case, as `Records` are.
+extension AuditStation: FetchableRecord {
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }

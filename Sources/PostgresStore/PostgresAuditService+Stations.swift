@@ -23,12 +23,11 @@ extension PostgresAuditService {
         try await database.read { c in
             _ = try await PGRows.fetchSession(c, id: auditID)
             return try await c.rows(
-                "SELECT station, user_name, joined_at, last_seen_at, waiting FROM audit_stations WHERE audit_id = \(auditID) ORDER BY station COLLATE \"C\""
-            ).map {
-                AuditStation(
-                    station: try $0.get("station"), user: try $0.get("user_name"), joinedAt: try $0.get("joined_at"),
-                    lastSeenAt: try $0.get("last_seen_at"), waiting: try $0.get("waiting", as: Int?.self))
-            }
+                """
+                SELECT station, user_name AS "user", joined_at, last_seen_at, waiting FROM audit_stations WHERE audit_id = \(auditID)
+                ORDER BY station COLLATE "C"
+                """
+            ).map { try PGRowDecoder.decode(AuditStation.self, from: $0) }
         }
     }
 }
