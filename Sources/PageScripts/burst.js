@@ -44,6 +44,14 @@ export class Burst {
     return fast;
   }
 
+  /** A Shift or CapsLock pressed at `t` (not a held key's repeat). A gun presses Shift around
+   *  each capital letter: four key events for one character, which at 10–15 ms an event put up
+   *  to 60 ms between two capitals. Inside a burst the next character is timed from it; it
+   *  starts no burst itself. */
+  modifier(t) {
+    if (this.text && t - this.at <= GAP_MS) this.at = t;
+  }
+
   /** Whether an ending key pressed at `t` ends a gun's tag: enough characters, and the key
    *  soon after the last of them. */
   endsTagAt(t) {
@@ -111,7 +119,10 @@ export class GunKeys {
       }
       return null;
     }
-    if (isBurstModifier(e)) return null;
+    if (isBurstModifier(e)) {
+      if (!e.repeat) this.burst.modifier(t);
+      return null;
+    }
     const isTag = endsBurst(e) && this.burst.endsTagAt(t);
     const tag = this.burst.text.trim(), snap = this.before;
     this.burst.clear();

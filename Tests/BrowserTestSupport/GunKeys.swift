@@ -13,9 +13,17 @@ import TestKit
 /// `timestamp`, which becomes the event's `timeStamp`) with the same key events WebDriver sends:
 /// Shift around capital letters, and `key`, `code` and key code of a US keyboard. Enter presses
 /// buttons and submits forms as a real Enter does, unless the page prevents it.
+///
+/// A gun's key events are stamped 10–15 ms apart (`gunEventGaps`), each one: a capital letter's
+/// four events (Shift down, the key down and up, Shift up) put up to 60 ms between it and the
+/// character before, as a gun that presses Shift around capitals does. Every event is sent at
+/// its time, as a gun's keys reach the page, never ahead of it.
 extension BrowserSession {
-    /// The gap between two keys of a burst, in seconds (a gun types a character in 1–5 ms).
-    public static let gunKeyGap = 0.003
+    /// A gun's keys (`gunEventGaps`); as `gap`, it names them rather than one gap.
+    public static let gunKeyGap = 0.0125
+
+    /// The gaps between a gun's key events, in seconds, taken in turn.
+    public static let gunEventGaps = [0.010, 0.013, 0.015, 0.011, 0.014, 0.012]
 
     /// A person's keys, in seconds apart (people type 100 ms a key and slower).
     public static let personKeyGap = 0.15
@@ -23,9 +31,8 @@ extension BrowserSession {
     public static let autoTypeKeyGap = 0.025
 
     /// Types `text` (a new line in it is an Enter: several tags) and then `end` (Enter, Tab, or
-    /// nothing) into whatever has the focus, as a gun;
-    /// with another `gap` (seconds from one character to the next), as a person or a password
-    /// manager: keys stamped that far apart are sent no earlier than their time.
+    /// nothing) into whatever has the focus, as a gun; with another `gap` (seconds from one
+    /// character to the next), as a person or a password manager.
     public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap) async throws {
         var events: [JSONValue] = []
         var time = Date().timeIntervalSince1970
@@ -40,7 +47,7 @@ extension BrowserSession {
                 params["unmodifiedText"] = .string(text)
             }
             events.append(.object(params))
-            time += gap / 2
+            time += gap == Self.gunKeyGap ? Self.gunEventGaps[events.count % Self.gunEventGaps.count] : gap / 2
         }
         for character in text {
             if character == "\n" {
@@ -60,9 +67,8 @@ extension BrowserSession {
             add("keyUp", end, shift: false)
         }
         for event in events {
-            // Slow keys are not stamped in the future: each waits for its time (a gun's few
-            // milliseconds need no waiting).
-            if gap > Self.gunKeyGap, let at = event["timestamp"]?.doubleValue {
+            // No key is stamped in the future: each waits for its time.
+            if let at = event["timestamp"]?.doubleValue {
                 let wait = at - Date().timeIntervalSince1970
                 if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
             }

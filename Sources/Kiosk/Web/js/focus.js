@@ -94,6 +94,7 @@ export function onKeyDown(e) {
   // In a dialog a barcode gun's tag is caught by gun.js; a person's keys stay in the dialog.
   if (dialogOpen() || active === el.entry) return;
   if (isTextField(active)) { armIdleReturn(); return; }
+  if (isBurstModifier(e) && !e.repeat) entryBurst.modifier(e.timeStamp);
   if (isPrintable(e) && e.key !== ' ') {
     // A barcode gun typing while a button has the focus: the characters go to the entry field.
     e.preventDefault();
@@ -111,9 +112,16 @@ export function cancelIdleReturn() { clearTimeout(idleTimer); }
 /** The entry field's keydown, before anything else of the field: true when the key was held
  *  (a burst's character), and the caller does nothing more with it. */
 export function holdBurstKey(e) {
-  // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
-  if (isBurstModifier(e)) return false;
   const t = e.timeStamp;
+  // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
+  // A gun's Shift around a capital: the burst's next character is timed from it.
+  if (isBurstModifier(e)) {
+    if (!e.repeat) {
+      entryBurst.modifier(t);
+      if (t - lastEntryKeyAt <= GAP_MS) lastEntryKeyAt = t;
+    }
+    return false;
+  }
   if (isPrintable(e)) noteEntryChar(e.key, t);
   else if (!endsBurst(e)) { entryBurst.clear(); joinsBefore = false; }   // an arrow, Backspace: typed anew
   const fast = t - lastEntryKeyAt <= GAP_MS;

@@ -67,7 +67,10 @@ export function onGunKeyDown(e) {
     }
     return;
   }
-  if (isBurstModifier(e)) return;
+  if (isBurstModifier(e)) {
+    if (!e.repeat) burst.modifier(t);
+    return;
+  }
   // Any other key ends what was typed before it; only an ending key right after it makes a tag.
   const isBurst = endsBurst(e) && burst.endsTagAt(t);
   const text = burst.text, snap = before;
