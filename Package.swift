@@ -5,10 +5,13 @@ import PackageDescription
 /// What `pkg-config` says of pangocairo: the include folders and the libraries, which differ
 /// between distributions and architectures. Only the -I and -l flags are taken: SwiftPM refuses
 /// the -pthread that glib's adds (and warns when a system library target's pkg-config has it).
-func pangoCairo(_ option: String) -> [String] {
+func pangoCairo(_ option: String) -> [String] { pkgConfig(option, "pangocairo") }
+
+/// What `pkg-config OPTION PACKAGE` prints, as arguments; none when it fails.
+func pkgConfig(_ option: String, _ package: String) -> [String] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["pkg-config", option, "pangocairo"]
+    process.arguments = ["pkg-config", option, package]
     let pipe = Pipe()
     process.standardOutput = pipe
     guard (try? process.run()) != nil else { return [] }
@@ -92,12 +95,17 @@ let package = Package(
         .target(
             name: "CZXing", cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
             linkerSettings: [.linkedLibrary("ZXing")]),
+        // libheif (HEIC, AVIF) behind an extern "C" shim that catches every exception; its include folder
+        // from pkg-config.
+        .target(
+            name: "CHeif", cxxSettings: [.unsafeFlags(pkgConfig("--cflags-only-I", "libheif"))],
+            linkerSettings: [.linkedLibrary("heif")]),
         // The first pass's per-frame pixel loops (halving, the region finder's counts), in C for clang's
         // vectorizer; optimized in debug builds too.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Optimized in debug builds too, as all our targets are (the end of this file): its pixel loops
         // (resizing, thresholds, box means, rotations) run 10–30 times slower unoptimized.
-        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CWebP", "CV4L2"]),
+        .target(name: "Scanning", dependencies: ["CZBar", "CZXing", "CPixels", "CPNG", "CTurboJPEG", "CWebP", "CHeif", "CV4L2"]),
 
         // MARK: document targets
         // Plain C over cairo's PDF surface, pango (pangocairo) and libzint (Debian libcairo2-dev, libpango1.0-dev,

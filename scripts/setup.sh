@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything AuditStation needs on Debian 12: the C libraries it links
-# (SQLite, zbar, zxing-cpp, libv4l2, libpng, libjpeg-turbo, libwebp, and cairo, pango and libzint for the PDF
+# (SQLite, zbar, zxing-cpp, libv4l2, libpng, libjpeg-turbo, libwebp, libheif, and cairo, pango and libzint for the PDF
 # reports and asset labels), poppler-utils (pdftotext, pdfinfo, pdftoppm) for the tests that read them back, the reference tools the benchmarks
 # compare against (zbarimg, pyzbar, zxing-cpp for Python), the generators for SampleImages/,
 # headless Chromium with its WebDriver for the kiosk's browser tests and screenshots, and
@@ -18,7 +18,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     pkg-config libsqlite3-dev sqlite3 \
     libzbar-dev zbar-tools \
     libv4l-dev v4l-utils \
-    libpng-dev libturbojpeg0-dev libwebp-dev libzxing-dev \
+    libpng-dev libturbojpeg0-dev libwebp-dev libheif-dev libzxing-dev \
     zint qrencode \
     libcairo2-dev libpango1.0-dev libzint-dev \
     chromium chromium-driver python3-selenium fonts-dejavu-core fonts-noto-core fonts-noto-cjk poppler-utils \

@@ -26,4 +26,19 @@ public struct GrayImage: Sendable, Equatable {
 extension GrayImage {
     /// The luma of a colour (ITU-R BT.601 weights), in the scale of its components.
     static func luma(_ red: Int, _ green: Int, _ blue: Int) -> Int { (299 * red + 587 * green + 114 * blue) / 1000 }
+
+    /// 8-bit RGBA rows, `stride` bytes apart, as grey: each pixel's luma, composited onto white by
+    /// its alpha (a label saved with a transparent background reads as printed on paper).
+    static func onWhite(rgba: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> GrayImage {
+        var pixels = [UInt8](repeating: 255, count: width * height)
+        for row in 0..<height {
+            let line = rgba + row * stride
+            for column in 0..<width {
+                let pixel = line + column * 4
+                let alpha = Int(pixel[3])
+                pixels[row * width + column] = UInt8((luma(Int(pixel[0]), Int(pixel[1]), Int(pixel[2])) * alpha + 255 * (255 - alpha)) / 255)
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: pixels)
+    }
 }

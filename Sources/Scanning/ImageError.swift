@@ -10,9 +10,9 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
     case empty(path: String)
     /// The file is bigger than the loader accepts.
     case fileTooLarge(path: String, bytes: Int, limit: Int)
-    /// The content is not PNG, JPEG, WebP or PGM/PPM, whatever the file name says.
+    /// The content is not PNG, JPEG, WebP, HEIC, AVIF or PGM/PPM, whatever the file name says.
     case unknownFormat(path: String, detail: String)
-    /// A well-known format that is not read here (HEIC, TIFF, an animated WebP…), and what to do.
+    /// A well-known format that is not read here (TIFF, GIF, an animated WebP…), and what to do.
     case formatNotRead(path: String, format: String, advice: String)
     /// The header claims more pixels than the loader accepts (protects memory).
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
@@ -41,7 +41,7 @@ public enum ImageError: Error, LocalizedError, Sendable, Equatable {
         case .fileTooLarge(let path, let bytes, let limit):
             "\(path): the file is \(bytes) bytes; images over \(limit) bytes are refused"
         case .unknownFormat(let path, let detail):
-            "\(path): not a PNG, JPEG, WebP or PGM/PPM image (\(detail))"
+            "\(path): not a PNG, JPEG, WebP, HEIC, AVIF or PGM/PPM image (\(detail))"
         case .formatNotRead(let path, let format, let advice):
             "\(path): \(format) files are not read; \(advice)"
         case .tooManyPixels(let path, let width, let height, let limit):

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Loads PNG, JPEG and PGM/PPM files into a `GrayImage`. The format comes from the file's
+/// Loads PNG, JPEG, WebP, HEIC, AVIF and PGM/PPM files into a `GrayImage`. The format comes from the file's
 /// first bytes, never from its name. Every failure is an `ImageError` that names the file.
 public enum ImageLoader {
     public static func load(path: String) throws(ImageError) -> GrayImage {
@@ -19,6 +19,7 @@ public enum ImageLoader {
         if JPEGDecoder.isJPEG(bytes) { return try JPEGDecoder(path: path).decode(bytes, path: path, limits: limits) }
         if PNMDecoder.isPNM(bytes) { return try PNMDecoder.decode(bytes, path: path, limits: limits) }
         if WebPDecoder.isWebP(bytes) { return try WebPDecoder.decode(bytes, path: path, limits: limits) }
+        if let format = HEIFDecoder.format(bytes) { return try HEIFDecoder.decode(bytes, format: format, path: path, limits: limits) }
         if let format = otherFormat(bytes) { throw .formatNotRead(path: path, format: format, advice: "save or convert it as PNG or JPEG") }
         throw .unknownFormat(path: path, detail: describe(bytes))
     }
@@ -45,11 +46,6 @@ extension ImageLoader {
         if starts("GIF87a") || starts("GIF89a") { return "GIF" }
         if starts("BM") && bytes.count > 14 && bytes[6..<10].allSatisfy({ $0 == 0 }) { return "BMP" }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
-        if starts("ftyp", at: 4) {
-            let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
-            if brand.hasPrefix("avi") { return "AVIF" }
-            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(brand) { return "HEIC" }
-        }
         if starts("%PDF-") { return "PDF" }
         return nil
     }

@@ -18,18 +18,12 @@ enum WebPDecoder {
         try limits.check(
             path: path, width: width, height: height, dataBytes: bytes.count, format: "WebP", pixelsPerByte: ImageLimits.maxWebPPixelsPerByte)
         var decodedWidth: Int32 = 0, decodedHeight: Int32 = 0
-        var pixels = [UInt8](repeating: 255, count: width * height)
         if features.has_alpha != 0 {
             let rgba = bytes.withUnsafeBufferPointer { WebPDecodeRGBA($0.baseAddress, $0.count, &decodedWidth, &decodedHeight) }
             guard let rgba else { throw damaged(path, "libwebp could not decode its pixels") }
             defer { WebPFree(rgba) }
             guard Int(decodedWidth) == width, Int(decodedHeight) == height else { throw damaged(path, "its size changed while decoding") }
-            for index in pixels.indices {
-                let pixel = rgba + index * 4
-                let luma = GrayImage.luma(Int(pixel[0]), Int(pixel[1]), Int(pixel[2]))
-                let alpha = Int(pixel[3])
-                pixels[index] = UInt8((luma * alpha + 255 * (255 - alpha)) / 255)
-            }
+            return GrayImage.onWhite(rgba: rgba, width: width, height: height, stride: width * 4)
         } else {
             var u: UnsafeMutablePointer<UInt8>?, v: UnsafeMutablePointer<UInt8>?
             var stride: Int32 = 0, uvStride: Int32 = 0
@@ -41,13 +35,14 @@ enum WebPDecoder {
             guard Int(decodedWidth) == width, Int(decodedHeight) == height, Int(stride) >= width else {
                 throw damaged(path, "its size changed while decoding")
             }
+            var pixels = [UInt8](repeating: 255, count: width * height)
             pixels.withUnsafeMutableBufferPointer { target in
                 for row in 0..<height {
                     (target.baseAddress! + row * width).update(from: luma + row * Int(stride), count: width)
                 }
             }
+            return GrayImage(width: width, height: height, pixels: pixels)
         }
-        return GrayImage(width: width, height: height, pixels: pixels)
     }
 
     private static func damaged(_ path: String, _ detail: String) -> ImageError {

@@ -4,6 +4,7 @@ import Foundation
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// The rules of SPEC "Audit rules" as one table, run through the in-memory `AuditEngine`, and
 /// through the server's audit service on a real SQLite file and on a real PostgreSQL
@@ -72,18 +73,5 @@ struct AuditRulesTableTests {
             if fromEngine != fromStore { break }
         }
         #expect(statuses == [.foundExpected, .alreadyScanned, .unexpected, .unknown], "the run exercised every outcome a store gives")
-    }
-}
-
-/// A small seeded generator, so a failing random run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

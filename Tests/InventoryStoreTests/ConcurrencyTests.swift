@@ -3,6 +3,7 @@ import GRDB
 import InventoryCore
 import InventoryStore
 import Testing
+import TestKit
 
 /// Several kiosks scanning into one file at once, each through its own connection pool, as
 /// separate processes would.

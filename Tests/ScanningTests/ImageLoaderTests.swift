@@ -1,6 +1,7 @@
 import Foundation
 @testable import Scanning
 import Testing
+import TestKit
 
 /// Loading real files, good and bad. Each bad input gives its own clear error.
 struct ImageLoaderTests {
@@ -132,14 +133,68 @@ struct ImageLoaderTests {
         }
     }
 
+    @Test("HEIC and AVIF: a photo reads as the grey of the photo it was saved from; a label on a transparent background reads as on white")
+    func heifLoadsAsGrey() throws {
+        #expect(try Self.meanDifference("qrcode-49-photo.heic", from: "qrcode-15-photo.jpg") <= 8)
+        #expect(try Self.meanDifference("qrcode-58-photo.avif", from: "qrcode-15-photo.jpg") <= 8)
+        let label = try ImageLoader.load(path: Fixtures.sample("qrcode-59-transparent.avif"))
+        let clean = try ImageLoader.load(path: Fixtures.sample("qrcode-01-clean.png"))
+        #expect(label.width == clean.width && label.height == clean.height && label.pixels.first == 255, "the transparent margin is white")
+        #expect(zip(label.pixels, clean.pixels).allSatisfy { ($0 < 128) == ($1 < 128) })
+        let samples = [
+            ("qrcode-49-photo.heic", "qrcode-49-photo.txt"), ("qrcode-58-photo.avif", "qrcode-58-photo.txt"),
+            ("qrcode-59-transparent.avif", "qrcode-59-transparent.txt")
+        ]
+        for (name, text) in samples {
+            let expected = try String(contentsOfFile: Fixtures.sample(text), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let codes = try BarcodeDecoder(config: DecoderConfig()).decode(try ImageLoader.load(path: Fixtures.sample(name)))
+            #expect(codes.map(\.text) == [expected], "\(name)")
+        }
+        // More pixels than allowed: refused by the size the file gives, before decoding.
+        let photo = Fixtures.sample("qrcode-49-photo.heic")
+        #expect(throws: ImageError.tooManyPixels(path: photo, width: 322, height: 282, limit: 90_000)) {
+            try ImageLoader.load(path: photo, limits: ImageLimits(maxPixels: 90_000))
+        }
+    }
+
+    @Test(
+        "HEIC and AVIF: cut, damaged or empty files are refused as damaged, never a crash",
+        arguments: ["qrcode-49-photo.heic", "qrcode-58-photo.avif"])
+    func damagedHEIF(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        let format = name.hasSuffix(".avif") ? "AVIF" : "HEIC"
+        var random = SplitMix64(seed: 0x4845_4946) // the same damaged files on every run
+        var variants = [Array(bytes.prefix(bytes.count / 2)), Array(bytes.prefix(12)), Array(bytes.prefix(40))]
+        for _ in 0..<150 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                damaged[Int.random(in: 12..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            variants.append(damaged)
+        }
+        var refused = 0
+        for variant in variants {
+            do {
+                _ = try ImageLoader.decode(variant, path: name)
+            } catch {
+                switch error {
+                case .damaged(_, let named, let detail): #expect(named == format && !detail.isEmpty)
+                case .formatNotRead(_, let named, _), .unknownFormat(path: _, detail: let named): #expect(!named.isEmpty)
+                case .tooManyPixels: break // a size made larger than the limit
+                default: Issue.record("\(name): \(error)")
+                }
+                refused += 1
+            }
+        }
+        #expect(refused >= 3, "the cut files at least are refused")
+    }
+
     @Test(
         "an image in a format that is not read is named, with what to do",
         arguments: [
-            ("photo.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "HEIC"),
             ("scan.tif", [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], "TIFF"),
             ("old.bmp", Array("BM".utf8) + [0xF6, 0x76, 2, 0] + [UInt8](repeating: 0, count: 12), "BMP"),
-            ("anim.gif", Array("GIF89a".utf8) + [1, 0, 1, 0], "GIF"), ("sheet.png", Array("%PDF-1.7\n".utf8), "PDF"),
-            ("photo.avif", [0, 0, 0, 0x1C] + Array("ftypavif".utf8), "AVIF")
+            ("anim.gif", Array("GIF89a".utf8) + [1, 0, 1, 0], "GIF"), ("sheet.png", Array("%PDF-1.7\n".utf8), "PDF")
         ])
     func otherFormatsAreNamed(_ name: String, _ bytes: [UInt8], _ format: String) throws {
         let path = try Fixtures.scratchFolder() + "/" + name

@@ -1,0 +1,112 @@
+#include "cheif.h"
+
+#include <libheif/heif.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace {
+
+int say(cheif_result *result, int status, const char *text) {
+    std::snprintf(result->message, sizeof result->message, "%s", text ? text : "");
+    result->status = status;
+    return status;
+}
+
+int fail(cheif_result *result, const heif_error &error) {
+    if (error.subcode == heif_suberror_Security_limit_exceeded) return say(result, CHEIF_DAMAGED, error.message);
+    switch (error.code) {
+    case heif_error_Unsupported_feature:
+        return say(result, CHEIF_UNSUPPORTED, error.message);
+    case heif_error_Memory_allocation_error:
+        return say(result, CHEIF_NO_MEMORY, error.message);
+    default:
+        return say(result, CHEIF_DAMAGED, error.message);
+    }
+}
+
+bool tooLarge(int width, int height, int64_t maxPixels) {
+    return static_cast<int64_t>(width) * static_cast<int64_t>(height) > maxPixels;
+}
+
+/* libheif's plugins are loaded once, by the first call. */
+void initialize() {
+    static const bool done = [] {
+        heif_init(nullptr);
+        return true;
+    }();
+    (void)done;
+}
+
+int decode(const uint8_t *data, size_t length, int64_t maxPixels, cheif_result *result, heif_context *context) {
+    /* No side of an image past this many pixels, whatever it says (libheif's own bound). */
+    heif_context_set_maximum_image_size_limit(context, 1 << 15);
+    heif_error error = heif_context_read_from_memory_without_copy(context, data, length, nullptr);
+    if (error.code != heif_error_Ok) return fail(result, error);
+    heif_image_handle *handle = nullptr;
+    error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code != heif_error_Ok) return fail(result, error);
+    result->width = heif_image_handle_get_width(handle);
+    result->height = heif_image_handle_get_height(handle);
+    if (result->width <= 0 || result->height <= 0) {
+        heif_image_handle_release(handle);
+        return say(result, CHEIF_DAMAGED, "its primary image has no size");
+    }
+    if (tooLarge(result->width, result->height, maxPixels)) {
+        heif_image_handle_release(handle);
+        return say(result, CHEIF_TOO_LARGE, "");
+    }
+    heif_decoding_options *options = heif_decoding_options_alloc();
+    if (options == nullptr) {
+        heif_image_handle_release(handle);
+        return say(result, CHEIF_NO_MEMORY, "no memory for the decoding options");
+    }
+    options->convert_hdr_to_8bit = 1;
+    heif_image *image = nullptr;
+    error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    heif_decoding_options_free(options);
+    heif_image_handle_release(handle);
+    if (error.code != heif_error_Ok) return fail(result, error);
+    result->image = image;
+    result->width = heif_image_get_width(image, heif_channel_interleaved);
+    result->height = heif_image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    result->rgba = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    result->stride = stride;
+    if (result->rgba == nullptr || result->width <= 0 || result->height <= 0 || stride < result->width * 4) {
+        return say(result, CHEIF_DAMAGED, "its decoded pixels are missing");
+    }
+    if (tooLarge(result->width, result->height, maxPixels)) return say(result, CHEIF_TOO_LARGE, "");
+    return say(result, CHEIF_OK, "");
+}
+
+}  // namespace
+
+extern "C" int cheif_decode(const uint8_t *data, size_t length, int64_t max_pixels, cheif_result *result) {
+    std::memset(result, 0, sizeof *result);
+    if (length > static_cast<size_t>(INT64_MAX)) return say(result, CHEIF_DAMAGED, "too long");
+    heif_context *context = nullptr;
+    int status;
+    try {
+        initialize();
+        context = heif_context_alloc();
+        status = context == nullptr ? say(result, CHEIF_NO_MEMORY, "no memory for a context")
+                                    : decode(data, length, max_pixels, result, context);
+    } catch (const std::bad_alloc &) {
+        status = say(result, CHEIF_NO_MEMORY, "out of memory");
+    } catch (const std::exception &exception) {
+        status = say(result, CHEIF_DAMAGED, exception.what());
+    } catch (...) {
+        status = say(result, CHEIF_DAMAGED, "libheif failed");
+    }
+    if (context != nullptr) heif_context_free(context);
+    return status;
+}
+
+extern "C" void cheif_release(cheif_result *result) {
+    if (result->image != nullptr) heif_image_release(static_cast<heif_image *>(result->image));
+    result->image = nullptr;
+    result->rgba = nullptr;
+}
