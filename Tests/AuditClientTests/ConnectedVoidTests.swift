@@ -43,7 +43,7 @@ struct ConnectedVoidTests {
     static func pair(_ server: TestServer) async throws -> (online: TestStation, offline: TestStation, audit: AuditSession) {
         try await server.admin("kiosk@example.com")
         try await server.seed([("A1", "SG"), ("A2", "SG"), ("A3", "SG")])
-        let stopped = "http://127.0.0.1:\(try Loopback.freePort())"
+        let stopped = try Loopback.refusedURL()
         let online = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
         let audit = try await online.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
         let offline = try await TestStation.make(

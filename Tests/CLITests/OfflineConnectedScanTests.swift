@@ -24,7 +24,7 @@ import TestKit
         func server() async throws -> (String, @Sendable () -> Void) {
             switch self {
             case .refused:
-                return ("http://127.0.0.1:\(try Loopback.freePort())", {})
+                return (try Loopback.refusedURL(), {})
             case .blackHole:
                 let hole = try BlackHole()
                 return ("http://127.0.0.1:\(hole.port)", { hole.close() })

@@ -81,7 +81,7 @@ struct PhotoEvidenceTests {
         try await TestServer.with(.sqlite) { server in
             try await server.admin("kiosk@example.com")
             try await server.seed([("A1", "SG")])
-            let stopped = "http://127.0.0.1:\(try Loopback.freePort())"
+            let stopped = try Loopback.refusedURL()
             let online = try await TestStation.make(server, email: "kiosk@example.com", name: "kiosk-1")
             let audit = try await online.audit.start(country: "SG", by: Actor(user: "kiosk", station: "kiosk-1"))
             let offline = try await TestStation.make(

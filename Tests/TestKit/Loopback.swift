@@ -14,6 +14,18 @@ public enum Loopback {
         return port
     }
 
+    /// The address of a stopped server: a port on 127.0.0.1 that this process keeps bound, with
+    /// no listener, for the whole run. A connection to it is refused at once, and no server that
+    /// another test starts can take the port, as one could take a port `freePort()` named (its
+    /// socket is closed): a station meant to be offline once reached a kiosk that way.
+    public static func refusedURL() throws -> String {
+        guard let port = refusedPort else { throw POSIXError(.EADDRINUSE) }
+        return "http://127.0.0.1:\(port)"
+    }
+
+    /// Bound once, and never closed.
+    private static let refusedPort: Int? = (try? bound()).map { $0.1 }
+
     /// A free port below the kernel's ephemeral range (32768 and up), for a listener that lives
     /// the whole run (the browser tests' chromedriver): `freePort()` and every client socket take
     /// their ports from that range, so a port another test was given as free, or as a dead
