@@ -2,8 +2,9 @@ import Foundation
 @testable import InventoryCore
 import Testing
 
-/// The models' hand-written initializers and encoders: defaults from the properties' initial
-/// values, and every key written, an absent optional as null (the API and the stores promise it).
+/// The models' initializers (hand-written, or the memberwise ones of the models the stores read
+/// from rows) and encoders: defaults from the properties' initial values, and every key written,
+/// an absent optional as null (the API and the stores promise it).
 @Suite("Model initializers and encoders")
 struct ModelCodingTests {
     static func json(_ value: some Encodable) throws -> [String: Any] {
