@@ -312,9 +312,8 @@ extension StationCopy {
     static func answer(_ db: Database, _ queued: QueuedVoid, scan: OutboxEntry, decoder: JSONDecoder) throws -> VoidResult {
         let session = try held(db, auditID: scan.auditID, decoder: decoder)?.localSession
         let record = ScanRecord(
-            scanId: scan.scanID, identifier: scan.identifier, status: scan.serverStatus ?? scan.localStatus,
-            message: scan.serverMessage ?? scan.localMessage, assetId: nil, source: scan.source, station: scan.station, user: scan.user,
-            scannedAt: scan.scannedAt, recordedAt: scan.scannedAt, voided: queued.record)
+            unanswered: scan.request, status: scan.serverStatus ?? scan.localStatus, message: scan.serverMessage ?? scan.localMessage,
+            voided: queued.record)
         var message =
             queued.effect?.message(scan: record)
             ?? "Voided the scan of '\(scan.identifier)'; the server decides what it was, and it will not count"

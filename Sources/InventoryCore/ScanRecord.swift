@@ -1,7 +1,8 @@
 import Foundation
 
 /// One scan of an audit's trail, as it was stored: what was scanned, its outcome, and who,
-/// where, when and how.
+/// where, when and how. The stores read it from their rows by its fields' names (as they read
+/// assets); a station makes its own with `init(unanswered:status:message:voided:)`.
 public struct ScanRecord: Codable, Sendable, Equatable {
     public var scanId: String
     public var identifier: String
@@ -26,27 +27,17 @@ public struct ScanRecord: Codable, Sendable, Equatable {
     /// The scan reached the server after the audit had ended (`recordedAt` says when) and was
     /// accepted, having been made before the end (`LateScans`).
     public var late: Bool?
+}
 
-    public init(
-        scanId: String, identifier: String, status: ScanStatus, reason: UnexpectedReason? = nil, message: String, assetId: Int64? = nil,
-        source: ScanSource, station: String, user: String, scannedAt: Date, recordedAt: Date, voided: ScanVoid? = nil, hasPhoto: Bool? = nil,
-        assetName: String? = nil, late: Bool? = nil
-    ) {
-        self.scanId = scanId
-        self.identifier = identifier
-        self.status = status
-        self.reason = reason
-        self.message = message
-        self.assetId = assetId
-        self.source = source
-        self.station = station
-        self.user = user
-        self.scannedAt = scannedAt
-        self.recordedAt = recordedAt
-        self.voided = voided
-        self.hasPhoto = hasPhoto
-        self.assetName = assetName
-        self.late = late
+extension ScanRecord {
+    /// A station's own record of a scan the server has not answered: as its request says,
+    /// recorded when it was made.
+    public init(unanswered request: ScanRequest, status: ScanStatus, message: String, voided: ScanVoid?) {
+        let at = request.scannedAt ?? Date()
+        self.init(
+            scanId: request.scanId ?? "", identifier: request.identifier, status: status, message: message,
+            source: request.source ?? .manual, station: request.deviceName ?? "", user: request.user ?? "", scannedAt: at,
+            recordedAt: at, voided: voided)
     }
 }
 

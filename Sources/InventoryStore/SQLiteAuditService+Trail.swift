@@ -34,26 +34,26 @@ extension SQLiteAuditService {
         }
     }
 
-    /// Scans with their voids; `scanRecord` reads its rows.
+    /// Scans with their voids; `scanRecord` reads its rows. The scan's columns are named, not
+    /// `s.*`: each is read into the record's field of its name (the scans' own `voided` flag is
+    /// not the record's `voided`).
     static let trailSQL = """
-        SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user, v.voided_at,
-            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
+        SELECT s.scan_id, s.audit_id, s.identifier, s.status, s.reason, s.message, s.asset_id, s.source, s.station, s.user,
+            s.scanned_at, s.recorded_at, s.late, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user AS void_user,
+            v.voided_at, v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
             (SELECT a.name FROM assets a WHERE a.id = s.asset_id) AS asset_name
         FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
         """
 
-    static func scanRecord(_ row: Row) -> ScanRecord {
-        let void = (row["void_id"] as String?).map { voidID in
+    static func scanRecord(_ row: Row) throws -> ScanRecord {
+        var record = try ScanRecord(row: row)
+        record.late = record.late == true ? true : nil
+        record.voided = (row["void_id"] as String?).map { voidID in
             ScanVoid(
                 voidId: voidID, scanId: row["scan_id"], auditId: row["audit_id"], reason: row["void_reason"],
                 station: row["void_station"], user: row["void_user"], voidedAt: row["voided_at"], recordedAt: row["void_recorded_at"])
         }
-        return ScanRecord(
-            scanId: row["scan_id"], identifier: row["identifier"], status: ScanStatus(rawValue: row["status"]) ?? .unknown,
-            reason: (row["reason"] as String?).flatMap(UnexpectedReason.init(rawValue:)), message: row["message"],
-            assetId: row["asset_id"], source: ScanSource(rawValue: row["source"]) ?? .manual, station: row["station"],
-            user: row["user"], scannedAt: row["scanned_at"], recordedAt: row["recorded_at"], voided: void,
-            hasPhoto: row["has_photo"], assetName: row["asset_name"], late: (row["late"] as Bool?) == true ? true : nil)
+        return record
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
@@ -93,4 +93,9 @@ extension SQLiteAuditService {
                 scansPerHour: hours)
         }
     }
+}
+
+/// Read by its fields' names in snake case, as `Records` are (`SQLiteAuditService.scanRecord`).
+extension ScanRecord: FetchableRecord {
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }

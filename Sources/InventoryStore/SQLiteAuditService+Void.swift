@@ -116,7 +116,7 @@ extension SQLiteAuditService {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: trailSQL + " WHERE s.id = ?"), arguments: [scanRow]) else {
             throw InventoryError.notFound("scan row \(scanRow)")
         }
-        let record = scanRecord(row)
+        let record = try scanRecord(row)
         guard let void = record.voided else { throw InventoryError.storage("the void of scan \(record.scanId) was not stored") }
         let progress = try known ?? AuditRows.fetchSession(db, id: void.auditId).progress
         return VoidResult(void: void, scan: record, progress: progress, message: message ?? effect?.message(scan: record) ?? "", effect: effect)

@@ -36,29 +36,27 @@ extension PostgresAuditService {
         }
     }
 
-    /// Scans with their voids; `scanRecord` reads its rows.
+    /// Scans with their voids; `scanRecord` reads its rows. The scan's columns are named, as on
+    /// SQLite (the scans' own `voided` flag is not the record's `voided`).
     static let trailSQL = """
-        SELECT s.*, v.void_id, v.reason AS void_reason, v.station AS void_station, v.user_name AS void_user, v.voided_at,
-            v.recorded_at AS void_recorded_at, EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
+        SELECT s.scan_id, s.audit_id, s.identifier, s.status, s.reason, s.message, s.asset_id, s.source, s.station,
+            s.user_name AS "user", s.scanned_at, s.recorded_at, s.late, v.void_id, v.reason AS void_reason, v.station AS void_station,
+            v.user_name AS void_user, v.voided_at, v.recorded_at AS void_recorded_at,
+            EXISTS (SELECT 1 FROM scan_photos p WHERE p.scan_row = s.id) AS has_photo,
             (SELECT a.name FROM assets a WHERE a.id = s.asset_id) AS asset_name
         FROM scans s LEFT JOIN scan_voids v ON v.scan_row = s.id
         """
 
     static func scanRecord(_ row: PostgresRandomAccessRow) throws -> ScanRecord {
-        let void = try row.get("void_id", as: String?.self).map { voidID in
+        var record = try PGRowDecoder.decode(ScanRecord.self, from: row)
+        record.late = record.late == true ? true : nil
+        record.voided = try row.get("void_id", as: String?.self).map { voidID in
             ScanVoid(
                 voidId: voidID, scanId: try row.get("scan_id"), auditId: try row.get("audit_id"), reason: try row.get("void_reason"),
                 station: try row.get("void_station"), user: try row.get("void_user"), voidedAt: try row.get("voided_at"),
                 recordedAt: try row.get("void_recorded_at"))
         }
-        return ScanRecord(
-            scanId: try row.get("scan_id"), identifier: try row.get("identifier"),
-            status: ScanStatus(rawValue: try row.get("status")) ?? .unknown,
-            reason: try row.get("reason", as: String?.self).flatMap(UnexpectedReason.init(rawValue:)), message: try row.get("message"),
-            assetId: try row.get("asset_id"), source: ScanSource(rawValue: try row.get("source")) ?? .manual,
-            station: try row.get("station"), user: try row.get("user_name"), scannedAt: try row.get("scanned_at"),
-            recordedAt: try row.get("recorded_at"), voided: void, hasPhoto: try row.get("has_photo"),
-            assetName: try row.get("asset_name", as: String?.self), late: try row.get("late", as: Bool.self) ? true : nil)
+        return record
     }
 
     /// Scans counted per station or per user: all of them, and the first finds of expected and
