@@ -9,6 +9,29 @@ export const GAP_MS = 50;          // at most this between two keys of a burst (
 const MIN_LENGTH = 3;              // a burst of fewer characters is not taken as a tag
 const END_GAP_MS = GAP_MS * 2;     // the Enter or Tab after a tag may come a little later
 
+/** A keydown whose key the browser could not name: a key sent with its text alone (DevTools'
+ *  `Input.dispatchKeyEvent` without `key`, as some test harnesses and remote keyboards send
+ *  them). The pages leave it alone and read its keypress instead (`typedKey`). */
+export function isUnidentified(e) {
+  return e.key === '' || e.key === 'Unidentified';
+}
+
+/** The keypress of a key sent with its text alone (or a `char` event, which has no keydown), as
+ *  the keydown the pages' key handlers read: its character, or Enter for a carriage return, at
+ *  the keypress's time. Null for any other keypress: its keydown was read already. */
+export function typedKey(e) {
+  if (!isUnidentified(e) || e.isComposing || !(e.charCode === 13 || e.charCode >= 32)) return null;
+  const enter = e.charCode === 13;
+  return {
+    type: 'keydown', key: enter ? 'Enter' : String.fromCharCode(e.charCode), code: '', timeStamp: e.timeStamp,
+    shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey, metaKey: e.metaKey, repeat: false, isComposing: false,
+    getModifierState: function (name) { return e.getModifierState(name); },
+    preventDefault: function () { e.preventDefault(); },
+    stopPropagation: function () { e.stopPropagation(); },
+    stopImmediatePropagation: function () { e.stopImmediatePropagation(); }
+  };
+}
+
 /** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital
  *  letters, as a keyboard does, and CapsLock. They neither end nor interrupt a burst. */
 export function isBurstModifier(e) {
@@ -105,7 +128,7 @@ export class GunKeys {
   }
 
   keydown(e) {
-    if (e.isComposing) return null;
+    if (e.isComposing || isUnidentified(e)) return null;
     const target = document.activeElement;
     if (isSecret(target)) { this.burst.clear(); return null; }
     const t = e.timeStamp;

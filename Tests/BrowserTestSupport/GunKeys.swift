@@ -32,11 +32,21 @@ extension BrowserSession {
 
     /// Types `text` (a new line in it is an Enter: several tags) and then `end` (Enter, Tab, or
     /// nothing) into whatever has the focus, as a gun; with another `gap` (seconds from one
-    /// character to the next), as a person or a password manager.
-    public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap) async throws {
+    /// character to the next), as a person or a password manager. `textAlone` sends each key as
+    /// some harnesses do, with its text and nothing else (the page sees no key's name on keydown).
+    public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = gunKeyGap, textAlone: Bool = false) async throws {
         var events: [JSONValue] = []
         var time = Date().timeIntervalSince1970
         func add(_ type: String, _ key: GunKey, shift: Bool) {
+            if textAlone {
+                // Only the text, as some harnesses send keys: no key, code or key code, no Shift.
+                guard !key.isShift else { return }
+                var params: [String: JSONValue] = ["type": .string(type == "keyUp" ? "keyUp" : "keyDown"), "timestamp": .number(time)]
+                if type != "keyUp", let text = key.text { params["text"] = .string(text) }
+                events.append(.object(params))
+                time += Self.gunEventGaps[events.count % Self.gunEventGaps.count]
+                return
+            }
             var params: [String: JSONValue] = [
                 "type": .string(type), "key": .string(key.key), "code": .string(key.code),
                 "windowsVirtualKeyCode": .number(Double(key.keyCode)), "nativeVirtualKeyCode": .number(Double(key.keyCode)),
@@ -80,7 +90,9 @@ extension BrowserSession {
 extension Element {
     /// Focuses this element as WebDriver's `sendKeys` does (the text cursor at the end of a field
     /// that was not focused), then types `text` and `end` into it as a gun (`BrowserSession.gunKeys`).
-    public func gunKeys(_ text: String, then end: GunKey? = .enter, gap: Double = BrowserSession.gunKeyGap) async throws {
+    public func gunKeys(
+        _ text: String, then end: GunKey? = .enter, gap: Double = BrowserSession.gunKeyGap, textAlone: Bool = false
+    ) async throws {
         try await session.execute(
             """
             const e = arguments[0];
@@ -89,7 +101,7 @@ extension Element {
               if (typeof e.value === 'string' && e.setSelectionRange) { try { e.setSelectionRange(e.value.length, e.value.length); } catch (x) {} }
             }
             """, [json])
-        try await session.gunKeys(text, then: end, gap: gap)
+        try await session.gunKeys(text, then: end, gap: gap, textAlone: textAlone)
     }
 }
 
@@ -105,6 +117,8 @@ public struct GunKey: Sendable {
     public static let shift = GunKey(key: "Shift", code: "ShiftLeft", keyCode: 16, shift: false, text: nil)
     public static let enter = GunKey(key: "Enter", code: "Enter", keyCode: 13, shift: false, text: "\r")
     public static let tab = GunKey(key: "Tab", code: "Tab", keyCode: 9, shift: false, text: nil)
+
+    var isShift: Bool { key == "Shift" }
 }
 
 extension GunKey {

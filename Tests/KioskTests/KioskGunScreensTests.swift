@@ -20,7 +20,8 @@ extension InSecondBrowser {
             try await SharedBrowser.with(width: 1024, height: 768) { browser in
                 try await browser.open(Self.waitingPage.absoluteString + "?url=http://127.0.0.1:\(port)/")
                 try await browser.waitUntil(timeout: 10, "the waiting page asking", js: "(text('#tries') || '').includes('(1)')")
-                try await browser.gunKeys("T-1")
+                // Keys sent with their text alone (no key names) are a burst here too.
+                try await browser.gunKeys("T-1", textAlone: true)
                 try await browser.waitUntil(
                     timeout: 10, "the burst refused on the page", js: "document.getElementById('not-recorded').hidden === false")
                 try await browser.gunKeys("LOC:Dock A")

@@ -73,6 +73,30 @@ extension InSecondBrowser {
             #expect(try await kiosk.run(["audit", "history"]).contains("SG") == false)
         }
 
+        @Test("Keys sent with their text alone (no key names): a burst in the entry field, on a button and in a search box is one scan")
+        func burstsOfTextAlone() async throws {
+            let kiosk = try await KioskProcess.scanning(Self.inventory)
+            try await withScanningScreen(kiosk) { page in
+                try await page.waitUntil("the entry field to have the focus", js: "focusedID() === 'entry'")
+                try await page.gun("T-1", expect: "found_expected", textAlone: true)
+                #expect(try await page.find("#entry").property("value").stringValue == "")
+                // A button has the focus: the keys go to the entry field, and the Enter presses nothing.
+                _ = try await page.execute("document.getElementById('change-user').focus()")
+                try await page.gun("T-2", expect: "found_expected", textAlone: true)
+                #expect(try await page.find("#user-dialog").isDisplayed() == false)
+                // A search box with a person's text: recorded, and the box keeps its text.
+                let search = try await page.find("#missing-search")
+                try await search.click()
+                try await search.gunKeys("Mon", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(300))
+                try await page.gun("NOPE-1", expect: "unknown", textAlone: true)
+                #expect(try await search.property("value").stringValue == "Mon")
+            }
+            let trail = try jsonObject(try await kiosk.run(["audit", "scans", "--json"]))
+            let identifiers = ((trail["scans"] as? [[String: Any]]) ?? []).compactMap { $0["identifier"] as? String }
+            #expect(identifiers == ["T-1", "T-2", "NOPE-1"], "each burst is one scan of its own tag")
+        }
+
         @Test("An audit open: a burst in a search box or any dialog is recorded and presses nothing; on the summary NOT RECORDED")
         func burstsWithAnAudit() async throws {
             let kiosk = try await KioskProcess.scanning(Self.inventory)
@@ -515,9 +539,9 @@ extension InSecondBrowser {
 extension BrowserSession {
     /// A keyboard-wedge burst: the tag and Enter sent back-to-back to whatever has the focus
     /// (the body when nothing does), then the page's outcome with `status`.
-    func gun(_ tag: String, expect status: String) async throws {
+    func gun(_ tag: String, expect status: String, textAlone: Bool = false) async throws {
         let before = try await outcomes().count
-        try await gunKeys(tag)
+        try await gunKeys(tag, textAlone: textAlone)
         try await waitUntil(
             timeout: 15, "the outcome of the burst \(tag) as \(status)",
             js: """

@@ -154,7 +154,8 @@ struct PhoneGunScreensTests {
             try await page.gunKeys("LOC:Dock B")
             try await page.waitUntil(timeout: 15, "the label taken", js: "document.getElementById('place-name').textContent === 'Dock B'")
             #expect(try await page.execute("return document.getElementById('place-dialog').open").boolValue == false)
-            try await page.gunKeys("LOC:Dock A")
+            // Keys sent with their text alone (no key names, as some harnesses send them) are a burst too.
+            try await page.gunKeys("LOC:Dock A", textAlone: true)
             try await page.waitUntil(timeout: 15, "back at Dock A", js: "document.getElementById('place-name').textContent === 'Dock A'")
 
             // How many? after the accessory's scan: the tag scanned again counts one more.
@@ -181,7 +182,7 @@ struct PhoneGunScreensTests {
             try await page.waitUntil(timeout: 15, "6 counted", js: "document.getElementById('count-text').textContent.includes('6 of 10')")
             try await page.find("#count-quantity").gunKeys("9", then: nil, gap: BrowserSession.personKeyGap)
             try await Task.sleep(for: .milliseconds(300))
-            try await page.gunKeys("SG-3")
+            try await page.gunKeys("SG-3", textAlone: true)
             try await page.waitUntil(
                 timeout: 15, "SG-3 misplaced", js: "(window.scanPage.outcomes || []).some(o => o.status === 'misplaced' && o.identifier === 'SG-3')")
             try await page.waitUntil(timeout: 10, "the dialog closed", js: "document.getElementById('count-dialog').open === false")

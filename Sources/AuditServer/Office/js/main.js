@@ -2,7 +2,7 @@
  * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
 import { $ } from './elements.js';
-import { GunKeys } from './burst.js';
+import { GunKeys, typedKey } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';
 import * as users from './users.js';
@@ -130,7 +130,7 @@ function isTypedInput(node, key) {
   if (node.type === 'password') return true;
   return key === 'Tab' && node.form !== null && node.form === $('login-form');
 }
-window.addEventListener('keydown', function (e) {
+function onKeyDown(e) {
   const scan = gun.keydown(e);
   if (!scan) return;
   const box = document.activeElement;
@@ -176,7 +176,9 @@ window.addEventListener('keydown', function (e) {
   if ($('void-dialog').open) $('void-error').textContent = said;
   if ($('end-dialog').open) $('end-error').textContent = said;
   if ($('record-dialog').open) $('record-error').textContent = said;
-}, true);
+}
+window.addEventListener('keydown', onKeyDown, true);
+window.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onKeyDown(key); }, true);
 window.addEventListener('keyup', function (e) { gun.keyup(e); }, true);
 
 bind();

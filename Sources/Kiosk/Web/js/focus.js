@@ -18,7 +18,7 @@
 
 import { app } from './app.js';
 import { el } from './dom.js';
-import { Burst, GAP_MS, endsBurst, isBurstModifier, isPrintable } from './burst.js';
+import { Burst, GAP_MS, endsBurst, isBurstModifier, isPrintable, isUnidentified } from './burst.js';
 import { ensureAudio } from './sound.js';
 
 const SET_ASIDE_MS = 12000;    // how long the note about text set aside stays
@@ -89,7 +89,7 @@ export function focusEntryUnlessControl() {
 
 export function onKeyDown(e) {
   ensureAudio();
-  if (app.screen !== 'scan') return;
+  if (app.screen !== 'scan' || isUnidentified(e)) return;
   const active = document.activeElement;
   // In a dialog a barcode gun's tag is caught by gun.js; a person's keys stay in the dialog.
   if (dialogOpen() || active === el.entry) return;
@@ -112,6 +112,7 @@ export function cancelIdleReturn() { clearTimeout(idleTimer); }
 /** The entry field's keydown, before anything else of the field: true when the key was held
  *  (a burst's character), and the caller does nothing more with it. */
 export function holdBurstKey(e) {
+  if (isUnidentified(e)) return false;   // its keypress comes as the key (`typedKey`)
   const t = e.timeStamp;
   // Part of the burst: it must not put what is held in the field (a layout of the page a tag).
   // A gun's Shift around a capital: the burst's next character is timed from it.

@@ -19,7 +19,7 @@ import { el } from './dom.js';
 import { obj } from './format.js';
 import { closeDialog } from './dialog.js';
 import { scannedWhileAsking } from './count.js';
-import { Burst, endsBurst, isBurstModifier, isPrintable, isSecret, restore, snapshot } from './burst.js';
+import { Burst, endsBurst, isBurstModifier, isPrintable, isSecret, isUnidentified, restore, snapshot } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
 import { notRecorded } from './outcomes.js';
 import { isUndoCommand, submitIdentifier } from './scanqueue.js';
@@ -52,7 +52,7 @@ function owns(target) {
 
 /** Window keydown, capture phase: before any field, button, form or dialog sees the key. */
 export function onGunKeyDown(e) {
-  if (e.isComposing) return;
+  if (e.isComposing || isUnidentified(e)) return;
   const t = e.timeStamp;
   const target = document.activeElement;
   if (isPrintable(e)) {

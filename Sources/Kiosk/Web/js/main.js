@@ -43,6 +43,7 @@ import { closeDialog, onDialogClosed, trapTab } from './dialog.js';
 import { confirmEnd, confirmUndo, leave, openConfirm, openUndo, openUserDialog, submitUserDialog } from './dialogs.js';
 import { askHowMany, closeCount, submitCount } from './count.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
+import { typedKey } from './burst.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
 import { bindSearches, fillPagers, preparePrint, printMissing } from './lists.js';
@@ -61,6 +62,8 @@ function bind() {
   // First of all key handlers: a barcode gun's burst is caught before any field or button sees it.
   window.addEventListener('keydown', onGunKeyDown, true);
   window.addEventListener('keyup', onGunKeyUp, true);
+  // Keys sent with their text alone come as keypresses; each handler below reads them too.
+  window.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onGunKeyDown(key); }, true);
 
   el.pinForm.addEventListener('submit', submitPin);
 
@@ -71,16 +74,19 @@ function bind() {
   el.userSave.addEventListener('click', function () { saveUser(el.userName.value, el.userStatus); });
   el.countries.addEventListener('click', onCountryClick);
 
-  el.entry.addEventListener('keydown', function (e) {
+  const onEntryKey = function (e) {
     if (e.isComposing || holdBurstKey(e)) return;
     // Enter ends a tag; so does Tab after text (some barcode guns are set up to send Tab).
     if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey && el.entry.value.trim())) {
       e.preventDefault();
       submitEntry(e.timeStamp);
     }
-  });
+  };
+  el.entry.addEventListener('keydown', onEntryKey);
+  el.entry.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onEntryKey(key); });
   el.entry.addEventListener('blur', onEntryBlur);
   document.addEventListener('keydown', onKeyDown, true);
+  document.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onKeyDown(key); }, true);
   document.addEventListener('pointerdown', function () { ensureAudio(); armIdleReturn(); }, true);
   document.addEventListener('focusin', function () { if (app.screen === 'scan') armIdleReturn(); });
   // The window comes to the front: the entry field takes the focus unless a control has it by
