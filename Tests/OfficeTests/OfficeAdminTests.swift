@@ -103,6 +103,15 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#filter-location").gunKeys("SG-2", then: .tab)
                 try await browser.waitUntil("the Tab-ended burst on a filter refused aloud", js: refused)
                 #expect(try await browser.execute("return document.activeElement.id").stringValue == "filter-location", "the Tab moved nothing")
+                // Half-typed by a person, then the gun: refused aloud, and the filter keeps the person's text.
+                _ = try await browser.execute("document.getElementById('page-error').textContent = ''; return true")
+                let place = try await browser.find("#filter-location")
+                try await place.gunKeys("Dock", then: nil, gap: BrowserSession.personKeyGap)
+                try await Task.sleep(for: .milliseconds(300))
+                try await place.gunKeys("SG-1")
+                try await browser.waitUntil("the burst after typed text refused aloud", js: refused)
+                #expect(try await place.property("value").stringValue == "Dock")
+                #expect(try await browser.execute("return location.href").stringValue == address, "no filter applied")
 
                 try await browser.find("#nav-devices").click()
                 try await browser.waitUntilShown("#devices-view", "the devices")
