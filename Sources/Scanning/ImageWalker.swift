@@ -10,7 +10,8 @@ struct ImageWalker {
         case failed(ImageError)
     }
 
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "pgm", "ppm", "pnm"]
+    /// The names a folder's images have: every format `ImageLoader` reads.
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "hif", "avif", "pgm", "ppm", "pnm"]
 
     /// Paths still to visit, the next one last. `explicit` marks paths the caller named.
     private var pending: [(path: String, explicit: Bool)]

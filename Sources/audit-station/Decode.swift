@@ -8,7 +8,7 @@ extension AuditStation {
     struct Decode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "decode",
-            abstract: "Decode barcodes and QR codes in PNG, JPEG and PGM/PPM images (files or folders).",
+            abstract: "Decode barcodes and QR codes in PNG, JPEG, WebP, HEIC, AVIF and PGM/PPM images (files or folders).",
             discussion: "Exits 1 when a file could not be read; every other file is still decoded.")
 
         @OptionGroup var global: GlobalOptions

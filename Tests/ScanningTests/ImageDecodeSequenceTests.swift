@@ -10,6 +10,10 @@ struct ImageDecodeSequenceTests {
         try Fixtures.write(try Fixtures.bytes("qrcode-01-clean.png"), to: folder + "/b.png")
         try Fixtures.write(try Fixtures.bytes("code128-01-clean.png"), to: folder + "/a.png")
         try Fixtures.write(try Fixtures.bytes("qrcode-40-pgm.pgm"), to: folder + "/sub/c.pgm")
+        // Every format the loader reads is an image of a folder: WebP, HEIC and AVIF too.
+        try Fixtures.write(try Fixtures.bytes("qrcode-49-photo.heic"), to: folder + "/sub/d.HEIC")
+        try Fixtures.write(try Fixtures.bytes("qrcode-43-photo.webp"), to: folder + "/sub/e.webp")
+        try Fixtures.write(try Fixtures.bytes("qrcode-58-photo.avif"), to: folder + "/sub/f.avif")
         try Fixtures.write(Array("text".utf8), to: folder + "/notes.txt") // skipped inside a folder
         try Fixtures.write([], to: folder + "/zero.jpg")
         let paths = [Fixtures.sample("ean8-01-clean.png"), folder, "/nonexistent/file.png"]
@@ -26,6 +30,9 @@ struct ImageDecodeSequenceTests {
                 "\(folder)/a.png: AST-000456",
                 "\(folder)/b.png: AST-000123",
                 "\(folder)/sub/c.pgm: PGM-TAG-1",
+                "\(folder)/sub/d.HEIC: AST-000123",
+                "\(folder)/sub/e.webp: AST-000123",
+                "\(folder)/sub/f.avif: AST-000123",
                 "\(folder)/zero.jpg: error empty(path: \"\(folder)/zero.jpg\")",
                 "/nonexistent/file.png: error unreadable(path: \"/nonexistent/file.png\", reason: \"No such file or directory\")"
             ])
