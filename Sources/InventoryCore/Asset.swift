@@ -50,6 +50,15 @@ public struct Asset: Codable, Sendable, Equatable, Identifiable {
     public var lastAuditedAt: Date?
 }
 
+extension Asset {
+    /// Takes `pending`, the time of a find an ended audit's catch-up has not written to the asset
+    /// yet (both stores read it beside the row), when it is later than `lastAuditedAt`.
+    public mutating func takeAudited(pending: Date?) {
+        guard let pending else { return }
+        lastAuditedAt = max(lastAuditedAt ?? pending, pending)
+    }
+}
+
 /// The fields a create or an edit sends. Absent fields are left as they are on an edit; an
 /// empty string clears an optional text field.
 public struct AssetInput: Codable, Sendable, Equatable {

@@ -17,13 +17,7 @@ extension Asset: FetchableRecord, MutablePersistableRecord {
     /// The asset from its row, with the later of its stored and pending `last_audited_at`.
     public init(row: Row) throws {
         self = try FetchableRecordDecoder().decode(Asset.self, from: row)
-        lastAuditedAt = Self.later(lastAuditedAt, row.hasColumn("pending_audited_at") ? row["pending_audited_at"] : nil)
-    }
-
-    /// The later of two times, either of which may be missing.
-    static func later(_ a: Date?, _ b: Date?) -> Date? {
-        guard let a, let b else { return a ?? b }
-        return max(a, b)
+        takeAudited(pending: row.hasColumn("pending_audited_at") ? row["pending_audited_at"] : nil)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

@@ -103,14 +103,8 @@ enum PGRows {
     /// `last_audited_at`.
     static func asset(_ row: PostgresRandomAccessRow) throws -> Asset {
         var asset = try PGRowDecoder.decode(Asset.self, from: row)
-        asset.lastAuditedAt = later(asset.lastAuditedAt, row.contains("pending_audited_at") ? try row.get("pending_audited_at") : nil)
+        asset.takeAudited(pending: row.contains("pending_audited_at") ? try row.get("pending_audited_at") : nil)
         return asset
-    }
-
-    /// The later of two times, either of which may be missing.
-    static func later(_ a: Date?, _ b: Date?) -> Date? {
-        guard let a, let b else { return a ?? b }
-        return max(a, b)
     }
 
     static func customer(_ row: PostgresRandomAccessRow) throws -> Customer { try PGRowDecoder.decode(Customer.self, from: row) }
