@@ -32,6 +32,15 @@ export function typedKey(e) {
   };
 }
 
+/** A keypress listener that hands `handler` the keys sent with their text alone (`typedKey`),
+ *  as the keydown listener beside it hands it every other key. */
+export function typedKeys(handler) {
+  return function (e) {
+    const key = typedKey(e);
+    if (key) handler(key);
+  };
+}
+
 /** Keys a gun sends inside a burst that are not characters of the tag: Shift around capital
  *  letters, as a keyboard does, and CapsLock. They neither end nor interrupt a burst. */
 export function isBurstModifier(e) {

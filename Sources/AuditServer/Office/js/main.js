@@ -2,7 +2,7 @@
  * #/accessories, #/customers, #/users, #/devices). */
 import { session, logIn, logOut, useKey, APIError } from './api.js';
 import { $ } from './elements.js';
-import { GunKeys, typedKey } from './burst.js';
+import { GunKeys, typedKeys } from './burst.js';
 import * as views from './views.js';
 import * as records from './records.js';
 import * as users from './users.js';
@@ -178,7 +178,7 @@ function onKeyDown(e) {
   if ($('record-dialog').open) $('record-error').textContent = said;
 }
 window.addEventListener('keydown', onKeyDown, true);
-window.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onKeyDown(key); }, true);
+window.addEventListener('keypress', typedKeys(onKeyDown), true);
 window.addEventListener('keyup', function (e) { gun.keyup(e); }, true);
 
 bind();

@@ -10,7 +10,7 @@
  * kept in localStorage until the server answered each scan). */
 
 import { arr, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
-import { GunKeys, typedKey } from './burst.js';
+import { GunKeys, typedKeys } from './burst.js';
 import { call, forget, logIn, logOut, session, useKey } from './server.js';
 import { Camera, keepPhoto } from './camera.js';
 import { ScanQueue } from './queue.js';
@@ -366,7 +366,7 @@ function bind() {
     renderMute();
   });
   window.addEventListener('keydown', onKeyDown, true);
-  window.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onKeyDown(key); }, true);
+  window.addEventListener('keypress', typedKeys(onKeyDown), true);
   window.addEventListener('keyup', function (e) { gun.keyup(e); }, true);
   window.addEventListener('online', function () { queue.pump(); });
 }

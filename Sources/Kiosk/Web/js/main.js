@@ -43,7 +43,7 @@ import { closeDialog, onDialogClosed, trapTab } from './dialog.js';
 import { confirmEnd, confirmUndo, leave, openConfirm, openUndo, openUserDialog, submitUserDialog } from './dialogs.js';
 import { askHowMany, closeCount, submitCount } from './count.js';
 import { onGunKeyDown, onGunKeyUp } from './gun.js';
-import { typedKey } from './burst.js';
+import { typedKeys } from './burst.js';
 import { cancelScope, confirmScope, openLocationDialog } from './place.js';
 import { armIdleReturn, focusEntry, focusEntryUnlessControl, holdBurstKey, onEntryBlur, onKeyDown } from './focus.js';
 import { bindSearches, fillPagers, preparePrint, printMissing } from './lists.js';
@@ -63,7 +63,7 @@ function bind() {
   window.addEventListener('keydown', onGunKeyDown, true);
   window.addEventListener('keyup', onGunKeyUp, true);
   // Keys sent with their text alone come as keypresses; each handler below reads them too.
-  window.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onGunKeyDown(key); }, true);
+  window.addEventListener('keypress', typedKeys(onGunKeyDown), true);
 
   el.pinForm.addEventListener('submit', submitPin);
 
@@ -83,10 +83,10 @@ function bind() {
     }
   };
   el.entry.addEventListener('keydown', onEntryKey);
-  el.entry.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onEntryKey(key); });
+  el.entry.addEventListener('keypress', typedKeys(onEntryKey));
   el.entry.addEventListener('blur', onEntryBlur);
   document.addEventListener('keydown', onKeyDown, true);
-  document.addEventListener('keypress', function (e) { const key = typedKey(e); if (key) onKeyDown(key); }, true);
+  document.addEventListener('keypress', typedKeys(onKeyDown), true);
   document.addEventListener('pointerdown', function () { ensureAudio(); armIdleReturn(); }, true);
   document.addEventListener('focusin', function () { if (app.screen === 'scan') armIdleReturn(); });
   // The window comes to the front: the entry field takes the focus unless a control has it by
