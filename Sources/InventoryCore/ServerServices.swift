@@ -187,8 +187,9 @@ public enum AuditSnapshot {
     public static let pageSize = 5_000
 }
 
-/// A user of the server, as stored: the password only as a bcrypt hash.
-public struct StoredUser: Sendable, Equatable {
+/// A user of the server, as stored: the password only as a bcrypt hash. Read from its row by its
+/// fields' names in snake case, on both back ends.
+public struct StoredUser: Decodable, Sendable, Equatable {
     public var id: Int64
     public var email: String
     public var name: String
@@ -197,28 +198,25 @@ public struct StoredUser: Sendable, Equatable {
     public var userType: String
     public var canEditAssets: Bool
     /// Countries the user may audit; empty means every country.
-    public var countries: [String]
+    @CommaJoined public var countries: [String]
     public var createdAt: Date
     /// A random key made with the user and never given to another; tokens carry it, so a
     /// token cannot name a different user than the one it was issued to.
     public var tokenKey: String
     /// When the user was disabled; a disabled user cannot log in and their tokens stop working.
     public var disabledAt: Date?
+}
 
-    public init(
-        id: Int64, email: String, name: String, passwordHash: String, userType: String, canEditAssets: Bool, countries: [String], createdAt: Date,
-        tokenKey: String, disabledAt: Date? = nil
-    ) {
-        self.id = id
-        self.email = email
-        self.name = name
-        self.passwordHash = passwordHash
-        self.userType = userType
-        self.canEditAssets = canEditAssets
-        self.countries = countries
-        self.createdAt = createdAt
-        self.tokenKey = tokenKey
-        self.disabledAt = disabledAt
+/// A list kept in one text column with its items joined by commas (a user's countries): read
+/// from the column's text, an empty text being no item.
+@propertyWrapper
+public struct CommaJoined: Decodable, Sendable, Equatable {
+    public var wrappedValue: [String]
+
+    public init(wrappedValue: [String]) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: any Decoder) throws {
+        wrappedValue = try decoder.singleValueContainer().decode(String.self).split(separator: ",").map(String.init)
     }
 }
 

@@ -74,6 +74,7 @@ public struct WebhookInput: Codable, Sendable {
 }
 
 /// One event for one webhook, in the outbox until it is taken or given up (`WebhookBackoff`).
+/// Read from its row (`selectSQL`) by its fields' names in snake case, on both back ends.
 public struct WebhookDelivery: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable {
         case pending, delivered, failed
@@ -92,22 +93,13 @@ public struct WebhookDelivery: Codable, Sendable, Equatable {
     public var lastStatus: Int?
     public var lastError: String?
 
-    public init(
-        id: Int64, webhookId: Int64, url: String, event: WebhookEvent, createdAt: Date, state: State, attempts: Int, nextAttemptAt: Date?,
-        deliveredAt: Date?, lastStatus: Int?, lastError: String?
-    ) {
-        self.id = id
-        self.webhookId = webhookId
-        self.url = url
-        self.event = event
-        self.createdAt = createdAt
-        self.state = state
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-        self.deliveredAt = deliveredAt
-        self.lastStatus = lastStatus
-        self.lastError = lastError
-    }
+    /// The select of deliveries, each with its webhook's URL and its state, which the row keeps
+    /// as the times it was delivered or given up (portable SQL: SQLite and PostgreSQL run it alike).
+    public static let selectSQL = """
+        SELECT d.*, w.url, CASE WHEN d.delivered_at IS NOT NULL THEN 'delivered' WHEN d.failed_at IS NOT NULL THEN 'failed'
+            ELSE 'pending' END AS state
+        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        """
 }
 
 /// One try of a delivery, as logged.

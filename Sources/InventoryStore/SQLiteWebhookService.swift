@@ -33,13 +33,12 @@ public struct SQLiteWebhookService: WebhookService {
 
     public func deliveries(failedOnly: Bool, limit: Int) async throws -> [WebhookDelivery] {
         try await database.read { db in
-            try Row.fetchAll(
+            try WebhookDelivery.fetchAll(
                 db,
                 sql: """
-                    SELECT d.*, w.url FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                    \(WebhookDelivery.selectSQL)
                     \(failedOnly ? "WHERE d.failed_at IS NOT NULL" : "") ORDER BY d.id DESC LIMIT ?
-                    """, arguments: [limit]
-            ).map(WebhookRows.delivery)
+                    """, arguments: [limit])
         }
     }
 
@@ -126,15 +125,6 @@ enum WebhookRows {
         return hook(row)
     }
 
-    static func delivery(_ row: Row) -> WebhookDelivery {
-        let delivered: Date? = row["delivered_at"]
-        let failed: Date? = row["failed_at"]
-        return WebhookDelivery(
-            id: row["id"], webhookId: row["webhook_id"], url: row["url"], event: WebhookEvent(rawValue: row["event"]) ?? .auditEnded,
-            createdAt: row["created_at"], state: delivered != nil ? .delivered : failed != nil ? .failed : .pending, attempts: row["attempts"],
-            nextAttemptAt: row["next_attempt_at"], deliveredAt: delivered, lastStatus: row["last_status"], lastError: row["last_error"])
-    }
-
     /// Queues `event` about `subject` for every webhook that wants it, due at once.
     static func queue(_ db: Database, _ event: WebhookEvent, subject: some Encodable, at now: Date) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM webhooks)") == true else { return }
@@ -145,4 +135,9 @@ enum WebhookRows {
                 SELECT id, ?1, ?2, ?3, ?3 FROM webhooks WHERE ',' || events || ',' LIKE '%,' || ?1 || ',%'
                 """, arguments: [event.rawValue, json, now])
     }
+}
+
+/// Read by its fields' names in snake case, as `Records` are.
+extension WebhookDelivery: FetchableRecord {
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }

@@ -2,14 +2,9 @@ import Foundation
 import GRDB
 import InventoryCore
 
-extension StoredUser {
-    init(row: Row) {
-        self.init(
-            id: row["id"], email: row["email"], name: row["name"], passwordHash: row["password_hash"],
-            userType: row["user_type"], canEditAssets: row["can_edit_assets"],
-            countries: (row["countries"] as String).split(separator: ",").map(String.init),
-            createdAt: row["created_at"], tokenKey: row["token_key"], disabledAt: row["disabled_at"])
-    }
+/// Read by its fields' names in snake case, as `Records` are.
+extension StoredUser: FetchableRecord {
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }
 
 /// The server's users and revoked tokens in the SQLite file.
@@ -45,7 +40,7 @@ public struct SQLiteUserStore: UserStore {
 
     public func find(email: String) async throws -> StoredUser? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email]).map(StoredUser.init(row:))
+            try StoredUser.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email])
         }
     }
 
@@ -54,7 +49,7 @@ public struct SQLiteUserStore: UserStore {
     }
 
     static func fetch(_ db: Database, id: Int64) throws -> StoredUser? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(StoredUser.init(row:))
+        try StoredUser.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
     }
 
     /// The user of a token, or nil when the user is gone or disabled, the token's user key is
@@ -81,7 +76,7 @@ public struct SQLiteUserStore: UserStore {
 
     /// Every user, by id.
     public func all() async throws -> [StoredUser] {
-        try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map(StoredUser.init(row:)) }
+        try await database.read { db in try StoredUser.fetchAll(db, sql: "SELECT * FROM users ORDER BY id") }
     }
 
     /// Disables (or enables again) a user. Disabling also changes the user's token key, so

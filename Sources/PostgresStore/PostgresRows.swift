@@ -116,13 +116,7 @@ enum PGRows {
 
     static func accessory(_ row: PostgresRandomAccessRow) throws -> Accessory { try PGRowDecoder.decode(Accessory.self, from: row) }
 
-    static func user(_ row: PostgresRandomAccessRow) throws -> StoredUser {
-        StoredUser(
-            id: try row.get("id"), email: try row.get("email"), name: try row.get("name"), passwordHash: try row.get("password_hash"),
-            userType: try row.get("user_type"), canEditAssets: try row.get("can_edit_assets"),
-            countries: try row.get("countries", as: String.self).split(separator: ",").map(String.init),
-            createdAt: try row.get("created_at"), tokenKey: try row.get("token_key"), disabledAt: try row.get("disabled_at"))
-    }
+    static func user(_ row: PostgresRandomAccessRow) throws -> StoredUser { try PGRowDecoder.decode(StoredUser.self, from: row) }
 }
 
 /// `LIKE` pattern for a free-text search, with the wildcards in the text escaped; used with

@@ -40,10 +40,10 @@ public struct PostgresWebhookService: WebhookService {
         try await database.read { c in
             try await c.rows(
                 """
-                SELECT d.*, w.url FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                \(unescaped: WebhookDelivery.selectSQL)
                 WHERE (NOT \(failedOnly) OR d.failed_at IS NOT NULL) ORDER BY d.id DESC LIMIT \(limit)
                 """
-            ).map(PGWebhookRows.delivery)
+            ).map { try PGRowDecoder.decode(WebhookDelivery.self, from: $0) }
         }
     }
 
@@ -118,17 +118,6 @@ enum PGWebhookRows {
         return Webhook(
             id: try row.get("id"), url: try row.get("url"), events: names.split(separator: ",").compactMap { WebhookEvent(rawValue: String($0)) },
             createdAt: try row.get("created_at"))
-    }
-
-    static func delivery(_ row: PostgresRandomAccessRow) throws -> WebhookDelivery {
-        let delivered: Date? = try row.get("delivered_at")
-        let failed: Date? = try row.get("failed_at")
-        return WebhookDelivery(
-            id: try row.get("id"), webhookId: try row.get("webhook_id"), url: try row.get("url"),
-            event: WebhookEvent(rawValue: try row.get("event")) ?? .auditEnded, createdAt: try row.get("created_at"),
-            state: delivered != nil ? .delivered : failed != nil ? .failed : .pending, attempts: try row.get("attempts"),
-            nextAttemptAt: try row.get("next_attempt_at"), deliveredAt: delivered, lastStatus: try row.get("last_status"),
-            lastError: try row.get("last_error"))
     }
 
     /// Queues `event` about `subject` for every webhook that wants it, due at once.

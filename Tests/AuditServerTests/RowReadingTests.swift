@@ -6,8 +6,8 @@ import InventoryCore
 import Testing
 import TestKit
 
-/// Both stores read assets, customers and accessories by the models' own field names in snake
-/// case (GRDB's `convertFromSnakeCase`, and `PGRowDecoder`), so each model's fields are listed
+/// Both stores read assets, customers, accessories, users and webhook deliveries by the models'
+/// own field names in snake case (GRDB's `convertFromSnakeCase`, and `PGRowDecoder`), so each model's fields are listed
 /// once, in the model.
 @Suite("Records read from rows")
 struct RowReadingTests {
@@ -44,6 +44,54 @@ struct RowReadingTests {
             #expect(readAccessory == held)
             #expect(readAccessory.totalQuantity == 5 && readAccessory.availableQuantity == 3 && readAccessory.modelNo == "A2633")
             #expect(readAccessory.imageUrl == "https://example.test/a.png" && readAccessory.tag == "ACC-1" && readAccessory.location == "HQ")
+        } cleanup: {
+            await close()
+        }
+    }
+
+    @Test("A user's comma-joined countries and a delivery's state are read back by field names", arguments: Backend.allCases)
+    func usersAndDeliveries(backend kind: Backend) async throws {
+        let (backend, close) = try await kind.make()
+        try await withCleanup {
+            let pat = try await backend.users.create(
+                email: "pat@example.test", name: "Pat", passwordHash: "$2b$hash", userType: "STAFF", canEditAssets: true,
+                countries: ["MY", "SG"])
+            let any = try await backend.users.create(
+                email: "any@example.test", name: "Any", passwordHash: "$2b$other", userType: "ADMIN", canEditAssets: false, countries: [])
+            #expect(pat.countries == ["MY", "SG"] && any.countries.isEmpty, "an empty column is no country, not one empty name")
+            #expect(pat.passwordHash == "$2b$hash" && pat.userType == "STAFF" && pat.canEditAssets && pat.tokenKey.count == 32)
+            #expect(pat.disabledAt == nil && !any.canEditAssets)
+            #expect(try await backend.users.find(email: "pat@example.test") == pat)
+            #expect(try await backend.users.get(id: any.id) == any)
+            #expect(try await backend.users.all() == [pat, any])
+            let disabled = try await backend.users.setDisabled(email: "pat@example.test", true)
+            #expect(disabled.disabledAt != nil && disabled.tokenKey != pat.tokenKey && disabled.countries == ["MY", "SG"])
+
+            _ = try await backend.assets.create(AssetInput(assetTag: "SG-1", name: "Laptop", country: "SG"))
+            let hook = try await backend.webhooks.add(
+                WebhookInput(url: "http://127.0.0.1:9/hook", events: ["audit.ended"], secret: "a-secret-of-some-length"))
+            let actor = Actor(user: "pat", station: "kiosk-1")
+            for _ in 0..<3 {
+                let audit = try await backend.audits.start(country: "SG", by: actor)
+                _ = try await backend.audits.end(auditID: audit.id, by: actor)
+            }
+            let now = Date()
+            let claimed = try await backend.webhooks.claim(at: now, limit: 10).sorted { $0.id < $1.id }
+            #expect(claimed.count == 3)
+            try await backend.webhooks.attempted(
+                WebhookAttempt(deliveryId: claimed[0].id, at: now, status: 204, error: nil), delivered: true, nextAttemptAt: nil)
+            try await backend.webhooks.attempted(
+                WebhookAttempt(deliveryId: claimed[1].id, at: now, status: nil, error: "refused"), delivered: false, nextAttemptAt: nil)
+            try await backend.webhooks.attempted(
+                WebhookAttempt(deliveryId: claimed[2].id, at: now, status: 500, error: nil), delivered: false,
+                nextAttemptAt: now.addingTimeInterval(60))
+            let deliveries = try await backend.webhooks.deliveries(failedOnly: false, limit: 10).sorted { $0.id < $1.id }
+            #expect(deliveries.map(\.state) == [.delivered, .failed, .pending])
+            #expect(deliveries.allSatisfy { $0.webhookId == hook.id && $0.url == hook.url && $0.event == .auditEnded && $0.attempts == 1 })
+            #expect(deliveries[0].deliveredAt != nil && deliveries[0].lastStatus == 204 && deliveries[0].nextAttemptAt == nil)
+            #expect(deliveries[1].deliveredAt == nil && deliveries[1].lastError == "refused" && deliveries[1].lastStatus == nil)
+            #expect(deliveries[2].nextAttemptAt != nil && deliveries[2].lastStatus == 500)
+            #expect(try await backend.webhooks.deliveries(failedOnly: true, limit: 10).map(\.id) == [claimed[1].id])
         } cleanup: {
             await close()
         }
