@@ -26,4 +26,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check --break-system-packages pyzbar zxing-cpp segno python-barcode Pillow numpy schemathesis
+# A build that ran before these packages were here planned its C targets with the include
+# folders pkg-config could not give then (cairo-pdf.h not found), and SwiftPM keeps that plan
+# and the manifest's answer. Dropping both makes the next build ask again; compiled objects stay.
+rm -f "$(dirname "$0")/../.build"/*.yaml
+rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/org.swift.swiftpm/manifests"
 echo "AuditStation dependencies installed."
