@@ -82,27 +82,6 @@ public struct AuditStationsResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /api/v1/audit/status`: the running audit (of `country` when named), and every running
-/// audit the user may see.
-/// `POST /api/v1/audit/scans/{scan_id}/void`: every field is optional, so no body at all voids
-/// the scan with no reason given.
-public struct VoidBody: Codable, Sendable, Equatable {
-    public var auditId: AuditID?
-    public var reason: String?
-    /// Makes the call idempotent: a station's outbox sends its void with the id it was given.
-    public var voidId: String?
-    public var voidedAt: Date?
-    public var deviceName: String?
-
-    public init(auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil, deviceName: String? = nil) {
-        self.auditId = auditId
-        self.reason = reason
-        self.voidId = voidId
-        self.voidedAt = voidedAt
-        self.deviceName = deviceName
-    }
-}
-
 /// `POST /api/v1/audit/{audit_id}/reconcile`: each action is a flag, absent meaning false.
 /// `preview: true` lists the changes and changes nothing (with no action named it previews
 /// them all); otherwise at least one action must be chosen.
@@ -134,6 +113,8 @@ public struct ReconcileBody: Codable, Sendable, Equatable {
     }
 }
 
+/// `GET /api/v1/audit/status`: the running audit (of `country` when named), and every running
+/// audit the user may see.
 public struct StatusResponse: Codable, Sendable, Equatable {
     public var active: Bool
     public var audit: AuditSession?

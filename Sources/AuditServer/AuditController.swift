@@ -111,13 +111,12 @@ struct AuditController {
     func void(_ request: Request, _ context: AuditRequestContext, _ user: UserInfo) async throws -> Response {
         var request = request
         let scanID = context.parameters.get("scan_id") ?? ""
-        let body = try await request.decodeJSON(VoidBody.self, emptyIsObject: true)
+        var void = try await request.decodeJSON(VoidRequest.self, emptyIsObject: true)
+        void.scanId = scanID
+        void.user = user.name
         guard let audit = try await audits.audit(ofScan: scanID) else { throw InventoryError.notFound("scan \(scanID)") }
         try user.requireAuditing(audit.country)
-        let result = try await audits.void(
-            VoidRequest(
-                scanId: scanID, auditId: body.auditId, reason: body.reason, voidId: body.voidId, voidedAt: body.voidedAt,
-                deviceName: body.deviceName, user: user.name))
+        let result = try await audits.void(void)
         return try Response.envelope(result, message: result.message)
     }
 

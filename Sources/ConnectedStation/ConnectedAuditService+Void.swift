@@ -26,9 +26,9 @@ extension ConnectedAuditService {
         }
         if extended == nil { _ = try? await status() }
         if extended == false { throw seedsOnly(prepared.scanID) }
-        let body = VoidBody(
-            auditId: prepared.auditID, reason: prepared.reason, voidId: prepared.voidID, voidedAt: prepared.voidedAt,
-            deviceName: prepared.station)
+        let body = VoidRequest(
+            scanId: prepared.scanID, auditId: prepared.auditID, reason: prepared.reason, voidId: prepared.voidID,
+            voidedAt: prepared.voidedAt, deviceName: prepared.station)
         do {
             var result = try await client.send(.POST, Routes.path(Routes.auditVoid, ["scan_id": prepared.scanID]), body: body, as: VoidResult.self)
             try await copies.applyVoid(result, caseSensitive: caseSensitive)

@@ -254,8 +254,9 @@ public actor SyncEngine {
                     report.voidsRejected += 1
                     continue
                 }
-                let body = VoidBody(
-                    auditId: void.auditID, reason: void.reason, voidId: void.voidID, voidedAt: void.voidedAt, deviceName: void.station)
+                let body = VoidRequest(
+                    scanId: void.scanID, auditId: void.auditID, reason: void.reason, voidId: void.voidID, voidedAt: void.voidedAt,
+                    deviceName: void.station)
                 do {
                     let result = try await client.send(
                         .POST, Routes.path(Routes.auditVoid, ["scan_id": void.scanID]), body: body, as: VoidResult.self)

@@ -2,9 +2,13 @@ import Foundation
 
 /// A request to void (undo) one scan of a running audit. `voidId` makes it idempotent: a
 /// station's outbox may send the same void twice, and the second answers as the first did.
+///
+/// It is also the body of `POST /api/v1/audit/scans/{scan_id}/void`, which carries every field
+/// but two (`CodingKeys`), each optional, so no body at all voids the scan with no reason given:
+/// the scan is the path's, and the user is the token's.
 public struct VoidRequest: Codable, Sendable, Equatable {
-    /// The scan to void.
-    public var scanId: String
+    /// The scan to void (on the wire, the path's `{scan_id}`).
+    public var scanId: String = ""
     /// When given, the scan must belong to this audit.
     public var auditId: AuditID?
     /// Why, in a person's words ("scanned the wrong shelf").
@@ -13,8 +17,10 @@ public struct VoidRequest: Codable, Sendable, Equatable {
     public var voidedAt: Date?
     /// The station name.
     public var deviceName: String?
-    /// The user; a server fills it from the token and ignores what the body says.
+    /// The user; a server fills it from the token (on the wire, never in the body).
     public var user: String?
+
+    enum CodingKeys: String, CodingKey { case auditId, reason, voidId, voidedAt, deviceName }
 
     public init(
         scanId: String, auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil, deviceName: String? = nil,

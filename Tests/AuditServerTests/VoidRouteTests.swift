@@ -31,13 +31,14 @@ struct VoidRouteTests {
             let status = try await server.call("GET", "/api/v1/audit/\(sgID)", token: lead)
             #expect((status.data?["audit"] as? [String: Any])?["scanned_count"] as? Int == 1)
 
-            let void = try await server.call(
-                "POST", "/api/v1/audit/scans/s-1/void", json: #"{"reason": "wrong shelf", "device_name": "kiosk-3", "void_id": "v-1"}"#,
-                token: lead)
+            let claims = #"{"reason": "wrong shelf", "device_name": "kiosk-3", "void_id": "v-1", "user": "mallory", "scan_id": "s-2"}"#
+            let void = try await server.call("POST", "/api/v1/audit/scans/s-1/void", json: claims, token: lead)
             #expect(void.status == 200)
+            // The scan is the path's and the user the token's, whatever the body says.
             #expect((void.data?["progress"] as? [String: Any])?["scanned_count"] as? Int == 0)
             let record = try #require(void.data?["void"] as? [String: Any])
             #expect(record["user"] as? String == "lead" && record["station"] as? String == "kiosk-3" && record["reason"] as? String == "wrong shelf")
+            #expect(record["scan_id"] as? String == "s-1")
             let trail = try await server.call("GET", "/api/v1/audit/\(sgID)/scans", token: lead)
             let scans = try #require(trail.data?["scans"] as? [[String: Any]])
             #expect((scans.first?["voided"] as? [String: Any])?["void_id"] as? String == "v-1")
