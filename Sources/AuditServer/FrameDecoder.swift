@@ -34,7 +34,8 @@ final class FrameDecoder: @unchecked Sendable {
             refused()
             throw InventoryError.invalid(ValidationError(field: "image", message: "is not a JPEG or PNG image"))
         }
-        let limits = ImageLimits(maxFileBytes: BodyLimits.frame, maxPixels: Self.maxPixels)
+        // A frame is sized by the page that sends it: one over the limit is refused, not read reduced.
+        let limits = ImageLimits(maxFileBytes: BodyLimits.frame, maxPixels: Self.maxPixels, maxReduction: 1)
         let started = ContinuousClock.now
         let read: Result<[DecodedCode], ImageError> = try await NIOThreadPool.singleton.runIfActive { [self] in
             let image: GrayImage

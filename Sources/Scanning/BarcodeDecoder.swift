@@ -32,10 +32,11 @@ public final class BarcodeDecoder {
     /// Every confirmed code, with retries when the first pass finds nothing. When it finds
     /// codes, the parts of the image that look like codes and hold none of them get the first
     /// pass and the retries on their own (`moreCodes`): every code of the image is reported.
+    /// Outlines are in the pixels of the image's file (`GrayImage.fileScale`).
     public func decode(_ image: GrayImage) -> [DecodedCode] {
         let found = decodeWithRetries(image)
-        guard config.retry, !found.isEmpty else { return found }
-        return found + moreCodes(in: image, besides: found)
+        guard config.retry, !found.isEmpty else { return found.map { $0.scaled(by: image.fileScale) } }
+        return (found + moreCodes(in: image, besides: found)).map { $0.scaled(by: image.fileScale) }
     }
 
     /// The first pass, and the retries when it finds nothing. A photo larger than

@@ -3,17 +3,24 @@ public struct ImageLimits: Sendable, Equatable {
     /// The largest file read into memory.
     public var maxFileBytes: Int
     /// The most pixels (width × height) an image may have; the greyscale copy takes one
-    /// byte per pixel, a colour decode briefly three.
+    /// byte per pixel, a colour decode briefly three. A JPEG with more is read reduced
+    /// (`maxReduction`).
     public var maxPixels: Int
 
     /// The most memory a decoder may take for one image beyond its greyscale result: the whole
     /// image of DCT coefficients that a progressive or multi-scan JPEG needs while it decodes.
     public var maxDecoderBytes: Int
 
-    public init(maxFileBytes: Int = 64 << 20, maxPixels: Int = 40_000_000, maxDecoderBytes: Int = 160 << 20) {
+    /// How far a JPEG with more than `maxPixels` may be reduced as it is read (libjpeg-turbo
+    /// scales while it decodes: 2, 4 or 8 times fewer pixels across and down), so that a phone's
+    /// 48- or 200-megapixel photo is read at 12 megapixels instead of refused. 1 refuses it.
+    public var maxReduction: Int
+
+    public init(maxFileBytes: Int = 64 << 20, maxPixels: Int = 40_000_000, maxDecoderBytes: Int = 160 << 20, maxReduction: Int = 8) {
         self.maxFileBytes = maxFileBytes
         self.maxPixels = maxPixels
         self.maxDecoderBytes = maxDecoderBytes
+        self.maxReduction = maxReduction
     }
 
     /// Compressed formats hold at most this many pixels per byte of file: deflate cannot do
@@ -32,6 +39,25 @@ public struct ImageLimits: Sendable, Equatable {
         path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int = maxPixelsPerByte
     ) throws(ImageError) {
         try check(path: path, width: width, height: height)
+        try checkRoom(path: path, width: width, height: height, dataBytes: dataBytes, format: format, pixelsPerByte: pixelsPerByte)
+    }
+
+    /// The reduction a JPEG of this size is read at: 1 within `maxPixels`, otherwise the least of
+    /// 2, 4 and 8 (up to `maxReduction`) that brings it within, with each side rounded up as
+    /// libjpeg-turbo does. Refused, like any image, when none does; then the file's `dataBytes`
+    /// must hold that many pixels (`checkRoom`).
+    func reduction(path: String, width: Int, height: Int, dataBytes: Int, format: String) throws(ImageError) -> Int {
+        let fits = { (factor: Int) in ((width + factor - 1) / factor) * ((height + factor - 1) / factor) <= maxPixels }
+        guard width > 0, height > 0, let factor = [1, 2, 4, 8].first(where: { ($0 == 1 || $0 <= maxReduction) && fits($0) }) else {
+            try check(path: path, width: width, height: height) // a size of nothing, or too many pixels at any reduction
+            throw .tooManyPixels(path: path, width: width, height: height, limit: maxPixels)
+        }
+        try checkRoom(path: path, width: width, height: height, dataBytes: dataBytes, format: format, pixelsPerByte: Self.maxPixelsPerByte)
+        return factor
+    }
+
+    /// The file's `dataBytes` could really hold `width × height` pixels (at most `pixelsPerByte` a byte).
+    private func checkRoom(path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int) throws(ImageError) {
         let (room, overflow) = dataBytes.multipliedReportingOverflow(by: pixelsPerByte)
         guard overflow || width * height <= room else {
             throw .damaged(

@@ -25,7 +25,7 @@ final class JPEGDecoder {
                 &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw damaged(path) }
-        try limits.check(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
+        let reduction = try limits.reduction(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
         let frame = JPEGFrame.read(bytes)
         if let frame, frame.coefficientBytes > limits.maxDecoderBytes {
             throw .tooManyPixels(
@@ -37,7 +37,10 @@ final class JPEGDecoder {
         // pixels are read as such and made grey here.
         let channels = cmyk ? 4 : 1
         let format = cmyk ? TJPF_CMYK : TJPF_GRAY
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * channels)
+        // libjpeg-turbo reads a photo over the pixel limit at 1/2, 1/4 or 1/8 of its size, as it
+        // decodes: only the reduced pixels are ever held. Each side is rounded up, as it does.
+        let (readWidth, readHeight) = ((width + Int32(reduction) - 1) / Int32(reduction), (height + Int32(reduction) - 1) / Int32(reduction))
+        var pixels = [UInt8](repeating: 0, count: Int(readWidth) * Int(readHeight) * channels)
         // Stop at the first warning, to see what it is: a file cut short (even one closed with
         // an end marker after the cut) warns of a premature end, and is refused, because a
         // code in the missing part would silently vanish. Other warnings still give pixels,
@@ -47,7 +50,7 @@ final class JPEGDecoder {
                 pixels.withUnsafeMutableBufferPointer { target in
                     tjDecompress2(
                         handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                        width, 0, height, Int32(format.rawValue), flags)
+                        readWidth, 0, readHeight, Int32(format.rawValue), flags)
                 }
             }
             if status == 0 { break }
@@ -61,7 +64,9 @@ final class JPEGDecoder {
             if flags == 0 { break }
         }
         if cmyk { pixels = Self.gray(fromCMYK: pixels, inverted: frame?.adobe ?? false) }
-        return GrayImage(width: Int(width), height: Int(height), pixels: pixels)
+        var image = GrayImage(width: Int(readWidth), height: Int(readHeight), pixels: pixels)
+        image.fileScale = reduction
+        return image
     }
 
     /// Grey from CMYK pixels: the light each ink lets through, weighted as for RGB (`GrayImage.luma`).

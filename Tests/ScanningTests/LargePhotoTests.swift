@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import Scanning
+
+/// A JPEG with more pixels than `ImageLimits.maxPixels` (a phone's 48-, 50- or 200-megapixel
+/// photo) is read at 1/2, 1/4 or 1/8 of its size by libjpeg-turbo as it decodes, instead of
+/// being refused; its codes' outlines are given in the file's pixels.
+@Suite("Photos over the pixel limit")
+struct LargePhotoTests {
+    static let name = "qrcode-15-photo.jpg" // 322×282
+
+    static func expected() throws -> String {
+        try String(contentsOfFile: Fixtures.sample("qrcode-15-photo.txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("Over the limit, a JPEG is read at the least reduction that fits, each side rounded up, and its code is read")
+    func readReduced() throws {
+        let bytes = try Fixtures.bytes(Self.name)
+        let whole = try ImageLoader.decode(bytes, path: Self.name)
+        #expect(whole.width == 322 && whole.height == 282 && whole.fileScale == 1)
+        let cases: [(maxPixels: Int, factor: Int)] = [(90_804, 1), (90_803, 2), (22_701, 2), (22_700, 4), (5_751, 4), (5_750, 8), (1_476, 8)]
+        for (maxPixels, factor) in cases {
+            let image = try ImageLoader.decode(bytes, path: Self.name, limits: ImageLimits(maxPixels: maxPixels))
+            #expect(image.fileScale == factor, "\(maxPixels)")
+            #expect(image.width == (322 + factor - 1) / factor && image.height == (282 + factor - 1) / factor, "\(maxPixels)")
+            #expect(image.width * image.height <= maxPixels)
+        }
+        let half = try ImageLoader.decode(bytes, path: Self.name, limits: ImageLimits(maxPixels: 30_000))
+        let codes = try BarcodeDecoder(config: DecoderConfig()).decode(half)
+        #expect(codes.map(\.text) == [try Self.expected()])
+        // The outline is in the file's pixels: where the whole image's read puts it, within a
+        // few of the half image's pixels.
+        let full = try #require(try BarcodeDecoder(config: DecoderConfig()).decode(whole).first)
+        let reduced = try #require(codes.first)
+        #expect(reduced.points.count == full.points.count)
+        #expect(Self.sameOutline(reduced.points, full.points, within: 8), "\(reduced.points) against \(full.points)")
+    }
+
+    /// The same corners, whichever each outline starts from, each within `tolerance` pixels.
+    static func sameOutline(_ a: [CodePoint], _ b: [CodePoint], within tolerance: Int) -> Bool {
+        a.count == b.count && a.allSatisfy { p in b.contains { abs($0.x - p.x) <= tolerance && abs($0.y - p.y) <= tolerance } }
+    }
+
+    @Test("Too many pixels even at 1/8, or where no reduction is allowed (the server's frames), is refused by the file's size")
+    func refusedBeyondTheReduction() throws {
+        let bytes = try Fixtures.bytes(Self.name)
+        #expect(throws: ImageError.tooManyPixels(path: "a.jpg", width: 322, height: 282, limit: 1_475)) {
+            try ImageLoader.decode(bytes, path: "a.jpg", limits: ImageLimits(maxPixels: 1_475))
+        }
+        #expect(throws: ImageError.tooManyPixels(path: "a.jpg", width: 322, height: 282, limit: 90_000)) {
+            try ImageLoader.decode(bytes, path: "a.jpg", limits: ImageLimits(maxPixels: 90_000, maxReduction: 1))
+        }
+        #expect(throws: ImageError.tooManyPixels(path: "a.jpg", width: 322, height: 282, limit: 5_750)) {
+            try ImageLoader.decode(bytes, path: "a.jpg", limits: ImageLimits(maxPixels: 5_750, maxReduction: 4))
+        }
+    }
+
+    @Test("A 40-megapixel photo made from a sample, over the default limit by a few thousand pixels, is read at half size")
+    func aPhoneSizedPhoto() throws {
+        let sample = try ImageLoader.decode(try Fixtures.bytes(Self.name), path: Self.name)
+        let times = 21 // 6762×5922: 40,044,564 pixels
+        var pixels = [UInt8](repeating: 0, count: sample.width * times * sample.height * times)
+        pixels.withUnsafeMutableBufferPointer { target in
+            for row in 0..<(sample.height * times) {
+                let source = (row / times) * sample.width, line = row * sample.width * times
+                for column in 0..<(sample.width * times) { target[line + column] = sample.pixels[source + column / times] }
+            }
+        }
+        let big = GrayImage(width: sample.width * times, height: sample.height * times, pixels: pixels)
+        let jpeg = try #require(JPEGEncoder()?.encode(big, quality: 90))
+        let image = try ImageLoader.decode(jpeg, path: "phone.jpg")
+        #expect(image.fileScale == 2 && image.width == 3381 && image.height == 2961)
+        let codes = try BarcodeDecoder(config: DecoderConfig()).decode(image)
+        #expect(codes.map(\.text) == [try Self.expected()])
+        let small = try #require(try BarcodeDecoder(config: DecoderConfig()).decode(sample).first)
+        let outline = try #require(codes.first).points
+        let expected = small.points.map { CodePoint(x: $0.x * times, y: $0.y * times) }
+        #expect(Self.sameOutline(outline, expected, within: 3 * times), "\(outline) against \(expected)")
+        #expect(outline.allSatisfy { (0...big.width).contains($0.x) && (0...big.height).contains($0.y) })
+    }
+}
