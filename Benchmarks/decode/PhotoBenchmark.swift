@@ -29,6 +29,28 @@ struct PhotoBenchmark {
         }
     }
 
+    /// Photos over the 40-megapixel limit (a phone's 48- and 200-megapixel modes): a QR label on
+    /// the desk, written as a greyscale JPEG (quality 85) to `folder`, then read as a file is:
+    /// median CPU ms to load it (libjpeg-turbo reduces it as it decodes) and to decode its codes.
+    /// The files are kept for the peers (`zbarimg FILE`).
+    func runLarge(folder: String) throws {
+        let desk = try ImageLoader.load(path: "\(samples)/none-03-desk.jpg")
+        print("one thread, \(iterations) runs each, median CPU ms; default config (both engines, retries on)")
+        print("photo | file | read as | load | decode | codes")
+        for (name, width, height, factor) in [("48 MP", 8064, 6048, 10), ("200 MP", 16320, 12240, 20)] {
+            let scene = try label("qrcode-01-clean.png", on: scaled(desk, width: width, height: height), factor: factor)
+            guard let jpeg = JPEGEncoder()?.encode(scene, quality: 85) else { throw ImageError.empty(path: name) }
+            let path = "\(folder)/large-\(width)x\(height).jpg"
+            try Data(jpeg).write(to: URL(fileURLWithPath: path))
+            let image = try ImageLoader.load(path: path)
+            let decoder = try BarcodeDecoder()
+            let load = median { _ = try? ImageLoader.load(path: path) }
+            let decode = median { _ = decoder.decode(image) }
+            let size = "\(image.width)×\(image.height) (1/\(image.fileScale))"
+            print("\(name) \(width)×\(height) | \(path), \(jpeg.count / 1_000_000) MB | \(size) | \(format(load)) | \(format(decode)) | \(decoder.decode(image).map(\.text))")
+        }
+    }
+
     /// A sample image enlarged `factor` times and laid on the desk, a third of the way in.
     private func label(_ name: String, on desk: GrayImage, factor: Int) throws -> GrayImage {
         let sample = try ImageLoader.load(path: "\(samples)/\(name)")

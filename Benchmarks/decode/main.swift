@@ -7,6 +7,7 @@ import Scanning
 // decode-benchmark distance DIR            smallest module read at 720p (frames from Benchmarks/peers/distance_frames.py)
 // decode-benchmark folder [--count N]       images/s on one and on every core, and peak memory, over N images
 // decode-benchmark photo [--iterations N]   retry cost on 12-megapixel photos (first pass, whole decode)
+// decode-benchmark large [--iterations N] [--folder DIR]  48- and 200-megapixel JPEG photos: load (reduced) and decode
 // decode-benchmark probe FILE…              each engine's reads per pass, and what the decoder reports
 // decode-benchmark reads FILE…              every read with its corners: first pass, camera, decode (diff two runs)
 // decode-benchmark frame FILE… [--iterations N]  the camera's pass (decodeFrame) alone, median CPU ms (for profiling)
@@ -48,6 +49,8 @@ do {
         try FolderBenchmark(samples: samples, count: option("--count", default: 10_000)).run()
     case "photo":
         try PhotoBenchmark(samples: samples, iterations: option("--iterations", default: 3)).run()
+    case "large":
+        try PhotoBenchmark(samples: samples, iterations: option("--iterations", default: 3)).runLarge(folder: option("--folder") ?? "/tmp")
     case "probe":
         try Probe(paths: Array(arguments.dropFirst())).run()
     case "reads":
@@ -57,7 +60,7 @@ do {
         if let index = paths.firstIndex(of: "--iterations") { paths.removeSubrange(index..<min(index + 2, paths.count)) }
         try FrameSpeed(paths: paths, iterations: option("--iterations", default: 100)).run()
     default:
-        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | photo [--iterations N] | probe FILE… | reads FILE… | frame FILE… [--iterations N]")
+        print("usage: decode-benchmark speed [--iterations N] [--density D] [--max-width W] | quality [--verbose] | engines | distance DIR | folder [--count N] | photo [--iterations N] | large [--iterations N] [--folder DIR] | probe FILE… | reads FILE… | frame FILE… [--iterations N]")
     }
 } catch {
     FileHandle.standardError.write(Data("decode-benchmark: \(error.localizedDescription)\n".utf8))
