@@ -37,20 +37,25 @@ extension GrayImage {
     /// Each `factor`×`factor` block replaced by its mean, rounded down (a fast, clean downscale).
     /// Pixels past the last whole block on the right and at the bottom are left out.
     func averagedDown(by factor: Int) -> GrayImage {
+        guard factor > 1, width / factor > 0, height / factor > 0 else { return self }
+        return pixels.withUnsafeBufferPointer { source in
+            Self.averaged(source.baseAddress!, stride: width, width: width, height: height, by: factor)
+        }
+    }
+
+    /// `averagedDown(by:)` of `width`×`height` pixels whose rows are `stride` bytes apart (a
+    /// decoder's plane, read where it lies); `factor` > 1, and at least one whole block.
+    static func averaged(_ src: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, by factor: Int) -> GrayImage {
         let newWidth = width / factor, newHeight = height / factor
-        guard factor > 1, newWidth > 0, newHeight > 0 else { return self }
-        let width = width
-        let out = pixels.withUnsafeBufferPointer { source in
-            [UInt8](unsafeUninitializedCapacity: newWidth * newHeight) { target, count in
-                guard let src = source.baseAddress, let dst = target.baseAddress else { return }
-                if factor == 2 {
-                    // The camera's 720p frame to 640 px, on every frame: in C, which clang vectorizes.
-                    cpx_halve(src, width, newWidth, newHeight, dst)
-                } else {
-                    Self.average(src, width: width, by: factor, into: dst, newWidth: newWidth, newHeight: newHeight)
-                }
-                count = newWidth * newHeight
+        let out = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight) { target, count in
+            guard let dst = target.baseAddress else { return }
+            if factor == 2 {
+                // The camera's 720p frame to 640 px, on every frame: in C, which clang vectorizes.
+                cpx_halve(src, stride, newWidth, newHeight, dst)
+            } else {
+                average(src, width: stride, by: factor, into: dst, newWidth: newWidth, newHeight: newHeight)
             }
+            count = newWidth * newHeight
         }
         return GrayImage(width: newWidth, height: newHeight, pixels: out)
     }

@@ -8,7 +8,7 @@ public struct GrayImage: Sendable, Equatable {
     /// `width * height` luma bytes, row-major, no padding.
     public var pixels: [UInt8]
     /// How many of its file's pixels, across and down, each pixel stands for: 1, or 2, 4 or 8
-    /// for a JPEG photo with more pixels than `ImageLimits.maxPixels`, read at that reduction.
+    /// for a JPEG or HEIC photo with more pixels than `ImageLimits.maxPixels`, read at that reduction.
     /// `BarcodeDecoder.decode` gives the outlines of its codes in the file's pixels.
     public internal(set) var fileScale = 1
 

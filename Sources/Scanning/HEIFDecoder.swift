@@ -4,8 +4,8 @@ import Foundation
 /// Decodes HEIF stills through libheif (`CHeif`, a shim that catches its exceptions): HEIC, an
 /// iPhone's photos, and AVIF. The primary image is read, turned and cropped as the file says,
 /// into 8-bit grey; an HDR one is brought to 8 bits, and transparency is shown on white. Nothing
-/// is decoded when the image has more pixels than the limits allow (its pixels, and the memory
-/// its decoding takes).
+/// is decoded when its decoding would take more memory than the limits allow; one over
+/// `maxPixels` without transparency is averaged down, as a large JPEG is read reduced.
 enum HEIFDecoder {
     /// The format a HEIF file's major brand names: AVIF (`avif`, `avis`) or HEIC (the HEVC and
     /// generic image brands); nil for any other file.
@@ -17,23 +17,39 @@ enum HEIFDecoder {
     }
 
     static func decode(_ bytes: [UInt8], format: String, path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
-        // Decoding takes about 6 bytes a pixel at its peak (the codec's planes, then RGBA).
-        let pixelLimit = min(limits.maxPixels, limits.maxDecoderBytes / 6)
+        // An image with transparency takes about 6 bytes a pixel at its peak (the codec's planes,
+        // then RGBA); any other is read as its luma plane, about 3 for a photo stored as YCbCr
+        // 4:2:0 (the codec's planes, then the image made of the luma): an iPhone's 48-megapixel
+        // photo fits in the bound.
+        let rgbaLimit = min(limits.maxPixels, limits.maxDecoderBytes / 6)
+        let grayLimit = limits.maxDecoderBytes / 3
         var result = cheif_result()
-        let status = bytes.withUnsafeBufferPointer { cheif_decode($0.baseAddress, $0.count, Int64(pixelLimit), &result) }
+        let status = bytes.withUnsafeBufferPointer { cheif_decode($0.baseAddress, $0.count, Int64(rgbaLimit), Int64(grayLimit), &result) }
         defer { cheif_release(&result) }
         let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let width = Int(result.width), height = Int(result.height)
         switch Int(status) {
         case Int(CHEIF_OK): break
-        case Int(CHEIF_TOO_LARGE): throw .tooManyPixels(path: path, width: width, height: height, limit: pixelLimit)
+        case Int(CHEIF_TOO_LARGE):
+            throw .tooManyPixels(path: path, width: width, height: height, limit: result.has_alpha != 0 ? rgbaLimit : grayLimit)
         case Int(CHEIF_UNSUPPORTED):
             throw .damaged(path: path, format: format, detail: "it holds what libheif here cannot decode: \(message)")
         case Int(CHEIF_NO_MEMORY): throw .damaged(path: path, format: format, detail: "there was no memory to decode it (\(message))")
         default: throw .damaged(path: path, format: format, detail: message.isEmpty ? "libheif could not read it" : message)
         }
-        guard let rgba = result.rgba else { throw .damaged(path: path, format: format, detail: "its decoded pixels are missing") }
-        return GrayImage.onWhite(rgba: rgba, width: width, height: height, stride: Int(result.stride))
+        let stride = Int(result.stride)
+        if let rgba = result.rgba { return GrayImage.onWhite(rgba: rgba, width: width, height: height, stride: stride) }
+        guard let gray = result.gray else { throw .damaged(path: path, format: format, detail: "its decoded pixels are missing") }
+        // Over `maxPixels`, the plane is averaged down where it lies, as a JPEG is reduced.
+        let factor = try limits.reduction(path: path, width: width, height: height)
+        guard factor == 1 else {
+            var image = GrayImage.averaged(gray, stride: stride, width: width, height: height, by: factor)
+            image.fileScale = factor
+            return image
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for row in 0..<height { pixels.withUnsafeMutableBufferPointer { ($0.baseAddress! + row * width).update(from: gray + row * stride, count: width) } }
+        return GrayImage(width: width, height: height, pixels: pixels)
     }
 }

@@ -11,9 +11,9 @@ public struct ImageLimits: Sendable, Equatable {
     /// image of DCT coefficients that a progressive or multi-scan JPEG needs while it decodes.
     public var maxDecoderBytes: Int
 
-    /// How far a JPEG with more than `maxPixels` may be reduced as it is read (libjpeg-turbo
-    /// scales while it decodes: 2, 4 or 8 times fewer pixels across and down), so that a phone's
-    /// 48- or 200-megapixel photo is read at 12 megapixels instead of refused. 1 refuses it.
+    /// How far a JPEG or HEIC with more than `maxPixels` may be reduced as it is read (2, 4 or 8
+    /// times fewer pixels across and down), so that a phone's 48- or 200-megapixel photo is read
+    /// at 12 megapixels instead of refused. 1 refuses it.
     public var maxReduction: Int
 
     public init(maxFileBytes: Int = 64 << 20, maxPixels: Int = 40_000_000, maxDecoderBytes: Int = 160 << 20, maxReduction: Int = 8) {
@@ -42,22 +42,21 @@ public struct ImageLimits: Sendable, Equatable {
         try checkRoom(path: path, width: width, height: height, dataBytes: dataBytes, format: format, pixelsPerByte: pixelsPerByte)
     }
 
-    /// The reduction a JPEG of this size is read at: 1 within `maxPixels`, otherwise the least of
-    /// 2, 4 and 8 (up to `maxReduction`) that brings it within, with each side rounded up as
-    /// libjpeg-turbo does. Refused, like any image, when none does; then the file's `dataBytes`
-    /// must hold that many pixels (`checkRoom`).
-    func reduction(path: String, width: Int, height: Int, dataBytes: Int, format: String) throws(ImageError) -> Int {
+    /// The reduction an image of this size is read at (a JPEG as libjpeg-turbo decodes it, a
+    /// HEIC's luma plane as it is averaged down): 1 within `maxPixels`, otherwise the least of 2,
+    /// 4 and 8 (up to `maxReduction`) that brings it within, each side rounded up. Refused, like
+    /// any image, when none does.
+    func reduction(path: String, width: Int, height: Int) throws(ImageError) -> Int {
         let fits = { (factor: Int) in ((width + factor - 1) / factor) * ((height + factor - 1) / factor) <= maxPixels }
         guard width > 0, height > 0, let factor = [1, 2, 4, 8].first(where: { ($0 == 1 || $0 <= maxReduction) && fits($0) }) else {
             try check(path: path, width: width, height: height) // a size of nothing, or too many pixels at any reduction
             throw .tooManyPixels(path: path, width: width, height: height, limit: maxPixels)
         }
-        try checkRoom(path: path, width: width, height: height, dataBytes: dataBytes, format: format, pixelsPerByte: Self.maxPixelsPerByte)
         return factor
     }
 
     /// The file's `dataBytes` could really hold `width × height` pixels (at most `pixelsPerByte` a byte).
-    private func checkRoom(path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int) throws(ImageError) {
+    func checkRoom(path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int) throws(ImageError) {
         let (room, overflow) = dataBytes.multipliedReportingOverflow(by: pixelsPerByte)
         guard overflow || width * height <= room else {
             throw .damaged(

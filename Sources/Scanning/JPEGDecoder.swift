@@ -25,7 +25,9 @@ final class JPEGDecoder {
                 &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw damaged(path) }
-        let reduction = try limits.reduction(path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG")
+        let reduction = try limits.reduction(path: path, width: Int(width), height: Int(height))
+        try limits.checkRoom(
+            path: path, width: Int(width), height: Int(height), dataBytes: bytes.count, format: "JPEG", pixelsPerByte: ImageLimits.maxPixelsPerByte)
         let frame = JPEGFrame.read(bytes)
         if let frame, frame.coefficientBytes > limits.maxDecoderBytes {
             throw .tooManyPixels(

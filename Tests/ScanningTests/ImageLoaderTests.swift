@@ -143,23 +143,26 @@ struct ImageLoaderTests {
         #expect(zip(label.pixels, clean.pixels).allSatisfy { ($0 < 128) == ($1 < 128) })
         let samples = [
             ("qrcode-49-photo.heic", "qrcode-49-photo.txt"), ("qrcode-58-photo.avif", "qrcode-58-photo.txt"),
-            ("qrcode-59-transparent.avif", "qrcode-59-transparent.txt")
+            ("qrcode-59-transparent.avif", "qrcode-59-transparent.txt"),
+            // In colour, as a phone's photo is (YCbCr 4:2:0): read as its luma plane.
+            ("qrcode-95-colour-photo.heic", "qrcode-95-colour-photo.txt")
         ]
         for (name, text) in samples {
             let expected = try String(contentsOfFile: Fixtures.sample(text), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let codes = try BarcodeDecoder(config: DecoderConfig()).decode(try ImageLoader.load(path: Fixtures.sample(name)))
             #expect(codes.map(\.text) == [expected], "\(name)")
         }
-        // More pixels than allowed: refused by the size the file gives, before decoding.
+        // More pixels than allowed, where no reduction is: refused by the size the file gives,
+        // before decoding (`LargePhotoTests` reads it reduced).
         let photo = Fixtures.sample("qrcode-49-photo.heic")
         #expect(throws: ImageError.tooManyPixels(path: photo, width: 322, height: 282, limit: 90_000)) {
-            try ImageLoader.load(path: photo, limits: ImageLimits(maxPixels: 90_000))
+            try ImageLoader.load(path: photo, limits: ImageLimits(maxPixels: 90_000, maxReduction: 1))
         }
     }
 
     @Test(
         "HEIC and AVIF: cut, damaged or empty files are refused as damaged, never a crash",
-        arguments: ["qrcode-49-photo.heic", "qrcode-58-photo.avif"])
+        arguments: ["qrcode-49-photo.heic", "qrcode-58-photo.avif", "qrcode-95-colour-photo.heic"])
     func damagedHEIF(_ name: String) throws {
         let bytes = try Fixtures.bytes(name)
         let format = name.hasSuffix(".avif") ? "AVIF" : "HEIC"

@@ -4,8 +4,9 @@ import Testing
 @testable import Scanning
 
 /// A JPEG with more pixels than `ImageLimits.maxPixels` (a phone's 48-, 50- or 200-megapixel
-/// photo) is read at 1/2, 1/4 or 1/8 of its size by libjpeg-turbo as it decodes, instead of
-/// being refused; its codes' outlines are given in the file's pixels.
+/// photo) is read at 1/2, 1/4 or 1/8 of its size by libjpeg-turbo as it decodes, and a HEIC's
+/// luma plane averaged down, instead of being refused; its codes' outlines are given in the
+/// file's pixels.
 @Suite("Photos over the pixel limit")
 struct LargePhotoTests {
     static let name = "qrcode-15-photo.jpg" // 322×282
@@ -40,6 +41,31 @@ struct LargePhotoTests {
     /// The same corners, whichever each outline starts from, each within `tolerance` pixels.
     static func sameOutline(_ a: [CodePoint], _ b: [CodePoint], within tolerance: Int) -> Bool {
         a.count == b.count && a.allSatisfy { p in b.contains { abs($0.x - p.x) <= tolerance && abs($0.y - p.y) <= tolerance } }
+    }
+
+    @Test("Over the limit, a HEIC or AVIF photo's luma plane is averaged down where it lies; one with transparency is refused")
+    func heifReduced() throws {
+        for name in ["qrcode-49-photo.heic", "qrcode-58-photo.avif", "qrcode-95-colour-photo.heic"] {
+            let bytes = try Fixtures.bytes(name)
+            let whole = try ImageLoader.decode(bytes, path: name)
+            let half = try ImageLoader.decode(bytes, path: name, limits: ImageLimits(maxPixels: 30_000))
+            #expect(whole.fileScale == 1 && half.fileScale == 2 && half.width == 161 && half.height == 141, "\(name)")
+            // The same pixels as the whole image averaged down: nothing else changes.
+            #expect(half.pixels == whole.averagedDown(by: 2).pixels, "\(name)")
+            let codes = try BarcodeDecoder(config: DecoderConfig()).decode(half)
+            #expect(codes.map(\.text) == [try Self.expected()], "\(name)")
+            let full = try #require(try BarcodeDecoder(config: DecoderConfig()).decode(whole).first)
+            #expect(Self.sameOutline(try #require(codes.first).points, full.points, within: 8), "\(name)")
+            let eighth = try ImageLoader.decode(bytes, path: name, limits: ImageLimits(maxPixels: 1_500))
+            #expect(eighth.fileScale == 8 && eighth.width == 40 && eighth.height == 35, "\(name)")
+        }
+        // Transparency needs the colours (shown on white): such an image is never read reduced.
+        let clear = Fixtures.sample("qrcode-59-transparent.avif")
+        let size = try ImageLoader.load(path: clear)
+        #expect(size.width * size.height > 20_000)
+        #expect(throws: ImageError.tooManyPixels(path: clear, width: size.width, height: size.height, limit: 20_000)) {
+            try ImageLoader.load(path: clear, limits: ImageLimits(maxPixels: 20_000))
+        }
     }
 
     @Test("Too many pixels even at 1/8, or where no reduction is allowed (the server's frames), is refused by the file's size")
