@@ -49,7 +49,9 @@ enum HEIFDecoder {
             return image
         }
         var pixels = [UInt8](repeating: 0, count: width * height)
-        for row in 0..<height { pixels.withUnsafeMutableBufferPointer { ($0.baseAddress! + row * width).update(from: gray + row * stride, count: width) } }
+        pixels.withUnsafeMutableBufferPointer { target in
+            for row in 0..<height { (target.baseAddress! + row * width).update(from: gray + row * stride, count: width) }
+        }
         return GrayImage(width: width, height: height, pixels: pixels)
     }
 }
