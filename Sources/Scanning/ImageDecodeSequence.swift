@@ -13,9 +13,9 @@ public struct ImageDecodeResult: Sendable, Equatable {
 
 /// Decodes files and folders one image at a time, in a stable order: the paths as given, and
 /// within a folder its entries sorted by name, sub-folders walked in place. Inside a folder
-/// only image files (.png, .jpg, .jpeg, .pgm, .ppm, .pnm) are taken and hidden entries are
+/// only image files (by name, `ImageWalker.imageExtensions`) are taken and hidden entries are
 /// skipped; a path given explicitly is always tried. A failure is a result for that path, and
-/// the walk goes on.
+/// the walk goes on (a named pipe among them is refused at once: `ImageFile`).
 ///
 /// Work happens in `next()`: nothing is decoded ahead, and memory holds one image plus the
 /// names of the folders being walked, so a folder of 10,000 images runs in bounded memory.
