@@ -30,5 +30,6 @@ python3 -m pip install -q --disable-pip-version-check pyzbar zxing-cpp segno pyt
 # folders pkg-config could not give then (cairo-pdf.h not found), and SwiftPM keeps that plan
 # and the manifest's answer. Dropping both makes the next build ask again; compiled objects stay.
 rm -f "$(dirname "$0")/../.build"/*.yaml
-rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/org.swift.swiftpm/manifests"
+cache="${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}"
+if [ -n "$cache" ]; then rm -rf "$cache/org.swift.swiftpm/manifests"; fi
 echo "AuditStation dependencies installed."
