@@ -54,7 +54,7 @@ extension TimingSensitive {
             try CSVFixture("asset_tag", "name", "country").assets(1...count, tag: "K", name: { _ in "Laptop" }).write(to: csv)
             try check(try await StationProcess.run(["--database", serverDB, "assets", "import", csv.path]).status == 0, "the command failed")
 
-            let port = try Loopback.freePort()
+            let port = try Loopback.longLivedPort() // started again on it
             var server = try await ServeProcess.start(database: serverDB, port: port)
             let login = try await StationProcess.run(
                 [

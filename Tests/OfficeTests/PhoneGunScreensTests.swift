@@ -53,7 +53,7 @@ struct PhoneGunScreensTests {
 
     @Test("How many? with the server gone: the typed count is kept on the phone and reaches the server, before the scan made after it")
     func countKeptOnThePhone() async throws {
-        let port = try Loopback.freePort()
+        let port = try Loopback.longLivedPort() // started again on it
         let server = try await Self.serverWithCable(port: port)
         try await PhoneScanTests.withDriver(server) { driver in
             let page = try await Self.scanning(driver, server)

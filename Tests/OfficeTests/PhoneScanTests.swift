@@ -304,7 +304,7 @@ struct PhoneScanTests {
 
     @Test("With the server gone mid-walk, typed scans wait on the phone and are delivered once when it is back")
     func scansWaitWhileTheServerIsGone() async throws {
-        let port = try Loopback.freePort()
+        let port = try Loopback.longLivedPort() // started again on it
         let server = try await Self.server(port: port)
         let folder = try Self.cameraFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -27,9 +27,10 @@ public enum Loopback {
     private static let refusedPort: Int? = (try? bound()).map { $0.1 }
 
     /// A free port below the kernel's ephemeral range (32768 and up), for a listener that lives
-    /// the whole run (the browser tests' chromedriver): `freePort()` and every client socket take
-    /// their ports from that range, so a port another test was given as free, or as a dead
-    /// server's, and then uses, can never be this one.
+    /// the whole run (the browser tests' chromedriver), or a server a test stops and starts again
+    /// on the same port: `freePort()` and every client socket take their ports from that range,
+    /// so a port another test was given as free, or as a dead server's, and then uses, can never
+    /// be this one (a server killed mid-sync once came back to find its port taken).
     public static func longLivedPort() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_000)
