@@ -18,9 +18,11 @@ enum HEIFDecoder {
 
     static func decode(_ bytes: [UInt8], format: String, path: String, limits: ImageLimits) throws(ImageError) -> GrayImage {
         // An image with transparency takes about 6 bytes a pixel at its peak (the codec's planes,
-        // then RGBA); any other is read as its luma plane, about 3 for a photo stored as YCbCr
-        // 4:2:0 (the codec's planes, then the image made of the luma): an iPhone's 48-megapixel
-        // photo fits in the bound.
+        // then RGBA), and is bounded by them. Any other is read as its luma plane and may have up
+        // to a third of the bound in pixels (55 megapixels, so an iPhone's 48-megapixel photo is
+        // read); it takes about 4.5 bytes a pixel at its peak (the HEVC decoder's picture,
+        // libheif's planes, then the grey), past the bound: measured, 266 MB for 48 megapixels.
+        // HEIC is read from local files only, never from the network (`FrameDecoder`).
         let rgbaLimit = min(limits.maxPixels, limits.maxDecoderBytes / 6)
         let grayLimit = limits.maxDecoderBytes / 3
         var result = cheif_result()
