@@ -34,9 +34,9 @@ public final class BarcodeDecoder {
     /// pass and the retries on their own (`moreCodes`): every code of the image is reported.
     /// Outlines are in the pixels of the image's file (`GrayImage.fileScale`).
     public func decode(_ image: GrayImage) -> [DecodedCode] {
-        let found = decodeWithRetries(image)
-        guard config.retry, !found.isEmpty else { return found.map { $0.scaled(by: image.fileScale) } }
-        return (found + moreCodes(in: image, besides: found)).map { $0.scaled(by: image.fileScale) }
+        var found = decodeWithRetries(image)
+        if config.retry, !found.isEmpty { found += moreCodes(in: image, besides: found) }
+        return found.map { $0.scaled(by: image.fileScale) }
     }
 
     /// The first pass, and the retries when it finds nothing. A photo larger than

@@ -47,13 +47,16 @@ public struct ImageLimits: Sendable, Equatable {
     /// 4 and 8 (up to `maxReduction`) that brings it within, each side rounded up. Refused, like
     /// any image, when none does.
     func reduction(path: String, width: Int, height: Int) throws(ImageError) -> Int {
-        let fits = { (factor: Int) in ((width + factor - 1) / factor) * ((height + factor - 1) / factor) <= maxPixels }
+        let fits = { (factor: Int) in Self.side(width, reducedBy: factor) * Self.side(height, reducedBy: factor) <= maxPixels }
         guard width > 0, height > 0, let factor = [1, 2, 4, 8].first(where: { ($0 == 1 || $0 <= maxReduction) && fits($0) }) else {
             try check(path: path, width: width, height: height) // a size of nothing, or too many pixels at any reduction
             throw .tooManyPixels(path: path, width: width, height: height, limit: maxPixels)
         }
         return factor
     }
+
+    /// A side of an image read `factor` times smaller, rounded up as libjpeg-turbo rounds it.
+    static func side(_ length: Int, reducedBy factor: Int) -> Int { (length + factor - 1) / factor }
 
     /// The file's `dataBytes` could really hold `width × height` pixels (at most `pixelsPerByte` a byte).
     func checkRoom(path: String, width: Int, height: Int, dataBytes: Int, format: String, pixelsPerByte: Int) throws(ImageError) {

@@ -41,7 +41,8 @@ final class JPEGDecoder {
         let format = cmyk ? TJPF_CMYK : TJPF_GRAY
         // libjpeg-turbo reads a photo over the pixel limit at 1/2, 1/4 or 1/8 of its size, as it
         // decodes: only the reduced pixels are ever held. Each side is rounded up, as it does.
-        let (readWidth, readHeight) = ((width + Int32(reduction) - 1) / Int32(reduction), (height + Int32(reduction) - 1) / Int32(reduction))
+        let readWidth = Int32(ImageLimits.side(Int(width), reducedBy: reduction))
+        let readHeight = Int32(ImageLimits.side(Int(height), reducedBy: reduction))
         var pixels = [UInt8](repeating: 0, count: Int(readWidth) * Int(readHeight) * channels)
         // Stop at the first warning, to see what it is: a file cut short (even one closed with
         // an end marker after the cut) warns of a premature end, and is refused, because a
