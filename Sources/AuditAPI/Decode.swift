@@ -9,21 +9,22 @@ public struct DecodeResponse: Codable, Sendable, Equatable {
 public struct FrameCode: Codable, Sendable, Equatable {
     public var text: String
     public var symbology: String
-    public var points: [FramePoint]
+    public var points: [Point]
 
-    public init(text: String, symbology: String, points: [FramePoint]) {
+    /// A corner of the outline: `{"x": 12, "y": 40}`.
+    public struct Point: Codable, Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        public init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    public init(text: String, symbology: String, points: [Point]) {
         self.text = text
         self.symbology = symbology
         self.points = points
-    }
-}
-
-public struct FramePoint: Codable, Sendable, Equatable {
-    public var x: Int
-    public var y: Int
-    public init(x: Int, y: Int) {
-        self.x = x
-        self.y = y
     }
 }
 

@@ -51,7 +51,9 @@ final class FrameDecoder: @unchecked Sendable {
                 $0.framesWithCodes += codes.isEmpty ? 0 : 1
                 $0.decodeSeconds += seconds
             }
-            return codes.map { FrameCode(text: $0.text, symbology: $0.symbology.rawValue, points: $0.points.map { FramePoint(x: $0.x, y: $0.y) }) }
+            return codes.map { code in
+                FrameCode(text: code.text, symbology: code.symbology.rawValue, points: code.points.map { FrameCode.Point(x: $0.x, y: $0.y) })
+            }
         case .failure(let error):
             refused()
             throw Self.failure(error)

@@ -76,6 +76,8 @@ public struct ScanResult: Codable, Sendable, Equatable {
         firstScan: FirstScan?, progress: AuditProgress, auditId: AuditID, scanId: String, foundLocation: String? = nil,
         missingSinceAudit: AuditID? = nil
     ) {
+        // A first find away from the asset's registered location.
+        let misplaced = status == .foundExpected && asset.map { AuditRules.isMisplaced(registered: $0.location, found: foundLocation) } == true
         self.identifier = identifier
         self.status = status
         self.message = message
@@ -87,9 +89,7 @@ public struct ScanResult: Codable, Sendable, Equatable {
         self.scanId = scanId
         self.foundLocation = foundLocation
         self.missingSinceAudit = missingSinceAudit
-        if status == .foundExpected, let asset, AuditRules.isMisplaced(registered: asset.location, found: foundLocation) {
-            misplaced = true
-            registeredLocation = asset.location
-        }
+        self.misplaced = misplaced ? true : nil
+        self.registeredLocation = misplaced ? asset?.location : nil
     }
 }

@@ -20,8 +20,6 @@ public struct VoidRequest: Codable, Sendable, Equatable {
     /// The user; a server fills it from the token (on the wire, never in the body).
     public var user: String?
 
-    enum CodingKeys: String, CodingKey { case auditId, reason, voidId, voidedAt, deviceName }
-
     public init(
         scanId: String, auditId: AuditID? = nil, reason: String? = nil, voidId: String? = nil, voidedAt: Date? = nil, deviceName: String? = nil,
         user: String? = nil
@@ -34,6 +32,9 @@ public struct VoidRequest: Codable, Sendable, Equatable {
         self.deviceName = deviceName
         self.user = user
     }
+
+    /// The body's fields: not the scan (the path's) nor the user (the token's).
+    enum CodingKeys: String, CodingKey { case auditId, reason, voidId, voidedAt, deviceName }
 }
 
 /// A void as the trail keeps it: its own record, naming the scan it undid, who, where, when and why.
@@ -58,6 +59,31 @@ public struct ScanVoid: Codable, Sendable, Equatable {
         self.user = user
         self.voidedAt = voidedAt
         self.recordedAt = recordedAt
+    }
+}
+
+/// A void's fields after their checks, ready to store: the same checks for every back end.
+public struct PreparedVoid: Sendable {
+    public var scanID: String
+    public var auditID: AuditID?
+    public var voidID: String
+    public var reason: String?
+    public var station: String
+    public var user: String
+    public var voidedAt: Date
+
+    public init(_ request: VoidRequest, defaultStation: String, now: Date = Date()) throws {
+        do {
+            scanID = try Identifier.normalize(request.scanId, field: "scan_id")
+            voidID = try request.voidId.map { try Identifier.normalize($0, field: "void_id") } ?? UUID().uuidString.lowercased()
+            reason = try FreeText.optional(request.reason, field: "reason")
+            station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
+            user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
+            voidedAt = try PreparedScan.scanTime(request.voidedAt, now: now)
+        } catch let error as ValidationError {
+            throw InventoryError.invalid(error)
+        }
+        auditID = request.auditId.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -88,31 +114,6 @@ public struct VoidResult: Codable, Sendable, Equatable {
     /// The answer a store kept (nil for a void stored before answers were kept).
     public static func kept(_ text: String?) -> VoidResult? {
         text.flatMap { try? JSONDecoder.auditStation().decode(VoidResult.self, from: Data($0.utf8)) }
-    }
-}
-
-/// A void's fields after their checks, ready to store: the same checks for every back end.
-public struct PreparedVoid: Sendable {
-    public var scanID: String
-    public var auditID: AuditID?
-    public var voidID: String
-    public var reason: String?
-    public var station: String
-    public var user: String
-    public var voidedAt: Date
-
-    public init(_ request: VoidRequest, defaultStation: String, now: Date = Date()) throws {
-        do {
-            scanID = try Identifier.normalize(request.scanId, field: "scan_id")
-            voidID = try request.voidId.map { try Identifier.normalize($0, field: "void_id") } ?? UUID().uuidString.lowercased()
-            reason = try FreeText.optional(request.reason, field: "reason")
-            station = try request.deviceName.flatMap { try FreeText.normalize($0, field: "device_name") } ?? defaultStation
-            user = try request.user.flatMap { try FreeText.normalize($0, field: "user") } ?? "unknown"
-            voidedAt = try PreparedScan.scanTime(request.voidedAt, now: now)
-        } catch let error as ValidationError {
-            throw InventoryError.invalid(error)
-        }
-        auditID = request.auditId.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

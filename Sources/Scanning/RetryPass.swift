@@ -39,21 +39,18 @@ public enum RetryPass: String, Sendable, Codable, CaseIterable {
     case smoothed = "smooth"
     /// Each pixel replaced by the mean of 9 pixels in its column, then in its row: noise
     /// fades while bars that run across that direction stay sharp.
-    case smoothedVertically = "smooth-vertical"
-    case smoothedHorizontally = "smooth-horizontal"
+    case smoothedVertically = "smooth-vertical", smoothedHorizontally = "smooth-horizontal"
     /// Unsharp mask (slight blur).
     case sharpened = "sharpen"
     /// Black and white against the local mean (uneven light, shadows).
     case thresholded = "threshold"
     /// Turned 45° both ways (linear codes at steep angles, whose bars a horizontal or
     /// vertical scan line leaves before crossing them all).
-    case rotatedLeft = "rotate-left"
-    case rotatedRight = "rotate-right"
+    case rotatedLeft = "rotate-left", rotatedRight = "rotate-right"
     /// Motion blur undone along the rows (the camera moved sideways while the shutter was open),
     /// or down the columns: its length estimated from the image (`motionBlurLength`), then a
     /// Richardson–Lucy deconvolution of a blur that long. Skipped when the image shows no length.
-    case deblurredHorizontally = "deblur-horizontal"
-    case deblurredVertically = "deblur-vertical"
+    case deblurredHorizontally = "deblur-horizontal", deblurredVertically = "deblur-vertical"
     /// Data Matrix codes off the image's middle row, which libzxing 1.4's detector never looks
     /// at (labels in a corner of a photo): a Data Matrix–only read of `DataMatrixStrips`, each
     /// strip with its middle row on another row of a part with modules, cut from the image
