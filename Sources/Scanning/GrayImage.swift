@@ -8,7 +8,7 @@ public struct GrayImage: Sendable, Equatable {
     /// `width * height` luma bytes, row-major, no padding.
     public var pixels: [UInt8]
     /// How many of its file's pixels, across and down, each pixel stands for: 1, or 2, 4 or 8
-    /// for a JPEG or HEIC photo with more pixels than `ImageLimits.maxPixels`, read at that reduction.
+    /// for an image with more pixels than `ImageLimits.maxPixels`, read at that reduction.
     /// `BarcodeDecoder.decode` gives the outlines of its codes in the file's pixels.
     public internal(set) var fileScale = 1
 
@@ -42,6 +42,16 @@ extension GrayImage {
                 let alpha = Int(pixel[3])
                 pixels[row * width + column] = UInt8((luma(Int(pixel[0]), Int(pixel[1]), Int(pixel[2])) * alpha + 255 * (255 - alpha)) / 255)
             }
+        }
+        return GrayImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// A decoder's 8-bit grey or luma plane, `width`×`height` pixels whose rows are `stride` bytes
+    /// apart, copied as it lies.
+    static func copied(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> GrayImage {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { target in
+            for row in 0..<height { (target.baseAddress! + row * width).update(from: plane + row * stride, count: width) }
         }
         return GrayImage(width: width, height: height, pixels: pixels)
     }

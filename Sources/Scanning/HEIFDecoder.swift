@@ -50,10 +50,6 @@ enum HEIFDecoder {
             image.fileScale = factor
             return image
         }
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        pixels.withUnsafeMutableBufferPointer { target in
-            for row in 0..<height { (target.baseAddress! + row * width).update(from: gray + row * stride, count: width) }
-        }
-        return GrayImage(width: width, height: height, pixels: pixels)
+        return GrayImage.copied(gray, stride: stride, width: width, height: height)
     }
 }

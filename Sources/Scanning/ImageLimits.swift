@@ -3,7 +3,7 @@ public struct ImageLimits: Sendable, Equatable {
     /// The largest file read into memory.
     public var maxFileBytes: Int
     /// The most pixels (width × height) an image may have; the greyscale copy takes one
-    /// byte per pixel, a colour decode briefly three. A JPEG with more is read reduced
+    /// byte per pixel, a colour decode briefly three. An image with more is read reduced
     /// (`maxReduction`).
     public var maxPixels: Int
 
@@ -11,7 +11,7 @@ public struct ImageLimits: Sendable, Equatable {
     /// image of DCT coefficients that a progressive or multi-scan JPEG needs while it decodes.
     public var maxDecoderBytes: Int
 
-    /// How far a JPEG or HEIC with more than `maxPixels` may be reduced as it is read (2, 4 or 8
+    /// How far an image with more than `maxPixels` may be reduced as it is read (2, 4 or 8
     /// times fewer pixels across and down), so that a phone's 48- or 200-megapixel photo is read
     /// at 12 megapixels instead of refused. 1 refuses it.
     public var maxReduction: Int

@@ -21,7 +21,15 @@ final class PNGDecoder {
         }
         guard started != 0 else { throw damaged(path) }
         let width = Int(control.width), height = Int(control.height)
-        try limits.check(path: path, width: width, height: height, dataBytes: bytes.count, format: "PNG")
+        // Over `maxPixels`, the grey is read whole and averaged down, as a large JPEG is read
+        // reduced: libpng cannot decode at a smaller size. The whole grey is bounded by
+        // `maxDecoderBytes` (one byte a pixel), so a PNG of up to 167 megapixels is read.
+        let factor = try limits.reduction(path: path, width: width, height: height)
+        try limits.checkRoom(
+            path: path, width: width, height: height, dataBytes: bytes.count, format: "PNG", pixelsPerByte: ImageLimits.maxPixelsPerByte)
+        if factor > 1, width * height > limits.maxDecoderBytes {
+            throw .tooManyPixels(path: path, width: width, height: height, limit: limits.maxDecoderBytes)
+        }
         control.format = UInt32(PNG_FORMAT_GRAY)
         var pixels = [UInt8](repeating: 0, count: width * height)
         var white = png_color(red: 255, green: 255, blue: 255)
@@ -29,7 +37,10 @@ final class PNGDecoder {
             png_image_finish_read(&control, &white, buffer.baseAddress, Int32(width), nil)
         }
         guard finished != 0 else { throw damaged(path) }
-        return GrayImage(width: width, height: height, pixels: pixels)
+        guard factor > 1 else { return GrayImage(width: width, height: height, pixels: pixels) }
+        var image = pixels.withUnsafeBufferPointer { GrayImage.averaged($0.baseAddress!, stride: width, width: width, height: height, by: factor) }
+        image.fileScale = factor
+        return image
     }
 
     private func damaged(_ path: String) -> ImageError {

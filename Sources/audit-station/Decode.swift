@@ -10,7 +10,7 @@ extension AuditStation {
             commandName: "decode",
             abstract: "Decode barcodes and QR codes in PNG, JPEG, WebP, HEIC, AVIF and PGM/PPM images (files or folders).",
             discussion: """
-                Exits 1 when a file could not be read; every other file is still decoded. A JPEG or HEIC photo \
+                Exits 1 when a file could not be read; every other file is still decoded. A photo \
                 over 40 megapixels is read at 1/2, 1/4 or 1/8 of its size; "points" are in the file's pixels.
                 """)
 
