@@ -300,7 +300,15 @@ extension InBrowser {
 
                 await server.kill()
                 try await page.waitUntil(timeout: 15, "offline", js: "attr('#connection', 'data-state') === 'offline'")
+                // The box's READY after 8 s without a scan is put off, so that what the sync does
+                // to the box is seen however long the server takes to come back.
+                try await page.execute(
+                    """
+                    const later = window.setTimeout;
+                    window.setTimeout = function (f, ms) { return later(f, ms === 8000 ? 600000 : ms); };
+                    """)
                 try await page.type("T-2", expect: "found_expected")
+                #expect(try await page.find("#outcome-message").text().contains("waiting to sync"))
                 // However crowded the top bar (offline, scans to sync, the last sync), every
                 // scanning control is inside the window at 1280×720: "End audit" is never cut off.
                 try await page.waitUntilShown("#pending", "the pending count in the top bar")
@@ -329,6 +337,11 @@ extension InBrowser {
                     let state = try await kiosk.call("GET", "/api/state").body["connection"] as? [String: Any]
                     return try await page.find("#connection").attribute("data-state") == "online" && state?["pending_scans"] as? Int == 0
                 }
+                // The box still shows T-2, now on the server: it no longer says it waits to sync.
+                try await page.waitUntil(
+                    timeout: 10, "the box's T-2 no longer waiting to sync",
+                    js: "attr('#outcome', 'data-status') === 'found_expected' && !text('#outcome-message').includes('waiting to sync')")
+                #expect(try await page.find("#outcome-detail").text().hasPrefix("T-2"))
             }
             let status = try jsonObject(try await server.run(["audit", "status", "--json"]))
             let audit = try #require(status["audit"] as? [String: Any])

@@ -144,8 +144,7 @@ function showOutcome(ev, options) {
   if (status === 'unknown' && ev.did_you_mean) info = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?) \u2014 recorded as scanned.';
   else if (status === 'rejected') info = 'Nothing was stored for this scan.';
   else if (status === 'awaiting') info = 'Not in this station\u2019s copy: the server decides, and the outcome replaces this one.';
-  let message = status === 'location' ? '' : str(ev.message);
-  if (ev.pending === true && status !== 'rejected') message += (message ? ' \u2014 ' : '') + 'Decided here; waiting to sync with the server.';
+  const message = messageOf(ev, status);
 
   stackCurrent();
   el.outcome.setAttribute('data-status', status);
@@ -168,6 +167,24 @@ function showOutcome(ev, options) {
   recordOutcome(ev.scan_id, ev.identifier === undefined ? null : ev.identifier, status);
   if (options.sound !== false) playSound(status);
   armIdle();
+}
+
+/** The box's last line: the outcome's message, and whether it still waits to reach the server. */
+function messageOf(ev, status) {
+  const message = status === 'location' ? '' : str(ev.message);
+  if (ev.pending !== true || status === 'rejected') return message;
+  return message + (message ? ' \u2014 ' : '') + 'Decided here; waiting to sync with the server.';
+}
+
+/** The kiosk's last scans say which scans left the outbox: the outcome in the box, decided
+ *  here and now on the server, stops saying that it waits to sync. */
+export function settleShown(recentScans) {
+  if (!current || current.ev.pending !== true) return;
+  const id = current.ev.scan_id;
+  const settled = recentScans.some(function (e) { return obj(e) && e.scan_id === id && e.pending !== true; });
+  if (!settled || el.outcome.getAttribute('data-scan-id') !== str(id)) return;
+  current.ev = Object.assign({}, current.ev, { pending: false });
+  setText(el.outcomeMessage, messageOf(current.ev, current.status));
 }
 
 function misplacedText(ev) {

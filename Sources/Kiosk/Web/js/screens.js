@@ -14,7 +14,7 @@ import { closeDialog } from './dialog.js';
 import { renderLocation } from './place.js';
 import { focusEntry } from './focus.js';
 import { clearLists, scheduleLists } from './lists.js';
-import { hideNotRecorded, showIdle } from './outcomes.js';
+import { hideNotRecorded, settleShown, showIdle } from './outcomes.js';
 import { applyProgress, forgetPlaces, schedulePlaces } from './progress.js';
 import { forgetRecent, mergeRecent } from './recent.js';
 import { pump, renderSending } from './scanqueue.js';
@@ -70,6 +70,7 @@ export function applyState(s) {
     applyProgress(audit.id, audit);
     if (changed) { forgetRecent(); clearLists(); showIdle(); forgetPlaces(); }
     mergeRecent(arr(s.recent), true);
+    settleShown(arr(s.recent));
     const entering = app.screen !== 'scan';
     showScreen('scan');
     scheduleLists(changed ? 0 : 300);
