@@ -104,6 +104,12 @@ extension ConnectedAuditService {
         try await outbox.waiting(among: scanIDs)
     }
 
+    /// A tag or serial number of the audit's expected set that `identifier` matches except for
+    /// case, from the station's copy (no network).
+    public func caseHint(_ identifier: String, auditID: AuditID) async -> String? {
+        try? await copies.caseHint(identifier, auditID: auditID)
+    }
+
     /// Pushes the outbox now.
     public func syncNow() async -> SyncReport {
         await ensureHandler()

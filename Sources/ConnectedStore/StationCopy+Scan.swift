@@ -170,3 +170,21 @@ extension StationCopy {
         }
     }
 }
+
+extension StationCopy {
+    /// An expected asset's tag or serial number that `identifier` matches except for case (a
+    /// gun's tag typed with Caps Lock on), from the copy's NOCASE indexes; nil when none does, or
+    /// when the copy is not held.
+    public func caseHint(_ identifier: String, auditID: AuditID) async throws -> String? {
+        let decoder = JSONDecoder.auditStation()
+        return try await database.read { db in
+            guard let copy = try Self.held(db, auditID: auditID, decoder: decoder) else { return nil }
+            for column in ["asset_tag", "serial_num"] {
+                let statement = try db.cachedStatement(
+                    sql: "SELECT \(column) FROM replica_expected WHERE ref = ? AND \(column) = ? COLLATE NOCASE AND \(column) != ? LIMIT 1")
+                if let match = try String.fetchOne(statement, arguments: [copy.ref, identifier, identifier]) { return match }
+            }
+            return nil
+        }
+    }
+}

@@ -424,12 +424,19 @@ actor KioskStation {
     /// An unknown tag that matches an asset but for case: the page asks "Did you mean …?". Made
     /// once, before the scan's event goes to the pages, so the pushed event and the answer to the
     /// page that sent the scan say the same. The scan path never waits on the network: a connected
-    /// station gives no hint (its inventory is the server's; the copy of the audit it holds is not
-    /// searched by case).
+    /// station searches its copy of the audit's expected set (`StationConnection.caseHint`), for
+    /// an unknown tag and for one left to the server (pending), whose hint comes back with the
+    /// server's outcome; a standalone one, its inventory.
     private func withHint(_ scan: KioskScan) async -> KioskScan {
-        guard scan.status == .unknown, !isConnected, let identifier = scan.identifier else { return scan }
+        guard let identifier = scan.identifier else { return scan }
         var hinted = scan
-        hinted.didYouMean = await caseHint(identifier)
+        if let link = context.connection {
+            guard scan.status == .unknown || scan.status == .pending, let auditID = scan.auditId else { return scan }
+            hinted.didYouMean = await link.caseHint(identifier, auditID: auditID)
+        } else {
+            guard scan.status == .unknown else { return scan }
+            hinted.didYouMean = await caseHint(identifier)
+        }
         return hinted
     }
 

@@ -13,6 +13,9 @@ public protocol StationConnection: Sendable {
     func status() async throws -> ConnectedStatus
     /// Which of `scanIDs` still wait in the outbox (from the rows `status()` counts).
     func waitingScans(among scanIDs: [String]) async throws -> Set<String>
+    /// An expected tag or serial number of the audit that `identifier` matches except for case,
+    /// from the local copy only, so it answers at once whatever the network does.
+    func caseHint(_ identifier: String, auditID: AuditID) async -> String?
     /// Pushes the outbox now and reports what went.
     func syncNow() async -> SyncReport
     /// Starts pushing in the background, without waiting.

@@ -295,6 +295,36 @@ extension InSecondBrowser {
             #expect(report.contains("sg-0002"), "the scan is stored as it was typed: \(report.prefix(600))")
         }
 
+        @Test("Connected, a tag scanned with Caps Lock on is named from the station's copy: left to the server, then unknown, and offline")
+        func capsLockHintConnected() async throws {
+            let rows = ["SG-0002", "SG-0003"].map { KioskProcess.Row(tag: $0, name: "Phone \($0)", country: "SG") }
+            let (server, kiosk) = try await KioskProcess.connected(rows: rows)
+            try await kiosk.run(["audit", "start", "--country", "SG"])
+            try await kiosk.start(["--no-camera"])
+            try await withPage(kiosk) { page in
+                try await page.waitUntilShown("#screen-scan", "the scanning screen")
+                try await page.waitUntil("online", js: "attr('#connection', 'data-state') === 'online'")
+                // Not in the copy as typed: the server decides (unknown), and both outcomes name the tag.
+                try await page.gun("sg-0002", expect: "unknown")
+                try await page.waitUntil(
+                    "the hint in the outcome box", js: "(text('#outcome-info') || '').includes('Did you mean SG-0002? (Caps Lock?)')")
+                try await page.waitUntil("the hint in Last scans", js: "(text('#recent') || '').includes('Did you mean SG-0002?')")
+                #expect(
+                    try await page.outcomes().contains { $0["status"]?.stringValue == "awaiting" },
+                    "first shown as left to the server")
+
+                await server.kill()
+                try await page.waitUntil(timeout: 15, "offline", js: "attr('#connection', 'data-state') === 'offline'")
+                try await page.gun("sg-0003", expect: "awaiting")
+                try await page.waitUntil(
+                    "the offline hint in the outcome box",
+                    js: "(text('#outcome-info') || '').includes('Did you mean SG-0003? (Caps Lock?) \\u2014 the server decides.')")
+                // A tag no expected asset has in any case gets no hint.
+                try await page.gun("XX-9", expect: "awaiting")
+                #expect(try await page.find("#outcome-info").text().contains("Did you mean") == false)
+            }
+        }
+
         @Test("Last scans come from the audit's trail: a scan another station recorded shows, newest first, with its user")
         func lastScansFromTheTrail() async throws {
             let kiosk = try await KioskProcess.scanning(Self.inventory)

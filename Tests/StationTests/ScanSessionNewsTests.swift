@@ -23,6 +23,7 @@ struct ScanSessionNewsTests {
 
         func status() async throws -> ConnectedStatus { throw InventoryError.unavailable("not used") }
         func waitingScans(among scanIDs: [String]) async throws -> Set<String> { [] }
+        func caseHint(_ identifier: String, auditID: AuditID) async -> String? { nil }
         func syncNow() async -> SyncReport { SyncReport() }
         func startSync() async {}
         func probe(timeout: Duration) async -> Bool { true }

@@ -143,6 +143,7 @@ function showOutcome(ev, options) {
   else if (status === 'unknown') info = firstScanText(ev, 'Already recorded') || 'No asset has this tag or serial number';
   if (status === 'unknown' && ev.did_you_mean) info = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?) \u2014 recorded as scanned.';
   else if (status === 'rejected') info = 'Nothing was stored for this scan.';
+  else if (status === 'awaiting' && ev.did_you_mean) info = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?) \u2014 the server decides.';
   else if (status === 'awaiting') info = 'Not in this station\u2019s copy: the server decides, and the outcome replaces this one.';
   const message = messageOf(ev, status);
 

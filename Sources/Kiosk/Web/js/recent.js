@@ -64,7 +64,7 @@ function renderRecent() {
     if (status === 'rejected') name = str(ev.message);
     if (status === 'location') name = 'Now at ' + str(ev.location);
     if (status === 'misplaced') name = (name ? name + ' \u2014 ' : '') + 'registered at ' + str(ev.registered_location || 'another location');
-    if (status === 'unknown' && ev.did_you_mean) name = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?)';
+    if ((status === 'unknown' || status === 'awaiting') && ev.did_you_mean) name = 'Did you mean ' + str(ev.did_you_mean) + '? (Caps Lock?)';
     if (ev.voided === true) {
       li.setAttribute('data-voided', 'true');
       name = (name ? name + ' \u2014 ' : '') + 'undone';
