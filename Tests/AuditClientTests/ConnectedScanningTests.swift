@@ -3,6 +3,7 @@ import AuditClient
 import AuditTestSupport
 import Foundation
 import InventoryCore
+import TestKit
 import Testing
 
 @Suite("Connected stations: local feedback, outbox, sync", .serialized)

@@ -352,6 +352,38 @@ struct PhoneScanTests {
         }
     }
 
+    @Test("An answer cut off mid-way, or a Wi-Fi sign-in page in place of the server's, keeps the scan on the phone until the server answers it")
+    func anAnswerThatIsNotTheServersKeepsTheScan() async throws {
+        let server = try await Self.server()
+        // The phone's scans go through a proxy: the first is answered by a sign-in page (the
+        // server never sees it), the second reaches the server, whose answer is cut in half.
+        let proxy = try FaultProxy(upstreamPort: server.port, plan: [.signInPage, .cutAnswer], only: "POST /api/v1/audit/scan HTTP")
+        defer { proxy.stop() }
+        let folder = try Self.cameraFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let page = try await Self.phone(
+                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), address: "http://127.0.0.1:\(proxy.port)")
+            try await page.find("#entry").gunKeys("SG-2")
+            try await page.find("#entry").gunKeys("SG-3")
+            for tag in ["SG-2", "SG-3"] {
+                try await page.waitUntil(
+                    timeout: 30, "\(tag) found",
+                    js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === '\(tag)')")
+            }
+            try await page.waitUntil(
+                timeout: 20, "the phone's queue emptied", js: "JSON.parse(localStorage.getItem('auditstation.scan.queue') || '[]').length === 0")
+            #expect(proxy.applied.prefix(2) == [.signInPage, .cutAnswer])
+            // Neither scan was shown as anything but kept, sent, then found.
+            let shown = try await page.execute(
+                "return (window.scanPage.outcomes || []).filter(o => o.identifier.startsWith('SG-')).map(o => o.status).join(',')")
+            #expect(shown.stringValue?.split(separator: ",").allSatisfy { $0 == "pending" || $0 == "found_expected" } == true, "\(shown)")
+            let trail = try await Self.trail(page)
+            #expect(trail.filter { $0 == "SG-2" }.count == 1 && trail.filter { $0 == "SG-3" }.count == 1, "\(trail)")
+            await page.quit()
+        }
+    }
+
     @Test("Two phones on one audit: the second sees the first's find as already scanned, and both show the same numbers")
     func twoPhonesOnOneAudit() async throws {
         let server = try await Self.server()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the proxy does to one request.
-enum Fault: Sendable, Equatable {
+public enum Fault: Sendable, Equatable {
     /// Forward the request and the answer.
     case pass
     /// Answer 500 itself; the server never sees the request.
@@ -12,12 +12,18 @@ enum Fault: Sendable, Equatable {
     case dropAnswer
     /// Forward the request and hold the answer this long (longer than the client waits).
     case delay(Double)
+    /// Answer 200 with an HTML page itself, as a Wi-Fi network's sign-in page does; the server
+    /// never sees the request.
+    case signInPage
+    /// Forward the request, let the server store it, then send the first half of its answer
+    /// (the headers and part of the body) and close.
+    case cutAnswer
 }
 
 /// A TCP proxy on 127.0.0.1 in front of the test server that applies a planned fault to each
 /// request in turn, then passes everything. Blocking sockets, one thread per direction.
-final class FaultProxy: @unchecked Sendable {
-    let port: Int
+public final class FaultProxy: @unchecked Sendable {
+    public let port: Int
     private let listener: Int32
     private let upstreamPort: Int
     private let lock = NSLock()
@@ -25,9 +31,9 @@ final class FaultProxy: @unchecked Sendable {
     /// With it, the plan is for the requests whose first line holds this text alone (a call the
     /// client makes among others whose number and order are its own business); others pass.
     private let only: String?
-    private(set) var applied: [Fault] = []
+    public private(set) var applied: [Fault] = []
 
-    init(upstreamPort: Int, plan: [Fault], only: String? = nil) throws {
+    public init(upstreamPort: Int, plan: [Fault], only: String? = nil) throws {
         self.upstreamPort = upstreamPort
         self.plan = plan
         self.only = only
@@ -49,7 +55,7 @@ final class FaultProxy: @unchecked Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -159,9 +165,15 @@ final class FaultProxy: @unchecked Sendable {
                             "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
                                 .utf8))
                     continue
+                case .signInPage:
+                    let body = "<!doctype html><title>Sign in to the Wi-Fi</title><form><input name=room></form>"
+                    Self.writeAll(
+                        connection.client,
+                        Array("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+                    continue
                 default: break
                 }
-            } else if connection.lock.withLock({ connection.fault == .error500 }) {
+            } else if connection.lock.withLock({ connection.fault == .error500 || connection.fault == .signInPage }) {
                 continue
             }
             if !Self.writeAll(connection.upstream, chunk) { return }
@@ -187,6 +199,10 @@ final class FaultProxy: @unchecked Sendable {
             case .dropAnswer:
                 connection.closeBoth()
                 return
+            case .cutAnswer:
+                Self.writeAll(connection.client, Array(buffer[0..<(count / 2)]))
+                connection.closeBoth()
+                return
             case .delay(let seconds): Thread.sleep(forTimeInterval: seconds)
             default: break
             }
@@ -206,7 +222,7 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     @discardableResult
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
