@@ -174,7 +174,7 @@ public enum CommandLabel: String, CaseIterable, Sendable {
 
     /// The command a scanned text is, if it is one (letter case and spaces around it aside).
     public init?(scanned: String) {
-        let text = scanned.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let text = Identifier.foldingFullWidth(scanned).trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
         guard let command = Self.allCases.first(where: { $0.text == text }) else { return nil }
         self = command
     }

@@ -6,8 +6,9 @@ public enum Identifier {
     /// anything longer is a stuck key, a pasted document or a misread.
     public static let maxBytes = 128
 
-    /// Trims whitespace and control characters at both ends, then rejects what cannot be a tag:
-    /// empty text, control characters inside, or more than `maxBytes` bytes.
+    /// Reads full-width ASCII (`ＳＧ－００２６`) as ASCII, trims whitespace and control characters
+    /// at both ends, then rejects what cannot be a tag: empty text, control characters inside,
+    /// or more than `maxBytes` bytes.
     public static func normalize(_ raw: String, field: String = "identifier") throws(ValidationError) -> String {
         if raw.isTrimmedPrintableASCII {
             guard raw.utf8.count <= maxBytes else {
@@ -16,7 +17,7 @@ public enum Identifier {
             return raw
         }
         let trimSet = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
-        let text = raw.trimmingCharacters(in: trimSet)
+        let text = foldingFullWidth(raw).trimmingCharacters(in: trimSet)
         if text.isEmpty {
             throw ValidationError(field: field, message: "is empty")
         }
@@ -27,6 +28,23 @@ public enum Identifier {
             throw ValidationError(field: field, message: String(format: "contains the control character U+%04X", bad.value))
         }
         return text
+    }
+
+    /// A keyboard-wedge gun types into whatever input method is on: a Chinese or Japanese one in
+    /// full-width mode turns `SG-0026` into `ＳＧ－００２６`, which no label says. The full-width
+    /// forms of ASCII (U+FF01–U+FF5E) and the ideographic space are read as the ASCII they stand
+    /// for; every other character is kept as it is.
+    public static func foldingFullWidth(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { (0xFF01...0xFF5E).contains($0.value) || $0.value == 0x3000 }) else { return text }
+        var folded = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: folded.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)
+            case 0x3000: folded.append(" ")
+            default: folded.append(scalar)
+            }
+        }
+        return String(folded)
     }
 
     /// The key under which an identifier is matched: itself, or with ASCII letters folded to

@@ -63,3 +63,11 @@ export function newScanId() {
 }
 
 export function parseJSON(text) { try { return JSON.parse(text); } catch (e) { return null; } }
+
+/** A gun typing into a Chinese or Japanese input method in full-width mode sends ＣＭＤ：ＵＮＤＯ
+ *  for CMD:UNDO: full-width ASCII and the ideographic space read as the ASCII they stand for,
+ *  as the station reads every identifier (Identifier.foldingFullWidth). */
+export function fromFullWidth(text) {
+  return String(text).replace(/[\uFF01-\uFF5E]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xFEE0); })
+    .replace(/\u3000/g, ' ');
+}

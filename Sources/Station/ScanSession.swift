@@ -307,7 +307,7 @@ public actor ScanSession {
     /// The location a scanned text names, when it is a location label.
     private func locationLabel(_ raw: String) -> String? {
         guard !locationLabelPrefix.isEmpty else { return nil }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        let text = Identifier.foldingFullWidth(raw).trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
         guard text.hasPrefix(locationLabelPrefix) else { return nil }
         return String(text.dropFirst(locationLabelPrefix.count)).trimmingCharacters(in: .whitespaces)
     }

@@ -6,10 +6,13 @@ import Testing
 @Suite("Input validation")
 struct InputValidationTests {
     @Test(
-        "Identifiers are trimmed, then refused when empty, too long or holding control characters",
+        "Identifiers are read from full-width forms and trimmed, then refused when empty, too long or holding control characters",
         arguments: [
             (" \t SG-1 \r\n", "SG-1"), ("\u{2}SG-1\u{3}", "SG-1"), ("\u{FEFF}SG-1", "SG-1"), ("SG 1", "SG 1"),
-            ("ＳＧ-１", "ＳＧ-１"), (String(repeating: "a", count: 128), String(repeating: "a", count: 128))
+            // A gun typing into a Chinese or Japanese input method in full-width mode.
+            ("ＳＧ－００２６", "SG-0026"), ("ＳＧ-１", "SG-1"), ("\u{3000}ｓｇ－１\u{3000}", "sg-1"), ("ＬＯＣ：Ｄｏｃｋ\u{3000}Ａ", "LOC:Dock A"),
+            ("～！＠＃", "~!@#"), ("Café-1", "Café-1"), ("倉庫-1", "倉庫-1"), ("SG-１", "SG-1"),
+            (String(repeating: "a", count: 128), String(repeating: "a", count: 128))
         ])
     func acceptedIdentifiers(raw: String, normalized: String) throws {
         #expect(try Identifier.normalize(raw) == normalized)

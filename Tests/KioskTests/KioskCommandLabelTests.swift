@@ -8,7 +8,7 @@ extension InSecondBrowser {
     /// first scan opens the undo of the last scan, a second confirms it, and it is never recorded.
     @Suite("The undo command label on the kiosk", BrowserChain(.second))
     struct KioskCommandLabelTests {
-        @Test("Scanned once it opens the undo of the last scan, twice it undoes it; it is never a tag")
+        @Test("Scanned once it opens the undo of the last scan, twice it undoes it (also typed full-width); it is never a tag")
         func undoLabelUndoesTheLastScan() async throws {
             let kiosk = try await KioskProcess.scanning([("T-1", "Laptop one", "SG"), ("T-2", "Dock two", "SG")])
             let labels = kiosk.folder.appendingPathComponent("undo.pdf")
@@ -24,7 +24,8 @@ extension InSecondBrowser {
                 try await page.gunKeys("CMD:UNDO")
                 try await page.waitUntilShown("#undo-dialog", "the undo confirmation")
                 #expect(try await page.find("#undo-title").text().contains("T-2"))
-                try await page.gunKeys("CMD:UNDO")
+                // The second from a gun typing into a full-width input method.
+                try await page.gunKeys("ＣＭＤ：ＵＮＤＯ")
                 try await page.waitUntilHidden("#undo-dialog", "the undo to be done")
                 try await page.waitUntil("T-2 struck through", js: "document.querySelector('#recent li[data-voided=\"true\"]') !== null")
                 #expect(try await page.outcomes().count == before, "the command label was shown as a scan")
@@ -37,6 +38,8 @@ extension InSecondBrowser {
             // Sent as a scan anyway (an old page), it is refused, not recorded.
             let sent = try await kiosk.call("POST", "/api/scan", json: #"{"identifier": "cmd:undo", "scan_id": "command-1"}"#)
             #expect(sent.status == 422 && sent.text.contains("command label"), "\(sent.status) \(sent.text)")
+            let wide = try await kiosk.call("POST", "/api/scan", json: #"{"identifier": "ｃｍｄ：ｕｎｄｏ", "scan_id": "command-2"}"#)
+            #expect(wide.status == 422 && wide.text.contains("command label"), "\(wide.status) \(wide.text)")
         }
     }
 }

@@ -384,6 +384,26 @@ struct PhoneScanTests {
         }
     }
 
+    @Test("A gun typing into a full-width input method: its location label, tag and undo label read as the ASCII they stand for")
+    func fullWidthGun() async throws {
+        let server = try await Self.server()
+        let folder = try Self.cameraFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder))
+            try await page.find("#entry").gunKeys("ＬＯＣ：Ｄｏｃｋ\u{3000}Ｂ")
+            try await page.waitUntil(timeout: 15, "the phone at Dock B", js: "document.getElementById('place-name').textContent === 'Dock B'")
+            try await page.find("#entry").gunKeys("ＳＧ－２")
+            try await page.waitUntil(
+                timeout: 15, "SG-2 found away from its Dock A",
+                js: "(window.scanPage.outcomes || []).some(o => o.status === 'misplaced' && o.identifier === 'SG-2')")
+            try await page.find("#entry").gunKeys("ＣＭＤ：ＵＮＤＯ")
+            try await page.waitUntil(timeout: 10, "the undo of SG-2 asked", js: "document.getElementById('undo-dialog').open === true")
+            #expect(try await Self.trail(page) == ["SG-2"])
+            await page.quit()
+        }
+    }
+
     @Test("Two phones on one audit: the second sees the first's find as already scanned, and both show the same numbers")
     func twoPhonesOnOneAudit() async throws {
         let server = try await Self.server()

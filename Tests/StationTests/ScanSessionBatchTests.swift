@@ -63,4 +63,22 @@ struct ScanSessionBatchTests {
             outlines[0].contains("found_expected A1 at Dock A") && outlines[0].contains("found_expected misplaced A3 at Dock B"), "\(outlines[0])")
         #expect(trails[0].count == 6, "\(trails[0]) \(outlines[0])")
     }
+
+    @Test("A gun typing into a full-width input method: its location labels and tags read as the ASCII they stand for")
+    func fullWidthLabelsAndTags() async throws {
+        let database = try AppDatabase(path: TestServer.temporaryPath())
+        let audits = SQLiteAuditService(database: database)
+        let assets = SQLiteAssetService(database: database)
+        _ = try await assets.create(AssetInput(assetTag: "SG-0026", name: "Laptop", status: "IN_STOCK", country: "SG", location: "Dock A"))
+        _ = try await assets.create(AssetInput(assetTag: "SG-0027", name: "Phone", status: "IN_STOCK", country: "SG", location: "Dock B"))
+        let actor = Actor(user: "lead", station: "kiosk-1")
+        let audit = try await audits.start(country: "SG", by: actor)
+        let session = ScanSession(service: audits, connection: nil, audit: audit, actor: actor, place: StationPlace(location: "Dock A")) { _ in }
+        #expect(Self.outline(await session.record("ＬＯＣ：Ｄｏｃｋ\u{3000}Ｂ", source: .manual)).hasPrefix("note"))
+        #expect(await session.location == "Dock B")
+        #expect(Self.outline(await session.record("ＳＧ－００２６", source: .manual)) == "found_expected misplaced SG-0026 at Dock B")
+        #expect(Self.outline(await session.record("\u{3000}ＳＧ－００２７\u{3000}", source: .manual)) == "found_expected SG-0027 at Dock B")
+        let trail = try await audits.scans(auditID: audit.id, query: ListQuery()).items.map(\.identifier)
+        #expect(trail.sorted() == ["SG-0026", "SG-0027"])
+    }
 }

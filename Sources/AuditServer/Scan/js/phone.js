@@ -9,7 +9,7 @@
  * sound.js (the outcome sounds), burst.js (what a gun's burst is), queue.js (the scan queue,
  * kept in localStorage until the server answered each scan). */
 
-import { arr, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
+import { arr, fromFullWidth, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
 import { GunKeys, typedKeys } from './burst.js';
 import { call, forget, logIn, logOut, session, useKey } from './server.js';
 import { Camera, keepPhoto } from './camera.js';
@@ -144,7 +144,7 @@ function setPlace(name) {
 
 /** A scan: kept in the queue at once, then sent in order. A location label sets where the phone is. */
 function record(text, source, frame) {
-  text = str(text).trim();
+  text = fromFullWidth(str(text)).trim();
   if (!text || !state.audit) return;
   // The undo command label (`assets labels --command undo`): the first scan opens the undo of
   // the last scan, a second one confirms it. It is never recorded as a tag.
@@ -309,7 +309,7 @@ function onKeyDown(e) {
     if (refusal[0]) $(refusal[0]).textContent = '\u2716 Not recorded: ' + text + ' \u2014 ' + refusal[1] + ', then scan it again.';
     return;
   }
-  if ($('undo-dialog').open && text.toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
+  if ($('undo-dialog').open && fromFullWidth(text).trim().toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
   if ($('place-dialog').open) $('place-dialog').close();
   scannedWhileAsking(text);
   record(text, 'manual');
