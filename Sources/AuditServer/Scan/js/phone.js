@@ -197,10 +197,36 @@ function answered(item, result, first) {
   const status = statusOf(result);
   remember({ scan_id: item.scan_id, identifier: item.identifier, status: status, at: item.scanned_at, name: str(obj(result.asset) && result.asset.name) });
   if (first) showResult(result, true);
+  if (first && status === 'unknown') nameByCase(item);
   if (first && result.status === 'accessory_counted') askHowMany(result);
   const frame = frames.get(item.scan_id);
   frames.delete(item.scan_id);
   if (frame && EVIDENCE.indexOf(status) >= 0) keepPhoto(item, frame);
+}
+
+/** An unknown tag that an asset's tag or serial matches but for case (a gun with Caps Lock on
+ *  types sg-0002): the box and Last scans ask "Did you mean SG-0002?", as the kiosk does. Asked
+ *  of the server's asset search after the outcome is shown, so the scan never waits on it. */
+async function nameByCase(item) {
+  const typed = item.identifier;
+  if (!/[A-Za-z]/.test(typed)) return;
+  const res = await call('GET', '/api/v2/assets?search=' + encodeURIComponent(typed) + '&per_page=20', null, 5000);
+  const upper = function (s) { return str(s).replace(/[a-z]/g, function (c) { return c.toUpperCase(); }); };
+  let match = null;
+  arr(res.ok && obj(res.data) ? res.data.assets : []).forEach(function (a) {
+    [obj(a) && a.asset_tag, obj(a) && a.serial_num].forEach(function (c) {
+      if (!match && c && c !== typed && upper(c) === upper(typed)) match = str(c);
+    });
+  });
+  if (!match) return;
+  const hint = 'Did you mean ' + match + '? (Caps Lock?)';
+  const entry = state.recent.find(function (r) { return r.scan_id === item.scan_id; });
+  if (entry) {
+    entry.name = hint; // in its place among the last scans
+    storageSet(recentKey(), JSON.stringify(state.recent));
+    renderRecent(state.recent);
+  }
+  if ($('outcome').getAttribute('data-scan-id') === str(item.scan_id)) $('outcome-info').textContent = hint + ' \u2014 recorded as scanned.';
 }
 
 function refused(item, answer, first) {
