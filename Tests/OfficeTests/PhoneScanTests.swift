@@ -108,6 +108,19 @@ struct PhoneScanTests {
         }
     }
 
+    /// Runs `body` with the phone page of `server`, opened at `address` (a proxy in front of the
+    /// server) when given, its camera showing no code: scans are typed or come from a gun.
+    static func withTypingPhone(_ server: KioskProcess, address: String? = nil, _ body: (BrowserSession) async throws -> Void) async throws {
+        let folder = try Self.cameraFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withDriver(server) { driver in
+            let page = try await Self.phone(
+                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), address: address)
+            try await body(page)
+            await page.quit()
+        }
+    }
+
     /// The page's outcomes of `status` (window.scanPage.outcomes).
     static func outcomes(_ page: BrowserSession, _ status: String, _ tag: String) async throws -> Int {
         try await page.execute(
@@ -359,11 +372,7 @@ struct PhoneScanTests {
         // server never sees it), the second reaches the server, whose answer is cut in half.
         let proxy = try FaultProxy(upstreamPort: server.port, plan: [.signInPage, .cutAnswer], only: "POST /api/v1/audit/scan HTTP")
         defer { proxy.stop() }
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let page = try await Self.phone(
-                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), address: "http://127.0.0.1:\(proxy.port)")
+        try await Self.withTypingPhone(server, address: "http://127.0.0.1:\(proxy.port)") { page in
             try await page.find("#entry").gunKeys("SG-2")
             try await page.find("#entry").gunKeys("SG-3")
             for tag in ["SG-2", "SG-3"] {
@@ -380,17 +389,12 @@ struct PhoneScanTests {
             #expect(shown.stringValue?.split(separator: ",").allSatisfy { $0 == "pending" || $0 == "found_expected" } == true, "\(shown)")
             let trail = try await Self.trail(page)
             #expect(trail.filter { $0 == "SG-2" }.count == 1 && trail.filter { $0 == "SG-3" }.count == 1, "\(trail)")
-            await page.quit()
         }
     }
 
     @Test("A gun typing into a full-width input method: its location label, tag and undo label read as ASCII; with Caps Lock on, its tag is named")
     func fullWidthGun() async throws {
-        let server = try await Self.server()
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let page = try await Self.phone(driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder))
+        try await Self.withTypingPhone(try await Self.server()) { page in
             try await page.find("#entry").gunKeys("ＬＯＣ：Ｄｏｃｋ\u{3000}Ｂ")
             try await page.waitUntil(timeout: 15, "the phone at Dock B", js: "document.getElementById('place-name').textContent === 'Dock B'")
             try await page.find("#entry").gunKeys("ＳＧ－２")
@@ -413,7 +417,6 @@ struct PhoneScanTests {
                 timeout: 15, "zz-9 unknown", js: "(window.scanPage.outcomes || []).some(o => o.status === 'unknown' && o.identifier === 'zz-9')")
             #expect(try await page.find("#outcome-info").text().contains("Did you mean") == false)
             #expect(try await Self.trail(page).sorted() == ["SG-2", "sg-3", "zz-9"])
-            await page.quit()
         }
     }
 
