@@ -27,7 +27,7 @@ final class PNGDecoder {
         let factor = try limits.reduction(path: path, width: width, height: height)
         try limits.checkRoom(
             path: path, width: width, height: height, dataBytes: bytes.count, format: "PNG", pixelsPerByte: ImageLimits.maxPixelsPerByte)
-        if factor > 1, width * height > limits.maxDecoderBytes {
+        if width * height > limits.maxDecoderBytes {
             throw .tooManyPixels(path: path, width: width, height: height, limit: limits.maxDecoderBytes)
         }
         control.format = UInt32(PNG_FORMAT_GRAY)

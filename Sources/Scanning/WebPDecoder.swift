@@ -18,34 +18,15 @@ enum WebPDecoder {
         let factor = try limits.reduction(path: path, width: width, height: height)
         try limits.checkRoom(
             path: path, width: width, height: height, dataBytes: bytes.count, format: "WebP", pixelsPerByte: ImageLimits.maxWebPPixelsPerByte)
-        guard factor == 1 else { return try decode(bytes, features: features, path: path, limits: limits, reducedBy: factor) }
-        var decodedWidth: Int32 = 0, decodedHeight: Int32 = 0
-        if features.has_alpha != 0 {
-            let rgba = bytes.withUnsafeBufferPointer { WebPDecodeRGBA($0.baseAddress, $0.count, &decodedWidth, &decodedHeight) }
-            guard let rgba else { throw damaged(path, "libwebp could not decode its pixels") }
-            defer { WebPFree(rgba) }
-            guard Int(decodedWidth) == width, Int(decodedHeight) == height else { throw damaged(path, "its size changed while decoding") }
-            return GrayImage.onWhite(rgba: rgba, width: width, height: height, stride: width * 4)
-        } else {
-            var u: UnsafeMutablePointer<UInt8>?, v: UnsafeMutablePointer<UInt8>?
-            var stride: Int32 = 0, uvStride: Int32 = 0
-            let luma = bytes.withUnsafeBufferPointer {
-                WebPDecodeYUV($0.baseAddress, $0.count, &decodedWidth, &decodedHeight, &u, &v, &stride, &uvStride)
-            }
-            guard let luma else { throw damaged(path, "libwebp could not decode its pixels") }
-            defer { WebPFree(luma) }
-            guard Int(decodedWidth) == width, Int(decodedHeight) == height, Int(stride) >= width else {
-                throw damaged(path, "its size changed while decoding")
-            }
-            return GrayImage.copied(luma, stride: Int(stride), width: width, height: height)
-        }
+        return try decode(bytes, features: features, path: path, limits: limits, reducedBy: factor)
     }
 
-    /// Over `maxPixels`, a WebP is decoded `factor` times smaller across and down by libwebp's
-    /// own rescaler (each side rounded up, as a JPEG's), so a lossy photo takes only a few rows
-    /// beyond the result. What libwebp holds whole while it decodes is bounded by
-    /// `maxDecoderBytes`: a lossless image's colours (4 bytes a pixel) and a lossy image's
-    /// transparency (1 byte a pixel).
+    /// Decodes through libwebp's configurable decoder: as its luma plane, or as RGBA shown on
+    /// white when it has transparency. Over `maxPixels` (`factor` > 1) it is decoded `factor`
+    /// times smaller across and down by libwebp's own rescaler (each side rounded up, as a
+    /// JPEG's), so a lossy photo takes only a few rows beyond the result. What libwebp holds
+    /// whole while it decodes is bounded by `maxDecoderBytes`: a lossless image's colours (4 bytes
+    /// a pixel) and a lossy image's transparency (1 byte a pixel); within `maxPixels` both fit.
     private static func decode(
         _ bytes: [UInt8], features: WebPBitstreamFeatures, path: String, limits: ImageLimits, reducedBy factor: Int
     ) throws(ImageError) -> GrayImage {
@@ -57,9 +38,11 @@ enum WebPDecoder {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw damaged(path, "this libwebp is not the version the station was built with") }
         let newWidth = ImageLimits.side(width, reducedBy: factor), newHeight = ImageLimits.side(height, reducedBy: factor)
-        config.options.use_scaling = 1
-        config.options.scaled_width = Int32(newWidth)
-        config.options.scaled_height = Int32(newHeight)
+        if factor > 1 {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(newWidth)
+            config.options.scaled_height = Int32(newHeight)
+        }
         config.output.colorspace = features.has_alpha != 0 ? MODE_RGBA : MODE_YUV
         let status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
         defer { WebPFreeDecBuffer(&config.output) }
@@ -70,7 +53,7 @@ enum WebPDecoder {
         var image: GrayImage
         if features.has_alpha != 0 {
             let rgba = config.output.u.RGBA
-            guard let pixels = rgba.rgba else { throw damaged(path, "libwebp gave no pixels") }
+            guard let pixels = rgba.rgba, Int(rgba.stride) >= newWidth * 4 else { throw damaged(path, "libwebp gave no pixels") }
             image = GrayImage.onWhite(rgba: pixels, width: newWidth, height: newHeight, stride: Int(rgba.stride))
         } else {
             let yuva = config.output.u.YUVA
