@@ -64,6 +64,16 @@ export function newScanId() {
 
 export function parseJSON(text) { try { return JSON.parse(text); } catch (e) { return null; } }
 
+/** An answer's body read to its end: its JSON object, and `problem` when there is no answer that
+ *  counts: 'cut' (the body stopped short: the network dropped after the server may have acted)
+ *  or 'foreign' (an OK that is not JSON, such as a Wi-Fi network's sign-in page). */
+export async function readBody(response) {
+  let text;
+  try { text = await response.text(); } catch (e) { return { json: null, problem: 'cut' }; }
+  const json = text ? obj(parseJSON(text)) : null;
+  return { json: json, problem: response.ok && text && !json ? 'foreign' : null };
+}
+
 /** A gun typing into a Chinese or Japanese input method in full-width mode sends ＣＭＤ：ＵＮＤＯ
  *  for CMD:UNDO: full-width ASCII and the ideographic space read as the ASCII they stand for,
  *  as the station reads every identifier (Identifier.foldingFullWidth). */

@@ -1,7 +1,7 @@
 /* The public API, as any client calls it. The token lives in sessionStorage (never a cookie),
  * so a request from another site carries no credentials. */
 
-import { obj, parseJSON } from './format.js';
+import { readBody } from './format.js';
 import { storedLogin } from './login.js';
 
 const login = storedLogin('auditstation.office');
@@ -37,15 +37,13 @@ export async function call(method, path, body) {
   try { response = await fetch(path, init); } catch (e) { throw new APIError(0, { message: 'The server cannot be reached' }); }
   // An answer cut off mid-way, or an OK that is not the server's JSON (a Wi-Fi network's
   // sign-in page), is no answer: said so, never taken for success.
-  let text;
-  try { text = await response.text(); } catch (e) { text = null; }
-  const json = text ? obj(parseJSON(text)) : null;
-  if (text === null) throw new APIError(0, { message: 'The server\u2019s answer was cut off: reload to see whether this was saved' });
+  const { json, problem } = await readBody(response);
+  if (problem === 'cut') throw new APIError(0, { message: 'The server\u2019s answer was cut off: reload to see whether this was saved' });
   if (!response.ok) {
     signedOut(response, json);
     throw new APIError(response.status, json);
   }
-  if (text && !json) throw new APIError(0, { message: 'The answer did not come from the server (a Wi-Fi sign-in page?)' });
+  if (problem === 'foreign') throw new APIError(0, { message: 'The answer did not come from the server (a Wi-Fi sign-in page?)' });
   return json && Object.prototype.hasOwnProperty.call(json, 'data') ? json.data : json;
 }
 
@@ -66,8 +64,7 @@ export async function download(path, body) {
   if (body) { init.method = 'POST'; init.body = JSON.stringify(body); }
   const response = await fetch(path, init);
   if (!response.ok) {
-    let json = null;
-    try { json = await response.json(); } catch (e) { json = null; }
+    const { json } = await readBody(response);
     signedOut(response, json);
     throw new APIError(response.status, json);
   }

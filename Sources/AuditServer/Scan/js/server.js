@@ -2,7 +2,7 @@
  * a cookie), as on the back office. No call throws: each answers {ok, status, data, code,
  * message}, where status 0 means the server could not be reached (or did not answer in time). */
 
-import { obj, parseJSON, str } from './format.js';
+import { obj, readBody, str } from './format.js';
 import { storedLogin } from './login.js';
 
 const login = storedLogin('auditstation.scan');
@@ -24,18 +24,15 @@ export async function call(method, path, body, timeoutMs) {
     clearTimeout(timer);
     return { ok: false, status: 0, data: null, code: 'OFFLINE', message: 'The server cannot be reached' };
   }
-  // The body read to its end: an answer cut off mid-way (the network dropped after the server
-  // stored the scan), or one that is not the server's JSON although it says OK (a Wi-Fi
-  // network's sign-in page), is no answer. The scan stays queued and is sent again with its
-  // scan_id, which the server answers as it first did.
-  let text;
-  try { text = await response.text(); } catch (e) { text = null; }
+  // An answer cut off mid-way, or one that is not the server's JSON although it says OK, is no
+  // answer: the scan stays queued and is sent again with its scan_id, which the server answers
+  // as it first did.
+  const { json, problem } = await readBody(response);
   clearTimeout(timer);
-  const json = text ? obj(parseJSON(text)) : null;
-  if (text === null || (response.ok && text && !json)) {
+  if (problem) {
     return {
       ok: false, status: 0, data: null, code: 'OFFLINE',
-      message: text === null ? 'The server\u2019s answer was cut off' : 'The answer did not come from the server (a Wi-Fi sign-in page?)'
+      message: problem === 'cut' ? 'The server\u2019s answer was cut off' : 'The answer did not come from the server (a Wi-Fi sign-in page?)'
     };
   }
   const answer = {
