@@ -21,7 +21,7 @@ public final class PostgresCluster: Sendable {
     /// The process's cluster, started on first use.
     public static func shared() async throws -> PostgresCluster { try await started.value }
 
-    private static let started = Task { try await start() }
+    private static let started = ThreadsExecutor.cluster.task { try await start() }
 
     /// A URL of a new database on the cluster: empty, or a copy of `template`.
     public func newDatabase(template: String? = nil) async throws -> PostgresURL {
@@ -45,7 +45,9 @@ public final class PostgresCluster: Sendable {
     }
 
     /// The template's name, once it is made and migrated; nothing stays connected to it.
-    private static let migratedTemplate = Task {
+    private static let migratedTemplate = ThreadsExecutor.cluster.task { try await migrateTemplate() }
+
+    private static func migrateTemplate() async throws -> String {
         let cluster = try await shared()
         let name = "audit_template"
         try await PostgresDatabase.createDatabase(name, on: try cluster.url(database: "postgres"))
@@ -66,7 +68,7 @@ public final class PostgresCluster: Sendable {
     public static func openNewDatabase() async throws -> (database: PostgresDatabase, close: @Sendable () async -> Void) {
         let (opened, opening) = AsyncThrowingStream.makeStream(of: PostgresDatabase.self)
         let (closed, closing) = AsyncStream.makeStream(of: Never.self)
-        let task = Task {
+        let task = Task(executorPreference: ThreadsExecutor.preferred) {
             do {
                 try await withNewDatabase { database in
                     opening.yield(database)

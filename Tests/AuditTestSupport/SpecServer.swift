@@ -58,7 +58,7 @@ public final class SpecServer: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? port) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task(executorPreference: ThreadsExecutor.preferred) { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw SpecServerError("the SPEC-only server did not start") }
         return SpecServer(port: bound, audits: audits, task: task, shutDown: { await group.triggerGracefulShutdown() })

@@ -128,7 +128,7 @@ public final class TestServer: Sendable {
             throw error
         }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task(executorPreference: ThreadsExecutor.preferred) { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             await closeBackend()
@@ -150,7 +150,7 @@ public final class TestServer: Sendable {
         let app = try buildApplication(parts, settings: settings, logger: logger)
         let (clients, clientContinuation) = AsyncStream<any TestClientProtocol>.makeStream()
         let (done, doneContinuation) = AsyncStream<Void>.makeStream()
-        let task = Task {
+        let task = Task(executorPreference: ThreadsExecutor.preferred) {
             defer { clientContinuation.finish() }
             try await app.test(.router) { client in
                 clientContinuation.yield(client)

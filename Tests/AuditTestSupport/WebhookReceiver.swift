@@ -65,7 +65,7 @@ public final class WebhookReceiver: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task(executorPreference: ThreadsExecutor.preferred) { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw POSIXError(.EADDRINUSE) }
         return WebhookReceiver(port: bound, received: received, group: group, task: task)

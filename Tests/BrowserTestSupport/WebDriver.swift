@@ -647,13 +647,17 @@ public struct BrowserSession: Sendable {
 
     /// Resizes the window so that the viewport (`innerWidth` × `innerHeight`) is `width` × `height`:
     /// in `--headless=new`, `--window-size` and `/window/rect` size the window, toolbar included.
+    /// The page learns a resize a frame or more after `/window/rect` answers, so each resize waits
+    /// (up to 2 s) for the page's size to move before it measures again: read at once, the old
+    /// size made the next resize overshoot, and three tries under load ended one frame short.
     public func setViewport(width: Int, height: Int) async throws {
-        for _ in 0..<3 {
-            let inner = try await execute("return [window.innerWidth, window.innerHeight]")
-            guard let innerWidth = inner[0]?.intValue, let innerHeight = inner[1]?.intValue else {
-                throw WebDriverError("bad response", "no viewport size in \(inner)")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(15)
+        var inner = try await viewport()
+        while inner != [width, height] {
+            guard clock.now < deadline else {
+                throw WebDriverError("bad response", "the viewport stays \(inner) instead of [\(width), \(height)]")
             }
-            if innerWidth == width && innerHeight == height { return }
             let rect = try await command("GET", "/window/rect")
             guard let outerWidth = rect["width"]?.intValue, let outerHeight = rect["height"]?.intValue else {
                 throw WebDriverError("bad response", "no window size in \(rect)")
@@ -661,12 +665,26 @@ public struct BrowserSession: Sendable {
             try await command(
                 "POST", "/window/rect",
                 [
-                    "width": .number(Double(outerWidth + width - innerWidth)),
-                    "height": .number(Double(outerHeight + height - innerHeight))
+                    "width": .number(Double(outerWidth + width - inner[0])),
+                    "height": .number(Double(outerHeight + height - inner[1]))
                 ])
+            let before = inner
+            let settled = clock.now + .seconds(2)
+            inner = try await viewport()
+            while inner == before && inner != [width, height] && clock.now < settled {
+                try await Task.sleep(for: .milliseconds(20))
+                inner = try await viewport()
+            }
         }
+    }
+
+    /// The page's `[innerWidth, innerHeight]`.
+    private func viewport() async throws -> [Int] {
         let inner = try await execute("return [window.innerWidth, window.innerHeight]")
-        throw WebDriverError("bad response", "the viewport stays \(inner) instead of [\(width), \(height)]")
+        guard let innerWidth = inner[0]?.intValue, let innerHeight = inner[1]?.intValue else {
+            throw WebDriverError("bad response", "no viewport size in \(inner)")
+        }
+        return [innerWidth, innerHeight]
     }
 
     /// Opens a new tab, switches to it and closes every other one: a page with nothing of the

@@ -74,7 +74,7 @@ public enum Child {
             onStart(pid)
             if let timeout {
                 watchdog.set(
-                    Task {
+                    Task(executorPreference: ThreadsExecutor.preferred) {
                         guard (try? await Task.sleep(for: timeout)) != nil else { return }
                         hung.set(true)
                         kill(pid, SIGKILL)
@@ -104,7 +104,7 @@ public enum Child {
             input: .inputWriter, output: .sequence, error: .discarded
         ) { execution in
             let lines = AsyncThrowingStream<String, any Error> { continuation in
-                let reader = Task {
+                let reader = Task(executorPreference: ThreadsExecutor.preferred) {
                     do {
                         var pending: [UInt8] = []
                         for try await buffer in execution.standardOutput {
@@ -150,7 +150,7 @@ public enum Child {
             executable: .path(FilePath(executable)), arguments: Arguments(arguments),
             environment: Self.environment(environment),
             workingDirectory: directory.map { FilePath($0.path) })
-        let task = Task<ChildOutput, any Error> {
+        let task = Task<ChildOutput, any Error>(executorPreference: ThreadsExecutor.preferred) {
             defer { startedContinuation.finish() }
             let result = try await Subprocess.run(
                 configuration, input: .none,
@@ -232,7 +232,7 @@ public final class RunningChild: Sendable {
     @discardableResult
     public func stop(grace: Duration = .seconds(10)) async -> Int32 {
         send(SIGTERM)
-        let killer = Task { [pid] in
+        let killer = Task(executorPreference: ThreadsExecutor.preferred) { [pid] in
             guard (try? await Task.sleep(for: grace)) != nil else { return }
             kill(pid, SIGKILL)
         }

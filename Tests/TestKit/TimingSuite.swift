@@ -45,7 +45,23 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(executor) { try await function() }
+        try await ThreadsExecutor.$preferred.withValue(executor) {
+            try await withTaskExecutorPreference(executor) { try await function() }
+        }
+    }
+}
+
+extension ThreadsExecutor {
+    /// The threads the running test prefers (`OwnThreads`), or nil on the cooperative pool.
+    /// Swift's `Task {}` does not inherit a task's executor preference, but it does inherit
+    /// task-local values: the test kit's own unstructured tasks (a child process's, a test
+    /// server's) start with `Task(executorPreference: ThreadsExecutor.preferred)`, so a test on
+    /// threads of its own does not wait for the pool's turn each time a child starts or ends.
+    @TaskLocal public static var preferred: ThreadsExecutor?
+
+    /// An unstructured task on these threads, with them as `preferred` for the tasks it makes.
+    public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        Task(executorPreference: self) { try await Self.$preferred.withValue(self) { try await body() } }
     }
 }
 
@@ -61,6 +77,11 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
     /// The threads of `InSecondBrowser`'s suites.
     public static let secondBrowser = ThreadsExecutor(threads: 2, name: "in-second-browser")
+    /// The thread that starts the tests' PostgreSQL cluster and migrates its template. On the
+    /// cooperative pool, with every suite starting at once, each step of the start waited its
+    /// turn behind hundreds of jobs: `initdb` began 39 s into a whole run, and the cluster was
+    /// ready at 50 s, for 7 s of work; every test that needs PostgreSQL waited for it.
+    public static let cluster = ThreadsExecutor(threads: 1, name: "postgres-cluster")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
