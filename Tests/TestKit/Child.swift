@@ -71,6 +71,7 @@ public enum Child {
             input: .inputWriter, output: .data(limit: outputLimit), error: .data(limit: outputLimit)
         ) { execution in
             let pid = execution.processIdentifier.value
+            ThreadsExecutor.prioritize(pid)
             onStart(pid)
             if let timeout {
                 watchdog.set(
@@ -120,6 +121,7 @@ public enum Child {
                 continuation.onTermination = { _ in reader.cancel() }
             }
             let writer = execution.standardInputWriter
+            ThreadsExecutor.prioritize(execution.processIdentifier.value)
             return try await body(
                 execution.processIdentifier.value,
                 ChildInput { bytes in
@@ -157,6 +159,7 @@ public enum Child {
                 output: .fileDescriptor(FileDescriptor(rawValue: out), closeAfterSpawningProcess: true),
                 error: .fileDescriptor(FileDescriptor(rawValue: err), closeAfterSpawningProcess: true)
             ) { execution in
+                ThreadsExecutor.prioritize(execution.processIdentifier.value)
                 startedContinuation.yield(execution.processIdentifier.value)
             }
             let output = ChildOutput(result.terminationStatus, stdout: Data(), stderr: Data())

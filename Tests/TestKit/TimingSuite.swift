@@ -59,6 +59,13 @@ extension ThreadsExecutor {
     /// threads of its own does not wait for the pool's turn each time a child starts or ends.
     @TaskLocal public static var preferred: ThreadsExecutor?
 
+    /// Gives the process `pid`, just started by the running test, the niceness of the test's
+    /// chain (`childNice`); nothing for a test on the pool.
+    public static func prioritize(_ pid: pid_t) {
+        guard let nice = preferred?.childNice, nice != 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), nice)
+    }
+
     /// An unstructured task on these threads, with them as `preferred` for the tasks it makes.
     public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         Task(executorPreference: self) { try await Self.$preferred.withValue(self) { try await body() } }
@@ -77,16 +84,28 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
     /// The threads of `InSecondBrowser`'s suites.
     public static let secondBrowser = ThreadsExecutor(threads: 2, name: "in-second-browser")
-    /// The thread that starts the tests' PostgreSQL cluster and migrates its template. On the
-    /// cooperative pool, with every suite starting at once, each step of the start waited its
-    /// turn behind hundreds of jobs: `initdb` began 39 s into a whole run, and the cluster was
-    /// ready at 50 s, for 7 s of work; every test that needs PostgreSQL waited for it.
-    public static let cluster = ThreadsExecutor(threads: 1, name: "postgres-cluster")
+    /// The thread that starts the tests' PostgreSQL cluster and migrates its template: each step
+    /// of the start (five child processes, then the migrations) goes on without waiting for a
+    /// turn on the cooperative pool, where every suite of a whole run starts at once.
+    public static let cluster = ThreadsExecutor(threads: 1, name: "postgres-cluster", childNice: 0)
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
-    public init(threads: Int, name: String) {
+    /// The niceness of the processes a chain's tests start: its kiosks, servers and
+    /// chromedriver (Chromium, run as root, sets its own: -8 for its browser and GPU processes,
+    /// 0 or 5 for its pages, whatever it was started with). The four chains
+    /// are a whole run's critical path, each 58–111 s long alone, and the rest of the tests, in
+    /// parallel beside them, need about as much processor time as the chains do. At the same
+    /// niceness the chains got an even share of two busy cores and ended last, at 230–260 s,
+    /// long after the rest (180–190 s). Ahead of the rest, they end sooner and the rest fills
+    /// the cores behind them. Only the children are reniced, not the chains' threads: a
+    /// thread's niceness passes to every thread it makes, the pool's workers included. Raising
+    /// a priority needs root (the CI runs as root); elsewhere children keep the test's.
+    public let childNice: Int32
+
+    public init(threads: Int, name: String, childNice: Int32 = -5) {
+        self.childNice = childNice
         for index in 0..<threads {
             let thread = Thread { [self] in run() }
             thread.name = "\(name)-\(index)"
