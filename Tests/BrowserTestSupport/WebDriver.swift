@@ -105,14 +105,18 @@ public struct WebDriverWire: Sendable {
         let command = "\(method) \(path)"
         let payload: Data? = try body?.jsonData() ?? (method == "POST" ? Data("{}".utf8) : nil)
         let port = port
-        // Blocking socket I/O on a dispatch thread, not on the (2-thread) cooperative pool.
+        // Blocking socket I/O on a thread of its own for each command: not on the (2-thread)
+        // cooperative pool, nor on a global Dispatch queue. On Linux those run on as many threads
+        // as there are cores, and add one for blocked ones only once a second (libdispatch's
+        // workqueue monitor): with several browsers' commands blocked at once (a page-side wait
+        // answers after up to 8 s), the next command of any browser waited for it.
         let (status, data): (Int, Data) = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            Thread {
                 continuation.resume(
                     with: Result {
                         try LoopbackHTTP.exchange(port: port, method: method, path: path, body: payload, timeout: timeout)
                     })
-            }
+            }.start()
         }
         guard let json = try? JSONValue(parsing: data) else {
             throw WebDriverError(
