@@ -81,3 +81,10 @@ export function fromFullWidth(text) {
   return String(text).replace(/[\uFF01-\uFF5E]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xFEE0); })
     .replace(/\u3000/g, ' ');
 }
+
+/** Whether a scanned text is the undo command label (`audit-station assets labels --command
+ *  undo`, CommandLabel.undo): letter case, full width and spaces around it aside. It is never a
+ *  tag, never sent as a scan, on the kiosk and on the phone alike. */
+export function isUndoCommand(text) {
+  return fromFullWidth(str(text)).trim().toUpperCase() === 'CMD:UNDO';
+}

@@ -9,7 +9,7 @@
  * sound.js (the outcome sounds), burst.js (what a gun's burst is), queue.js (the scan queue,
  * kept in localStorage until the server answered each scan). */
 
-import { arr, fromFullWidth, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
+import { arr, fromFullWidth, isUndoCommand, newScanId, obj, storageGet, storageSet, str, parseJSON } from './format.js';
 import { GunKeys, typedKeys } from './burst.js';
 import { call, forget, logIn, logOut, session, useKey } from './server.js';
 import { Camera, keepPhoto } from './camera.js';
@@ -148,7 +148,7 @@ function record(text, source, frame) {
   if (!text || !state.audit) return;
   // The undo command label (`assets labels --command undo`): the first scan opens the undo of
   // the last scan, a second one confirms it. It is never recorded as a tag.
-  if (text.toUpperCase() === 'CMD:UNDO') {
+  if (isUndoCommand(text)) {
     if ($('undo-dialog').open) { $('undo-dialog').close('ok'); return; }
     if (lastUndoable()) openUndo();
     else show('rejected', text, 'Nothing to undo yet on this phone.', true, null, 'NOTHING TO UNDO');
@@ -335,7 +335,7 @@ function onKeyDown(e) {
     if (refusal[0]) $(refusal[0]).textContent = '\u2716 Not recorded: ' + text + ' \u2014 ' + refusal[1] + ', then scan it again.';
     return;
   }
-  if ($('undo-dialog').open && fromFullWidth(text).trim().toUpperCase() !== 'CMD:UNDO') $('undo-dialog').close();
+  if ($('undo-dialog').open && !isUndoCommand(text)) $('undo-dialog').close();
   if ($('place-dialog').open) $('place-dialog').close();
   scannedWhileAsking(text);
   record(text, 'manual');

@@ -22,7 +22,8 @@ import { scannedWhileAsking } from './count.js';
 import { Burst, endsBurst, isBurstModifier, isPrintable, isSecret, isUnidentified, restore, snapshot } from './burst.js';
 import { focusEntry, isTextField } from './focus.js';
 import { notRecorded } from './outcomes.js';
-import { isUndoCommand, submitIdentifier } from './scanqueue.js';
+import { isUndoCommand } from './format.js';
+import { submitIdentifier } from './scanqueue.js';
 
 const DELIBERATE_MS = 300;       // Enter on a button counts only this long after the last typed character
 // Why a burst was not recorded, by the screen it came on (any other: no audit is running).

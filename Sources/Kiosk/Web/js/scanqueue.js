@@ -8,7 +8,7 @@
 import { app } from './app.js';
 import { setText } from './elements.js';
 import { el } from './dom.js';
-import { arr, fromFullWidth, newScanId, num, obj, str } from './format.js';
+import { arr, isUndoCommand, newScanId, num, obj, str } from './format.js';
 import { Backoff, StoredScans } from './queue.js';
 import { api, errorMessage } from './api.js';
 import { handleScan, outcomesShown, showPending, wasShown } from './outcomes.js';
@@ -59,14 +59,6 @@ export function submitEntry(t) {
     if (before && identifier) noteSetAside(before, identifier);
   }
   submitIdentifier(identifier);
-}
-
-/** The reserved text of the undo command label (`audit-station assets labels --command undo`). */
-const UNDO_COMMAND = 'CMD:UNDO';
-
-/** Whether a scanned text is the undo command label: never a tag, never sent as a scan. */
-export function isUndoCommand(identifier) {
-  return fromFullWidth(str(identifier)).trim().toUpperCase() === UNDO_COMMAND;
 }
 
 /** A tag typed or scanned anywhere on the page: queued (kept across a reload) and sent. The
