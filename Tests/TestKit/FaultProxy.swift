@@ -18,6 +18,20 @@ public enum Fault: Sendable, Equatable {
     /// Forward the request, let the server store it, then send the first half of its answer
     /// (the headers and part of the body) and close.
     case cutAnswer
+
+    /// The answer the proxy gives itself in the server's place, for the faults that have one.
+    var ownAnswer: [UInt8]? {
+        let (status, type, body): (String, String, String)
+        switch self {
+        case .error500:
+            let json = #"{"success":false,"error":"INTERNAL_ERROR","message":"injected"}"#
+            (status, type, body) = ("500 Internal Server Error", "application/json", json)
+        case .signInPage:
+            (status, type, body) = ("200 OK", "text/html", "<!doctype html><title>Sign in to the Wi-Fi</title><form><input name=room></form>")
+        default: return nil
+        }
+        return Array("HTTP/1.1 \(status)\r\ncontent-type: \(type)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    }
 }
 
 /// A TCP proxy on 127.0.0.1 in front of the test server that applies a planned fault to each
@@ -153,27 +167,16 @@ public final class FaultProxy: @unchecked Sendable {
             if Self.methods.contains(where: { chunk.starts(with: $0) }) {
                 let fault = nextFault(for: chunk)
                 connection.lock.withLock { connection.fault = fault }
-                switch fault {
-                case .reset:
+                if fault == .reset {
                     connection.closeBoth(reset: true)
                     return
-                case .error500:
-                    let body = #"{"success":false,"error":"INTERNAL_ERROR","message":"injected"}"#
-                    Self.writeAll(
-                        connection.client,
-                        Array(
-                            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
-                                .utf8))
-                    continue
-                case .signInPage:
-                    let body = "<!doctype html><title>Sign in to the Wi-Fi</title><form><input name=room></form>"
-                    Self.writeAll(
-                        connection.client,
-                        Array("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
-                    continue
-                default: break
                 }
-            } else if connection.lock.withLock({ connection.fault == .error500 || connection.fault == .signInPage }) {
+                if let answer = fault.ownAnswer {
+                    Self.writeAll(connection.client, answer)
+                    continue
+                }
+            } else if connection.lock.withLock({ connection.fault.ownAnswer != nil }) {
+                // The rest of a request the proxy answered itself never reaches the server.
                 continue
             }
             if !Self.writeAll(connection.upstream, chunk) { return }
