@@ -515,6 +515,10 @@ public actor SharedBrowser {
     public static let office = SharedBrowser()
     /// The second kiosk chain's browser (`InSecondBrowser`).
     public static let second = SharedBrowser()
+    /// The back office's second chain's browser (`InSecondOfficeBrowser`).
+    public static let secondOffice = SharedBrowser()
+    /// The browser of the suites of `TimingSensitive` that drive one.
+    public static let timing = SharedBrowser()
     /// The browser of the chain the current test belongs to (`BrowserChain` picks another than the kiosk's).
     @TaskLocal public static var current: SharedBrowser = kiosk
 
@@ -522,6 +526,14 @@ public actor SharedBrowser {
     private var session: BrowserSession?
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The Chromium flags of this browser beyond `Chromedriver.defaultArguments`, made when it starts.
+    private let arguments: @Sendable () throws -> [String]
+
+    /// A browser of its own for the tests run under `$current.withValue(…)`, started with the
+    /// flags `arguments` makes (a fake camera's file, say) when a test first borrows it.
+    public init(arguments: @escaping @Sendable () throws -> [String] = { [] }) {
+        self.arguments = arguments
+    }
 
     /// Runs `body` with the shared browser, its viewport `width` × `height`.
     public static func with<T>(width: Int = 1280, height: Int = 720, _ body: (BrowserSession) async throws -> T) async throws -> T {
@@ -584,7 +596,7 @@ public actor SharedBrowser {
                 await session.quit()
             }
         }
-        let session = try await driver.session()
+        let session = try await driver.session(arguments: try arguments())
         self.session = session
         return session
     }
@@ -1030,8 +1042,9 @@ public struct Element: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Puts a suite's tests on a chain's own browser: `.office` for `InOfficeBrowser`, `.second` for
-/// `InSecondBrowser` (`InBrowser` uses `SharedBrowser.kiosk`, the default).
+/// Puts a suite's tests on a chain's own browser: `.office` for `InOfficeBrowser`, `.secondOffice`
+/// for `InSecondOfficeBrowser`, `.second` for `InSecondBrowser`, `.timing` for `TimingSensitive`
+/// (`InBrowser` uses `SharedBrowser.kiosk`, the default).
 public struct BrowserChain: SuiteTrait, TestTrait, TestScoping {
     let browser: SharedBrowser
 

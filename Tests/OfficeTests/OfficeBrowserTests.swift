@@ -186,3 +186,13 @@ extension InOfficeBrowser {
 
     }
 }
+
+extension InSecondOfficeBrowser {
+    /// The back office's other screens (Due, Webhooks, the inventory, a standalone station's
+    /// office, what the outside trial found), on a browser of their own beside the first half's,
+    /// with its helpers (`Office`).
+    @Suite("The back office's screens and inventory, in a real browser", BrowserChain(.secondOffice))
+    struct OfficeScreensTests {
+        typealias Office = InOfficeBrowser.OfficeBrowserTests
+    }
+}

@@ -29,7 +29,9 @@ extension InOfficeBrowser.OfficeBrowserTests {
                   if (b) b.focus(); return !!b && document.activeElement === b; })()
                 """)
     }
+}
 
+extension InSecondOfficeBrowser.OfficeScreensTests {
     /// A gun on the Due and Webhooks screens: a location label's space does not press the focused
     /// Start or Remove, a burst's Enter submits no form, and its characters come back out of the
     /// form's field (a later Save never sends them).
@@ -43,24 +45,24 @@ extension InOfficeBrowser.OfficeBrowserTests {
         let parts = try await ServerParts(backend: backend, settings: settings, bcryptCost: 4)
         try await TestServer.with(parts: parts, settings: settings) { server in
             _ = try await server.user("root@example.com")
-            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+            try await Office.signedIn(server.baseURL, as: "root@example.com") { browser in
                 try await browser.find("#nav-due").click()
                 try await browser.waitUntil("the plan with its buttons", js: "count('#due-table tbody button') === 2")
                 // Start has the focus: neither the label's space nor a tag's Enter presses it.
-                try await Self.focusButton(browser, "Start", in: "#due-table")
-                try await Self.refusedBurst(browser, "LOC:Dock A")
-                try await Self.refusedBurst(browser, "SG-1")
+                try await Office.focusButton(browser, "Start", in: "#due-table")
+                try await Office.refusedBurst(browser, "LOC:Dock A")
+                try await Office.refusedBurst(browser, "SG-1")
                 #expect(try await server.parts.audits.activeAudits().isEmpty, "no audit was started")
                 #expect(try await browser.find("#due-view").isDisplayed())
                 #expect(try await browser.find("#due-message").text().contains("barcode scan"), "said above the plans too")
                 if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil { try await browser.screenshotIfAsked("office-due-burst.png") }
                 // Nor Remove.
-                try await Self.focusButton(browser, "Remove", in: "#due-table")
-                try await Self.refusedBurst(browser, "LOC:Dock A")
+                try await Office.focusButton(browser, "Remove", in: "#due-table")
+                try await Office.refusedBurst(browser, "LOC:Dock A")
                 #expect(try await browser.execute("return document.querySelectorAll('#due-table tbody tr').length").intValue == 1)
                 // Nor keys sent with their text alone (no key names, as some harnesses send them).
-                try await Self.focusButton(browser, "Remove", in: "#due-table")
-                try await Self.refusedBurst(browser, "SG-1", textAlone: true)
+                try await Office.focusButton(browser, "Remove", in: "#due-table")
+                try await Office.refusedBurst(browser, "SG-1", textAlone: true)
                 #expect(try await browser.execute("return document.querySelectorAll('#due-table tbody tr').length").intValue == 1)
 
                 // The new plan's form: the tag comes back out of the field, nothing is added.
@@ -71,7 +73,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 #expect(try await every.property("value").stringValue == "30")
                 let country = try await browser.find("#record-fields-country")
                 try await country.gunKeys("SG-1")
-                try await browser.waitUntil("the refusal", js: Self.refusedAloud)
+                try await browser.waitUntil("the refusal", js: Office.refusedAloud)
                 #expect(try await country.property("value").stringValue == "")
                 #expect(try await browser.execute("return document.getElementById('record-dialog').open").boolValue == true)
                 try await browser.find("#record-cancel").click()
@@ -81,11 +83,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-webhooks").click()
                 try await browser.waitUntilShown("#webhooks-view", "the webhooks")
                 try await browser.find("#webhooks-new").click()
-                try await Self.submit(browser, [("url", "http://127.0.0.1:9/hook"), ("events", "audit.ended"), ("secret", "office-secret-123456")])
+                try await Office.submit(browser, [("url", "http://127.0.0.1:9/hook"), ("events", "audit.ended"), ("secret", "office-secret-123456")])
                 try await browser.waitUntil("the new webhook", js: "count('#webhooks-table tbody tr') === 1")
-                try await Self.focusButton(browser, "Remove", in: "#webhooks-table")
-                try await Self.refusedBurst(browser, "LOC:Dock A")
-                try await Self.refusedBurst(browser, "SG-1")
+                try await Office.focusButton(browser, "Remove", in: "#webhooks-table")
+                try await Office.refusedBurst(browser, "LOC:Dock A")
+                try await Office.refusedBurst(browser, "SG-1")
                 #expect(try await browser.execute("return document.querySelectorAll('#webhooks-table tbody tr').length").intValue == 1)
 
                 try await browser.find("#webhooks-new").click()

@@ -76,13 +76,15 @@ extension InOfficeBrowser.OfficeBrowserTests {
             return false
         }
     }
+}
 
+extension InSecondOfficeBrowser.OfficeScreensTests {
     @Test(arguments: Backend.allCases) func aSupervisorKeepsTheInventory(backend: Backend) async throws {
         try await TestServer.with(backend) { server in
             _ = try await server.user("lead@example.com")
             try await server.seed([("SG-1", "SG"), ("SG-2", "SG")])
             let hostile = "<img src=x onerror=\"window.pwned=1\">"
-            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+            try await Office.signedIn(server.baseURL, as: "lead@example.com") { browser in
                 // Assets: the list, a search, then a new asset refused field by field, and made.
                 try await browser.find("#nav-assets").click()
                 try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 2")
@@ -112,7 +114,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 #expect(try await browser.execute("return document.activeElement.id").stringValue == "records-query")
                 try await browser.find("#records-query").clear()
                 try await browser.find("#records-new").click()
-                try await Self.submit(browser, [("asset_tag", "SG-1"), ("name", hostile), ("country", "XX")])
+                try await Office.submit(browser, [("asset_tag", "SG-1"), ("name", hostile), ("country", "XX")])
                 try await browser.waitUntil("the errors beside the fields") {
                     try await !browser.find("#record-fields-country-error").text().isEmpty
                 }
@@ -127,11 +129,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 #expect(try await server.parts.backend.assets.find(identifier: "SG-9") == nil)
                 try await browser.find("#record-fields-name").clear()
                 try await browser.find("#record-fields-name").sendKeys(hostile)
-                try await Self.submit(browser, [("country", "SG")])
+                try await Office.submit(browser, [("country", "SG")])
                 try await browser.waitUntil("the duplicate tag beside its field") {
                     try await browser.find("#record-fields-asset_tag-error").text().contains("SG-1")
                 }
-                try await Self.submit(browser, [("asset_tag", "NEW-1"), ("location", "Dock A")])
+                try await Office.submit(browser, [("asset_tag", "NEW-1"), ("location", "Dock A")])
                 try await browser.waitUntil("the new asset", js: "(text('#records-message') || '').includes('NEW-1')")
                 try await browser.waitUntilHidden("#record-dialog", "the dialog closed")
                 try await browser.waitUntil("the new asset listed", js: "count('#records-table tbody tr') === 3")
@@ -140,14 +142,14 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-assets.png") }
 
                 // Edit, then archive (a second press confirms).
-                try await Self.press(browser, "Edit", inRowOf: "NEW-1")
+                try await Office.press(browser, "Edit", inRowOf: "NEW-1")
                 #expect(try await browser.find("#record-fields-name").property("value").stringValue == hostile)
-                try await Self.submit(browser, [("location", "Dock B"), ("status", "REPAIR")])
+                try await Office.submit(browser, [("location", "Dock B"), ("status", "REPAIR")])
                 try await browser.waitUntil("the edit", js: "(text('#records-message') || '').includes('saved')")
                 let edited = try #require(try await server.parts.backend.assets.find(identifier: "NEW-1"))
                 #expect(edited.location == "Dock B" && edited.status.rawValue == "REPAIR" && edited.name == hostile)
-                try await Self.press(browser, "Archive", inRowOf: "NEW-1")
-                try await Self.press(browser, "Archive it?", inRowOf: "NEW-1")
+                try await Office.press(browser, "Archive", inRowOf: "NEW-1")
+                try await Office.press(browser, "Archive it?", inRowOf: "NEW-1")
                 try await browser.waitUntil("the archive", js: "(text('#records-message') || '').includes('archived')")
                 #expect(try await server.parts.backend.assets.find(identifier: "NEW-1")?.status.rawValue == "ARCHIVED")
 
@@ -155,11 +157,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-customers").click()
                 try await browser.waitUntil("the customers", js: "text('#records-title') === 'Customers'")
                 try await browser.find("#records-new").click()
-                try await Self.submit(browser, [("name", hostile), ("contact_number", "call me"), ("country", "SG"), ("address", "1 Harbour Rd")])
+                try await Office.submit(browser, [("name", hostile), ("contact_number", "call me"), ("country", "SG"), ("address", "1 Harbour Rd")])
                 try await browser.waitUntil("the bad number beside its field") {
                     try await !browser.find("#record-fields-contact_number-error").text().isEmpty
                 }
-                try await Self.submit(browser, [("contact_number", "+65 6123 4567")])
+                try await Office.submit(browser, [("contact_number", "+65 6123 4567")])
                 try await browser.waitUntil("the customer", js: "count('#records-table tbody tr .row-actions') === 1")
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-customers.png") }
                 let customer = try #require(try await server.parts.backend.customers.list(query: ListQuery()).items.first)
@@ -167,9 +169,9 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-accessories").click()
                 try await browser.waitUntil("the accessories", js: "text('#records-title') === 'Accessories'")
                 try await browser.find("#records-new").click()
-                try await Self.submit(browser, [("name", "USB-C cable " + hostile), ("category", "Cables"), ("total_quantity", "5")])
+                try await Office.submit(browser, [("name", "USB-C cable " + hostile), ("category", "Cables"), ("total_quantity", "5")])
                 try await browser.waitUntil("the accessory", js: "count('#records-table tbody tr .row-actions') === 1")
-                try await Self.press(browser, "Check out", inRowOf: "Cables")
+                try await Office.press(browser, "Check out", inRowOf: "Cables")
                 _ = try await browser.waitFor("#record-fields-customer_id", displayed: true)
                 // A gun's burst in the check-out dialog checks nothing out and is refused aloud.
                 try await browser.find("#record-fields-quantity").gunKeys("SG-1")
@@ -177,22 +179,22 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 #expect(try await browser.find("#record-dialog").isDisplayed())
                 #expect(try await server.parts.backend.accessories.list(query: ListQuery()).items.first?.availableQuantity == 5)
                 try await browser.find("#record-fields-quantity").clear()
-                try await Self.submit(browser, [("quantity", "9")])
+                try await Office.submit(browser, [("quantity", "9")])
                 try await browser.waitUntil("a refusal: no customer") { try await !browser.find("#record-error").text().isEmpty }
-                try await Self.submit(browser, [("customer_id", String(customer.id))])
+                try await Office.submit(browser, [("customer_id", String(customer.id))])
                 try await browser.waitUntil("a refusal: more than available") {
                     try await !browser.find("#record-fields-quantity-error").text().isEmpty
                 }
-                try await Self.submit(browser, [("quantity", "2")])
+                try await Office.submit(browser, [("quantity", "2")])
                 try await browser.waitUntil("two checked out", js: "(text('#records-message') || '').includes('Checked out 2')")
                 try await browser.waitUntil("three available") {
-                    try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "3"]
+                    try await Office.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "3"]
                 }
-                try await Self.press(browser, "Check in", inRowOf: "Cables")
+                try await Office.press(browser, "Check in", inRowOf: "Cables")
                 try await browser.waitUntil("the check-in form", js: "(text('#record-dialog-title') || '').startsWith('Check in')")
-                try await Self.submit(browser, [("customer_id", String(customer.id)), ("quantity", "1"), ("condition", "scuffed")])
+                try await Office.submit(browser, [("customer_id", String(customer.id)), ("quantity", "1"), ("condition", "scuffed")])
                 try await browser.waitUntil("four available") {
-                    try await Self.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
+                    try await Office.cells(browser, "#records-table", holding: "Cables").dropFirst(4).prefix(2) == ["5", "4"]
                 }
                 if backend == .sqlite { try await browser.screenshotIfAsked("office-accessories.png") }
                 // Readable at 1024×768: nothing wider than the window.
@@ -207,8 +209,8 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-customers").click()
                 try await browser.waitUntil("the customers", js: "text('#records-title') === 'Customers'")
                 try await browser.waitUntil("the customer's row", js: "count('#records-table tbody tr .row-actions') === 1")
-                try await Self.press(browser, "Delete", inRowOf: "Harbour")
-                try await Self.press(browser, "Delete it?", inRowOf: "Harbour")
+                try await Office.press(browser, "Delete", inRowOf: "Harbour")
+                try await Office.press(browser, "Delete it?", inRowOf: "Harbour")
                 try await browser.waitUntil("the refusal") { try await browser.find("#records-message").getClass() == "error" }
                 #expect(try await server.parts.backend.customers.list(query: ListQuery()).items.count == 1)
                 #expect(try await browser.find("#records-table tbody").text().contains(hostile))
@@ -221,10 +223,10 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await TestServer.with(.sqlite) { server in
             _ = try await server.user("lead@example.com")
             try await server.seed([("SG-1", "SG"), ("SG-2", "SG"), ("SG-3", "SG")])
-            try await Self.signedIn(server.baseURL, as: "lead@example.com") { browser in
+            try await Office.signedIn(server.baseURL, as: "lead@example.com") { browser in
                 try await browser.find("#nav-assets").click()
                 try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 3")
-                try await Self.holdAnswers(browser, toURLsHolding: "search=SG-2")
+                try await Office.holdAnswers(browser, toURLsHolding: "search=SG-2")
                 for tag in ["SG-2", "SG-3"] {
                     try await browser.find("#records-query").clear()
                     try await browser.find("#records-query").sendKeys(tag)

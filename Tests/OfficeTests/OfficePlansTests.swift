@@ -7,7 +7,7 @@ import InventoryStore
 import Testing
 import TestKit
 
-extension InOfficeBrowser.OfficeBrowserTests {
+extension InSecondOfficeBrowser.OfficeScreensTests {
     /// The Due screen: plans overdue first, Start for whoever may start the audit (it opens the
     /// new audit), a new plan from its form; the Webhooks screen for ADMIN only, with a webhook
     /// added from its form (its secret never shown) and the delivery an audit's end queues.
@@ -25,24 +25,24 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await TestServer.with(parts: parts, settings: settings) { server in
             _ = try await server.user("root@example.com")
             _ = try await server.user("my@example.com", type: "STAFF", countries: ["MY"], canEditAssets: false)
-            try await Self.signedIn(server.baseURL, as: "root@example.com") { browser in
+            try await Office.signedIn(server.baseURL, as: "root@example.com") { browser in
                 try await browser.find("#nav-due").click()
                 try await browser.waitUntil("the plans", js: "count('#due-table tbody tr') === 2")
                 let first = try await browser.execute("return document.querySelector('#due-table tbody tr').textContent").stringValue ?? ""
                 #expect(first.hasPrefix("Overdue") && first.contains("SG") && first.contains("ana@example.com"), "overdue first: \(first)")
-                #expect(try await Self.cells(browser, "#due-table", holding: "MY").first == "Due")
+                #expect(try await Office.cells(browser, "#due-table", holding: "MY").first == "Due")
 
                 try await browser.find("#due-new").click()
-                try await Self.submit(browser, [("country", "SG"), ("location", "Dock Z"), ("every_days", "7")])
+                try await Office.submit(browser, [("country", "SG"), ("location", "Dock Z"), ("every_days", "7")])
                 try await browser.waitUntil("the unknown location beside its field") {
                     try await browser.find("#record-fields-location-error").text().contains("Dock A")
                 }
                 try await browser.find("#record-fields-location").clear()
-                try await Self.submit(browser, [("location", "Dock A")])
+                try await Office.submit(browser, [("location", "Dock A")])
                 try await browser.waitUntil("the new plan", js: "count('#due-table tbody tr') === 3")
                 if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil { try await browser.screenshotIfAsked("office-due.png") }
 
-                try await Self.press(browser, "Start", inRowOf: "ana@example.com", table: "#due-table")
+                try await Office.press(browser, "Start", inRowOf: "ana@example.com", table: "#due-table")
                 try await browser.waitUntilShown("#audit-view", "the started audit")
                 let running = try await server.parts.audits.activeAudits()
                 #expect(running.map(\.country) == ["SG"] && running.first?.locations == nil)
@@ -50,7 +50,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#nav-webhooks").click()
                 try await browser.waitUntilShown("#webhooks-view", "the webhooks")
                 try await browser.find("#webhooks-new").click()
-                try await Self.submit(
+                try await Office.submit(
                     browser, [("url", "http://127.0.0.1:9/hook"), ("events", "audit.ended, audit.overdue"), ("secret", "office-secret-123456")])
                 try await browser.waitUntil("the new webhook", js: "count('#webhooks-table tbody tr') === 1")
                 #expect(try await !browser.find("#webhooks-view").text().contains("office-secret-123456"))
@@ -60,7 +60,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntilShown("#due-view", "the plans again")
                 try await browser.find("#nav-webhooks").click()
                 try await browser.waitUntil("the queued delivery", js: "(text('#deliveries-table tbody') || '').includes('audit.ended')")
-                #expect(try await Self.cells(browser, "#deliveries-table", holding: "audit.ended").dropFirst(3).first == "pending")
+                #expect(try await Office.cells(browser, "#deliveries-table", holding: "audit.ended").dropFirst(3).first == "pending")
                 if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"] != nil { try await browser.screenshotIfAsked("office-webhooks.png") }
                 // A double click on Remove removes it once: no second call refused as not found.
                 _ = try await browser.execute(
@@ -73,11 +73,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(try await browser.execute("return document.getElementById('webhooks-message').className").stringValue == "ok")
             }
-            try await Self.signedIn(server.baseURL, as: "my@example.com") { browser in
+            try await Office.signedIn(server.baseURL, as: "my@example.com") { browser in
                 #expect(try await browser.find("#nav-webhooks").isDisplayed() == false)
                 try await browser.find("#nav-due").click()
                 try await browser.waitUntil("MY's plan only", js: "count('#due-table tbody tr') === 1")
-                #expect(try await Self.cells(browser, "#due-table", holding: "MY").last == "StartRemove")
+                #expect(try await Office.cells(browser, "#due-table", holding: "MY").last == "StartRemove")
                 try await browser.open(server.baseURL + "/#/webhooks")
                 try await browser.waitUntilShown("#audits-view", "the audits instead")
             }

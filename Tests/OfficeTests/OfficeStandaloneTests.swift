@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestKit
 
-extension InOfficeBrowser.OfficeBrowserTests {
+extension InSecondOfficeBrowser.OfficeScreensTests {
     /// `audit-station office`: the same page over a standalone station's own file, with the
     /// audit its `audit scan` recorded.
     @Test func aStandaloneStationServesTheBackOfficeOverItsOwnFile() async throws {
@@ -17,7 +17,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await station.run(["audit", "start", "--country", "SG"])
         try await station.run(["audit", "scan"], input: "SG-1\nGHOST-9\n")
         try await station.office()
-        try await Self.signedIn(station.baseURL, as: "desk@example.com") { browser in
+        try await Office.signedIn(station.baseURL, as: "desk@example.com") { browser in
             try await browser.waitUntil("the station's audit", js: "count('#audits-table tbody tr.link') === 1")
             try await browser.find("#audits-table tbody tr.link").click()
             try await browser.waitUntil("its numbers", js: "text('#n-found') === '1'")

@@ -5,8 +5,6 @@ import InventoryCore
 import Testing
 import TestKit
 
-/// What the back office's outside trial found: a page that froze when its user was disabled,
-/// tables that covered each other, buttons a user may not press, filters and polish.
 extension InOfficeBrowser.OfficeBrowserTests {
     /// Saves a screenshot to /tmp/office-shots (to look at), and to docs/ when KIOSK_SCREENSHOTS is set.
     static func shot(_ browser: BrowserSession, _ name: String) async throws {
@@ -16,7 +14,11 @@ extension InOfficeBrowser.OfficeBrowserTests {
         try await browser.screenshot(to: folder.appendingPathComponent(name).path)
         try await browser.screenshotIfAsked(name)
     }
+}
 
+/// What the back office's outside trial found: a page that froze when its user was disabled,
+/// tables that covered each other, buttons a user may not press, filters and polish.
+extension InSecondOfficeBrowser.OfficeScreensTests {
     @Test(arguments: [(1280, 720), (1024, 768)]) func aFailedRefreshIsSaidAndA401GoesToTheLogin(size: (Int, Int)) async throws {
         try await TestServer.with(.sqlite) { server in
             _ = try await server.user("sam@example.com", type: "STAFF")
@@ -24,7 +26,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             let audit = try await server.parts.audits.start(country: "SG", by: Actor(user: "sam", station: "api"))
             _ = try await server.parts.audits.record(
                 ScanRequest(identifier: "SG-1", auditId: audit.id, source: .manual, deviceName: "kiosk-1", user: "sam"))
-            try await Self.signedIn(server.baseURL, as: "sam@example.com", width: size.0, height: size.1) { browser in
+            try await Office.signedIn(server.baseURL, as: "sam@example.com", width: size.0, height: size.1) { browser in
                 try await browser.execute("location.hash = arguments[0]", [.string("#/audit/" + audit.id)])
                 try await browser.waitUntil("the audit's numbers", js: "text('#n-found') === '1'")
                 #expect(try await !browser.find("#audit-refresh").isDisplayed())
@@ -48,7 +50,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     return text.contains("Not refreshed") && text.contains("The database is busy")
                 }
                 #expect(try await browser.find("#n-found").text() == "1", "the old number stays, marked as old")
-                try await Self.shot(browser, "office-refresh-failed-\(size.0)x\(size.1).png")
+                try await Office.shot(browser, "office-refresh-failed-\(size.0)x\(size.1).png")
                 // The server answers again: the message goes and the numbers catch up.
                 try await browser.execute("window.fetch = window.realFetch")
                 try await browser.waitUntil("the numbers caught up", js: "text('#n-found') === '2'")
@@ -58,7 +60,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntilShown("#login-view", timeout: 15, "the login")
                 try await browser.waitUntil("why the login", js: "(text('#login-error') || '').includes('signed out')")
                 #expect(try await !browser.find("#audit-view").isDisplayed())
-                try await Self.shot(browser, "office-signed-out-\(size.0)x\(size.1).png")
+                try await Office.shot(browser, "office-signed-out-\(size.0)x\(size.1).png")
             }
         }
     }
@@ -78,7 +80,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 _ = try await server.parts.audits.record(
                     ScanRequest(identifier: tag, auditId: audit.id, source: .manual, deviceName: station, user: "lead", location: places[2]))
             }
-            try await Self.signedIn(server.baseURL, as: "lead@example.com", width: size.0, height: size.1) { browser in
+            try await Office.signedIn(server.baseURL, as: "lead@example.com", width: size.0, height: size.1) { browser in
                 try await browser.execute("location.hash = arguments[0]", [.string("#/audit/" + audit.id)])
                 try await browser.waitUntil("the breakdown", js: "count('#by-location tbody tr') === 3 && count('#by-station tbody tr') === 2")
                 // Every breakdown table apart from the others, and the Misplaced column's cells
@@ -104,7 +106,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     """
                 #expect(try await browser.execute(check).stringValue == "ok", "on screen at \(size.0)×\(size.1)")
                 try await browser.execute("window.scrollTo(0, 0)")
-                try await Self.shot(browser, "office-audit-\(size.0)x\(size.1).png")
+                try await Office.shot(browser, "office-audit-\(size.0)x\(size.1).png")
                 // On paper (print media, an A4 page's width at 96 dpi less its margins).
                 _ = try await browser.devTools("Emulation.setEmulatedMedia", ["media": "print"])
                 try await browser.setViewport(width: 718, height: 1000)
@@ -129,7 +131,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     }).map(function (b) { return b.textContent; });
                     """)
                 #expect(wrapped.arrayValue?.isEmpty == true, "wrapped: \(wrapped)")
-                try await Self.shot(browser, "office-assets-\(size.0)x\(size.1).png")
+                try await Office.shot(browser, "office-assets-\(size.0)x\(size.1).png")
             }
         }
     }
@@ -142,7 +144,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             let audit = try await server.parts.audits.start(country: "SG", by: Actor(user: "lead", station: "api"))
             _ = try await server.parts.audits.record(
                 ScanRequest(identifier: "SG-001", auditId: audit.id, source: .manual, deviceName: "kiosk-1", user: "lead"))
-            try await Self.signedIn(server.baseURL, as: "cleo@example.com", width: 1280, height: 720) { browser in
+            try await Office.signedIn(server.baseURL, as: "cleo@example.com", width: 1280, height: 720) { browser in
                 try await browser.execute("location.hash = arguments[0]", [.string("#/audit/" + audit.id)])
                 try await browser.waitUntil("the audit's numbers", js: "text('#n-found') === '1'")
                 try await browser.find(".tabs button[data-list=trail]").click()
@@ -154,7 +156,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(try await !browser.find("#reconcile").isDisplayed(), "no reconcile panel for a CLIENT")
             }
-            try await Self.signedIn(server.baseURL, as: "lead@example.com", width: 1280, height: 720) { browser in
+            try await Office.signedIn(server.baseURL, as: "lead@example.com", width: 1280, height: 720) { browser in
                 try await browser.execute("location.hash = arguments[0]", [.string("#/audit/" + audit.id)])
                 try await browser.waitUntilShown("#reconcile", "the reconcile panel")
                 try await browser.find("#reconcile-preview").click()
@@ -163,7 +165,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.find("#reconcile-pager button:last-child").click()
                 try await browser.waitUntil("the second page", js: "(text('#reconcile-pager') || '').includes('Page 2 of 3')")
                 #expect(try await browser.findAll("#reconcile-table tbody tr").count == 50)
-                try await Self.shot(browser, "office-reconcile-paged.png")
+                try await Office.shot(browser, "office-reconcile-paged.png")
             }
         }
     }
@@ -179,7 +181,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
             let audit = try await server.parts.audits.start(country: "SG", locations: ["Dock A"], by: Actor(user: "lead", station: "api"))
             _ = try await server.parts.audits.record(
                 ScanRequest(identifier: "SG-1", auditId: audit.id, source: .manual, deviceName: "kiosk-1", user: "lead"))
-            try await Self.signedIn(server.baseURL, as: "lead@example.com", width: 1280, height: 720) { browser in
+            try await Office.signedIn(server.baseURL, as: "lead@example.com", width: 1280, height: 720) { browser in
                 try await browser.waitUntil("the audit", js: "count('#audits-table tbody tr.link') === 1")
                 // An invalid country: the error, and the rows of the filter before go.
                 try await browser.find("#filter-country").sendKeys("Q1")
@@ -205,18 +207,18 @@ extension InOfficeBrowser.OfficeBrowserTests {
                 try await browser.waitUntil("the plain message", js: "(text('#page-error') || '').includes('There is no audit \"not-an-audit\"')")
                 #expect(try await browser.find("#audits-view").isDisplayed())
                 #expect(try await !browser.find("#page-error").text().contains("Malformed"))
-                try await Self.shot(browser, "office-no-such-audit.png")
+                try await Office.shot(browser, "office-no-such-audit.png")
                 // A new asset with a taken tag and a bad country: both errors at once.
                 try await browser.find("#nav-assets").click()
                 try await browser.waitUntil("the assets", js: "count('#records-table tbody tr') === 3")
                 try await browser.find("#records-new").click()
-                try await Self.submit(browser, [("asset_tag", "SG-2"), ("name", "Another"), ("country", "XX")])
+                try await Office.submit(browser, [("asset_tag", "SG-2"), ("name", "Another"), ("country", "XX")])
                 try await browser.waitUntil("both errors") {
                     let country = try await browser.find("#record-fields-country-error").text()
                     let tag = try await browser.find("#record-fields-asset_tag-error").text()
                     return !country.isEmpty && tag.contains("SG-2")
                 }
-                try await Self.shot(browser, "office-asset-form.png")
+                try await Office.shot(browser, "office-asset-form.png")
                 try await browser.find("#record-cancel").click()
                 // Print labels starts from the country of the assets listed, not the 50 tags on screen.
                 try await browser.find("#records-labels").click()
@@ -233,7 +235,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
                     let said = try await browser.find("#record-error").text()
                     return said.contains("could not be made") && said.contains(longTag)
                 }
-                try await Self.shot(browser, "office-labels-refused.png")
+                try await Office.shot(browser, "office-labels-refused.png")
             }
         }
     }

@@ -12,16 +12,18 @@ import TestKit
 struct PhoneGunScreensTests {
     static let session = "return sessionStorage.getItem('auditstation.scan')"
 
+    /// The Chromium this suite's tests take turns on (beside `PhoneScanTests.typingBrowser`, so the
+    /// two suites still run side by side).
+    static let browser = SharedBrowser { try PhoneScanTests.cameraArguments("frame-1280x720-none.jpg", in: Scratch.root) }
+
     /// Logs in on `/scan` with typed keys and waits for the screen that asks the phone's name.
-    static func logIn(_ driver: Chromedriver, _ server: KioskProcess) async throws -> BrowserSession {
-        let page = try await driver.session(width: 390, height: 844)
+    static func logIn(_ page: BrowserSession, _ server: KioskProcess) async throws {
         _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
         try await page.open(server.baseURL + "/scan")
         try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
         try await page.find("#login-password").sendKeys("secret-pass")
         try await page.find("#login-submit").click()
         try await page.waitUntilShown("#screen-device", timeout: 20, "the phone's name asked")
-        return page
     }
 
     /// A server over two assets of SG and the accessory CABLE-1 (10 at Dock A), with Ann and a
@@ -43,20 +45,19 @@ struct PhoneGunScreensTests {
     }
 
     /// Logged in, the phone named, on the scanning screen of the one running audit.
-    static func scanning(_ driver: Chromedriver, _ server: KioskProcess) async throws -> BrowserSession {
-        let page = try await logIn(driver, server)
+    static func scanning(_ page: BrowserSession, _ server: KioskProcess) async throws {
+        try await logIn(page, server)
         try await page.find("#device-name").sendKeys("Ann's phone")
         try await page.find("#device-form button").click()
         try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
-        return page
     }
 
     @Test("How many? with the server gone: the typed count is kept on the phone and reaches the server, before the scan made after it")
     func countKeptOnThePhone() async throws {
         let port = try Loopback.longLivedPort() // started again on it
         let server = try await Self.serverWithCable(port: port)
-        try await PhoneScanTests.withDriver(server) { driver in
-            let page = try await Self.scanning(driver, server)
+        try await PhoneScanTests.withShared(server, on: Self.browser) { page in
+            try await Self.scanning(page, server)
             try await page.gunKeys("LOC:Dock A")
             try await page.waitUntil(timeout: 15, "at Dock A", js: "document.getElementById('place-name').textContent === 'Dock A'")
             try await page.gunKeys("CABLE-1")
@@ -69,7 +70,6 @@ struct PhoneGunScreensTests {
                 timeout: 30, "the count and the scan wait", js: "document.getElementById('link').textContent.includes('scans wait here (2)')")
             try await server.serve(port: port)
             try await page.waitUntil(timeout: 40, "both delivered", js: "document.getElementById('link').textContent === 'Connected'")
-            await page.quit()
         }
         let report = try jsonObject(try await server.run(["audit", "report", "--format", "json"]))
         let accessories = try #require(report["accessories"] as? [[String: Any]])
@@ -79,8 +79,8 @@ struct PhoneGunScreensTests {
     @Test("Naming the phone and picking an audit: a burst is refused aloud and never saves the name or opens an audit")
     func burstBeforeAnAuditIsOpen() async throws {
         let server = try await PhoneScanTests.server(alsoMalaysia: true)
-        try await PhoneScanTests.withDriver(server) { driver in
-            let page = try await Self.logIn(driver, server)
+        try await PhoneScanTests.withShared(server, on: Self.browser) { page in
+            try await Self.logIn(page, server)
             // In the name field, after a person's "Ann": the burst's characters come back out.
             let name = try await page.find("#device-name")
             try await name.gunKeys("Ann", then: nil, gap: BrowserSession.personKeyGap)
@@ -118,7 +118,6 @@ struct PhoneGunScreensTests {
             try await page.screenshotIfAsked("phone-audits-burst.png")
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
-            await page.quit()
         }
         let status = try jsonObject(try await server.run(["audit", "status", "--country", "SG", "--json"]))
         #expect((status["audit"] as? [String: Any])?["scanned_count"] as? Int == 0, "nothing was recorded")
@@ -127,8 +126,8 @@ struct PhoneGunScreensTests {
     @Test("Scanning: a burst on a focused button, in the location dialog and in How many? is a scan, and presses or sets nothing")
     func burstWhileScanning() async throws {
         let server = try await Self.serverWithCable()
-        try await PhoneScanTests.withDriver(server) { driver in
-            let page = try await Self.scanning(driver, server)
+        try await PhoneScanTests.withShared(server, on: Self.browser) { page in
+            try await Self.scanning(page, server)
 
             // "Log out" has the focus: a location label's space does not press it.
             _ = try await page.execute("document.getElementById('logout').focus()")
@@ -189,7 +188,6 @@ struct PhoneGunScreensTests {
             #expect(try await page.find("#outcome-tag").text() == "SG-3")
             let errors = try await page.consoleErrors()
             #expect(errors.isEmpty, "\(errors)")
-            await page.quit()
         }
         let report = try jsonObject(try await server.run(["audit", "report", "--format", "json"]))
         let accessories = try #require(report["accessories"] as? [[String: Any]])
@@ -202,8 +200,8 @@ struct PhoneGunScreensTests {
     @Test("Text a person left in the tag field is not glued onto a gun's tag: the burst is a tag of its own, the typed text stays apart")
     func burstAfterLeftoverTypedText() async throws {
         let server = try await Self.serverWithCable()
-        try await PhoneScanTests.withDriver(server) { driver in
-            let page = try await Self.scanning(driver, server)
+        try await PhoneScanTests.withShared(server, on: Self.browser) { page in
+            try await Self.scanning(page, server)
             let entry = try await page.find("#entry")
             try await entry.gunKeys("SG-", then: nil, gap: BrowserSession.personKeyGap)
             try await Task.sleep(for: .milliseconds(1500))
@@ -214,7 +212,6 @@ struct PhoneGunScreensTests {
             #expect(try await entry.property("value").stringValue == "SG-", "what the person typed stays in the field, apart")
             let outcomes = try await page.execute("return (window.scanPage.outcomes || []).map(o => o.identifier).join(',')").stringValue ?? ""
             #expect(!outcomes.contains("SG-SG"), "\(outcomes)")
-            await page.quit()
         }
         let report = try jsonObject(try await server.run(["audit", "report", "--format", "json"]))
         let summary = report["summary"] as? [String: Any]

@@ -38,9 +38,19 @@ struct PhoneScanTests {
         var bytes = Array("YUV4MPEG2 W\(width) H\(height) F5:1 Ip A1:1 C420jpeg\n".utf8)
         for index in 0..<(shown + blank) { bytes += Array("FRAME\n".utf8) + (index < shown ? luma : white) + chroma }
         let url = folder.appendingPathComponent("\(sample)-\(shown)-\(blank).y4m")
-        try Data(bytes).write(to: url)
+        try Data(bytes).write(to: url, options: .atomic)
         return url
     }
+
+    /// The Chromium flags of a fake camera that shows `sample` (a one-frame Y4M written into `folder`).
+    static func cameraArguments(_ sample: String, in folder: URL) throws -> [String] {
+        ["--use-fake-device-for-media-stream", "--use-file-for-fake-video-capture=\(try y4m(of: sample, in: folder).path)"]
+    }
+
+    /// The Chromium that this suite's tests take turns on when their camera shows no code (their
+    /// scans are typed or come from a gun): one launch for them all instead of one each. Each
+    /// test gets a fresh tab with the storage of the tests before it cleared (`SharedBrowser`).
+    static let typingBrowser = SharedBrowser { try cameraArguments("frame-1280x720-none.jpg", in: Scratch.root) }
 
     /// A server over a database of three Singapore assets, with Ann (staff who may audit SG) and
     /// a running audit of SG.
@@ -70,6 +80,15 @@ struct PhoneScanTests {
         let page = try await driver.session(
             width: width, height: height,
             arguments: ["--use-fake-device-for-media-stream", "--use-file-for-fake-video-capture=\(camera.path)"] + arguments)
+        try await scanning(page, server: server, email: email, device: device, address: address)
+        return page
+    }
+
+    /// On `page` (with touch), opens `/scan`, logs in, names the phone and waits for the running
+    /// audit's scanning screen.
+    static func scanning(
+        _ page: BrowserSession, server: KioskProcess, email: String = "ann@example.com", device: String = "Ann's phone", address: String? = nil
+    ) async throws {
         _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
         try await page.open((address ?? server.baseURL) + "/scan")
         try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys(email)
@@ -78,7 +97,23 @@ struct PhoneScanTests {
         try await page.waitFor("#device-name", displayed: true, timeout: 20).sendKeys(device)
         try await page.find("#device-form button").click()
         try await page.waitUntilShown("#screen-scan", timeout: 20, "the running audit opened by itself")
-        return page
+    }
+
+    /// Runs `body` with a fresh tab of `browser` (a shared Chromium whose camera shows no code)
+    /// at `width` × `height`, then stops `server`, also when `body` throws.
+    static func withShared(
+        _ server: KioskProcess, on browser: SharedBrowser = typingBrowser, width: Int = 390, height: Int = 844,
+        _ body: (BrowserSession) async throws -> Void
+    ) async throws {
+        do {
+            try await SharedBrowser.$current.withValue(browser) {
+                try await SharedBrowser.with(width: width, height: height) { page in try await body(page) }
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 
     /// Runs `body` with a Chromedriver of its own, then stops it and `server`, also when `body` throws.
@@ -108,16 +143,15 @@ struct PhoneScanTests {
         }
     }
 
-    /// Runs `body` with the phone page of `server`, opened at `address` (a proxy in front of the
-    /// server) when given, its camera showing no code: scans are typed or come from a gun.
-    static func withTypingPhone(_ server: KioskProcess, address: String? = nil, _ body: (BrowserSession) async throws -> Void) async throws {
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let page = try await Self.phone(
-                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), address: address)
+    /// Runs `body` with the phone page of `server` on the shared browser, opened at `address` (a
+    /// proxy in front of the server) when given, its camera showing no code: scans are typed or
+    /// come from a gun.
+    static func withTypingPhone(
+        _ server: KioskProcess, address: String? = nil, width: Int = 390, height: Int = 844, _ body: (BrowserSession) async throws -> Void
+    ) async throws {
+        try await withShared(server, width: width, height: height) { page in
+            try await scanning(page, server: server, address: address)
             try await body(page)
-            await page.quit()
         }
     }
 
@@ -282,8 +316,7 @@ struct PhoneScanTests {
     @Test("With two audits running the phone lists them, opens the one picked, and opens it again after a reload")
     func severalAuditsAreListed() async throws {
         let server = try await Self.server(alsoMalaysia: true)
-        try await Self.withDriver(server) { driver in
-            let page = try await driver.session(width: 360, height: 640)
+        try await Self.withShared(server, width: 360, height: 640) { page in
             _ = try await page.devTools("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
             try await page.open(server.baseURL + "/scan")
             try await page.waitFor("#login-email", displayed: true, timeout: 20).sendKeys("ann@example.com")
@@ -311,7 +344,6 @@ struct PhoneScanTests {
             try await page.refresh()
             try await page.waitUntilShown("#screen-scan", timeout: 20, "the same audit again")
             #expect(try await page.execute("return window.scanPage.state.audit.country").stringValue == "MY")
-            await page.quit()
         }
     }
 
@@ -319,11 +351,7 @@ struct PhoneScanTests {
     func scansWaitWhileTheServerIsGone() async throws {
         let port = try Loopback.longLivedPort() // started again on it
         let server = try await Self.server(port: port)
-        let folder = try Self.cameraFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Self.withDriver(server) { driver in
-            let page = try await Self.phone(
-                driver, server: server, camera: try Self.y4m(of: "frame-1280x720-none.jpg", in: folder), width: 360, height: 640)
+        try await Self.withTypingPhone(server, width: 360, height: 640) { page in
             try await page.find("#entry").gunKeys("SG-2")
             try await page.waitUntil(
                 timeout: 15, "SG-2 found", js: "(window.scanPage.outcomes || []).some(o => o.status === 'found_expected' && o.identifier === 'SG-2')")
@@ -361,7 +389,6 @@ struct PhoneScanTests {
                 timeout: 20, "the phone's queue emptied", js: "JSON.parse(localStorage.getItem('auditstation.scan.queue') || '[]').length === 0")
             let trail = try await Self.trail(page)
             #expect(trail.filter { $0 == "SG-3" }.count == 2 && trail.filter { $0 == "SG-2" }.count == 2, "\(trail)")
-            await page.quit()
         }
     }
 
@@ -487,8 +514,7 @@ struct PhoneScanTests {
     @Test("A gun's burst before login is refused aloud, keeps what was typed, and sends no form")
     func aBurstBeforeLoginPressesNothing() async throws {
         let server = try await Self.server()
-        try await Self.withDriver(server) { driver in
-            let page = try await driver.session(width: 390, height: 844)
+        try await Self.withShared(server) { page in
             try await page.open(server.baseURL + "/scan")
             let email = try await page.waitFor("#login-email", displayed: true, timeout: 20)
             try await email.sendKeys("ann@")
@@ -504,7 +530,6 @@ struct PhoneScanTests {
             try await page.gunKeys("SG-3")
             try await page.waitUntil(timeout: 10, "the second refusal", js: "document.getElementById('login-error').textContent.includes('SG-3')")
             #expect(try await page.execute("return sessionStorage.getItem('auditstation.scan')").stringValue == nil)
-            await page.quit()
         }
     }
 }

@@ -25,6 +25,11 @@ import Testing
 /// the last 100 s of the run with a core half idle, its back office part last.
 @Suite(.serialized, OwnThreads(.officeBrowser)) public enum InOfficeBrowser {}
 
+/// The back office's other half (its screens and inventory): a chain of its own, with a browser
+/// of its own. With the back office on one chain, it ended last (244–248 s of a whole run), its
+/// last 45 s with every other test done and the cores half idle.
+@Suite(.serialized, OwnThreads(.secondOfficeBrowser)) public enum InSecondOfficeBrowser {}
+
 /// The kiosk's gun and typed-text suites: a second kiosk chain, with a browser of its own
 /// (`BrowserChain(.second)`), beside `InBrowser`. Alone on an idle machine the kiosk chain took
 /// 145 s for about 75 s of CPU, most of it waiting for pages and the kiosk, and it was the whole
@@ -40,7 +45,11 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
 
     public var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
+    /// The chain's suites too, not only its test cases: the test runner's own steps between two
+    /// tests of a chain (its events, the next test's start) then run on these threads, and a chain
+    /// does not wait for a turn on the cooperative pool before each test. With every suite of a
+    /// whole run starting at once, the back office chain's first test waited 23 s to start.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase != nil || test.isSuite ? self : nil }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -84,6 +93,8 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
     /// The threads of `InSecondBrowser`'s suites.
     public static let secondBrowser = ThreadsExecutor(threads: 2, name: "in-second-browser")
+    /// The threads of `InSecondOfficeBrowser`'s suites.
+    public static let secondOfficeBrowser = ThreadsExecutor(threads: 2, name: "in-second-office-browser")
     /// The thread that starts the tests' PostgreSQL cluster and migrates its template: each step
     /// of the start (five child processes, then the migrations) goes on without waiting for a
     /// turn on the cooperative pool, where every suite of a whole run starts at once.
