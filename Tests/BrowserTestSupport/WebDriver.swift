@@ -342,6 +342,16 @@ public final class Chromedriver: @unchecked Sendable {
         try? FileManager.default.removeItem(at: workDirectory)
     }
 
+    /// Gives its browsers' processes the niceness of the running test's chain, where they have
+    /// less (`ThreadsExecutor.prioritize`): Chromium runs the page a test drives in a renderer
+    /// at niceness 0 (5 once in the background), whatever chromedriver was started with, so a
+    /// chain's pages had the same share of the cores as every test beside the chains. Called
+    /// when a test borrows a chain's browser and after each navigation, which may start a renderer.
+    public func prioritizeBrowsers() {
+        guard ThreadsExecutor.preferred != nil else { return }
+        for pid in ProcessTable.processes(containing: workDirectory.path, orDescendingFrom: process.pid) { ThreadsExecutor.prioritize(pid) }
+    }
+
     /// Every origin a session of this driver opened (`BrowserSession.open`), for clearing their storage.
     private var openedOrigins = Set<String>()
 
@@ -515,8 +525,8 @@ public actor SharedBrowser {
     public static let office = SharedBrowser()
     /// The second kiosk chain's browser (`InSecondBrowser`).
     public static let second = SharedBrowser()
-    /// The back office's second chain's browser (`InSecondOfficeBrowser`).
-    public static let secondOffice = SharedBrowser()
+    /// The third chain's browser (`InThirdBrowser`): the back office's screens and the kiosk's locations.
+    public static let third = SharedBrowser()
     /// The browser of the suites of `TimingSensitive` that drive one.
     public static let timing = SharedBrowser()
     /// The browser of the chain the current test belongs to (`BrowserChain` picks another than the kiosk's).
@@ -564,6 +574,7 @@ public actor SharedBrowser {
         do {
             let session = try await ready()
             try await session.setViewport(width: width, height: height)
+            session.driver.prioritizeBrowsers()
             return session
         } catch {
             await giveBack(healthy: false)
@@ -654,6 +665,7 @@ public struct BrowserSession: Sendable {
     public func open(_ url: String) async throws {
         driver.noteOpened(url)
         try await command("POST", "/url", ["url": .string(url)])
+        driver.prioritizeBrowsers()
     }
     public func currentURL() async throws -> String { try await command("GET", "/url").stringValue ?? "" }
     public func title() async throws -> String { try await command("GET", "/title").stringValue ?? "" }
@@ -1042,8 +1054,8 @@ public struct Element: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Puts a suite's tests on a chain's own browser: `.office` for `InOfficeBrowser`, `.secondOffice`
-/// for `InSecondOfficeBrowser`, `.second` for `InSecondBrowser`, `.timing` for `TimingSensitive`
+/// Puts a suite's tests on a chain's own browser: `.office` for `InOfficeBrowser`, `.second` for
+/// `InSecondBrowser`, `.third` for `InThirdBrowser`, `.timing` for `TimingSensitive`
 /// (`InBrowser` uses `SharedBrowser.kiosk`, the default).
 public struct BrowserChain: SuiteTrait, TestTrait, TestScoping {
     let browser: SharedBrowser

@@ -6,12 +6,12 @@ import InventoryStore
 import Testing
 import TestKit
 
-extension InBrowser {
+extension InThirdBrowser {
     /// The kiosk's panel of expected and found assets by location, standalone and connected,
     /// its name prompt, its evidence photos, and its rows' sync state against a server that
-    /// speaks only the seeds' API. On the kiosk's first chain: with the kiosk on two chains, the
-    /// back office's chain was the longest.
-    @Suite("The kiosk's locations, name prompt, photos and sync state, in a real browser")
+    /// speaks only the seeds' API. On the third chain, after the back office was split in two:
+    /// last on the kiosk's first chain, it made that chain the run's longest.
+    @Suite("The kiosk's locations, name prompt, photos and sync state, in a real browser", BrowserChain(.third))
     struct KioskPlacesTests {
         static let rows: [KioskProcess.Row] = [
             .init(tag: "T-1", name: "Laptop one", country: "SG", location: "Dock A"),

@@ -187,11 +187,11 @@ extension InOfficeBrowser {
     }
 }
 
-extension InSecondOfficeBrowser {
+extension InThirdBrowser {
     /// The back office's other screens (Due, Webhooks, the inventory, a standalone station's
     /// office, what the outside trial found), on a browser of their own beside the first half's,
     /// with its helpers (`Office`).
-    @Suite("The back office's screens and inventory, in a real browser", BrowserChain(.secondOffice))
+    @Suite("The back office's screens and inventory, in a real browser", BrowserChain(.third))
     struct OfficeScreensTests {
         typealias Office = InOfficeBrowser.OfficeBrowserTests
     }

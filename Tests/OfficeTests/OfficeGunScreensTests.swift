@@ -31,7 +31,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
     }
 }
 
-extension InSecondOfficeBrowser.OfficeScreensTests {
+extension InThirdBrowser.OfficeScreensTests {
     /// A gun on the Due and Webhooks screens: a location label's space does not press the focused
     /// Start or Remove, a burst's Enter submits no form, and its characters come back out of the
     /// form's field (a later Save never sends them).

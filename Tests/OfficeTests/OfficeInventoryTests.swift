@@ -78,7 +78,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
     }
 }
 
-extension InSecondOfficeBrowser.OfficeScreensTests {
+extension InThirdBrowser.OfficeScreensTests {
     @Test(arguments: Backend.allCases) func aSupervisorKeepsTheInventory(backend: Backend) async throws {
         try await TestServer.with(backend) { server in
             _ = try await server.user("lead@example.com")

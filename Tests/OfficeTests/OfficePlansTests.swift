@@ -7,7 +7,7 @@ import InventoryStore
 import Testing
 import TestKit
 
-extension InSecondOfficeBrowser.OfficeScreensTests {
+extension InThirdBrowser.OfficeScreensTests {
     /// The Due screen: plans overdue first, Start for whoever may start the audit (it opens the
     /// new audit), a new plan from its form; the Webhooks screen for ADMIN only, with a webhook
     /// added from its form (its secret never shown) and the delivery an audit's end queues.

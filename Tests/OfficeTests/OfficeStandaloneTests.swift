@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestKit
 
-extension InSecondOfficeBrowser.OfficeScreensTests {
+extension InThirdBrowser.OfficeScreensTests {
     /// `audit-station office`: the same page over a standalone station's own file, with the
     /// audit its `audit scan` recorded.
     @Test func aStandaloneStationServesTheBackOfficeOverItsOwnFile() async throws {

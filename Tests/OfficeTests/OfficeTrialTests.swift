@@ -18,7 +18,7 @@ extension InOfficeBrowser.OfficeBrowserTests {
 
 /// What the back office's outside trial found: a page that froze when its user was disabled,
 /// tables that covered each other, buttons a user may not press, filters and polish.
-extension InSecondOfficeBrowser.OfficeScreensTests {
+extension InThirdBrowser.OfficeScreensTests {
     @Test(arguments: [(1280, 720), (1024, 768)]) func aFailedRefreshIsSaidAndA401GoesToTheLogin(size: (Int, Int)) async throws {
         try await TestServer.with(.sqlite) { server in
             _ = try await server.user("sam@example.com", type: "STAFF")

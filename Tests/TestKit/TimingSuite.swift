@@ -25,10 +25,11 @@ import Testing
 /// the last 100 s of the run with a core half idle, its back office part last.
 @Suite(.serialized, OwnThreads(.officeBrowser)) public enum InOfficeBrowser {}
 
-/// The back office's other half (its screens and inventory): a chain of its own, with a browser
-/// of its own. With the back office on one chain, it ended last (244–248 s of a whole run), its
-/// last 45 s with every other test done and the cores half idle.
-@Suite(.serialized, OwnThreads(.secondOfficeBrowser)) public enum InSecondOfficeBrowser {}
+/// A third browser chain: the back office's other half (its screens and inventory) and the
+/// kiosk's locations suite, with a browser of its own. With the back office on one chain, it
+/// ended last (244–248 s of a whole run), its last 45 s with every other test done and the cores
+/// half idle; then the kiosk's first chain did, its locations suite last.
+@Suite(.serialized, OwnThreads(.thirdBrowser)) public enum InThirdBrowser {}
 
 /// The kiosk's gun and typed-text suites: a second kiosk chain, with a browser of its own
 /// (`BrowserChain(.second)`), beside `InBrowser`. Alone on an idle machine the kiosk chain took
@@ -72,6 +73,10 @@ extension ThreadsExecutor {
     /// chain (`childNice`); nothing for a test on the pool.
     public static func prioritize(_ pid: pid_t) {
         guard let nice = preferred?.childNice, nice != 0 else { return }
+        // Never lower a priority the process already has above the chain's (Chromium's own -8).
+        errno = 0
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid))
+        if errno == 0 && current <= nice { return }
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), nice)
     }
 
@@ -93,8 +98,8 @@ public final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
     public static let officeBrowser = ThreadsExecutor(threads: 2, name: "in-office-browser")
     /// The threads of `InSecondBrowser`'s suites.
     public static let secondBrowser = ThreadsExecutor(threads: 2, name: "in-second-browser")
-    /// The threads of `InSecondOfficeBrowser`'s suites.
-    public static let secondOfficeBrowser = ThreadsExecutor(threads: 2, name: "in-second-office-browser")
+    /// The threads of `InThirdBrowser`'s suites.
+    public static let thirdBrowser = ThreadsExecutor(threads: 2, name: "in-third-browser")
     /// The thread that starts the tests' PostgreSQL cluster and migrates its template: each step
     /// of the start (five child processes, then the migrations) goes on without waiting for a
     /// turn on the cooperative pool, where every suite of a whole run starts at once.
