@@ -115,14 +115,29 @@ public final class PostgresCluster: Sendable {
         let folder = Scratch.base.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if geteuid() == 0 { try await run("/bin/chown", ["postgres:postgres", folder]) }
-        let port = try Loopback.freePort()
         try await runAsPostgres(bin + "/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-        // Every test server has a pool of up to 40 connections, and a hundred of them run at once
-        // in a full run: at 300 the cluster refused clients ("too many clients already") and
-        // their requests ran into the tests' 20 s deadline.
-        let options =
-            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
-        try await runAsPostgres(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        // A port below the ephemeral range, which no client socket of the run's other tests can
+        // take before the cluster binds it (one did, from the ephemeral range, while every suite
+        // started at once: "could not bind IPv4 address", and every PostgreSQL test failed);
+        // another port if one is taken all the same.
+        var port = 0
+        for attempt in 1...3 {
+            port = try Loopback.longLivedPort()
+            // Every test server has a pool of up to 40 connections, and a hundred of them run at once
+            // in a full run: at 300 the cluster refused clients ("too many clients already") and
+            // their requests ran into the tests' 20 s deadline.
+            let options =
+                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                + " -c max_connections=1000"
+            do {
+                try await runAsPostgres(
+                    bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+                break
+            } catch {
+                let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+                guard attempt < 3, log.contains("could not bind") || log.contains("Address already in use") else { throw error }
+            }
+        }
         stopAtExit = (bin, folder)
         atexit { PostgresCluster.stopNow() }
         return PostgresCluster(port: port, folder: folder)
